@@ -1,0 +1,33 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "Amber",
+    products: [
+        .library(name: "AmberArchive", targets: ["AmberArchive"]),
+        .executable(name: "amber", targets: ["amber-cli"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // Binary property lists and the NSKeyedArchiver layout. Pure Swift, no Foundation.
+        .target(name: "AmberArchive"),
+        // The `amber` command.
+        .executableTarget(
+            name: "amber-cli",
+            dependencies: [
+                "AmberArchive",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Benchmarks: programs that print figures, never tests.
+        .executableTarget(
+            name: "amber-bench-archive",
+            dependencies: ["AmberArchive"],
+            path: "Benchmarks/ArchiveBench"
+        ),
+        .testTarget(name: "AmberArchiveTests", dependencies: ["AmberArchive"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

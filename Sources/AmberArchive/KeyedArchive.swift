@@ -1,0 +1,224 @@
+/// A keyed archive read from bytes and checked against the NSKeyedArchiver layout.
+///
+/// The layout: a top dictionary with `$archiver` = `NSKeyedArchiver`, `$version` = 100000,
+/// `$top` (a dictionary of UIDs) and `$objects` (an array whose item 0 is the string `$null`).
+/// Each object is an item of `$objects`, referred to by its index as a UID: a plain string,
+/// number or data for Foundation's value classes, else a dictionary with a `$class` UID naming a
+/// class description `{$classname, $classes}`.
+///
+/// This is the raw graph; `KeyedUnarchiver` decodes typed values from it, and the `amber`
+/// command prints it.
+public struct KeyedArchive: Sendable {
+    /// The validated property list.
+    public let plist: BinaryPropertyList
+    /// The property list reference of each `$objects` item, by UID.
+    let objectRefs: [Int]
+    /// The `$top` dictionary's reference.
+    let topRef: Int
+
+    /// Reads and checks a keyed archive.
+    /// - Throws: `.corrupt` or `.limitExceeded` for the property list; `.notKeyedArchive` when
+    ///   the layout is wrong, naming what is wrong.
+    public init(bytes: [UInt8], limits: ArchiveLimits = .default) throws(ArchiveError) {
+        try self.init(plist: BinaryPropertyList(bytes: bytes, limits: limits))
+    }
+
+    /// Checks the layout of a property list already read.
+    public init(plist: BinaryPropertyList) throws(ArchiveError) {
+        self.plist = plist
+        let root = plist.header(plist.top)
+        guard root.marker >> 4 == 0xD else {
+            throw .notKeyed("the top object is a \(KeyedArchive.typeName(root.marker)), not a dictionary")
+        }
+        func find(_ key: String) -> Int? { plist.lookup(key, in: root) }
+        guard let archiverRef = find("$archiver") else { throw .notKeyed("the key $archiver is missing") }
+        let archiverHeader = plist.header(archiverRef)
+        guard archiverHeader.marker >> 4 == 0x5 || archiverHeader.marker >> 4 == 0x6,
+              let archiver = try? plist.string(archiverHeader, ref: archiverRef)
+        else { throw .notKeyed("$archiver is not a string") }
+        guard archiver == "NSKeyedArchiver" else {
+            throw .notKeyed("$archiver is '\(archiver.prefix(64))', not 'NSKeyedArchiver'")
+        }
+        guard let versionRef = find("$version") else { throw .notKeyed("the key $version is missing") }
+        let versionHeader = plist.header(versionRef)
+        guard versionHeader.marker >> 4 == 0x1, let version = try? plist.integer(versionHeader, ref: versionRef) else {
+            throw .notKeyed("$version is not an integer")
+        }
+        guard version == 100000 else { throw .notKeyed("$version is \(version), not 100000") }
+        guard let topRef = find("$top") else { throw .notKeyed("the key $top is missing") }
+        guard plist.header(topRef).marker >> 4 == 0xD else { throw .notKeyed("$top is not a dictionary") }
+        guard let objectsRef = find("$objects") else { throw .notKeyed("the key $objects is missing") }
+        let objects = plist.header(objectsRef)
+        guard objects.marker >> 4 == 0xA else { throw .notKeyed("$objects is not an array") }
+        guard objects.count >= 1 else { throw .notKeyed("$objects is empty; its first item must be $null") }
+        var refs = [Int](repeating: 0, count: objects.count)
+        for i in 0 ..< objects.count { refs[i] = plist.ref(at: objects.start + i * plist.refSize) }
+        guard plist.stringEquals(refs[0], "$null") else { throw .notKeyed("the first item of $objects is not $null") }
+        self.objectRefs = refs
+        self.topRef = topRef
+    }
+
+    /// The number of items in `$objects`, `$null` included.
+    public var objectCount: Int { objectRefs.count }
+
+    /// The keys of `$top` and the UID each refers to, in stored order.
+    public func topEntries() throws(ArchiveError) -> [(key: String, uid: Int)] {
+        try entries(ofDictionary: topRef, what: "$top").map { pair throws(ArchiveError) in
+            guard case .uid(let u) = pair.value else {
+                throw .notKeyed("$top's key '\(pair.key)' holds a \(pair.value.typeName), not a UID")
+            }
+            return (pair.key, try checkedUID(u))
+        }
+    }
+
+    /// One item of `$objects`, resolved.
+    public enum Object: Equatable, Sendable {
+        /// `$null`, item 0.
+        case null
+        /// A plain string, number or data (NSString, NSNumber, NSData).
+        case value(PropertyList)
+        /// An instance: its class description and its other keys (unescaped), in stored order.
+        /// Values are property lists; references to other objects are `.uid`.
+        case instance(className: String, classes: [String], fields: [(key: String, value: PropertyList)])
+
+        public static func == (a: Object, b: Object) -> Bool {
+            switch (a, b) {
+            case (.null, .null): return true
+            case (.value(let x), .value(let y)): return x == y
+            case (.instance(let n1, let c1, let f1), .instance(let n2, let c2, let f2)):
+                return n1 == n2 && c1 == c2 && f1.count == f2.count
+                    && zip(f1, f2).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+            default: return false
+            }
+        }
+    }
+
+    /// The `$objects` item `uid`, resolved.
+    /// - Throws: `.notKeyedArchive` for a UID out of range or a broken class description.
+    public func object(_ uid: Int) throws(ArchiveError) -> Object {
+        let u = try checkedUID(UInt64(clamping: uid))
+        if u == 0 { return .null }
+        let ref = objectRefs[u]
+        let h = plist.header(ref)
+        guard h.marker >> 4 == 0xD else { return .value(try plist.value(at: ref)) }
+        guard let classRef = plist.lookup("$class", in: h) else {
+            throw .notKeyed("object \(u) is a dictionary without $class")
+        }
+        let (name, classes) = try classDescription(uidRef: classRef, of: u)
+        var fields: [(key: String, value: PropertyList)] = []
+        for pair in try entries(ofDictionary: ref, what: "object \(u)") where pair.key != "$class" {
+            fields.append((KeyedArchive.unescape(pair.key), pair.value))
+        }
+        return .instance(className: name, classes: classes, fields: fields)
+    }
+
+    /// The class description an object's `$class` UID names.
+    func classDescription(uidRef: Int, of object: Int) throws(ArchiveError) -> (String, [String]) {
+        let h = plist.header(uidRef)
+        guard h.marker >> 4 == 0x8 else { throw .notKeyed("object \(object)'s $class is not a UID") }
+        let u = try checkedUID(BinaryPropertyList.readUInt(plist.bytes, at: h.start, width: h.count + 1))
+        let ref = objectRefs[u]
+        let d = plist.header(ref)
+        guard d.marker >> 4 == 0xD else {
+            throw .notKeyed("the class description \(u) of object \(object) is not a dictionary")
+        }
+        guard let nameRef = plist.lookup("$classname", in: d), case .string(let name)? = try? plist.value(at: nameRef) else {
+            throw .notKeyed("the class description \(u) of object \(object) has no string $classname")
+        }
+        var classes: [String] = []
+        if let classesRef = plist.lookup("$classes", in: d) {
+            guard case .array(let items)? = try? plist.value(at: classesRef) else {
+                throw .notKeyed("the class description \(u) of object \(object) has a $classes that is not an array")
+            }
+            for item in items {
+                guard case .string(let s) = item else {
+                    throw .notKeyed("the class description \(u) of object \(object) has a $classes item that is not a string")
+                }
+                classes.append(s)
+            }
+        } else {
+            throw .notKeyed("the class description \(u) of object \(object) has no $classes")
+        }
+        return (name, classes)
+    }
+
+    func checkedUID(_ u: UInt64) throws(ArchiveError) -> Int {
+        guard u < UInt64(objectRefs.count) else {
+            throw .notKeyed("UID \(u) is out of range: $objects has \(objectRefs.count) items")
+        }
+        return Int(u)
+    }
+
+    /// A dictionary's entries with string keys.
+    func entries(ofDictionary ref: Int, what: String) throws(ArchiveError) -> [(key: String, value: PropertyList)] {
+        guard case .dictionary(let pairs) = try plist.value(at: ref) else {
+            throw .notKeyed("\(what) is not a dictionary")
+        }
+        var result: [(key: String, value: PropertyList)] = []
+        result.reserveCapacity(pairs.count)
+        for pair in pairs {
+            guard case .string(let k) = pair.key else {
+                throw .notKeyed("\(what) has a key that is a \(pair.key.typeName), not a string")
+            }
+            result.append((k, pair.value))
+        }
+        return result
+    }
+
+    static func unescape(_ key: String) -> String {
+        key.hasPrefix("$$") ? String(key.dropFirst()) : key
+    }
+
+    static func typeName(_ marker: UInt8) -> String {
+        switch marker >> 4 {
+        case 0x0: return "boolean"
+        case 0x1: return "integer"
+        case 0x2: return "real"
+        case 0x3: return "date"
+        case 0x4: return "data"
+        case 0x5, 0x6: return "string"
+        case 0x8: return "UID"
+        case 0xA: return "array"
+        case 0xC: return "set"
+        default: return "dictionary"
+        }
+    }
+}
+
+extension BinaryPropertyList {
+    /// The value reference stored under a string key in a dictionary, without making strings.
+    @inline(__always)
+    func lookup(_ key: String, in dict: Header) -> Int? {
+        var i = 0
+        let valuesStart = dict.start + dict.count * refSize
+        while i < dict.count {
+            if stringEquals(ref(at: dict.start + i * refSize), key) {
+                return ref(at: valuesStart + i * refSize)
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Whether a string object equals `key` (compares bytes; UTF-16 strings are decoded).
+    @inline(__always)
+    func stringEquals(_ ref: Int, _ key: String) -> Bool {
+        let h = header(ref)
+        switch h.marker >> 4 {
+        case 0x5:
+            let utf8 = key.utf8
+            guard utf8.count == h.count else { return false }
+            var at = h.start
+            for byte in utf8 {
+                if bytes[at] != byte { return false }
+                at += 1
+            }
+            return true
+        case 0x6:
+            guard let s = try? string(h, ref: ref) else { return false }
+            return s == key
+        default:
+            return false
+        }
+    }
+}

@@ -1,0 +1,409 @@
+/// Reads typed values from a keyed archive in the NSKeyedArchiver layout (SPEC R12, R25, R26).
+///
+/// Like the archiver, the unarchiver is positioned on one object at a time, starting with the
+/// archive's top level (`$top`). Decoding is type-checked: a missing key throws `.keyNotFound`,
+/// a value of another type `.typeMismatch`; neither ever traps. Objects of the host's coding
+/// classes are made through the registry, once per archived object, so shared references and
+/// cycles come back as shared references and cycles. Secure decoding: `decodeObject(forKey:
+/// ofClasses:)` makes only registered classes that are, or descend from, one the caller allows.
+///
+/// An unarchiver is used by one thread at a time.
+public final class KeyedUnarchiver {
+    /// The archive being read.
+    public let archive: KeyedArchive
+    /// The coding classes for `decodeObject(forKey:)`.
+    public let registry: ArchiveClassRegistry?
+    /// When true, `decodeObject(forKey:)` without a set of allowed classes is refused.
+    public var requiresSecureCoding = false
+
+    let plist: BinaryPropertyList
+    var current: BinaryPropertyList.Header
+    var currentUID: Int = -1
+    var depth = 0
+    var decoded: [Int: AnyObject] = [:]
+    var making: Set<Int> = []
+    var valuesInProgress: Set<Int> = []
+
+    /// Reads an archive; the unarchiver starts on its top level.
+    /// - Throws: `ArchiveError` (`.corrupt`, `.limitExceeded`, `.notKeyedArchive`).
+    public convenience init(
+        bytes: [UInt8], limits: ArchiveLimits = .default, registry: ArchiveClassRegistry? = nil
+    ) throws(ArchiveError) {
+        self.init(archive: try KeyedArchive(bytes: bytes, limits: limits), registry: registry)
+    }
+
+    /// Reads from an archive already checked.
+    public init(archive: KeyedArchive, registry: ArchiveClassRegistry? = nil) {
+        self.archive = archive
+        self.registry = registry
+        self.plist = archive.plist
+        self.current = archive.plist.header(archive.topRef)
+    }
+
+    /// The UID of the object the unarchiver is on, or nil at the top level.
+    public var currentObjectUID: Int? { currentUID < 0 ? nil : currentUID }
+
+    // MARK: Keys
+
+    /// The value reference under a key of the current object.
+    @inline(__always)
+    func valueRef(_ key: String) throws(ArchiveError) -> Int {
+        let found = key.utf8.first == 0x24 ? plist.lookup("$" + key, in: current) : plist.lookup(key, in: current)
+        guard let ref = found else { throw ArchiveError(.keyNotFound, "no value for key '\(key)'\(where_)") }
+        return ref
+    }
+
+    private var where_: String { currentUID < 0 ? " at the top level" : " in object \(currentUID)" }
+
+    /// Whether the current object has a value for the key.
+    public func containsValue(forKey key: String) -> Bool {
+        (try? valueRef(key)) != nil
+    }
+
+    /// The keys of the current object (unescaped, without `$class`), in stored order.
+    public func allKeys() -> [String] {
+        var keys: [String] = []
+        for i in 0 ..< current.count {
+            let ref = plist.ref(at: current.start + i * plist.refSize)
+            let h = plist.header(ref)
+            guard h.marker >> 4 == 0x5 || h.marker >> 4 == 0x6, let k = try? plist.string(h, ref: ref) else { continue }
+            if k != "$class" { keys.append(KeyedArchive.unescape(k)) }
+        }
+        return keys
+    }
+
+    private func mismatch(_ key: String, _ expected: String, _ ref: Int) -> ArchiveError {
+        ArchiveError(.typeMismatch, "the value for key '\(key)'\(where_) is a \(describe(ref)), not a \(expected)")
+    }
+
+    private func describe(_ ref: Int) -> String {
+        let h = plist.header(ref)
+        if h.marker >> 4 == 0x8 {
+            let u = Int(BinaryPropertyList.readUInt(plist.bytes, at: h.start, width: h.count + 1))
+            if u == 0 { return "null" }
+            if u < archive.objectRefs.count {
+                let target = plist.header(archive.objectRefs[u])
+                if target.marker >> 4 == 0xD, let c = plist.lookup("$class", in: target),
+                   let (name, _) = try? archive.classDescription(uidRef: c, of: u)
+                {
+                    return "\(name) object"
+                }
+                return KeyedArchive.typeName(target.marker)
+            }
+            return "UID"
+        }
+        return KeyedArchive.typeName(h.marker)
+    }
+
+    /// The UID a value reference holds, checked to be in range.
+    @inline(__always)
+    private func uid(_ ref: Int, _ key: String, _ expected: String) throws(ArchiveError) -> Int {
+        let h = plist.header(ref)
+        guard h.marker >> 4 == 0x8 else { throw mismatch(key, expected, ref) }
+        return try archive.checkedUID(BinaryPropertyList.readUInt(plist.bytes, at: h.start, width: h.count + 1))
+    }
+
+    // MARK: Scalars
+
+    /// Decodes a boolean.
+    public func decodeBool(forKey key: String) throws(ArchiveError) -> Bool {
+        let ref = try valueRef(key)
+        let marker = plist.bytes[plist.offsets[ref]]
+        guard marker == 0x08 || marker == 0x09 else { throw mismatch(key, "boolean", ref) }
+        return marker == 0x09
+    }
+
+    /// Decodes a 64-bit signed integer.
+    public func decodeInt64(forKey key: String) throws(ArchiveError) -> Int64 {
+        let ref = try valueRef(key)
+        let h = plist.header(ref)
+        guard h.marker >> 4 == 0x1 else { throw mismatch(key, "integer", ref) }
+        guard let v = Int64(exactly: try plist.integer(h, ref: ref)) else {
+            throw ArchiveError(.typeMismatch, "the integer for key '\(key)'\(where_) does not fit in Int64")
+        }
+        return v
+    }
+
+    /// Decodes a double; integers are accepted and converted.
+    public func decodeDouble(forKey key: String) throws(ArchiveError) -> Double {
+        let ref = try valueRef(key)
+        let h = plist.header(ref)
+        switch h.marker {
+        case 0x23: return Double(bitPattern: BinaryPropertyList.readUInt(plist.bytes, at: h.start, width: 8))
+        case 0x22: return Double(Float(bitPattern: UInt32(BinaryPropertyList.readUInt(plist.bytes, at: h.start, width: 4))))
+        case 0x10 ... 0x14: return Double(try plist.integer(h, ref: ref))
+        default: throw mismatch(key, "real", ref)
+        }
+    }
+
+    /// Decodes a string (NSString or NSMutableString).
+    public func decodeString(forKey key: String) throws(ArchiveError) -> String {
+        let ref = try valueRef(key)
+        let u = try uid(ref, key, "string")
+        let target = archive.objectRefs[u]
+        let h = plist.header(target)
+        if h.marker >> 4 == 0x5 || h.marker >> 4 == 0x6 { return try plist.string(h, ref: target) }
+        guard case .string(let s) = try value(uid: u, depth: 0) else { throw mismatch(key, "string", ref) }
+        return s
+    }
+
+    /// Decodes bytes (NSData or NSMutableData).
+    public func decodeBytes(forKey key: String) throws(ArchiveError) -> [UInt8] {
+        guard case .data(let d) = try decodeValue(forKey: key) else { throw mismatch(key, "data", try valueRef(key)) }
+        return d
+    }
+
+    /// Decodes a date (NSDate), in seconds since 2001-01-01T00:00:00Z.
+    public func decodeDate(forKey key: String) throws(ArchiveError) -> Double {
+        guard case .date(let t) = try decodeValue(forKey: key) else { throw mismatch(key, "date", try valueRef(key)) }
+        return t
+    }
+
+    /// Decodes an index path (NSIndexPath).
+    public func decodeIndexPath(forKey key: String) throws(ArchiveError) -> [Int] {
+        guard case .indexPath(let p) = try decodeValue(forKey: key) else {
+            throw mismatch(key, "index path", try valueRef(key))
+        }
+        return p
+    }
+
+    /// Decodes a UUID (NSUUID): its 16 bytes.
+    public func decodeUUID(forKey key: String) throws(ArchiveError) -> [UInt8] {
+        guard case .uuid(let b) = try decodeValue(forKey: key) else { throw mismatch(key, "UUID", try valueRef(key)) }
+        return b
+    }
+
+    /// Decodes any value of Foundation's standard classes (see `ArchiveValue`), containers
+    /// included. An object of another class is a `.typeMismatch`; decode it with `decodeObject`.
+    public func decodeValue(forKey key: String) throws(ArchiveError) -> ArchiveValue {
+        let ref = try valueRef(key)
+        let h = plist.header(ref)
+        switch h.marker >> 4 {
+        case 0x8:
+            return try value(uid: try uid(ref, key, "value"), depth: 0)
+        default:
+            return try ArchiveValue(plain: try plist.value(at: ref), what: "key '\(key)'")
+        }
+    }
+
+    /// The value of `$objects` item `u` as one of Foundation's standard classes.
+    func value(uid u: Int, depth: Int) throws(ArchiveError) -> ArchiveValue {
+        if u == 0 { return .null }
+        guard depth < plist.limits.maxDepth else {
+            throw ArchiveError.limit("values nest deeper than the limit of \(plist.limits.maxDepth)")
+        }
+        let ref = archive.objectRefs[u]
+        let h = plist.header(ref)
+        guard h.marker >> 4 == 0xD else { return try ArchiveValue(plain: try plist.value(at: ref), what: "object \(u)") }
+        guard let classRef = plist.lookup("$class", in: h) else {
+            throw ArchiveError.notKeyed("object \(u) is a dictionary without $class")
+        }
+        let (name, _) = try archive.classDescription(uidRef: classRef, of: u)
+        func field(_ key: String) throws(ArchiveError) -> Int {
+            guard let r = plist.lookup(key, in: h) else {
+                throw ArchiveError.notKeyed("the \(name) object \(u) has no \(key)")
+            }
+            return r
+        }
+        func uids(_ key: String) throws(ArchiveError) -> [Int] {
+            let r = try field(key)
+            let a = plist.header(r)
+            guard a.marker >> 4 == 0xA else { throw ArchiveError.notKeyed("the \(name) object \(u)'s \(key) is not an array") }
+            var result: [Int] = []
+            result.reserveCapacity(a.count)
+            for i in 0 ..< a.count {
+                let item = plist.header(plist.ref(at: a.start + i * plist.refSize))
+                guard item.marker >> 4 == 0x8 else {
+                    throw ArchiveError.notKeyed("the \(name) object \(u)'s \(key) holds a \(KeyedArchive.typeName(item.marker)), not a UID")
+                }
+                result.append(try archive.checkedUID(BinaryPropertyList.readUInt(plist.bytes, at: item.start, width: item.count + 1)))
+            }
+            return result
+        }
+        func plain(_ key: String) throws(ArchiveError) -> PropertyList { try plist.value(at: try field(key)) }
+        func children(_ list: [Int]) throws(ArchiveError) -> [ArchiveValue] {
+            guard valuesInProgress.insert(u).inserted else {
+                throw ArchiveError.notKeyed("the \(name) object \(u) contains itself")
+            }
+            defer { valuesInProgress.remove(u) }
+            var items: [ArchiveValue] = []
+            items.reserveCapacity(list.count)
+            for c in list { items.append(try value(uid: c, depth: depth + 1)) }
+            return items
+        }
+        switch name {
+        case "NSArray", "NSMutableArray":
+            return .array(try children(try uids("NS.objects")))
+        case "NSSet", "NSMutableSet":
+            return .set(try children(try uids("NS.objects")))
+        case "NSDictionary", "NSMutableDictionary":
+            let keys = try children(try uids("NS.keys"))
+            let values = try children(try uids("NS.objects"))
+            guard keys.count == values.count else {
+                throw ArchiveError.notKeyed("the \(name) object \(u) has \(keys.count) keys and \(values.count) values")
+            }
+            return .dictionary(zip(keys, values).map { ArchiveValuePair($0, $1) })
+        case "NSString", "NSMutableString":
+            switch try plain("NS.string") {
+            case .string(let s): return .string(s)
+            case .data(let d):
+                guard let s = String(validating: d, as: UTF8.self) else {
+                    throw ArchiveError.notKeyed("the \(name) object \(u) holds invalid UTF-8")
+                }
+                return .string(s)
+            default: throw ArchiveError.notKeyed("the \(name) object \(u)'s NS.string is not a string")
+            }
+        case "NSData", "NSMutableData":
+            // Apple's Foundation writes NS.bytes, swift-corelibs-foundation NS.data.
+            let key = plist.lookup("NS.bytes", in: h) != nil ? "NS.bytes" : "NS.data"
+            guard case .data(let d) = try plain(key) else {
+                throw ArchiveError.notKeyed("the \(name) object \(u)'s \(key) is not data")
+            }
+            return .data(d)
+        case "NSDate":
+            switch try plain("NS.time") {
+            case .double(let t): return .date(t)
+            case .float(let t): return .date(Double(t))
+            case .int(let t): return .date(Double(t))
+            default: throw ArchiveError.notKeyed("the NSDate object \(u)'s NS.time is not a real")
+            }
+        case "NSUUID":
+            guard case .data(let d) = try plain("NS.uuidbytes"), d.count == 16 else {
+                throw ArchiveError.notKeyed("the NSUUID object \(u)'s NS.uuidbytes is not 16 bytes")
+            }
+            return .uuid(d)
+        case "NSIndexPath":
+            return .indexPath(try IndexPathCoding.decode(object: u, archive: archive, dict: h))
+        case "NSNull":
+            return .null
+        default:
+            throw ArchiveError(.typeMismatch, "object \(u) is of class \(name), not one of Foundation's value classes; decode it with decodeObject")
+        }
+    }
+
+    // MARK: Objects
+
+    /// Decodes an object of a registered coding class, or nil for `$null`. The same archived
+    /// object decodes to the same instance however often it is referenced.
+    /// - Parameter classes: the class names the caller allows; an object whose class is not
+    ///   one of them or registered as a subclass of one is refused (secure coding). Nil allows
+    ///   every registered class, unless `requiresSecureCoding` is set.
+    /// - Throws: `.classNotAllowed` for an unregistered or unallowed class, `.typeMismatch` if
+    ///   the value is not an object, and whatever the class's closures throw.
+    public func decodeObject(forKey key: String, ofClasses classes: Set<String>? = nil) throws -> AnyObject? {
+        let ref = try valueRef(key)
+        return try object(uid: try uid(ref, key, "object"), allowed: classes)
+    }
+
+    /// Decodes an array (NSArray) of objects of registered coding classes.
+    public func decodeObjects(forKey key: String, ofClasses classes: Set<String>? = nil) throws -> [AnyObject] {
+        let ref = try valueRef(key)
+        let u = try uid(ref, key, "array")
+        let h = plist.header(archive.objectRefs[u])
+        guard h.marker >> 4 == 0xD, let c = plist.lookup("$class", in: h),
+              let (name, _) = try? archive.classDescription(uidRef: c, of: u),
+              name == "NSArray" || name == "NSMutableArray",
+              let itemsRef = plist.lookup("NS.objects", in: h)
+        else { throw mismatch(key, "array", ref) }
+        let items = plist.header(itemsRef)
+        guard items.marker >> 4 == 0xA else { throw ArchiveError.notKeyed("the NSArray object \(u)'s NS.objects is not an array") }
+        var result: [AnyObject] = []
+        result.reserveCapacity(items.count)
+        for i in 0 ..< items.count {
+            let itemRef = plist.ref(at: items.start + i * plist.refSize)
+            let item = try self.uid(itemRef, key, "object")
+            guard let object = try object(uid: item, allowed: classes) else {
+                throw ArchiveError(.typeMismatch, "the array for key '\(key)'\(where_) holds null")
+            }
+            result.append(object)
+        }
+        return result
+    }
+
+    func object(uid u: Int, allowed: Set<String>?) throws -> AnyObject? {
+        if u == 0 { return nil }
+        if requiresSecureCoding && allowed == nil {
+            throw ArchiveError(.classNotAllowed, "secure coding is required: name the classes allowed for object \(u)")
+        }
+        let h = plist.header(archive.objectRefs[u])
+        guard h.marker >> 4 == 0xD, let classRef = plist.lookup("$class", in: h) else {
+            throw ArchiveError(.typeMismatch, "object \(u) is a \(KeyedArchive.typeName(h.marker)), not an instance of a coding class")
+        }
+        let (name, classes) = try archive.classDescription(uidRef: classRef, of: u)
+        guard let registry, let cls = ([name] + classes).lazy.compactMap({ registry.lookup($0) }).first else {
+            throw ArchiveError(.classNotAllowed, "object \(u) is of class \(name), which is not registered")
+        }
+        if let allowed, !allowed.contains(where: { registry.isKind(cls.name, of: $0) }) {
+            throw ArchiveError(.classNotAllowed, "object \(u) is of class \(cls.name), which is not among the allowed classes \(allowed.sorted())")
+        }
+        if let existing = decoded[u] { return existing }
+        guard !making.contains(u) else {
+            throw ArchiveError(.notKeyedArchive, "object \(u) refers to itself before it can be made; a cycle must pass through a class that decodes after it is made")
+        }
+        guard depth < plist.limits.maxDepth else {
+            throw ArchiveError.limit("objects nest deeper than the limit of \(plist.limits.maxDepth)")
+        }
+        let saved = (current, currentUID)
+        current = h
+        currentUID = u
+        depth += 1
+        making.insert(u)
+        defer {
+            (current, currentUID) = saved
+            depth -= 1
+            making.remove(u)
+        }
+        let object = try cls.make(self)
+        decoded[u] = object
+        making.remove(u)
+        if let decode = cls.decode { try decode(object, self) }
+        return object
+    }
+
+    /// Moves onto the nested object under `key` while `body` runs, whatever its class; `body`
+    /// receives the class name. Returns nil for `$null`.
+    /// - Throws: `.typeMismatch` if the value is not an object; whatever `body` throws.
+    public func decodeObject<T>(forKey key: String, _ body: (KeyedUnarchiver, String) throws -> T) throws -> T? {
+        let ref = try valueRef(key)
+        let u = try uid(ref, key, "object")
+        if u == 0 { return nil }
+        let h = plist.header(archive.objectRefs[u])
+        guard h.marker >> 4 == 0xD, let classRef = plist.lookup("$class", in: h) else { throw mismatch(key, "object", ref) }
+        let (name, _) = try archive.classDescription(uidRef: classRef, of: u)
+        guard depth < plist.limits.maxDepth else {
+            throw ArchiveError.limit("objects nest deeper than the limit of \(plist.limits.maxDepth)")
+        }
+        let saved = (current, currentUID)
+        current = h
+        currentUID = u
+        depth += 1
+        defer {
+            (current, currentUID) = saved
+            depth -= 1
+        }
+        return try body(self, name)
+    }
+
+    /// Unarchives the value stored under `root`, as `KeyedArchiver.archive(_:)` writes it.
+    public static func unarchiveValue(_ bytes: [UInt8], limits: ArchiveLimits = .default) throws(ArchiveError) -> ArchiveValue {
+        try KeyedUnarchiver(bytes: bytes, limits: limits).decodeValue(forKey: "root")
+    }
+}
+
+extension ArchiveValue {
+    /// A value stored plainly in the property list (a number, string or data).
+    init(plain: PropertyList, what: String) throws(ArchiveError) {
+        switch plain {
+        case .bool(let b): self = .bool(b)
+        case .int(let i): self = .int(i)
+        case .uint(let u): self = .uint(u)
+        case .float(let f): self = .double(Double(f))
+        case .double(let d): self = .double(d)
+        case .string(let s): self = .string(s)
+        case .data(let d): self = .data(d)
+        case .date(let t): self = .date(t)
+        default:
+            throw ArchiveError(.notKeyedArchive, "\(what) is a plain \(plain.typeName), which a keyed archive does not hold")
+        }
+    }
+}
