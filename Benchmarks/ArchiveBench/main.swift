@@ -1,1 +1,310 @@
-print("todo")
+// amber-bench-archive: encode and decode of one synthetic UI tree by AmberArchive, by
+// Foundation's NSKeyedArchiver/NSKeyedUnarchiver and by PropertyListEncoder/Decoder (binary),
+// in the same run. Prints medians, bytes and ratios as a Markdown table.
+//
+//   swift run -c release amber-bench-archive [--sizes 100,1000,10000,100000] [--reps 5]
+//        [--foundation-max 10000]
+//
+// The tree: N nodes, 4 children per node filled breadth first; each node has an identifier
+// "ItemsViewController-<i>", a class name among 8, the state {selectedIndex, isEditing,
+// contentOffsetY, itemKey (unique, 22 characters), title (about 20 characters)}, and its
+// children as references. NSKeyedArchiver on swift-corelibs-foundation is quadratic in the
+// number of arrays it archives (it keys its object table on equality, and NSArray's hash is its
+// count), so by default it runs only up to --foundation-max nodes and fewer repetitions there.
+
+import AmberArchive
+import Foundation
+
+// MARK: The tree
+
+let classNames = [
+    "ItemsViewController", "DetailViewController", "UINavigationController", "UITableView",
+    "UIScrollView", "UITextField", "ImagePickerController", "SettingsViewController",
+]
+
+final class Node {
+    var identifier: String
+    var className: String
+    var selectedIndex: Int64
+    var isEditing: Bool
+    var contentOffsetY: Double
+    var itemKey: String
+    var title: String
+    var children: [Node] = []
+
+    init(identifier: String, className: String, selectedIndex: Int64, isEditing: Bool,
+         contentOffsetY: Double, itemKey: String, title: String) {
+        self.identifier = identifier
+        self.className = className
+        self.selectedIndex = selectedIndex
+        self.isEditing = isEditing
+        self.contentOffsetY = contentOffsetY
+        self.itemKey = itemKey
+        self.title = title
+    }
+
+    convenience init() {
+        self.init(identifier: "", className: "", selectedIndex: 0, isEditing: false, contentOffsetY: 0, itemKey: "", title: "")
+    }
+}
+
+/// A 22-character key, unique per node (like a base64 UUID).
+func itemKey(_ i: Int) -> String {
+    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+    var x = UInt64(truncatingIfNeeded: i) &* 0x9E37_79B9_7F4A_7C15 ^ 0xD1B5_4A32_D192_ED03
+    var chars: [Character] = []
+    for k in 0 ..< 22 {
+        if k == 11 { x = x &* 0xBF58_476D_1CE4_E5B9 ^ UInt64(i) }
+        chars.append(alphabet[Int(x & 63)])
+        x = x >> 6 | x << 58
+    }
+    return String(chars)
+}
+
+let titles = ["Vintage bicycle bell", "Leather notebook set", "Ceramic coffee mug", "Wireless earbuds v2",
+              "Mechanical keyboard", "Hiking boots, size 9", "Cast iron skillet 10", "Noise cancel headset"]
+
+func makeTree(_ n: Int) -> Node {
+    var nodes: [Node] = []
+    nodes.reserveCapacity(n)
+    for i in 0 ..< n {
+        nodes.append(Node(
+            identifier: "ItemsViewController-\(i)", className: classNames[i % 8],
+            selectedIndex: Int64(i % 37), isEditing: i % 3 == 0, contentOffsetY: Double(i) * 44.5,
+            itemKey: itemKey(i), title: titles[i % 8]))
+        if i > 0 { nodes[(i - 1) / 4].children.append(nodes[i]) }
+    }
+    return nodes[0]
+}
+
+func count(_ node: Node) -> Int {
+    var total = 0
+    var stack = [node]
+    while let n = stack.popLast() {
+        total += 1
+        stack.append(contentsOf: n.children)
+    }
+    return total
+}
+
+// MARK: AmberArchive
+
+let registry = ArchiveClassRegistry()
+try registry.register(ArchiveClass(
+    name: "Node",
+    encode: { object, archiver in
+        let node = object as! Node
+        archiver.encode(node.identifier, forKey: "identifier")
+        archiver.encode(node.className, forKey: "className")
+        archiver.encode(node.selectedIndex, forKey: "selectedIndex")
+        archiver.encode(node.isEditing, forKey: "isEditing")
+        archiver.encode(node.contentOffsetY, forKey: "contentOffsetY")
+        archiver.encode(node.itemKey, forKey: "itemKey")
+        archiver.encode(node.title, forKey: "title")
+        try archiver.encodeObjects(node.children, forKey: "children")
+    },
+    make: { _ in Node() },
+    decode: { object, u in
+        let node = object as! Node
+        node.identifier = try u.decodeString(forKey: "identifier")
+        node.className = try u.decodeString(forKey: "className")
+        node.selectedIndex = try u.decodeInt64(forKey: "selectedIndex")
+        node.isEditing = try u.decodeBool(forKey: "isEditing")
+        node.contentOffsetY = try u.decodeDouble(forKey: "contentOffsetY")
+        node.itemKey = try u.decodeString(forKey: "itemKey")
+        node.title = try u.decodeString(forKey: "title")
+        node.children = try u.decodeObjects(forKey: "children").map { $0 as! Node }
+    }), for: Node.self)
+
+func amberEncode(_ root: Node, _ n: Int) throws -> [UInt8] {
+    let archiver = KeyedArchiver(registry: registry, capacity: n)
+    try archiver.encodeObject(root, forKey: "root")
+    return try archiver.finishEncoding()
+}
+
+func amberDecode(_ bytes: [UInt8]) throws -> Node {
+    let u = try KeyedUnarchiver(bytes: bytes, registry: registry)
+    return try u.decodeObject(forKey: "root", ofClasses: ["Node"]) as! Node
+}
+
+// MARK: Foundation NSKeyedArchiver
+
+final class FNode: NSObject, NSCoding {
+    var identifier = "", className = "", itemKey = "", title = ""
+    var selectedIndex = 0, isEditing = false, contentOffsetY = 0.0
+    var children: [FNode] = []
+
+    init(_ node: Node) {
+        identifier = node.identifier; className = node.className; selectedIndex = Int(node.selectedIndex)
+        isEditing = node.isEditing; contentOffsetY = node.contentOffsetY; itemKey = node.itemKey; title = node.title
+        children = node.children.map(FNode.init)
+    }
+
+    func encode(with coder: NSCoder) {
+        coder.encode(identifier, forKey: "identifier")
+        coder.encode(className, forKey: "className")
+        coder.encode(selectedIndex, forKey: "selectedIndex")
+        coder.encode(isEditing, forKey: "isEditing")
+        coder.encode(contentOffsetY, forKey: "contentOffsetY")
+        coder.encode(itemKey, forKey: "itemKey")
+        coder.encode(title, forKey: "title")
+        coder.encode(children, forKey: "children")
+    }
+
+    init?(coder: NSCoder) {
+        identifier = coder.decodeObject(forKey: "identifier") as? String ?? ""
+        className = coder.decodeObject(forKey: "className") as? String ?? ""
+        selectedIndex = coder.decodeInteger(forKey: "selectedIndex")
+        isEditing = coder.decodeBool(forKey: "isEditing")
+        contentOffsetY = coder.decodeDouble(forKey: "contentOffsetY")
+        itemKey = coder.decodeObject(forKey: "itemKey") as? String ?? ""
+        title = coder.decodeObject(forKey: "title") as? String ?? ""
+        children = coder.decodeObject(forKey: "children") as? [FNode] ?? []
+    }
+}
+
+func foundationEncode(_ root: FNode) -> Data {
+    let archiver = NSKeyedArchiver(requiringSecureCoding: false)
+    archiver.encode(root, forKey: NSKeyedArchiveRootObjectKey)
+    archiver.finishEncoding()
+    return archiver.encodedData
+}
+
+func foundationDecode(_ data: Data) -> FNode? {
+    guard let u = try? NSKeyedUnarchiver(forReadingFrom: data) else { return nil }
+    u.requiresSecureCoding = false
+    u.decodingFailurePolicy = .setErrorAndReturn
+    let root = u.decodeObject(forKey: NSKeyedArchiveRootObjectKey) as? FNode
+    u.finishDecoding()
+    return root
+}
+
+func fcount(_ node: FNode) -> Int { 1 + node.children.reduce(0) { $0 + fcount($1) } }
+
+// MARK: PropertyListEncoder
+
+struct PNode: Codable {
+    var identifier: String, className: String, selectedIndex: Int, isEditing: Bool
+    var contentOffsetY: Double, itemKey: String, title: String, children: [PNode]
+
+    init(_ node: Node) {
+        identifier = node.identifier; className = node.className; selectedIndex = Int(node.selectedIndex)
+        isEditing = node.isEditing; contentOffsetY = node.contentOffsetY; itemKey = node.itemKey; title = node.title
+        children = node.children.map(PNode.init)
+    }
+}
+
+func pcount(_ node: PNode) -> Int { 1 + node.children.reduce(0) { $0 + pcount($1) } }
+
+// MARK: Timing
+
+func median(_ xs: [Double]) -> Double {
+    let s = xs.sorted()
+    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+}
+
+/// Runs `body` `reps` times (after one warm-up run when `warm`) and returns the median seconds.
+func time(reps: Int, warm: Bool = true, _ body: () throws -> Void) rethrows -> Double {
+    if warm { try body() }
+    var samples: [Double] = []
+    let clock = ContinuousClock()
+    for _ in 0 ..< reps {
+        let d = try clock.measure { try body() }
+        samples.append(Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18)
+    }
+    return median(samples)
+}
+
+func fmt(_ seconds: Double) -> String {
+    if seconds.isNaN { return "—" }
+    if seconds < 1e-3 { return String(format: "%.1f µs", seconds * 1e6) }
+    if seconds < 1 { return String(format: "%.2f ms", seconds * 1e3) }
+    return String(format: "%.2f s", seconds)
+}
+
+func ratio(_ a: Double, _ b: Double) -> String {
+    (a.isNaN || b.isNaN) ? "—" : String(format: "%.1f×", a / b)
+}
+
+// MARK: Main
+
+var sizes = [100, 1000, 10000, 100_000]
+var reps = 5
+var foundationMax = 10000
+var amberOnly = false
+var args = CommandLine.arguments.dropFirst()
+while let a = args.popFirst() {
+    switch a {
+    case "--sizes": sizes = args.popFirst()!.split(separator: ",").map { Int($0)! }
+    case "--reps": reps = Int(args.popFirst()!)!
+    case "--foundation-max": foundationMax = Int(args.popFirst()!)!
+    case "--amber-only": amberOnly = true  // for profiling
+    default:
+        FileHandle.standardError.write("usage: amber-bench-archive [--sizes a,b,c] [--reps n] [--foundation-max n] [--amber-only]\n".data(using: .utf8)!)
+        exit(2)
+    }
+}
+
+struct Row {
+    var n: Int
+    var amberEnc = Double.nan, amberDec = Double.nan, amberBytes = 0
+    var nskaEnc = Double.nan, nskaDec = Double.nan, nskaBytes = 0
+    var pleEnc = Double.nan, pleDec = Double.nan, pleBytes = 0
+}
+
+var rows: [Row] = []
+for n in sizes {
+    var row = Row(n: n)
+    let tree = makeTree(n)
+    // AmberArchive
+    var bytes: [UInt8] = []
+    row.amberEnc = try time(reps: reps) { bytes = try amberEncode(tree, n) }
+    row.amberBytes = bytes.count
+    var back: Node?
+    row.amberDec = try time(reps: reps) { back = try amberDecode(bytes) }
+    precondition(count(back!) == n && back!.children.first?.itemKey == tree.children.first?.itemKey, "AmberArchive round trip")
+    if amberOnly {
+        rows.append(row)
+        continue
+    }
+    // PropertyListEncoder
+    let ptree = PNode(tree)
+    let encoder = PropertyListEncoder()
+    encoder.outputFormat = .binary
+    var pdata = Data()
+    row.pleEnc = try time(reps: reps) { pdata = try encoder.encode(ptree) }
+    row.pleBytes = pdata.count
+    var pback: PNode?
+    row.pleDec = try time(reps: reps) { pback = try PropertyListDecoder().decode(PNode.self, from: pdata) }
+    precondition(pcount(pback!) == n, "PropertyListDecoder round trip")
+    // NSKeyedArchiver
+    if n <= foundationMax {
+        let ftree = FNode(tree)
+        let slow = n >= 5000
+        let freps = slow ? min(reps, 3) : reps
+        var fdata = Data()
+        row.nskaEnc = time(reps: freps, warm: !slow) { fdata = foundationEncode(ftree) }
+        row.nskaBytes = fdata.count
+        var fback: FNode?
+        row.nskaDec = time(reps: freps, warm: !slow) { fback = foundationDecode(fdata) }
+        precondition(fback.map(fcount) == n, "NSKeyedUnarchiver round trip")
+    }
+    rows.append(row)
+    FileHandle.standardError.write("done N=\(n)\n".data(using: .utf8)!)
+}
+
+print("Encode and decode of the synthetic UI tree; medians of \(reps) runs (NSKeyedArchiver: 3 runs, no warm-up, from 5,000 nodes).")
+print("")
+print("| N | codec | encode | decode | bytes | encode ratio | decode ratio | bytes ratio |")
+print("|---:|---|---:|---:|---:|---:|---:|---:|")
+for r in rows {
+    print("| \(r.n) | AmberArchive | \(fmt(r.amberEnc)) | \(fmt(r.amberDec)) | \(r.amberBytes) | 1.0× | 1.0× | 1.00 |")
+    print("| \(r.n) | NSKeyedArchiver | \(fmt(r.nskaEnc)) | \(fmt(r.nskaDec)) | \(r.nskaBytes == 0 ? "—" : String(r.nskaBytes)) | \(ratio(r.nskaEnc, r.amberEnc)) | \(ratio(r.nskaDec, r.amberDec)) | \(r.nskaBytes == 0 ? "—" : String(format: "%.2f", Double(r.amberBytes) / Double(r.nskaBytes))) |")
+    print("| \(r.n) | PropertyListEncoder | \(fmt(r.pleEnc)) | \(fmt(r.pleDec)) | \(r.pleBytes) | \(ratio(r.pleEnc, r.amberEnc)) | \(ratio(r.pleDec, r.amberDec)) | \(String(format: "%.2f", Double(r.amberBytes) / Double(r.pleBytes))) |")
+}
+print("")
+print("Ratios: the peer's time over AmberArchive's (higher is better for Amber); bytes ratio: AmberArchive's bytes over the peer's.")
+for (a, b) in zip(rows, rows.dropFirst()) {
+    print(String(format: "AmberArchive growth from N=%d to N=%d: encode %.1f×, decode %.1f× (nodes %.0f×)",
+                 a.n, b.n, b.amberEnc / a.amberEnc, b.amberDec / a.amberDec, Double(b.n) / Double(a.n)))
+}

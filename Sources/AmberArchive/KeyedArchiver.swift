@@ -27,8 +27,9 @@ public final class KeyedArchiver {
     /// Where each open object's pairs begin in `pairs`, and its UID (-1 for `$top`).
     var open: [(start: Int, uid: Int)] = [(0, -1)]
     var classUIDs: [String: Int] = [:]
-    var stringUIDs: [String: Int] = [:]
-    var objectUIDs: [ObjectIdentifier: Int] = [:]
+    /// The `$objects` UID of each string value, by the string's object table reference.
+    var stringUIDs = ScalarMap()
+    var objectUIDs = ScalarMap()
     /// Keeps encoded objects alive so that their identities are not reused during encoding.
     var retained: [AnyObject] = []
     var finished = false
@@ -121,14 +122,15 @@ public final class KeyedArchiver {
     /// The UID of an object, encoding it first if it has not been.
     func uid(of object: AnyObject?) throws -> Int {
         guard let object else { return 0 }
-        let identity = ObjectIdentifier(object)
-        if let existing = objectUIDs[identity] { return existing }
+        let identity = UInt64(UInt(bitPattern: ObjectIdentifier(object)))
+        let (found, slot) = objectUIDs.find(identity)
+        if found >= 0 { return Int(found) }
         guard let cls = registry?.lookup(for: object) else {
             throw ArchiveError(.invalidValue, "no coding class is registered for an object of type \(type(of: object))")
         }
         let classes = registry?.chain(of: cls.name) ?? [cls.name, "NSObject"]
         let objectUID = beginObject(className: cls.name, classes: classes)
-        objectUIDs[identity] = objectUID
+        objectUIDs.insert(identity, Int32(objectUID), at: slot)
         retained.append(object)
         try cls.encode(object, self)
         endObject()
@@ -165,9 +167,11 @@ public final class KeyedArchiver {
     }
 
     func stringUID(_ value: String) -> Int {
-        if let existing = stringUIDs[value] { return existing }
-        objects.append(table.string(value))
-        stringUIDs[value] = objects.count - 1
+        let ref = table.string(value)
+        let (found, slot) = stringUIDs.find(UInt64(ref))
+        if found >= 0 { return Int(found) }
+        objects.append(ref)
+        stringUIDs.insert(UInt64(ref), Int32(objects.count - 1), at: slot)
         return objects.count - 1
     }
 

@@ -28,11 +28,13 @@ struct ObjectTable {
     private(set) var entries: [Entry] = []
     private var payload: [UInt8] = []
     private var refs: [Int32] = []
-    private var stringRefs: [String: Int32] = [:]
-    private var intRefs: [Int64: Int32] = [:]
-    private var realRefs: [UInt64: Int32] = [:]
-    private var dateRefs: [UInt64: Int32] = [:]
-    private var uidRefs: [UInt64: Int32] = [:]
+    private var stringRefs = StringMap()
+    private var intRefs = ScalarMap()
+    private var realRefs = ScalarMap()
+    private var dateRefs = ScalarMap()
+    /// UIDs are small and dense in a keyed archive: their objects are found by value.
+    private var uidRefs: [Int32] = []
+    private var largeUIDRefs = ScalarMap()
     private var boolRefs: (Int32, Int32) = (-1, -1)
 
     init(capacity: Int = 0) {
@@ -61,9 +63,11 @@ struct ObjectTable {
     }
 
     mutating func int(_ value: Int64) -> Int32 {
-        if let ref = intRefs[value] { return ref }
+        let key = UInt64(bitPattern: value)
+        let (found, slot) = intRefs.find(key)
+        if found >= 0 { return found }
         let ref = append(.int(value))
-        intRefs[value] = ref
+        intRefs.insert(key, ref, at: slot)
         return ref
     }
 
@@ -74,9 +78,10 @@ struct ObjectTable {
 
     mutating func double(_ value: Double) -> Int32 {
         let bits = value.bitPattern
-        if let ref = realRefs[bits] { return ref }
+        let (found, slot) = realRefs.find(bits)
+        if found >= 0 { return found }
         let ref = append(.double(bits))
-        realRefs[bits] = ref
+        realRefs.insert(bits, ref, at: slot)
         return ref
     }
 
@@ -86,16 +91,30 @@ struct ObjectTable {
 
     mutating func date(_ value: Double) -> Int32 {
         let bits = value.bitPattern
-        if let ref = dateRefs[bits] { return ref }
+        let (found, slot) = dateRefs.find(bits)
+        if found >= 0 { return found }
         let ref = append(.date(bits))
-        dateRefs[bits] = ref
+        dateRefs.insert(bits, ref, at: slot)
         return ref
     }
 
     mutating func uid(_ value: UInt64) -> Int32 {
-        if let ref = uidRefs[value] { return ref }
+        guard value < 1 << 26 else {
+            let (found, slot) = largeUIDRefs.find(value)
+            if found >= 0 { return found }
+            let ref = append(.uid(value))
+            largeUIDRefs.insert(value, ref, at: slot)
+            return ref
+        }
+        let index = Int(value)
+        if index < uidRefs.count {
+            let ref = uidRefs[index]
+            if ref >= 0 { return ref }
+        } else {
+            uidRefs.append(contentsOf: repeatElement(-1, count: max(index + 1 - uidRefs.count, uidRefs.count)))
+        }
         let ref = append(.uid(value))
-        uidRefs[value] = ref
+        uidRefs[index] = ref
         return ref
     }
 
@@ -107,9 +126,10 @@ struct ObjectTable {
 
     /// A string, stored once however often it is added.
     mutating func string(_ value: String) -> Int32 {
-        if let ref = stringRefs[value] { return ref }
+        let (found, slot) = stringRefs.find(value)
+        if found >= 0 { return found }
         let ref = newString(value)
-        stringRefs[value] = ref
+        stringRefs.insert(value, ref, at: slot)
         return ref
     }
 
@@ -203,126 +223,178 @@ struct ObjectTable {
 
     // MARK: Serialization
 
+    /// The fewest bytes (1 to 8) that hold `value`.
     static func byteWidth(_ value: UInt64) -> Int {
+        max(1, (64 - value.leadingZeroBitCount + 7) / 8)
+    }
+
+    /// The width of a non-negative integer object's contents: 1, 2, 4 or 8 bytes.
+    @inline(__always)
+    static func intWidth(_ value: UInt64) -> Int {
         if value <= 0xFF { return 1 }
         if value <= 0xFFFF { return 2 }
         if value <= 0xFFFF_FFFF { return 4 }
         return 8
     }
 
-    /// Writes the table as a `bplist00` file whose top object is `top`.
+    /// Bytes of a marker with a count (see `writeHeader`).
+    @inline(__always)
+    static func headerSize(_ count: Int) -> Int {
+        count < 15 ? 1 : 2 + intWidth(UInt64(count))
+    }
+
+    /// The serialized size of an entry whose references are `refSize` bytes.
+    @inline(__always)
+    func size(of entry: Entry, refSize: Int) -> Int {
+        switch entry {
+        case .bool: return 1
+        case .int(let v): return v < 0 ? 9 : 1 + ObjectTable.intWidth(UInt64(v))
+        case .uint: return 17
+        case .float: return 5
+        case .double, .date: return 9
+        case .ascii(_, let c), .data(_, let c): return ObjectTable.headerSize(Int(c)) + Int(c)
+        case .utf16(_, let c): return ObjectTable.headerSize(Int(c)) + 2 * Int(c)
+        case .uid(let v): return 1 + ObjectTable.byteWidth(v)
+        case .array(_, let c), .set(_, let c): return ObjectTable.headerSize(Int(c)) + Int(c) * refSize
+        case .dict(_, let c): return ObjectTable.headerSize(Int(c)) + 2 * Int(c) * refSize
+        }
+    }
+
+    /// Writes the table as a `bplist00` file whose top object is `top`: sizes first, then every
+    /// byte into a buffer of exactly the file's length.
     func serialize(top: Int32) -> [UInt8] {
         let n = entries.count
         let refSize = ObjectTable.byteWidth(UInt64(max(n - 1, 0)))
-        var out: [UInt8] = []
-        out.reserveCapacity(8 + payload.count + refs.count * refSize + n * 6 + 64)
-        out.append(contentsOf: [0x62, 0x70, 0x6C, 0x69, 0x73, 0x74, 0x30, 0x30])  // "bplist00"
         var offsets = [Int](repeating: 0, count: n)
+        var end = 8
         for index in 0 ..< n {
-            offsets[index] = out.count
+            offsets[index] = end
+            end += size(of: entries[index], refSize: refSize)
+        }
+        let tableOffset = end
+        let offsetSize = ObjectTable.byteWidth(UInt64(tableOffset))
+        var out = [UInt8](repeating: 0, count: tableOffset + n * offsetSize + 32)
+        var w = out.mutableSpan
+        var at = 0
+        w.bytes(&at, [0x62, 0x70, 0x6C, 0x69, 0x73, 0x74, 0x30, 0x30])  // "bplist00"
+        for index in 0 ..< n {
             switch entries[index] {
             case .bool(let b):
-                out.append(b ? 0x09 : 0x08)
+                w.byte(&at, b ? 0x09 : 0x08)
             case .int(let v):
-                ObjectTable.writeInt(v, into: &out)
+                w.int(&at, v)
             case .uint(let v):
-                out.append(0x14)
-                out.append(contentsOf: repeatElement(0, count: 8))
-                ObjectTable.writeBigEndian(v, width: 8, into: &out)
+                w.byte(&at, 0x14)
+                w.bigEndian(&at, 0, width: 8)
+                w.bigEndian(&at, v, width: 8)
             case .float(let bits):
-                out.append(0x22)
-                ObjectTable.writeBigEndian(UInt64(bits), width: 4, into: &out)
+                w.byte(&at, 0x22)
+                w.bigEndian(&at, UInt64(bits), width: 4)
             case .double(let bits):
-                out.append(0x23)
-                ObjectTable.writeBigEndian(bits, width: 8, into: &out)
+                w.byte(&at, 0x23)
+                w.bigEndian(&at, bits, width: 8)
             case .date(let bits):
-                out.append(0x33)
-                ObjectTable.writeBigEndian(bits, width: 8, into: &out)
+                w.byte(&at, 0x33)
+                w.bigEndian(&at, bits, width: 8)
             case .ascii(let start, let count):
-                ObjectTable.writeHeader(0x50, count: Int(count), into: &out)
-                out.append(contentsOf: payload[Int(start) ..< Int(start) + Int(count)])
+                w.header(&at, 0x50, count: Int(count))
+                w.bytes(&at, payload[Int(start) ..< Int(start) + Int(count)])
             case .utf16(let start, let count):
-                ObjectTable.writeHeader(0x60, count: Int(count), into: &out)
-                out.append(contentsOf: payload[Int(start) ..< Int(start) + 2 * Int(count)])
+                w.header(&at, 0x60, count: Int(count))
+                w.bytes(&at, payload[Int(start) ..< Int(start) + 2 * Int(count)])
             case .data(let start, let count):
-                ObjectTable.writeHeader(0x40, count: Int(count), into: &out)
-                out.append(contentsOf: payload[Int(start) ..< Int(start) + Int(count)])
+                w.header(&at, 0x40, count: Int(count))
+                w.bytes(&at, payload[Int(start) ..< Int(start) + Int(count)])
             case .uid(let v):
                 let width = ObjectTable.byteWidth(v)
-                out.append(0x80 | UInt8(width - 1))
-                ObjectTable.writeBigEndian(v, width: width, into: &out)
+                w.byte(&at, 0x80 | UInt8(width - 1))
+                w.bigEndian(&at, v, width: width)
             case .array(let start, let count):
-                ObjectTable.writeHeader(0xA0, count: Int(count), into: &out)
-                writeRefs(start: Int(start), count: Int(count), width: refSize, into: &out)
+                w.header(&at, 0xA0, count: Int(count))
+                w.refs(&at, refs, Int(start), Int(count), refSize)
             case .set(let start, let count):
-                ObjectTable.writeHeader(0xC0, count: Int(count), into: &out)
-                writeRefs(start: Int(start), count: Int(count), width: refSize, into: &out)
+                w.header(&at, 0xC0, count: Int(count))
+                w.refs(&at, refs, Int(start), Int(count), refSize)
             case .dict(let start, let count):
-                ObjectTable.writeHeader(0xD0, count: Int(count), into: &out)
-                writeRefs(start: Int(start), count: 2 * Int(count), width: refSize, into: &out)
+                w.header(&at, 0xD0, count: Int(count))
+                w.refs(&at, refs, Int(start), 2 * Int(count), refSize)
             }
         }
-        let tableOffset = out.count
-        let offsetSize = ObjectTable.byteWidth(UInt64(tableOffset))
-        out.reserveCapacity(out.count + n * offsetSize + 32)
         for offset in offsets {
-            ObjectTable.writeBigEndian(UInt64(offset), width: offsetSize, into: &out)
+            w.bigEndian(&at, UInt64(offset), width: offsetSize)
         }
-        out.append(contentsOf: repeatElement(0, count: 6))
-        out.append(UInt8(offsetSize))
-        out.append(UInt8(refSize))
-        ObjectTable.writeBigEndian(UInt64(n), width: 8, into: &out)
-        ObjectTable.writeBigEndian(UInt64(top), width: 8, into: &out)
-        ObjectTable.writeBigEndian(UInt64(tableOffset), width: 8, into: &out)
+        w.bytes(&at, [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(refSize)])
+        w.bigEndian(&at, UInt64(n), width: 8)
+        w.bigEndian(&at, UInt64(top), width: 8)
+        w.bigEndian(&at, UInt64(tableOffset), width: 8)
+        _ = consume w
         return out
     }
+}
 
-    private func writeRefs(start: Int, count: Int, width: Int, into out: inout [UInt8]) {
-        switch width {
-        case 1:
-            for i in start ..< start + count { out.append(UInt8(truncatingIfNeeded: refs[i])) }
-        case 2:
-            for i in start ..< start + count {
-                let r = refs[i]
-                out.append(UInt8(truncatingIfNeeded: r >> 8))
-                out.append(UInt8(truncatingIfNeeded: r))
-            }
-        default:
-            for i in start ..< start + count {
-                ObjectTable.writeBigEndian(UInt64(UInt32(bitPattern: refs[i])), width: width, into: &out)
-            }
+/// Writing into a buffer allocated at its final size; `at` is the position, advanced by each write.
+extension MutableSpan where Element == UInt8 {
+    @inline(__always)
+    mutating func byte(_ at: inout Int, _ b: UInt8) {
+        self[at] = b
+        at += 1
+    }
+
+    @inline(__always)
+    mutating func bytes(_ at: inout Int, _ bs: ArraySlice<UInt8>) {
+        for b in bs {
+            self[at] = b
+            at += 1
         }
     }
 
     @inline(__always)
-    static func writeBigEndian(_ value: UInt64, width: Int, into out: inout [UInt8]) {
+    mutating func bytes(_ at: inout Int, _ bs: [UInt8]) {
+        for b in bs {
+            self[at] = b
+            at += 1
+        }
+    }
+
+    @inline(__always)
+    mutating func bigEndian(_ at: inout Int, _ value: UInt64, width: Int) {
         var shift = (width - 1) * 8
         while shift >= 0 {
-            out.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+            self[at] = UInt8(truncatingIfNeeded: value >> UInt64(shift))
+            at += 1
             shift -= 8
         }
     }
 
     /// An integer object: non-negative values in the smallest of 1, 2 and 4 bytes (these forms
     /// are unsigned), anything else in 8 bytes (signed).
-    static func writeInt(_ value: Int64, into out: inout [UInt8]) {
+    @inline(__always)
+    mutating func int(_ at: inout Int, _ value: Int64) {
         if value >= 0 {
-            let width = byteWidth(UInt64(value))
-            out.append(0x10 | UInt8(width.trailingZeroBitCount))
-            writeBigEndian(UInt64(value), width: width, into: &out)
+            let width = ObjectTable.intWidth(UInt64(value))
+            byte(&at, 0x10 | UInt8(width.trailingZeroBitCount))
+            bigEndian(&at, UInt64(value), width: width)
         } else {
-            out.append(0x13)
-            writeBigEndian(UInt64(bitPattern: value), width: 8, into: &out)
+            byte(&at, 0x13)
+            bigEndian(&at, UInt64(bitPattern: value), width: 8)
         }
     }
 
     /// A marker with a count: in the low nibble below 15, else nibble 15 and an integer object.
-    static func writeHeader(_ marker: UInt8, count: Int, into out: inout [UInt8]) {
+    @inline(__always)
+    mutating func header(_ at: inout Int, _ marker: UInt8, count: Int) {
         if count < 15 {
-            out.append(marker | UInt8(count))
+            byte(&at, marker | UInt8(count))
         } else {
-            out.append(marker | 0x0F)
-            writeInt(Int64(count), into: &out)
+            byte(&at, marker | 0x0F)
+            int(&at, Int64(count))
+        }
+    }
+
+    @inline(__always)
+    mutating func refs(_ at: inout Int, _ refs: [Int32], _ start: Int, _ count: Int, _ width: Int) {
+        for i in start ..< start + count {
+            bigEndian(&at, UInt64(UInt32(bitPattern: refs[i])), width: width)
         }
     }
 }
