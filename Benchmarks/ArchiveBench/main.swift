@@ -116,12 +116,14 @@ try registry.register(ArchiveClass(
         node.children = try u.decodeObjects(forKey: "children").map { $0 as! Node }
     }), for: Node.self)
 
+@inline(never)
 func amberEncode(_ root: Node, _ n: Int) throws -> [UInt8] {
     let archiver = KeyedArchiver(registry: registry, capacity: n)
     try archiver.encodeObject(root, forKey: "root")
     return try archiver.finishEncoding()
 }
 
+@inline(never)
 func amberDecode(_ bytes: [UInt8]) throws -> Node {
     let u = try KeyedUnarchiver(bytes: bytes, registry: registry)
     return try u.decodeObject(forKey: "root", ofClasses: ["Node"]) as! Node

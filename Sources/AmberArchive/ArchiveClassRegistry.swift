@@ -67,8 +67,14 @@ public final class ArchiveClassRegistry: @unchecked Sendable {
 
     /// The class that encodes an object: by `ArchiveClassNaming`, else by its Swift type.
     public func lookup(for object: AnyObject) -> ArchiveClass? {
+        if let cls = lookup(forType: type(of: object)) { return cls }
         if let named = object as? ArchiveClassNaming { return byName[named.archiveClassName] }
-        guard let name = byType[ObjectIdentifier(type(of: object))] else { return nil }
+        return nil
+    }
+
+    /// The class registered for a Swift type.
+    public func lookup(forType type: AnyObject.Type) -> ArchiveClass? {
+        guard let name = byType[ObjectIdentifier(type)] else { return nil }
         return byName[name]
     }
 

@@ -51,16 +51,18 @@ public struct BinaryPropertyList: Sendable {
             throw .corrupt("the trailer's reference size is \(refSize), not 1 to 8")
         }
         guard n >= 1 else { throw .corrupt("the trailer declares no objects") }
-        guard n <= UInt64(limits.maxObjects) else {
-            throw .limit("the trailer declares \(n) objects, over the limit of \(limits.maxObjects)")
-        }
         guard top < n else { throw .corrupt("the top object \(top) is not among the \(n) objects") }
         guard tableOffset >= 9, tableOffset <= UInt64(t) else {
             throw .corrupt("the offset table's offset \(tableOffset) is outside the object area 9...\(t)")
         }
-        // n <= maxObjects and offsetSize <= 8, so the product cannot overflow.
-        guard Int(tableOffset) + Int(n) * offsetSize == t else {
+        // Checked against the file's length first, so that the product cannot overflow whatever
+        // the limits (n <= t < Int.max / 8), and so that a truncated or garbled file is corrupt,
+        // not over a limit.
+        guard n <= UInt64(t), Int(tableOffset) + Int(n) * offsetSize == t else {
             throw .corrupt("the offset table (\(n) entries of \(offsetSize) bytes at \(tableOffset)) does not end where the trailer begins (\(t)): the length is wrong")
+        }
+        guard n <= UInt64(limits.maxObjects) else {
+            throw .limit("the trailer declares \(n) objects, over the limit of \(limits.maxObjects)")
         }
         let objectEnd = Int(tableOffset)
         var offsets = [Int](repeating: 0, count: Int(n))
@@ -76,8 +78,8 @@ public struct BinaryPropertyList: Sendable {
         self.offsets = offsets
         self.refSize = refSize
         self.top = Int(top)
-        try validateObjects(end: objectEnd)
-        try validateNesting()
+        let order = try validateObjects(end: objectEnd)
+        try validateNesting(order)
     }
 
     // MARK: Structure
@@ -125,8 +127,24 @@ public struct BinaryPropertyList: Sendable {
         return value
     }
 
-    private func validateObjects(end: Int) throws(ArchiveError) {
+    /// How the containers' references relate to their own positions in the object table.
+    enum ReferenceOrder {
+        /// Every container refers only to objects before it (Amber's writer): no cycle is possible.
+        case childrenFirst
+        /// Every container refers only to objects after it (CoreFoundation's writer, plistlib's).
+        case childrenLast
+        /// Neither: a depth-first walk must look for cycles.
+        case mixed
+    }
+
+    /// Checks every object's marker, length and references; says how references are ordered.
+    /// While every reference points backwards, it also computes nesting heights as it goes, so
+    /// that such a file (Amber writes them) needs no second pass.
+    private func validateObjects(end: Int) throws(ArchiveError) -> ReferenceOrder {
         let n = offsets.count
+        var allBefore = true
+        var allAfter = true
+        var height = [Int32](repeating: 0, count: n)
         for index in 0 ..< n {
             let offset = offsets[index]
             let marker = bytes[offset]
@@ -195,27 +213,68 @@ public struct BinaryPropertyList: Sendable {
                 if marker >> 4 >= 0xA {
                     var at = start
                     let stop = start + size
+                    var tallest: Int32 = 0
                     while at < stop {
                         let r = ref(at: at)
                         if r < 0 || r >= n {
                             throw .corrupt("object \(index) at offset \(offset) refers to object \(r), but there are \(n)")
                         }
+                        if r >= index { allBefore = false }
+                        if r <= index { allAfter = false }
+                        if allBefore { tallest = max(tallest, height[r]) }
                         at += refSize
+                    }
+                    if allBefore {
+                        guard tallest < Int32(limits.maxDepth) else {
+                            throw .limit("containers nest deeper than the limit of \(limits.maxDepth)")
+                        }
+                        height[index] = tallest + 1
                     }
                 }
                 continue
             case 0x8:
+                guard nibble <= 7 else {
+                    throw .corrupt("object \(index) at offset \(offset) is a UID of undefined width (marker 0x\(hex(marker)))")
+                }
                 size = nibble + 1
             default:
                 throw .corrupt("object \(index) at offset \(offset) has undefined marker 0x\(hex(marker))")
             }
             try need(size)
         }
+        return allBefore ? .childrenFirst : allAfter ? .childrenLast : .mixed
     }
 
     /// Rejects containers that contain themselves and nesting deeper than the limit, by one
     /// iterative depth-first walk from the top object (no recursion, whatever the input).
-    private func validateNesting() throws(ArchiveError) {
+    /// Rejects containers that contain themselves and nesting deeper than the limit. When the
+    /// references all point one way, heights are computed in one pass in that order; otherwise
+    /// by an iterative depth-first walk from the top object (no recursion, whatever the input).
+    private func validateNesting(_ order: ReferenceOrder) throws(ArchiveError) {
+        if order == .childrenFirst { return }  // checked by validateObjects
+        guard order == .mixed else {
+            var height = [Int32](repeating: 0, count: offsets.count)
+            let indices: StrideTo<Int> = order == .childrenFirst
+                ? stride(from: 0, to: offsets.count, by: 1)
+                : stride(from: offsets.count - 1, to: -1, by: -1)
+            for index in indices {
+                let h = header(index)
+                let kind = h.marker >> 4
+                guard kind >= 0xA else { continue }
+                let stop = h.start + (kind == 0xD ? 2 : 1) * h.count * refSize
+                var tallest: Int32 = 0
+                var at = h.start
+                while at < stop {
+                    tallest = max(tallest, height[ref(at: at)])
+                    at += refSize
+                }
+                guard tallest < Int32(limits.maxDepth) else {
+                    throw .limit("containers nest deeper than the limit of \(limits.maxDepth)")
+                }
+                height[index] = tallest + 1
+            }
+            return
+        }
         // state: 0 unseen, 1 on the path, 2 done. height: containers below, including itself.
         var state = [UInt8](repeating: 0, count: offsets.count)
         var height = [Int32](repeating: 0, count: offsets.count)

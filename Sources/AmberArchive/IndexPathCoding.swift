@@ -2,7 +2,7 @@
 /// for a greater length, `NSIndexPathData`, a UID of a data object holding the indexes as
 /// unsigned LEB128 (seven bits a byte, low group first, high bit set while more follow).
 enum IndexPathCoding {
-    static func encode(_ indexes: [Int], archiver: KeyedArchiver) {
+    static func encode(_ indexes: [Int], into archiver: inout ArchiveWriter) {
         archiver.pairs.append(archiver.table.string("NSIndexPathLength"))
         archiver.pairs.append(archiver.table.int(Int64(indexes.count)))
         if indexes.count == 1 {

@@ -200,6 +200,30 @@ extension BinaryPropertyList {
         return nil
     }
 
+    /// The value reference stored under the key whose string object is `keyRef`.
+    @inline(__always)
+    func lookup(keyRef: Int, in dict: Header) -> Int? {
+        var i = 0
+        while i < dict.count {
+            if ref(at: dict.start + i * refSize) == keyRef {
+                return ref(at: dict.start + (dict.count + i) * refSize)
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// The key's string object and the value stored under it in a dictionary.
+    func lookupPair(_ key: String, in dict: Header) -> (key: Int, value: Int)? {
+        var i = 0
+        while i < dict.count {
+            let k = ref(at: dict.start + i * refSize)
+            if stringEquals(k, key) { return (k, ref(at: dict.start + (dict.count + i) * refSize)) }
+            i += 1
+        }
+        return nil
+    }
+
     /// Whether a string object equals `key` (compares bytes; UTF-16 strings are decoded).
     @inline(__always)
     func stringEquals(_ ref: Int, _ key: String) -> Bool {

@@ -19,69 +19,47 @@ public final class KeyedArchiver {
     /// The coding classes for `encodeObject(_:forKey:)`.
     public let registry: ArchiveClassRegistry?
 
-    var table: ObjectTable
-    /// `$objects`: the object table reference of each UID (-1 while an object is being encoded).
-    var objects: [Int32]
-    /// The key/value reference pairs of every open object, innermost last.
-    var pairs: [Int32] = []
-    /// Where each open object's pairs begin in `pairs`, and its UID (-1 for `$top`).
-    var open: [(start: Int, uid: Int)] = [(0, -1)]
-    var classUIDs: [String: Int] = [:]
-    /// The `$objects` UID of each string value, by the string's object table reference.
-    var stringUIDs = ScalarMap()
-    var objectUIDs = ScalarMap()
+    /// Everything the archive holds so far. One stored property, so that each call makes one
+    /// access to it (class properties are checked for exclusive access at run time).
+    ///
+    /// No method holds an access to `w` while host code runs (host closures are called between
+    /// accesses), so `w` skips the run-time exclusivity check, a tenth of the encoding time.
+    @exclusivity(unchecked) var w: ArchiveWriter
     /// Keeps encoded objects alive so that their identities are not reused during encoding.
     var retained: [AnyObject] = []
+    /// The class found for the last Swift type looked up by type, and its `$classes` chain.
+    var lastType: (type: ObjectIdentifier?, cls: ArchiveClass?, chain: [String]) = (nil, nil, [])
     var finished = false
-    let classKey: Int32
 
     /// Creates an archiver. `capacity` is a hint: the number of objects expected.
     public init(registry: ArchiveClassRegistry? = nil, capacity: Int = 0) {
         self.registry = registry
-        table = ObjectTable(capacity: capacity * 8)
-        objects = [0]
-        objects.reserveCapacity(capacity * 2 + 8)
-        objects[0] = table.string("$null")
-        classKey = table.string("$class")
+        w = ArchiveWriter(capacity: capacity)
     }
 
     // MARK: Scalars
 
-    @inline(__always)
-    private func put(_ key: String, _ value: Int32) {
-        pairs.append(key.utf8.first == 0x24 ? table.string("$" + key) : table.string(key))
-        pairs.append(value)
-    }
-
     /// Encodes a boolean (NSNumber).
-    public func encode(_ value: Bool, forKey key: String) { put(key, table.bool(value)) }
+    public func encode(_ value: Bool, forKey key: String) { w.put(key, w.table.bool(value)) }
     /// Encodes a 64-bit integer (NSNumber).
-    public func encode(_ value: Int64, forKey key: String) { put(key, table.int(value)) }
+    public func encode(_ value: Int64, forKey key: String) { w.put(key, w.table.int(value)) }
     /// Encodes an integer (NSNumber).
-    public func encode(_ value: Int, forKey key: String) { put(key, table.int(Int64(value))) }
+    public func encode(_ value: Int, forKey key: String) { w.put(key, w.table.int(Int64(value))) }
     /// Encodes a double (NSNumber).
-    public func encode(_ value: Double, forKey key: String) { put(key, table.double(value)) }
+    public func encode(_ value: Double, forKey key: String) { w.put(key, w.table.double(value)) }
     /// Encodes a string (NSString): stored once in `$objects`, referenced by UID.
-    public func encode(_ value: String, forKey key: String) { put(key, table.uid(UInt64(stringUID(value)))) }
+    public func encode(_ value: String, forKey key: String) { w.putString(key, value) }
     /// Encodes bytes (NSData).
-    public func encode(bytes: [UInt8], forKey key: String) { put(key, table.uid(UInt64(dataUID(bytes)))) }
+    public func encode(bytes: [UInt8], forKey key: String) { w.putUID(key, w.dataUID(bytes)) }
     /// Encodes a date (NSDate), in seconds since 2001-01-01T00:00:00Z.
     public func encode(date: Double, forKey key: String) { encode(.date(date), forKey: key) }
     /// Encodes an index path (NSIndexPath) of any length.
     public func encode(indexPath: [Int], forKey key: String) { encode(.indexPath(indexPath), forKey: key) }
     /// Encodes nil (the `$null` UID).
-    public func encodeNull(forKey key: String) { put(key, table.uid(0)) }
+    public func encodeNull(forKey key: String) { w.putUID(key, 0) }
 
     /// Encodes a value of Foundation's standard classes, arrays and dictionaries included.
-    public func encode(_ value: ArchiveValue, forKey key: String) {
-        switch value {
-        case .bool(let b): encode(b, forKey: key)
-        case .int(let i): encode(i, forKey: key)
-        case .uint(let u): put(key, table.uint(u))
-        case .double(let d): encode(d, forKey: key)
-        default: put(key, table.uid(UInt64(uid(of: value))))
-        }
-    }
+    public func encode(_ value: ArchiveValue, forKey key: String) { w.put(key, value) }
 
     // MARK: Objects
 
@@ -90,19 +68,19 @@ public final class KeyedArchiver {
     /// - Throws: `.invalidValue` if no registered class encodes the object; whatever the class's
     ///   `encode` throws.
     public func encodeObject(_ object: AnyObject?, forKey key: String) throws {
-        put(key, table.uid(UInt64(try uid(of: object))))
+        let u = try uid(of: object)
+        w.putUID(key, u)
     }
 
     /// Encodes an array of objects of registered coding classes (an NSArray).
     public func encodeObjects(_ objects: [AnyObject], forKey key: String) throws {
-        var uids: [Int32] = []
-        uids.reserveCapacity(objects.count)
-        for object in objects { uids.append(table.uid(UInt64(try uid(of: object)))) }
-        let arrayUID = beginObject(className: "NSArray", classes: ["NSArray", "NSObject"])
-        pairs.append(table.string("NS.objects"))
-        pairs.append(table.array(uids))
-        endObject()
-        put(key, table.uid(UInt64(arrayUID)))
+        // The UIDs collect on a stack shared by nested calls: encoding an item may encode others.
+        let start = w.scratch.count
+        for object in objects {
+            let u = try uid(of: object)
+            w.scratch.append(Int32(truncatingIfNeeded: u))
+        }
+        w.putArray(key, scratchFrom: start)
     }
 
     /// Encodes a nested object of class `className` whose contents `body` writes; the archiver
@@ -113,60 +91,202 @@ public final class KeyedArchiver {
         forKey key: String, className: String, classes: [String]? = nil,
         _ body: (KeyedArchiver) throws -> Void
     ) rethrows {
-        let objectUID = beginObject(className: className, classes: classes ?? [className, "NSObject"])
+        let objectUID = w.beginObject(className: className, classes: classes ?? [className, "NSObject"])
         try body(self)
-        endObject()
-        put(key, table.uid(UInt64(objectUID)))
+        w.endObject()
+        w.putUID(key, objectUID)
     }
 
     /// The UID of an object, encoding it first if it has not been.
     func uid(of object: AnyObject?) throws -> Int {
         guard let object else { return 0 }
         let identity = UInt64(UInt(bitPattern: ObjectIdentifier(object)))
-        let (found, slot) = objectUIDs.find(identity)
+        let (found, slot) = w.findObject(identity)
         if found >= 0 { return Int(found) }
-        guard let cls = registry?.lookup(for: object) else {
+        let cls: ArchiveClass
+        let chain: [String]
+        let typeID = ObjectIdentifier(type(of: object))
+        if lastType.type == typeID, let cached = lastType.cls {
+            (cls, chain) = (cached, lastType.chain)
+        } else if let byType = registry?.lookup(forType: type(of: object)) {
+            (cls, chain) = (byType, registry?.chain(of: byType.name) ?? [])
+            lastType = (typeID, cls, chain)
+        } else if let named = registry?.lookup(for: object) {
+            (cls, chain) = (named, registry?.chain(of: named.name) ?? [])
+        } else {
             throw ArchiveError(.invalidValue, "no coding class is registered for an object of type \(type(of: object))")
         }
-        let classes = registry?.chain(of: cls.name) ?? [cls.name, "NSObject"]
-        let objectUID = beginObject(className: cls.name, classes: classes)
-        objectUIDs.insert(identity, Int32(objectUID), at: slot)
+        let objectUID = w.beginObject(identity: identity, slot: slot, className: cls.name, classes: chain)
         retained.append(object)
         try cls.encode(object, self)
-        endObject()
+        w.endObject()
         return objectUID
     }
 
-    /// Opens an object: reserves its UID and starts collecting its pairs with its `$class`.
-    func beginObject(className: String, classes: [String]) -> Int {
+    // MARK: Finishing
+
+    /// Finishes the archive and returns its bytes (a binary property list).
+    /// - Throws: `.invalidValue` if an object is still open or the archive was finished already.
+    public func finishEncoding() throws(ArchiveError) -> [UInt8] {
+        guard !finished else { throw ArchiveError(.invalidValue, "the archive was finished already") }
+        guard w.open.count == 1 else {
+            throw ArchiveError(.invalidValue, "an object is still being encoded")
+        }
+        finished = true
+        retained = []
+        return w.finish()
+    }
+
+    /// Archives one value of Foundation's standard classes under the key `root`.
+    public static func archive(_ value: ArchiveValue) -> [UInt8] {
+        let archiver = KeyedArchiver()
+        archiver.encode(value, forKey: "root")
+        // Cannot fail: nothing is open and it was not finished.
+        return (try? archiver.finishEncoding()) ?? []
+    }
+}
+
+/// The state of a keyed archive being written: its object table, `$objects`, and the objects
+/// open for encoding.
+struct ArchiveWriter {
+    var table: ObjectTable
+    /// `$objects`: the object table reference of each UID (-1 while an object is being encoded).
+    var objects: [Int32]
+    /// The key/value reference pairs of every open object, innermost last.
+    var pairs: [Int32] = []
+    /// Where each open object's pairs begin in `pairs`, and its UID (-1 for `$top`).
+    var open: [(start: Int, uid: Int)] = [(0, -1)]
+    /// The class description UID of each class name, by the name's object table reference.
+    var classUIDs = ScalarMap()
+    /// The `$objects` UID of each string value, by the string's object table reference.
+    var stringUIDs = ScalarMap()
+    /// The UID of each object encoded, by identity.
+    var objectUIDs = ScalarMap()
+    /// The UID of the empty NSArray, stored once like Foundation does.
+    var emptyArrayUID = -1
+    /// UIDs being collected for arrays, innermost last.
+    var scratch: [Int32] = []
+    /// The last class used and its description's UID.
+    var lastClass: (name: String, uid: Int) = ("", -1)
+    /// The object table reference of recently used keys.
+    var keyRefs = KeyRefCache()
+    let classKey: Int32
+    let objectsKey: Int32
+
+    init(capacity: Int) {
+        table = ObjectTable(capacity: capacity)
+        objects = [0]
+        objects.reserveCapacity(capacity * 2 + 8)
+        objects[0] = table.string("$null")
+        classKey = table.string("$class")
+        objectsKey = table.string("NS.objects")
+    }
+
+    /// Adds a key and a value reference to the innermost open object.
+    @inline(__always)
+    mutating func put(_ key: String, _ value: Int32) {
+        let (cached, slot) = keyRefs.find(key)
+        if cached >= 0 {
+            pairs.append(Int32(truncatingIfNeeded: cached))
+        } else {
+            let ref = key.utf8.first == 0x24 ? table.string("$" + key) : table.string(key)
+            keyRefs.store(key, Int(ref), at: slot)
+            pairs.append(ref)
+        }
+        pairs.append(value)
+    }
+
+    @inline(__always)
+    mutating func putUID(_ key: String, _ uid: Int) {
+        let ref = table.uid(UInt64(uid))
+        put(key, ref)
+    }
+
+    @inline(__always)
+    mutating func putString(_ key: String, _ value: String) {
+        let u = stringUID(value)
+        putUID(key, u)
+    }
+
+    mutating func put(_ key: String, _ value: ArchiveValue) {
+        switch value {
+        case .bool(let b): put(key, table.bool(b))
+        case .int(let i): put(key, table.int(i))
+        case .uint(let u): put(key, table.uint(u))
+        case .double(let d): put(key, table.double(d))
+        default: putUID(key, uid(of: value))
+        }
+    }
+
+    /// An NSArray of the objects whose UIDs are `scratch[start...]`, under `key`.
+    mutating func putArray(_ key: String, scratchFrom start: Int) {
+        let isEmpty = scratch.count == start
+        if isEmpty, emptyArrayUID >= 0 { return putUID(key, emptyArrayUID) }
+        let arrayUID = beginObject(className: "NSArray", classes: ["NSArray", "NSObject"])
+        for i in start ..< scratch.count { scratch[i] = table.uid(UInt64(scratch[i])) }
+        pairs.append(objectsKey)
+        pairs.append(table.array(scratch[start...]))
+        scratch.removeSubrange(start...)
+        endObject()
+        if isEmpty { emptyArrayUID = arrayUID }
+        putUID(key, arrayUID)
+    }
+
+    /// Opens an object for an identity whose slot in `objectUIDs` was found empty.
+    mutating func beginObject(identity: UInt64, slot: Int, className: String, classes: [String]) -> Int {
+        let objectUID = objects.count
+        objectUIDs.insert(identity, Int32(truncatingIfNeeded: objectUID), at: slot)
+        return beginObject(className: className, classes: classes)
+    }
+
+    /// The UID of an object already encoded (-1 if none), and its slot in `objectUIDs`.
+    /// Mutating, so that the caller's access modifies in place rather than copying the writer.
+    @inline(__always)
+    mutating func findObject(_ identity: UInt64) -> (value: Int32, slot: Int) {
+        objectUIDs.find(identity)
+    }
+
+    /// Opens an object: reserves its UID and starts collecting its pairs with its `$class`
+    /// (`classes` is needed only the first time a class is met).
+    mutating func beginObject(className: String, classes: [String]) -> Int {
+        let classDescription = classUID(className, classes)
         let objectUID = objects.count
         objects.append(-1)
         open.append((pairs.count, objectUID))
         pairs.append(classKey)
-        pairs.append(table.uid(UInt64(classUID(className, classes))))
+        pairs.append(table.uid(UInt64(classDescription)))
         return objectUID
     }
 
     /// Closes the innermost object: its pairs become a dictionary in `$objects`.
-    func endObject() {
+    mutating func endObject() {
         let (start, objectUID) = open.removeLast()
         objects[objectUID] = table.dictionary(interleaved: pairs[start...])
         pairs.removeSubrange(start...)
     }
 
-    func classUID(_ name: String, _ classes: [String]) -> Int {
-        if let existing = classUIDs[name] { return existing }
-        let names = classes.map { table.string($0) }
+    mutating func classUID(_ name: String, _ classes: [String]) -> Int {
+        if lastClass.uid >= 0, sameUTF8(lastClass.name, name) { return lastClass.uid }
+        let u = describeClass(name, classes)
+        lastClass = (name, u)
+        return u
+    }
+
+    private mutating func describeClass(_ name: String, _ classes: [String]) -> Int {
+        let nameRef = table.string(name)
+        let (found, slot) = classUIDs.find(UInt64(nameRef))
+        if found >= 0 { return Int(found) }
+        let names = (classes.isEmpty ? [name, "NSObject"] : classes).map { table.string($0) }
         let classesRef = table.array(names)
         let description = table.dictionary(interleaved: [
-            table.string("$classname"), table.string(name), table.string("$classes"), classesRef,
+            table.string("$classname"), nameRef, table.string("$classes"), classesRef,
         ][...])
         objects.append(description)
-        classUIDs[name] = objects.count - 1
+        classUIDs.insert(UInt64(nameRef), Int32(objects.count - 1), at: slot)
         return objects.count - 1
     }
 
-    func stringUID(_ value: String) -> Int {
+    mutating func stringUID(_ value: String) -> Int {
         let ref = table.string(value)
         let (found, slot) = stringUIDs.find(UInt64(ref))
         if found >= 0 { return Int(found) }
@@ -175,13 +295,13 @@ public final class KeyedArchiver {
         return objects.count - 1
     }
 
-    func dataUID(_ bytes: [UInt8]) -> Int {
+    mutating func dataUID(_ bytes: [UInt8]) -> Int {
         objects.append(table.data(bytes))
         return objects.count - 1
     }
 
     /// The UID of a non-inline Foundation value, written in Foundation's encoding.
-    func uid(of value: ArchiveValue) -> Int {
+    mutating func uid(of value: ArchiveValue) -> Int {
         switch value {
         case .null: return 0
         case .bool(let b): return number(table.bool(b))
@@ -204,7 +324,7 @@ public final class KeyedArchiver {
             return u
         case .indexPath(let indexes):
             let u = beginObject(className: "NSIndexPath", classes: ["NSIndexPath", "NSObject"])
-            IndexPathCoding.encode(indexes, archiver: self)
+            IndexPathCoding.encode(indexes, into: &self)
             endObject()
             return u
         case .array(let items), .set(let items):
@@ -214,7 +334,7 @@ public final class KeyedArchiver {
             let u = isSet
                 ? beginObject(className: "NSSet", classes: ["NSSet", "NSObject"])
                 : beginObject(className: "NSArray", classes: ["NSArray", "NSObject"])
-            pairs.append(table.string("NS.objects"))
+            pairs.append(objectsKey)
             pairs.append(table.array(itemUIDs))
             endObject()
             return u
@@ -224,7 +344,7 @@ public final class KeyedArchiver {
             let u = beginObject(className: "NSDictionary", classes: ["NSDictionary", "NSObject"])
             pairs.append(table.string("NS.keys"))
             pairs.append(table.array(keyUIDs))
-            pairs.append(table.string("NS.objects"))
+            pairs.append(objectsKey)
             pairs.append(table.array(valueUIDs))
             endObject()
             return u
@@ -232,21 +352,13 @@ public final class KeyedArchiver {
     }
 
     /// A number standing alone in `$objects` (an NSNumber inside a collection).
-    private func number(_ ref: Int32) -> Int {
+    private mutating func number(_ ref: Int32) -> Int {
         objects.append(ref)
         return objects.count - 1
     }
 
-    // MARK: Finishing
-
-    /// Finishes the archive and returns its bytes (a binary property list).
-    /// - Throws: `.invalidValue` if an object is still open or the archive was finished already.
-    public func finishEncoding() throws(ArchiveError) -> [UInt8] {
-        guard !finished else { throw ArchiveError(.invalidValue, "the archive was finished already") }
-        guard open.count == 1 else {
-            throw ArchiveError(.invalidValue, "an object is still being encoded")
-        }
-        finished = true
+    /// The archive's bytes: `$top` from the pairs left, then the root dictionary.
+    mutating func finish() -> [UInt8] {
         let topDict = table.dictionary(interleaved: pairs[...])
         let objectsRef = table.array(objects)
         let root = table.dictionary(interleaved: [
@@ -255,15 +367,6 @@ public final class KeyedArchiver {
             table.string("$top"), topDict,
             table.string("$objects"), objectsRef,
         ][...])
-        retained = []
         return table.serialize(top: root)
-    }
-
-    /// Archives one value of Foundation's standard classes under the key `root`.
-    public static func archive(_ value: ArchiveValue) -> [UInt8] {
-        let archiver = KeyedArchiver()
-        archiver.encode(value, forKey: "root")
-        // Cannot fail: nothing is open and it was not finished.
-        return (try? archiver.finishEncoding()) ?? []
     }
 }

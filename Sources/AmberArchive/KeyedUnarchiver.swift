@@ -17,12 +17,39 @@ public final class KeyedUnarchiver {
     public var requiresSecureCoding = false
 
     let plist: BinaryPropertyList
-    var current: BinaryPropertyList.Header
-    var currentUID: Int = -1
-    var depth = 0
-    var decoded: [Int: AnyObject] = [:]
+    /// The object being decoded: its dictionary, UID (-1 for `$top`) and nesting depth.
+    ///
+    /// This and the caches below are never accessed while host code runs (host closures are
+    /// called between accesses, not inside one), so they skip the run-time exclusivity check.
+    @exclusivity(unchecked) var cursor: Cursor
+    /// Objects made so far, by UID (allocated at the first).
+    @exclusivity(unchecked) var decoded: [AnyObject?] = []
     var making: Set<Int> = []
     var valuesInProgress: Set<Int> = []
+    /// Resolved class descriptions, by the UID of the description.
+    @exclusivity(unchecked) var classIndex = ScalarMap()
+    @exclusivity(unchecked) var classes: [ClassInfo] = []
+    /// The object table reference of recently used keys (archives store each key string once).
+    @exclusivity(unchecked) var keyRefs = KeyRefCache()
+    /// Strings made so far, by object table reference: a string stored once is made once.
+    @exclusivity(unchecked) var stringIndex = ScalarMap()
+    @exclusivity(unchecked) var strings: [String] = []
+
+    struct Cursor {
+        var dict: BinaryPropertyList.Header
+        var uid: Int
+        var depth: Int
+    }
+
+    /// A class description and what the registry makes of it.
+    struct ClassInfo {
+        var name: String
+        var classes: [String]
+        /// The registered class that decodes it: the first of name and `$classes` registered.
+        var coding: ArchiveClass?
+        /// The `$classes` chain of `coding` as the registry knows it (not as the archive claims).
+        var chain: [String]
+    }
 
     /// Reads an archive; the unarchiver starts on its top level.
     /// - Throws: `ArchiveError` (`.corrupt`, `.limitExceeded`, `.notKeyedArchive`).
@@ -37,23 +64,32 @@ public final class KeyedUnarchiver {
         self.archive = archive
         self.registry = registry
         self.plist = archive.plist
-        self.current = archive.plist.header(archive.topRef)
+        self.cursor = Cursor(dict: archive.plist.header(archive.topRef), uid: -1, depth: 0)
     }
 
     /// The UID of the object the unarchiver is on, or nil at the top level.
-    public var currentObjectUID: Int? { currentUID < 0 ? nil : currentUID }
+    public var currentObjectUID: Int? { cursor.uid < 0 ? nil : cursor.uid }
 
     // MARK: Keys
 
     /// The value reference under a key of the current object.
     @inline(__always)
     func valueRef(_ key: String) throws(ArchiveError) -> Int {
-        let found = key.utf8.first == 0x24 ? plist.lookup("$" + key, in: current) : plist.lookup(key, in: current)
-        guard let ref = found else { throw ArchiveError(.keyNotFound, "no value for key '\(key)'\(where_)") }
+        let dict = cursor.dict
+        // Fast path: the key's string object is known; compare references, not bytes.
+        let (cached, slot) = keyRefs.find(key)
+        if cached >= 0, let ref = plist.lookup(keyRef: cached, in: dict) { return ref }
+        let stored = key.utf8.first == 0x24 ? "$" + key : key  // Foundation's escape
+        guard let (keyRef, ref) = plist.lookupPair(stored, in: dict) else { throw keyNotFound(key) }
+        keyRefs.store(key, keyRef, at: slot)
         return ref
     }
 
-    private var where_: String { currentUID < 0 ? " at the top level" : " in object \(currentUID)" }
+    private func keyNotFound(_ key: String) -> ArchiveError {
+        ArchiveError(.keyNotFound, "no value for key '\(key)'\(where_)")
+    }
+
+    private var where_: String { cursor.uid < 0 ? " at the top level" : " in object \(cursor.uid)" }
 
     /// Whether the current object has a value for the key.
     public func containsValue(forKey key: String) -> Bool {
@@ -63,6 +99,7 @@ public final class KeyedUnarchiver {
     /// The keys of the current object (unescaped, without `$class`), in stored order.
     public func allKeys() -> [String] {
         var keys: [String] = []
+        let current = cursor.dict
         for i in 0 ..< current.count {
             let ref = plist.ref(at: current.start + i * plist.refSize)
             let h = plist.header(ref)
@@ -79,7 +116,8 @@ public final class KeyedUnarchiver {
     private func describe(_ ref: Int) -> String {
         let h = plist.header(ref)
         if h.marker >> 4 == 0x8 {
-            let u = Int(BinaryPropertyList.readUInt(plist.bytes, at: h.start, width: h.count + 1))
+            // Clamped: a UID of 2^63 or more is out of range, not a trap.
+            let u = Int(clamping: BinaryPropertyList.readUInt(plist.bytes, at: h.start, width: h.count + 1))
             if u == 0 { return "null" }
             if u < archive.objectRefs.count {
                 let target = plist.header(archive.objectRefs[u])
@@ -141,8 +179,15 @@ public final class KeyedUnarchiver {
         let ref = try valueRef(key)
         let u = try uid(ref, key, "string")
         let target = archive.objectRefs[u]
+        let (found, slot) = stringIndex.find(UInt64(target))
+        if found >= 0 { return strings[Int(found)] }
         let h = plist.header(target)
-        if h.marker >> 4 == 0x5 || h.marker >> 4 == 0x6 { return try plist.string(h, ref: target) }
+        if h.marker >> 4 == 0x5 || h.marker >> 4 == 0x6 {
+            let s = try plist.string(h, ref: target)
+            strings.append(s)
+            stringIndex.insert(UInt64(target), Int32(truncatingIfNeeded: strings.count - 1), at: slot)
+            return s
+        }
         guard case .string(let s) = try value(uid: u, depth: 0) else { throw mismatch(key, "string", ref) }
         return s
     }
@@ -283,6 +328,27 @@ public final class KeyedUnarchiver {
 
     // MARK: Objects
 
+    /// The class of the instance dictionary `h` of object `u`, resolved once per description.
+    func classInfo(of u: Int, _ h: BinaryPropertyList.Header) throws(ArchiveError) -> ClassInfo {
+        guard let classRef = plist.lookup("$class", in: h) else {
+            throw ArchiveError.notKeyed("object \(u) is a dictionary without $class")
+        }
+        let c = plist.header(classRef)
+        guard c.marker >> 4 == 0x8 else { throw ArchiveError.notKeyed("object \(u)'s $class is not a UID") }
+        let classUID = BinaryPropertyList.readUInt(plist.bytes, at: c.start, width: c.count + 1)
+        let (found, slot) = classIndex.find(classUID)
+        if found >= 0 { return classes[Int(found)] }
+        let (name, chainClaimed) = try archive.classDescription(uidRef: classRef, of: u)
+        var info = ClassInfo(name: name, classes: chainClaimed, coding: nil, chain: [])
+        if let registry, let cls = ([name] + chainClaimed).lazy.compactMap({ registry.lookup($0) }).first {
+            info.coding = cls
+            info.chain = registry.chain(of: cls.name)
+        }
+        classes.append(info)
+        classIndex.insert(classUID, Int32(classes.count - 1), at: slot)
+        return info
+    }
+
     /// Decodes an object of a registered coding class, or nil for `$null`. The same archived
     /// object decodes to the same instance however often it is referenced.
     /// - Parameter classes: the class names the caller allows; an object whose class is not
@@ -300,9 +366,8 @@ public final class KeyedUnarchiver {
         let ref = try valueRef(key)
         let u = try uid(ref, key, "array")
         let h = plist.header(archive.objectRefs[u])
-        guard h.marker >> 4 == 0xD, let c = plist.lookup("$class", in: h),
-              let (name, _) = try? archive.classDescription(uidRef: c, of: u),
-              name == "NSArray" || name == "NSMutableArray",
+        guard h.marker >> 4 == 0xD, let info = try? classInfo(of: u, h),
+              info.name == "NSArray" || info.name == "NSMutableArray",
               let itemsRef = plist.lookup("NS.objects", in: h)
         else { throw mismatch(key, "array", ref) }
         let items = plist.header(itemsRef)
@@ -326,31 +391,29 @@ public final class KeyedUnarchiver {
             throw ArchiveError(.classNotAllowed, "secure coding is required: name the classes allowed for object \(u)")
         }
         let h = plist.header(archive.objectRefs[u])
-        guard h.marker >> 4 == 0xD, let classRef = plist.lookup("$class", in: h) else {
+        guard h.marker >> 4 == 0xD else {
             throw ArchiveError(.typeMismatch, "object \(u) is a \(KeyedArchive.typeName(h.marker)), not an instance of a coding class")
         }
-        let (name, classes) = try archive.classDescription(uidRef: classRef, of: u)
-        guard let registry, let cls = ([name] + classes).lazy.compactMap({ registry.lookup($0) }).first else {
-            throw ArchiveError(.classNotAllowed, "object \(u) is of class \(name), which is not registered")
+        let info = try classInfo(of: u, h)
+        guard let cls = info.coding else {
+            throw ArchiveError(.classNotAllowed, "object \(u) is of class \(info.name), which is not registered")
         }
-        if let allowed, !allowed.contains(where: { registry.isKind(cls.name, of: $0) }) {
+        if let allowed, !info.chain.contains(where: { allowed.contains($0) }) {
             throw ArchiveError(.classNotAllowed, "object \(u) is of class \(cls.name), which is not among the allowed classes \(allowed.sorted())")
         }
+        if decoded.isEmpty { decoded = [AnyObject?](repeating: nil, count: archive.objectCount) }
         if let existing = decoded[u] { return existing }
         guard !making.contains(u) else {
             throw ArchiveError(.notKeyedArchive, "object \(u) refers to itself before it can be made; a cycle must pass through a class that decodes after it is made")
         }
-        guard depth < plist.limits.maxDepth else {
+        let saved = cursor
+        guard saved.depth < plist.limits.maxDepth else {
             throw ArchiveError.limit("objects nest deeper than the limit of \(plist.limits.maxDepth)")
         }
-        let saved = (current, currentUID)
-        current = h
-        currentUID = u
-        depth += 1
+        cursor = Cursor(dict: h, uid: u, depth: saved.depth + 1)
         making.insert(u)
         defer {
-            (current, currentUID) = saved
-            depth -= 1
+            cursor = saved
             making.remove(u)
         }
         let object = try cls.make(self)
@@ -368,19 +431,14 @@ public final class KeyedUnarchiver {
         let u = try uid(ref, key, "object")
         if u == 0 { return nil }
         let h = plist.header(archive.objectRefs[u])
-        guard h.marker >> 4 == 0xD, let classRef = plist.lookup("$class", in: h) else { throw mismatch(key, "object", ref) }
-        let (name, _) = try archive.classDescription(uidRef: classRef, of: u)
-        guard depth < plist.limits.maxDepth else {
+        guard h.marker >> 4 == 0xD else { throw mismatch(key, "object", ref) }
+        let name = try classInfo(of: u, h).name
+        let saved = cursor
+        guard saved.depth < plist.limits.maxDepth else {
             throw ArchiveError.limit("objects nest deeper than the limit of \(plist.limits.maxDepth)")
         }
-        let saved = (current, currentUID)
-        current = h
-        currentUID = u
-        depth += 1
-        defer {
-            (current, currentUID) = saved
-            depth -= 1
-        }
+        cursor = Cursor(dict: h, uid: u, depth: saved.depth + 1)
+        defer { cursor = saved }
         return try body(self, name)
     }
 
@@ -406,4 +464,55 @@ extension ArchiveValue {
             throw ArchiveError(.notKeyedArchive, "\(what) is a plain \(plain.typeName), which a keyed archive does not hold")
         }
     }
+}
+
+/// Remembers the object table reference of the string object of recently used keys, so that a
+/// key is found in an object by comparing references (writers that store each string once, like
+/// Amber's and Foundation's on Apple platforms, make this the common case).
+struct KeyRefCache {
+    private var keys = [String](repeating: "", count: 64)
+    private var refs = [Int](repeating: -1, count: 64)
+    private var ascii = [Bool](repeating: false, count: 64)
+
+    @inline(__always)
+    private static func slot(_ key: String) -> Int {
+        let utf8 = key.utf8
+        return (utf8.count &* 29 &+ Int(utf8.first ?? 0) &* 7) & 63
+    }
+
+    /// The cached reference for `key` (-1 if none) and its slot.
+    ///
+    /// Keys must match byte for byte. `==` compares canonical equivalence, but an ASCII string
+    /// is canonically equivalent to no other string of as many UTF-8 bytes (non-ASCII scalars
+    /// that decompose to ASCII, like U+212A KELVIN SIGN, are longer), so for an ASCII key `==`
+    /// with equal byte counts is exact, and `==` is quick for strings with identical storage.
+    @inline(__always)
+    func find(_ key: String) -> (ref: Int, slot: Int) {
+        let i = KeyRefCache.slot(key)
+        let r = refs[i]
+        guard r >= 0, keys[i].utf8.count == key.utf8.count else { return (-1, i) }
+        if ascii[i] ? keys[i] == key : sameUTF8(keys[i], key) { return (r, i) }
+        return (-1, i)
+    }
+
+    @inline(__always)
+    mutating func store(_ key: String, _ ref: Int, at slot: Int) {
+        keys[slot] = key
+        refs[slot] = ref
+        let utf8 = key.utf8
+        let bytes = utf8.span
+        var high: UInt8 = 0
+        for j in bytes.indices { high |= bytes[j] }
+        ascii[slot] = high < 0x80
+    }
+}
+
+/// Whether two strings have the same UTF-8 bytes (not merely canonical equivalence).
+@inline(__always)
+func sameUTF8(_ a: String, _ b: String) -> Bool {
+    let au = a.utf8, bu = b.utf8
+    let x = au.span, y = bu.span
+    guard x.count == y.count else { return false }
+    for i in x.indices where x[i] != y[i] { return false }
+    return true
 }

@@ -13,13 +13,14 @@ struct ObjectTable {
         case float(UInt32)
         case double(UInt64)
         case date(UInt64)
-        /// ASCII string: `payload[start ..< start + count]`.
+        /// ASCII string: `strings[index]`, `count` bytes.
         case ascii(Int32, Int32)
-        /// UTF-16 string: `payload[start ..< start + 2 * count]`, big-endian, count in code units.
+        /// UTF-16 string: `strings[index]`, `count` code units.
         case utf16(Int32, Int32)
         case data(Int32, Int32)
         case uid(UInt64)
-        /// Containers: `refs[start ..< start + count]` (a dictionary: count keys, then count values).
+        /// Containers: `refs[start ..< start + count]` (a dictionary: `2 * count` references,
+        /// key and value interleaved; serialization writes the keys, then the values).
         case array(Int32, Int32)
         case set(Int32, Int32)
         case dict(Int32, Int32)
@@ -27,6 +28,8 @@ struct ObjectTable {
 
     private(set) var entries: [Entry] = []
     private var payload: [UInt8] = []
+    /// The strings, kept as they are until serialization writes their bytes.
+    private var strings: [String] = []
     private var refs: [Int32] = []
     private var stringRefs = StringMap()
     private var intRefs = ScalarMap()
@@ -37,11 +40,15 @@ struct ObjectTable {
     private var largeUIDRefs = ScalarMap()
     private var boolRefs: (Int32, Int32) = (-1, -1)
 
-    init(capacity: Int = 0) {
-        if capacity > 0 {
-            entries.reserveCapacity(capacity)
-            refs.reserveCapacity(capacity * 2)
-            payload.reserveCapacity(capacity * 8)
+    /// `objects` is a hint: how many archived objects (each with a few values) to expect.
+    init(capacity objects: Int = 0) {
+        if objects > 0 {
+            entries.reserveCapacity(objects * 8)
+            refs.reserveCapacity(objects * 16)
+            strings.reserveCapacity(objects * 2)
+            stringRefs = StringMap(capacity: objects * 2)
+            intRefs = ScalarMap(capacity: min(objects, 4096))
+            realRefs = ScalarMap(capacity: objects)
         }
     }
 
@@ -134,23 +141,14 @@ struct ObjectTable {
     }
 
     private mutating func newString(_ value: String) -> Int32 {
-        let start = Int32(truncatingIfNeeded: payload.count)
-        var ascii = true
-        for byte in value.utf8 where byte >= 0x80 {
-            ascii = false
-            break
-        }
-        if ascii {
-            payload.append(contentsOf: value.utf8)
-            return append(.ascii(start, Int32(truncatingIfNeeded: payload.count) - start))
-        }
-        var units: Int32 = 0
-        for unit in value.utf16 {
-            payload.append(UInt8(truncatingIfNeeded: unit >> 8))
-            payload.append(UInt8(truncatingIfNeeded: unit))
-            units += 1
-        }
-        return append(.utf16(start, units))
+        let index = Int32(truncatingIfNeeded: strings.count)
+        strings.append(value)
+        let utf8 = value.utf8
+        let bytes = utf8.span
+        var high: UInt8 = 0
+        for i in bytes.indices { high |= bytes[i] }
+        if high < 0x80 { return append(.ascii(index, Int32(truncatingIfNeeded: bytes.count))) }
+        return append(.utf16(index, Int32(truncatingIfNeeded: value.utf16.count)))
     }
 
     mutating func array(_ items: some Collection<Int32>) -> Int32 {
@@ -168,16 +166,7 @@ struct ObjectTable {
     /// A dictionary from `pairs`, laid out as key, value, key, value, ….
     mutating func dictionary(interleaved pairs: ArraySlice<Int32>) -> Int32 {
         let start = Int32(truncatingIfNeeded: refs.count)
-        var i = pairs.startIndex
-        while i < pairs.endIndex {
-            refs.append(pairs[i])
-            i += 2
-        }
-        i = pairs.startIndex + 1
-        while i < pairs.endIndex {
-            refs.append(pairs[i])
-            i += 2
-        }
+        refs.append(contentsOf: pairs)
         return append(.dict(start, Int32(truncatingIfNeeded: pairs.count / 2)))
     }
 
@@ -296,12 +285,19 @@ struct ObjectTable {
             case .date(let bits):
                 w.byte(&at, 0x33)
                 w.bigEndian(&at, bits, width: 8)
-            case .ascii(let start, let count):
+            case .ascii(let index, let count):
                 w.header(&at, 0x50, count: Int(count))
-                w.bytes(&at, payload[Int(start) ..< Int(start) + Int(count)])
-            case .utf16(let start, let count):
+                let utf8 = strings[Int(index)].utf8
+                let bytes = utf8.span
+                for i in bytes.indices { w[at + i] = bytes[i] }
+                at += bytes.count
+            case .utf16(let index, let count):
                 w.header(&at, 0x60, count: Int(count))
-                w.bytes(&at, payload[Int(start) ..< Int(start) + 2 * Int(count)])
+                for unit in strings[Int(index)].utf16 {
+                    w[at] = UInt8(truncatingIfNeeded: unit >> 8)
+                    w[at + 1] = UInt8(truncatingIfNeeded: unit)
+                    at += 2
+                }
             case .data(let start, let count):
                 w.header(&at, 0x40, count: Int(count))
                 w.bytes(&at, payload[Int(start) ..< Int(start) + Int(count)])
@@ -317,7 +313,8 @@ struct ObjectTable {
                 w.refs(&at, refs, Int(start), Int(count), refSize)
             case .dict(let start, let count):
                 w.header(&at, 0xD0, count: Int(count))
-                w.refs(&at, refs, Int(start), 2 * Int(count), refSize)
+                w.refs(&at, refs, Int(start), Int(count), refSize, stride: 2)
+                w.refs(&at, refs, Int(start) + 1, Int(count), refSize, stride: 2)
             }
         }
         for offset in offsets {
@@ -392,9 +389,38 @@ extension MutableSpan where Element == UInt8 {
     }
 
     @inline(__always)
-    mutating func refs(_ at: inout Int, _ refs: [Int32], _ start: Int, _ count: Int, _ width: Int) {
-        for i in start ..< start + count {
-            bigEndian(&at, UInt64(UInt32(bitPattern: refs[i])), width: width)
+    mutating func refs(_ at: inout Int, _ refs: [Int32], _ start: Int, _ count: Int, _ width: Int, stride step: Int = 1) {
+        var i = start
+        let end = start + count * step
+        switch width {
+        case 1:
+            while i < end {
+                self[at] = UInt8(truncatingIfNeeded: refs[i])
+                at += 1
+                i += step
+            }
+        case 2:
+            while i < end {
+                let r = refs[i]
+                self[at] = UInt8(truncatingIfNeeded: r >> 8)
+                self[at + 1] = UInt8(truncatingIfNeeded: r)
+                at += 2
+                i += step
+            }
+        case 3:
+            while i < end {
+                let r = refs[i]
+                self[at] = UInt8(truncatingIfNeeded: r >> 16)
+                self[at + 1] = UInt8(truncatingIfNeeded: r >> 8)
+                self[at + 2] = UInt8(truncatingIfNeeded: r)
+                at += 3
+                i += step
+            }
+        default:
+            while i < end {
+                bigEndian(&at, UInt64(UInt32(bitPattern: refs[i])), width: width)
+                i += step
+            }
         }
     }
 }
