@@ -21,6 +21,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The demo: until the restoration engine exists, the seeds' item store archived.
+        .executableTarget(name: "amber-demo", dependencies: ["AmberArchive"]),
         // Benchmarks: programs that print figures, never tests.
         .executableTarget(
             name: "amber-bench-archive",

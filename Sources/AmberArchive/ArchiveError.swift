@@ -31,10 +31,32 @@ public struct ArchiveError: Error, Equatable, CustomStringConvertible, Sendable 
     /// A sentence naming the problem, e.g. `object 12 at offset 9 has undefined marker 0x7a`.
     public var message: String
 
-    /// Creates an error with a code and a message.
+    /// Creates an error with a code and a message. The message is kept to one line of at most
+    /// 500 characters: control characters are escaped (`\u{a}`), and text beyond is cut with
+    /// `…`, because messages quote names and strings taken from the file.
     public init(_ code: Code, _ message: String) {
         self.code = code
-        self.message = message
+        self.message = ArchiveError.oneLine(message)
+    }
+
+    static func oneLine(_ text: String) -> String {
+        var out = ""
+        var count = 0
+        for scalar in text.unicodeScalars {
+            if count >= 500 {
+                out += "…"
+                break
+            }
+            if scalar.value < 0x20 || scalar.value == 0x7F || (0x80 ..< 0xA0).contains(scalar.value)
+                || scalar == "\u{2028}" || scalar == "\u{2029}"
+            {
+                out += scalar.escaped(asASCII: true)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+            count += 1
+        }
+        return out
     }
 
     public var description: String { message }
@@ -42,4 +64,13 @@ public struct ArchiveError: Error, Equatable, CustomStringConvertible, Sendable 
     static func corrupt(_ message: String) -> ArchiveError { ArchiveError(.corrupt, message) }
     static func notKeyed(_ message: String) -> ArchiveError { ArchiveError(.notKeyedArchive, message) }
     static func limit(_ message: String) -> ArchiveError { ArchiveError(.limitExceeded, message) }
+}
+
+extension DefaultStringInterpolation {
+    /// `\(a: "integer")` is "an integer", `\(a: "string")` "a string": for messages.
+    mutating func appendInterpolation(a word: String) {
+        let vowel = word.first.map { "aeiouAEIOU".contains($0) } ?? false
+        appendLiteral(vowel && !word.hasPrefix("UID") && !word.hasPrefix("UUID") ? "an " : "a ")
+        appendLiteral(word)
+    }
 }

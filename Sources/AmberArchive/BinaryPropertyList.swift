@@ -329,7 +329,18 @@ public struct BinaryPropertyList: Sendable {
 
     /// The whole top object as a value.
     public func topValue() throws(ArchiveError) -> PropertyList {
-        try value(at: top, depth: 0)
+        var budget = valueBudget
+        return try value(at: top, depth: 0, budget: &budget)
+    }
+
+    /// The most values one decoding may produce: four per byte of input, and at least 65,536.
+    /// A file whose containers are not shared decodes to at most one value per reference it
+    /// stores, so this never refuses one; a file that shares containers over and over (each
+    /// array holding the previous one twice) would otherwise expand exponentially.
+    var valueBudget: Int { max(4 * bytes.count, 1 << 16) }
+
+    func overBudget() -> ArchiveError {
+        .limit("decoding would produce more than \(valueBudget) values (four per byte of input): containers are shared so often that they would expand without bound")
     }
 
     /// The object `ref` as a value, its containers decoded recursively.
@@ -338,11 +349,14 @@ public struct BinaryPropertyList: Sendable {
         guard ref >= 0, ref < offsets.count else {
             throw .corrupt("object \(ref) is not among the \(offsets.count) objects")
         }
-        return try value(at: ref, depth: 0)
+        var budget = valueBudget
+        return try value(at: ref, depth: 0, budget: &budget)
     }
 
-    /// `depth` counts the containers above `ref`.
-    func value(at ref: Int, depth: Int) throws(ArchiveError) -> PropertyList {
+    /// `depth` counts the containers above `ref`; `budget` the values still allowed.
+    func value(at ref: Int, depth: Int, budget: inout Int) throws(ArchiveError) -> PropertyList {
+        budget -= 1
+        if budget < 0 { throw overBudget() }
         let h = header(ref)
         if h.marker >> 4 >= 0xA, depth >= limits.maxDepth {
             throw .limit("containers nest deeper than the limit of \(limits.maxDepth)")
@@ -367,7 +381,7 @@ public struct BinaryPropertyList: Sendable {
             items.reserveCapacity(h.count)
             var at = h.start
             for _ in 0 ..< h.count {
-                items.append(try value(at: self.ref(at: at), depth: depth + 1))
+                items.append(try value(at: self.ref(at: at), depth: depth + 1, budget: &budget))
                 at += refSize
             }
             return h.marker >> 4 == 0xA ? .array(items) : .set(items)
@@ -376,8 +390,8 @@ public struct BinaryPropertyList: Sendable {
             pairs.reserveCapacity(h.count)
             let valuesStart = h.start + h.count * refSize
             for i in 0 ..< h.count {
-                let k = try value(at: self.ref(at: h.start + i * refSize), depth: depth + 1)
-                let v = try value(at: self.ref(at: valuesStart + i * refSize), depth: depth + 1)
+                let k = try value(at: self.ref(at: h.start + i * refSize), depth: depth + 1, budget: &budget)
+                let v = try value(at: self.ref(at: valuesStart + i * refSize), depth: depth + 1, budget: &budget)
                 pairs.append(PropertyListPair(k, v))
             }
             return .dictionary(pairs)

@@ -43,7 +43,7 @@ enum IndexPathCoding {
         switch try plist.value(at: dataRef) {
         case .data(let d): bytes = d
         case .uid(let target):
-            guard case .value(.data(let d)) = try archive.object(Int(clamping: target)) else {
+            guard case .value(.data(let d)) = try archive.object(target > UInt64(Int.max) ? -1 : Int(target)) else {
                 throw .notKeyed("the NSIndexPath object \(u)'s NSIndexPathData does not refer to data")
             }
             bytes = d

@@ -28,7 +28,7 @@ public struct KeyedArchive: Sendable {
         self.plist = plist
         let root = plist.header(plist.top)
         guard root.marker >> 4 == 0xD else {
-            throw .notKeyed("the top object is a \(KeyedArchive.typeName(root.marker)), not a dictionary")
+            throw .notKeyed("the top object is \(a: KeyedArchive.typeName(root.marker)), not a dictionary")
         }
         func find(_ key: String) -> Int? { plist.lookup(key, in: root) }
         guard let archiverRef = find("$archiver") else { throw .notKeyed("the key $archiver is missing") }
@@ -65,7 +65,7 @@ public struct KeyedArchive: Sendable {
     public func topEntries() throws(ArchiveError) -> [(key: String, uid: Int)] {
         try entries(ofDictionary: topRef, what: "$top").map { pair throws(ArchiveError) in
             guard case .uid(let u) = pair.value else {
-                throw .notKeyed("$top's key '\(pair.key)' holds a \(pair.value.typeName), not a UID")
+                throw .notKeyed("$top's key '\(pair.key)' holds \(a: pair.value.typeName), not a UID")
             }
             return (pair.key, try checkedUID(u))
         }
@@ -96,11 +96,20 @@ public struct KeyedArchive: Sendable {
     /// The `$objects` item `uid`, resolved.
     /// - Throws: `.notKeyedArchive` for a UID out of range or a broken class description.
     public func object(_ uid: Int) throws(ArchiveError) -> Object {
-        let u = try checkedUID(UInt64(clamping: uid))
+        guard uid >= 0 else { throw .notKeyed("UID \(uid) is out of range: $objects has \(objectRefs.count) items") }
+        let u = try checkedUID(UInt64(uid))
         if u == 0 { return .null }
         let ref = objectRefs[u]
         let h = plist.header(ref)
-        guard h.marker >> 4 == 0xD else { return .value(try plist.value(at: ref)) }
+        guard h.marker >> 4 == 0xD else {
+            let plain = try plist.value(at: ref)
+            switch plain {
+            case .array, .set, .uid:
+                throw .notKeyed("object \(u) is a plain \(plain.typeName), which a keyed archive does not hold")
+            default:
+                return .value(plain)
+            }
+        }
         guard let classRef = plist.lookup("$class", in: h) else {
             throw .notKeyed("object \(u) is a dictionary without $class")
         }
@@ -158,7 +167,7 @@ public struct KeyedArchive: Sendable {
         result.reserveCapacity(pairs.count)
         for pair in pairs {
             guard case .string(let k) = pair.key else {
-                throw .notKeyed("\(what) has a key that is a \(pair.key.typeName), not a string")
+                throw .notKeyed("\(what) has a key that is \(a: pair.key.typeName), not a string")
             }
             result.append((k, pair.value))
         }

@@ -234,9 +234,10 @@ struct ArchiveWriter {
 
     /// Opens an object for an identity whose slot in `objectUIDs` was found empty.
     mutating func beginObject(identity: UInt64, slot: Int, className: String, classes: [String]) -> Int {
-        let objectUID = objects.count
+        // Describing the class may add to `$objects`, but not to `objectUIDs`: `slot` stays valid.
+        let objectUID = beginObject(className: className, classes: classes)
         objectUIDs.insert(identity, Int32(truncatingIfNeeded: objectUID), at: slot)
-        return beginObject(className: className, classes: classes)
+        return objectUID
     }
 
     /// The UID of an object already encoded (-1 if none), and its slot in `objectUIDs`.

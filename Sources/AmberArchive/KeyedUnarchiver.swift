@@ -25,6 +25,9 @@ public final class KeyedUnarchiver {
     /// Objects made so far, by UID (allocated at the first).
     @exclusivity(unchecked) var decoded: [AnyObject?] = []
     var making: Set<Int> = []
+    /// Values the current `decodeValue` may still produce (see `BinaryPropertyList.valueBudget`):
+    /// an NSArray may be referenced from many places, and decoding copies it each time.
+    var valueBudget = 0
     var valuesInProgress: Set<Int> = []
     /// Resolved class descriptions, by the UID of the description.
     @exclusivity(unchecked) var classIndex = ScalarMap()
@@ -110,7 +113,7 @@ public final class KeyedUnarchiver {
     }
 
     private func mismatch(_ key: String, _ expected: String, _ ref: Int) -> ArchiveError {
-        ArchiveError(.typeMismatch, "the value for key '\(key)'\(where_) is a \(describe(ref)), not a \(expected)")
+        ArchiveError(.typeMismatch, "the value for key '\(key)'\(where_) is \(a: describe(ref)), not \(a: expected)")
     }
 
     private func describe(_ ref: Int) -> String {
@@ -188,6 +191,7 @@ public final class KeyedUnarchiver {
             stringIndex.insert(UInt64(target), Int32(truncatingIfNeeded: strings.count - 1), at: slot)
             return s
         }
+        valueBudget = plist.valueBudget
         guard case .string(let s) = try value(uid: u, depth: 0) else { throw mismatch(key, "string", ref) }
         return s
     }
@@ -225,6 +229,7 @@ public final class KeyedUnarchiver {
         let h = plist.header(ref)
         switch h.marker >> 4 {
         case 0x8:
+            valueBudget = plist.valueBudget
             return try value(uid: try uid(ref, key, "value"), depth: 0)
         default:
             return try ArchiveValue(plain: try plist.value(at: ref), what: "key '\(key)'")
@@ -233,6 +238,8 @@ public final class KeyedUnarchiver {
 
     /// The value of `$objects` item `u` as one of Foundation's standard classes.
     func value(uid u: Int, depth: Int) throws(ArchiveError) -> ArchiveValue {
+        valueBudget -= 1
+        if valueBudget < 0 { throw plist.overBudget() }
         if u == 0 { return .null }
         guard depth < plist.limits.maxDepth else {
             throw ArchiveError.limit("values nest deeper than the limit of \(plist.limits.maxDepth)")
@@ -259,7 +266,7 @@ public final class KeyedUnarchiver {
             for i in 0 ..< a.count {
                 let item = plist.header(plist.ref(at: a.start + i * plist.refSize))
                 guard item.marker >> 4 == 0x8 else {
-                    throw ArchiveError.notKeyed("the \(name) object \(u)'s \(key) holds a \(KeyedArchive.typeName(item.marker)), not a UID")
+                    throw ArchiveError.notKeyed("the \(name) object \(u)'s \(key) holds \(a: KeyedArchive.typeName(item.marker)), not a UID")
                 }
                 result.append(try archive.checkedUID(BinaryPropertyList.readUInt(plist.bytes, at: item.start, width: item.count + 1)))
             }
@@ -392,7 +399,7 @@ public final class KeyedUnarchiver {
         }
         let h = plist.header(archive.objectRefs[u])
         guard h.marker >> 4 == 0xD else {
-            throw ArchiveError(.typeMismatch, "object \(u) is a \(KeyedArchive.typeName(h.marker)), not an instance of a coding class")
+            throw ArchiveError(.typeMismatch, "object \(u) is \(a: KeyedArchive.typeName(h.marker)), not an instance of a coding class")
         }
         let info = try classInfo(of: u, h)
         guard let cls = info.coding else {

@@ -35,7 +35,8 @@ struct ObjectTable {
     private var intRefs = ScalarMap()
     private var realRefs = ScalarMap()
     private var dateRefs = ScalarMap()
-    /// UIDs are small and dense in a keyed archive: their objects are found by value.
+    /// UIDs are small and dense in a keyed archive (below the number of objects): their objects
+    /// are found by value in an array. A UID beyond what the table could hold goes to a map.
     private var uidRefs: [Int32] = []
     private var largeUIDRefs = ScalarMap()
     private var boolRefs: (Int32, Int32) = (-1, -1)
@@ -106,7 +107,7 @@ struct ObjectTable {
     }
 
     mutating func uid(_ value: UInt64) -> Int32 {
-        guard value < 1 << 26 else {
+        guard value < UInt64(max(entries.count * 2, 1024)) else {
             let (found, slot) = largeUIDRefs.find(value)
             if found >= 0 { return found }
             let ref = append(.uid(value))

@@ -1,0 +1,273 @@
+import AmberArchive
+
+/// Resolves a keyed archive into its object graph, as JSON (`amber dump --keyed`).
+///
+/// Two passes. The first walks every object reachable from `$top` (iteratively, whatever the
+/// graph) and counts the references to each. The second renders from `$top`: Foundation's
+/// value classes become their natural JSON values and are repeated wherever they are referred
+/// to; containers and instances of other classes referenced more than once carry `"$id": uid`
+/// where they first appear and are `{"$ref": uid}` everywhere after, so shared objects and
+/// cycles print finitely. Rendering recurses one level per nested object, up to a limit.
+struct KeyedGraph {
+    let archive: KeyedArchive
+    let maxDepth: Int
+
+    /// An object of `$objects`, classified.
+    enum Node {
+        /// A value that refers to nothing: `$null`, a plain value, NSString, NSData, NSDate,
+        /// NSUUID, NSIndexPath, NSNull.
+        case leaf(JSON)
+        case array([Int])
+        case set([Int])
+        case dictionary(keys: [Int], values: [Int])
+        case instance(className: String, fields: [(key: String, value: Field)])
+    }
+
+    enum Field {
+        case ref(Int)
+        case plain(PropertyList)
+    }
+
+    /// Each reachable object, classified, by UID.
+    private var nodes: [Node?]
+    /// References to each object from the reachable graph, saturating at 2.
+    private var references: [UInt8]
+    /// Whether a shared object has been printed (with its `$id`).
+    private var emitted: [Bool]
+
+    init(archive: KeyedArchive, maxDepth: Int = ArchiveLimits.default.maxDepth) {
+        self.archive = archive
+        self.maxDepth = maxDepth
+        nodes = Array(repeating: nil, count: archive.objectCount)
+        references = Array(repeating: 0, count: archive.objectCount)
+        emitted = Array(repeating: false, count: archive.objectCount)
+    }
+
+    /// The `$top` dictionary with each value resolved.
+    static func render(_ archive: KeyedArchive, maxDepth: Int = ArchiveLimits.default.maxDepth) throws(ArchiveError) -> JSON {
+        var graph = KeyedGraph(archive: archive, maxDepth: maxDepth)
+        let top = try archive.topEntries()
+        try graph.count(from: top.map(\.uid))
+        var members: [(key: String, value: JSON)] = []
+        for entry in top { members.append((entry.key, try graph.render(entry.uid, depth: 0))) }
+        return .object(members)
+    }
+
+    // MARK: Counting
+
+    private mutating func count(from roots: [Int]) throws(ArchiveError) {
+        var pending: [Int] = []
+        func refer(_ u: Int) {
+            let n = references[u]
+            if n == 0 { pending.append(u) }
+            if n < 2 { references[u] = n + 1 }
+        }
+        for u in roots { refer(u) }
+        while let u = pending.popLast() {
+            let node = try classify(u)
+            nodes[u] = node
+            switch node {
+            case .leaf: break
+            case .array(let items), .set(let items): items.forEach(refer)
+            case .dictionary(let keys, let values):
+                keys.forEach(refer)
+                values.forEach(refer)
+            case .instance(_, let fields):
+                for field in fields { if case .ref(let c) = field.value { refer(c) } }
+            }
+        }
+    }
+
+    // MARK: Rendering
+
+    private mutating func render(_ u: Int, depth: Int) throws(ArchiveError) -> JSON {
+        guard let node = nodes[u] else { return .null }  // every reachable object was classified
+        if case .leaf(let json) = node { return json }
+        let shared = references[u] > 1
+        if shared {
+            if emitted[u] { return .object([("$ref", .int(Int64(u)))]) }
+            emitted[u] = true
+        }
+        guard depth < maxDepth else {
+            throw ArchiveError(.limitExceeded, "objects nest deeper than the limit of \(maxDepth)")
+        }
+        var members: [(key: String, value: JSON)] = shared ? [("$id", .int(Int64(u)))] : []
+        switch node {
+        case .leaf(let json):
+            return json
+        case .array(let items):
+            var values: [JSON] = []
+            values.reserveCapacity(items.count)
+            for c in items { values.append(try render(c, depth: depth + 1)) }
+            if !shared { return .array(values) }
+            members.append(("$array", .array(values)))
+        case .set(let items):
+            var values: [JSON] = []
+            values.reserveCapacity(items.count)
+            for c in items { values.append(try render(c, depth: depth + 1)) }
+            members.append(("$set", .array(values)))
+        case .dictionary(let keys, let values):
+            let stringKeys = keys.allSatisfy { if case .leaf(.string) = nodes[$0] { return true } else { return false } }
+            if stringKeys {
+                for (k, v) in zip(keys, values) {
+                    guard case .leaf(.string(let key)) = nodes[k] else { continue }
+                    members.append((KeyedGraph.escape(key), try render(v, depth: depth + 1)))
+                }
+            } else {
+                var pairs: [JSON] = []
+                pairs.reserveCapacity(keys.count)
+                for (k, v) in zip(keys, values) {
+                    let key = try render(k, depth: depth + 1)
+                    pairs.append(.array([key, try render(v, depth: depth + 1)]))
+                }
+                members.append(("$dict", .array(pairs)))
+            }
+        case .instance(let className, let fields):
+            members.append(("$class", .string(className)))
+            for field in fields {
+                switch field.value {
+                case .ref(let c): members.append((KeyedGraph.escape(field.key), try render(c, depth: depth + 1)))
+                case .plain(let p): members.append((KeyedGraph.escape(field.key), JSON(p)))
+                }
+            }
+        }
+        return .object(members)
+    }
+
+    /// A key of an instance or NSDictionary that begins with `$` is printed with one more `$`
+    /// (as NSKeyedArchiver stores instance keys), so it cannot be taken for `$class`, `$id`, ….
+    static func escape(_ key: String) -> String {
+        key.utf8.first == UInt8(ascii: "$") ? "$" + key : key
+    }
+
+    // MARK: Classifying
+
+    private func classify(_ u: Int) throws(ArchiveError) -> Node {
+        switch try archive.object(u) {
+        case .null:
+            return .leaf(.null)
+        case .value(let plist):
+            return .leaf(JSON(plist))
+        case .instance(let className, _, let fields):
+            if let node = try foundation(className, fields) { return node }
+            var result: [(key: String, value: Field)] = []
+            result.reserveCapacity(fields.count)
+            for field in fields {
+                if case .uid(let c) = field.value {
+                    result.append((field.key, .ref(try checked(c))))
+                } else {
+                    result.append((field.key, .plain(field.value)))
+                }
+            }
+            return .instance(className: className, fields: result)
+        }
+    }
+
+    /// A UID checked to name an item of `$objects`.
+    private func checked(_ uid: UInt64) throws(ArchiveError) -> Int {
+        guard uid < UInt64(archive.objectCount) else {
+            throw ArchiveError(.notKeyedArchive, "UID \(uid) is out of range: $objects has \(archive.objectCount) items")
+        }
+        return Int(uid)
+    }
+
+    /// An object of one of Foundation's standard classes as its natural value; nil when the
+    /// class is another or the object does not have the fields its class writes (it is then
+    /// printed like any other instance, so nothing is hidden).
+    private func foundation(_ className: String, _ fields: [(key: String, value: PropertyList)]) throws(ArchiveError) -> Node? {
+        func field(_ key: String) -> PropertyList? { fields.first { $0.key == key }?.value }
+        func uids(_ key: String) throws(ArchiveError) -> [Int]? {
+            guard case .array(let items)? = field(key) else { return nil }
+            var result: [Int] = []
+            result.reserveCapacity(items.count)
+            for item in items {
+                guard case .uid(let u) = item else { return nil }
+                result.append(try checked(u))
+            }
+            return result
+        }
+        switch className {
+        case "NSArray", "NSMutableArray":
+            return try uids("NS.objects").map(Node.array)
+        case "NSSet", "NSMutableSet":
+            return try uids("NS.objects").map(Node.set)
+        case "NSDictionary", "NSMutableDictionary":
+            guard let keys = try uids("NS.keys"), let values = try uids("NS.objects"), keys.count == values.count else { return nil }
+            return .dictionary(keys: keys, values: values)
+        case "NSString", "NSMutableString":
+            switch field("NS.string") {
+            case .string(let s)?: return .leaf(.string(s))
+            case .data(let d)?: return String(validating: d, as: UTF8.self).map { .leaf(.string($0)) }
+            default: return nil
+            }
+        case "NSData", "NSMutableData":
+            guard case .data(let d)? = field("NS.bytes") ?? field("NS.data") else { return nil }
+            return .leaf(.data(d))
+        case "NSDate":
+            switch field("NS.time") {
+            case .double(let t)?: return .leaf(.date(t))
+            case .float(let t)?: return .leaf(.date(Double(t)))
+            case .int(let t)?: return .leaf(.date(Double(t)))
+            default: return nil
+            }
+        case "NSNull":
+            return .leaf(.null)
+        case "NSUUID":
+            guard case .data(let d)? = field("NS.uuidbytes"), d.count == 16 else { return nil }
+            return .leaf(.object([("$uuid", .string(KeyedGraph.uuidString(d)))]))
+        case "NSIndexPath":
+            return try indexPath(field).map { .leaf(.object([("$indexPath", .array($0.map { .int(Int64($0)) }))])) }
+        default:
+            return nil
+        }
+    }
+
+    /// NSIndexPath as Foundation writes it: `NSIndexPathLength`, then `NSIndexPathValue` for one
+    /// index, or `NSIndexPathData` (data, or a UID of data) holding the indexes as unsigned LEB128.
+    private func indexPath(_ field: (String) -> PropertyList?) throws(ArchiveError) -> [Int]? {
+        guard case .int(let length)? = field("NSIndexPathLength"), length >= 0 else { return nil }
+        if length == 0 { return [] }
+        if length == 1 {
+            guard case .int(let value)? = field("NSIndexPathValue"), let index = Int(exactly: value) else { return nil }
+            return [index]
+        }
+        let bytes: [UInt8]
+        switch field("NSIndexPathData") {
+        case .data(let d)?: bytes = d
+        case .uid(let u)?:
+            guard case .value(.data(let d)) = try archive.object(try checked(u)) else { return nil }
+            bytes = d
+        default: return nil
+        }
+        guard length <= Int64(bytes.count) else { return nil }
+        var indexes: [Int] = []
+        indexes.reserveCapacity(Int(length))
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        for byte in bytes {
+            guard shift < 64 else { return nil }
+            value |= UInt64(byte & 0x7F) << shift
+            if byte & 0x80 == 0 {
+                indexes.append(Int(truncatingIfNeeded: value))
+                value = 0
+                shift = 0
+            } else {
+                shift += 7
+            }
+        }
+        guard shift == 0, indexes.count == Int(length) else { return nil }
+        return indexes
+    }
+
+    /// `8-4-4-4-12` uppercase hex, as NSUUID's `uuidString`.
+    static func uuidString(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        for (i, byte) in bytes.enumerated() {
+            if i == 4 || i == 6 || i == 8 || i == 10 { out.append(UInt8(ascii: "-")) }
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

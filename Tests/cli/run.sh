@@ -1,0 +1,495 @@
+#!/usr/bin/env bash
+# Tests of the `amber` command. Builds nothing: give it the built binary.
+#
+#   swift build --product amber && Tests/cli/run.sh [path/to/amber]   (default .build/debug/amber)
+#
+# Makes sample files with python3 (plistlib, and a small hand-written bplist00 encoder for what
+# plistlib cannot write: sets, non-string keys, 4-byte reals), runs amber on them and compares
+# the JSON it prints, parsed with python3's json module, to the expected structures (types and
+# key order included). Prints `ok - name` / `not ok - name` per check, then `N passed, N failed`;
+# exits non-zero if any check failed.
+set -u
+
+AMBER=${1:-.build/debug/amber}
+if [[ ! -x $AMBER ]]; then
+    echo "amber binary not found or not executable: $AMBER" >&2
+    exit 2
+fi
+AMBER="$(cd "$(dirname "$AMBER")" && pwd)/$(basename "$AMBER")"
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/amber-cli-tests.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+cd "$WORK" || exit 2
+
+passed=0
+failed=0
+pass() { echo "ok - $1"; passed=$((passed + 1)); }
+fail() {
+    echo "not ok - $1"
+    if [[ -n ${2:-} ]]; then printf '%s\n' "$2" | head -20 | sed 's/^/#   /'; fi
+    failed=$((failed + 1))
+}
+
+# ---------------------------------------------------------------------------------------------
+# Sample files: each NAME.plist with, for the ones that print JSON, NAME.expected (the JSON
+# structure amber must print, written by python's json so that reals stay reals).
+
+cat > gen.py <<'PY'
+import json, plistlib, struct, datetime
+from plistlib import UID
+
+def write(name, data):
+    with open(name, 'wb') as f:
+        f.write(data)
+
+def expect(name, value):
+    with open(name + '.expected', 'w') as f:
+        json.dump(value, f, ensure_ascii=False)
+
+# --- A minimal bplist00 encoder, for what plistlib cannot write.
+class Set(list): pass          # a set (0xC), order kept
+class Pairs(list): pass        # a dictionary with keys of any type: [(key, value), ...]
+class F32(float): pass         # a 4-byte real
+
+def bplist(top):
+    objs = []
+    def head(kind, n):
+        if n < 15:
+            return bytes([kind << 4 | n])
+        return bytes([kind << 4 | 0xF, 0x11]) + struct.pack('>H', n)
+    def add(v):
+        i = len(objs)
+        objs.append(None)
+        if isinstance(v, bool):
+            body = b'\x09' if v else b'\x08'
+        elif isinstance(v, UID):
+            body = b'\x87' + struct.pack('>Q', v.data)
+        elif isinstance(v, int):
+            body = b'\x13' + struct.pack('>q', v)
+        elif isinstance(v, F32):
+            body = b'\x22' + struct.pack('>f', v)
+        elif isinstance(v, float):
+            body = b'\x23' + struct.pack('>d', v)
+        elif isinstance(v, bytes):
+            body = head(0x4, len(v)) + v
+        elif isinstance(v, str):
+            if v.isascii():
+                body = head(0x5, len(v)) + v.encode('ascii')
+            else:
+                u = v.encode('utf-16-be')
+                body = head(0x6, len(u) // 2) + u
+        elif isinstance(v, Set):
+            refs = [add(x) for x in v]
+            body = head(0xC, len(refs)) + b''.join(struct.pack('>H', r) for r in refs)
+        elif isinstance(v, list) and not isinstance(v, Pairs):
+            refs = [add(x) for x in v]
+            body = head(0xA, len(refs)) + b''.join(struct.pack('>H', r) for r in refs)
+        else:
+            pairs = list(v.items()) if isinstance(v, dict) else list(v)
+            keys = [add(k) for k, _ in pairs]
+            values = [add(x) for _, x in pairs]
+            body = head(0xD, len(pairs)) + b''.join(struct.pack('>H', r) for r in keys + values)
+        objs[i] = body
+        return i
+    add(top)
+    out = bytearray(b'bplist00')
+    offsets = []
+    for body in objs:
+        offsets.append(len(out))
+        out += body
+    table = len(out)
+    for o in offsets:
+        out += struct.pack('>I', o)
+    out += b'\0' * 6 + bytes([4, 2]) + struct.pack('>QQQ', len(objs), 0, table)
+    return bytes(out)
+
+# --- Keyed archives (the helper of the brief, keeping key order and allowing several $top keys).
+def arch(objects, root=1, top=None):
+    return plistlib.dumps({'$archiver': 'NSKeyedArchiver', '$version': 100000,
+                           '$top': top or {'root': UID(root)}, '$objects': ['$null'] + objects},
+                          fmt=plistlib.FMT_BINARY, sort_keys=False)
+
+def cls(name, chain=None):
+    return {'$classname': name, '$classes': chain or [name, 'NSObject']}
+
+# 1. Binary, through plistlib: nested dictionaries in stored (unsorted) order, every scalar type.
+sample = {
+    'zeta': 1,
+    'alpha': {'inner': {'deep': [1, -2, 'three']}, 'empty': {}, 'list': []},
+    'ints': [0, -1, 255, 65536, -2**63, 2**63 - 1, 2**63, 2**64 - 1],
+    'reals': [1.0, 2.5, -0.0, 1e300, 5e-324, 0.1, float('nan'), float('inf'), float('-inf')],
+    'bools': [True, False],
+    'data': b'\x00\x01\xfehello',
+    'date': datetime.datetime(2001, 1, 1, 0, 1, 0),
+    'before': datetime.datetime(1970, 1, 1),
+    'uid': UID(42),
+    'text': 'caf\u00e9 \u2603 \U0001F600 "quoted" back\\slash tab\t nl\n ctl\x01\x1f',
+}
+write('binary.plist', plistlib.dumps(sample, fmt=plistlib.FMT_BINARY, sort_keys=False))
+expected = {
+    'zeta': 1,
+    'alpha': {'inner': {'deep': [1, -2, 'three']}, 'empty': {}, 'list': []},
+    'ints': [0, -1, 255, 65536, -2**63, 2**63 - 1, 2**63, 2**64 - 1],
+    'reals': [1.0, 2.5, -0.0, 1e300, 5e-324, 0.1, {'$real': 'nan'}, {'$real': 'inf'}, {'$real': '-inf'}],
+    'bools': [True, False],
+    'data': {'$data': 'AAH+aGVsbG8='},
+    'date': {'$date': 60.0},
+    'before': {'$date': -978307200.0},
+    'uid': {'$uid': 42},
+    'text': sample['text'],
+}
+expect('binary', expected)
+
+# 2. The same through XML (no UID: XML cannot hold one; control characters neither).
+xml_sample = dict(sample)
+del xml_sample['uid']
+xml_sample['text'] = 'caf\u00e9 \u2603 <tag> & "quoted" \'apos\''
+write('xml.plist', plistlib.dumps(xml_sample, fmt=plistlib.FMT_XML, sort_keys=False))
+xml_expected = dict(expected)
+del xml_expected['uid']
+xml_expected['text'] = xml_sample['text']
+expect('xml', xml_expected)
+
+# 3. Hand-written XML: comments, CDATA, character references, hex integers, self-closing
+#    elements, Apple's spelling of the infinities, a {CF$UID} dictionary (read as a UID, as
+#    CoreFoundation does), CR LF line ends.
+write('handwritten-xml.plist', b'''<?xml version="1.0" encoding="UTF-8"?>\r
+<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">\r
+<!-- a comment -->\r
+<plist version="1.0">\r
+<dict>\r
+  <key>b</key><string><![CDATA[<raw> & text]]></string>\r
+  <key>a</key><string>&#233;&#x2603;&lt;&amp;&gt;</string>\r
+  <key>hex</key><integer>0x10</integer>\r
+  <key>inf</key><array><real>+infinity</real><real>-infinity</real><real>nan</real><real>3</real></array>\r
+  <key>empty</key><array/>\r
+  <key>emptydict</key><dict/>\r
+  <key>emptystring</key><string/>\r
+  <key>t</key><true/>\r
+  <key>ref</key><dict><key>CF$UID</key><integer>7</integer></dict>\r
+  <key>date</key><date>2001-01-02T00:00:00Z</date>\r
+  <key>data</key><data>\r
+    AAEC\r
+    Aw==\r
+  </data>\r
+</dict>\r
+</plist>\r
+''')
+expect('handwritten-xml', {
+    'b': '<raw> & text', 'a': '\u00e9\u2603<&>', 'hex': 16,
+    'inf': [{'$real': 'inf'}, {'$real': '-inf'}, {'$real': 'nan'}, 3.0],
+    'empty': [], 'emptydict': {}, 'emptystring': '', 't': True,
+    'ref': {'$uid': 7}, 'date': {'$date': 86400.0}, 'data': {'$data': 'AAECAw=='},
+})
+
+# 4. Hand-encoded binary: a set, dictionaries with non-string keys, 4-byte reals, UTF-16 strings.
+write('crafted.plist', bplist({
+    'set': Set([1, 'two', Set([])]),
+    'intkeys': Pairs([(1, 'one'), ('two', 2)]),
+    'nested': Pairs([([1, 2], Pairs([(True, 'yes')]))]),
+    'f32': [F32(0.1), F32(1.0), F32(float('inf')), F32(3.4028234663852886e38)],
+    'utf16': '\u00e9t\u00e9 \U0001F600',
+}))
+expect('crafted', {
+    'set': {'$set': [1, 'two', {'$set': []}]},
+    'intkeys': {'$dict': [[1, 'one'], ['two', 2]]},
+    'nested': {'$dict': [[[1, 2], {'$dict': [[True, 'yes']]}]]},
+    'f32': [0.1, 1.0, {'$real': 'inf'}, 3.4028235e38],
+    'utf16': '\u00e9t\u00e9 \U0001F600',
+})
+
+# 5. Exact text: indentation, separators, empty containers, escapes.
+write('format.plist', plistlib.dumps({'a': [1, 2.5], 'b': {}, 'c': [], 'd': 'x\ny'},
+                                     fmt=plistlib.FMT_BINARY, sort_keys=False))
+with open('format.text', 'w') as f:
+    f.write('{\n  "a": [\n    1,\n    2.5\n  ],\n  "b": {},\n  "c": [],\n  "d": "x\\u000ay"\n}\n')
+
+# 6. Keyed: a cycle (root -> second -> root) and an array referenced twice; the array first
+#    appears inside `second`, which is printed before the root's own reference to it.
+NODE, ARRAY, CLS_ARRAY, ALPHA, BETA = 3, 4, 5, 6, 7
+write('graph.plist', arch([
+    {'$class': UID(NODE), 'name': UID(ALPHA), 'next': UID(2), 'shared': UID(ARRAY),
+     'count': 3, 'ratio': 0.5, 'blob': b'\x01', '$$dollar': UID(ALPHA), 'none': UID(0)},   # 1
+    {'$class': UID(NODE), 'name': UID(BETA), 'next': UID(1), 'shared': UID(ARRAY)},        # 2
+    cls('Node'),                                                                           # 3
+    {'$class': UID(CLS_ARRAY), 'NS.objects': [UID(ALPHA), UID(ALPHA), UID(BETA)]},         # 4
+    cls('NSArray'),                                                                        # 5
+    'alpha', 'beta',                                                                       # 6, 7
+]))
+shared = {'$id': ARRAY, '$array': ['alpha', 'alpha', 'beta']}
+expect('graph', {'root': {
+    '$id': 1, '$class': 'Node', 'name': 'alpha',
+    'next': {'$class': 'Node', 'name': 'beta', 'next': {'$ref': 1}, 'shared': shared},
+    'shared': {'$ref': ARRAY}, 'count': 3, 'ratio': 0.5, 'blob': {'$data': 'AQ=='},
+    '$$dollar': 'alpha', 'none': None,
+}})
+
+# The same archive as XML, UIDs written {CF$UID: n} as Apple's plutil writes them.
+def xml_uids(v):
+    if isinstance(v, UID): return {'CF$UID': v.data}
+    if isinstance(v, dict): return {k: xml_uids(x) for k, x in v.items()}
+    if isinstance(v, list): return [xml_uids(x) for x in v]
+    return v
+with open('graph.plist', 'rb') as f:
+    write('graph-xml.plist', plistlib.dumps(xml_uids(plistlib.load(f)), fmt=plistlib.FMT_XML, sort_keys=False))
+
+# 7. Keyed: an object that refers to itself, and several $top keys in stored order.
+write('selfref.plist', arch([
+    {'$class': UID(2), 'me': UID(1), 'items': UID(3)},
+    cls('Loop'),
+    {'$class': UID(4), 'NS.objects': [UID(3), UID(1)]},
+    cls('NSMutableArray', ['NSMutableArray', 'NSArray', 'NSObject']),
+], top={'second': UID(3), 'first': UID(1)}))
+expect('selfref', {
+    'second': {'$id': 3, '$array': [{'$ref': 3}, {'$id': 1, '$class': 'Loop', 'me': {'$ref': 1}, 'items': {'$ref': 3}}]},
+    'first': {'$ref': 1},
+})
+
+# 8. Keyed: Foundation's classes as their natural values.
+objs = ['$null']
+def o(v):
+    objs.append(v)
+    return UID(len(objs) - 1)
+classes = {}
+def c(name):
+    if name not in classes:
+        classes[name] = o(cls(name))
+    return classes[name]
+root_keys, root_values = [], []
+def entry(key, value):
+    root_keys.append(o(key) if not isinstance(key, UID) else key)
+    root_values.append(value)
+root = o(None)  # filled in below, so that the root is UID 1
+shared_string = o('shared')
+entry('array', o({'$class': c('NSMutableArray'), 'NS.objects': [o(1), o('two'), o({'$class': c('NSNull')}), UID(0)]}))
+entry('set', o({'$class': c('NSSet'), 'NS.objects': [o(2.0)]}))
+entry('string', o({'$class': c('NSString'), 'NS.string': 'hello'}))
+entry('mutable', o({'$class': c('NSMutableString'), 'NS.string': 'm\u00fct'}))
+entry('data', o({'$class': c('NSData'), 'NS.bytes': b'\x00\x01'}))
+entry('mdata', o({'$class': c('NSMutableData'), 'NS.data': b'\xff'}))
+entry('date', o({'$class': c('NSDate'), 'NS.time': 1.5}))
+entry('null', UID(0))
+entry('uuid', o({'$class': c('NSUUID'), 'NS.uuidbytes': bytes.fromhex('00112233445566778899aabbccddeeff')}))
+entry('path0', o({'$class': c('NSIndexPath'), 'NSIndexPathLength': 0}))
+entry('path1', o({'$class': c('NSIndexPath'), 'NSIndexPathLength': 1, 'NSIndexPathValue': 5}))
+entry('path3', o({'$class': c('NSIndexPath'), 'NSIndexPathLength': 3, 'NSIndexPathData': o(bytes([1, 0xAC, 0x02, 2]))}))
+entry('intkeys', o({'$class': c('NSDictionary'), 'NS.keys': [o(1), shared_string], 'NS.objects': [o('one'), o(True)]}))
+entry('plain', o({'$class': c('NSArray'), 'NS.objects': [o(7), o(-1.25), o(b'\x02'), shared_string, shared_string]}))
+entry('$dollar', shared_string)
+entry('broken', o({'$class': c('NSArray'), 'NS.other': 1}))
+objs[root.data] = {'$class': c('NSDictionary'), 'NS.keys': root_keys, 'NS.objects': root_values}
+write('foundation.plist', arch(objs[1:]))
+expect('foundation', {'root': {
+    'array': [1, 'two', None, None],
+    'set': {'$set': [2.0]},
+    'string': 'hello',
+    'mutable': 'm\u00fct',
+    'data': {'$data': 'AAE='},
+    'mdata': {'$data': '/w=='},
+    'date': {'$date': 1.5},
+    'null': None,
+    'uuid': {'$uuid': '00112233-4455-6677-8899-AABBCCDDEEFF'},
+    'path0': {'$indexPath': []},
+    'path1': {'$indexPath': [5]},
+    'path3': {'$indexPath': [1, 300, 2]},
+    'intkeys': {'$dict': [[1, 'one'], ['shared', True]]},
+    'plain': [7, -1.25, {'$data': 'Ag=='}, 'shared', 'shared'],
+    '$$dollar': 'shared',
+    'broken': {'$class': 'NSArray', 'NS.other': 1},
+}})
+
+# 9. Keyed: nesting depth. A chain of 500 objects prints; one of 600 is refused with one line.
+def chain(n):
+    objects = [{'$class': UID(n + 1), 'next': UID(i + 2)} if i < n - 1 else {'$class': UID(n + 1)} for i in range(n)]
+    return arch(objects + [cls('Link')])
+write('chain500.plist', chain(500))
+write('chain600.plist', chain(600))
+
+# 10. Files to reject.
+write('truncated.plist', plistlib.dumps(sample, fmt=plistlib.FMT_BINARY)[:-7])
+write('not-keyed.plist', plistlib.dumps({'$archiver': 'Other', '$version': 100000}, fmt=plistlib.FMT_BINARY))
+write('newline-in-reason.plist', plistlib.dumps({'$archiver': 'evil\nsecond line', '$version': 100000}, fmt=plistlib.FMT_BINARY))
+write('bad-uid.plist', arch([{'$class': UID(2), 'x': UID(99)}, cls('Thing')]))
+write('bad.xml.plist', b'<?xml version="1.0"?>\n<plist version="1.0">\n<dict><key>a</key><integer>1</intger></dict></plist>\n')
+write('text.plist', b'hello, this is not a property list at all, not even close to one\n')
+PY
+if ! python3 gen.py; then
+    echo "could not make the sample files" >&2
+    exit 2
+fi
+
+# Compares the JSON amber printed (file $1) with the expected structure (file $2): same types
+# (1 and 1.0 differ, true and 1 differ), same values, same key order.
+cat > compare.py <<'PY'
+import json, math, sys
+def same(a, b, path='$'):
+    if type(a) is not type(b):
+        return f'{path}: {type(a).__name__} {a!r}, expected {type(b).__name__} {b!r}'
+    if isinstance(a, dict):
+        if list(a) != list(b):
+            return f'{path}: keys {list(a)}, expected {list(b)}'
+        for k in a:
+            r = same(a[k], b[k], f'{path}.{k}')
+            if r: return r
+    elif isinstance(a, list):
+        if len(a) != len(b):
+            return f'{path}: {len(a)} items, expected {len(b)}'
+        for i, (x, y) in enumerate(zip(a, b)):
+            r = same(x, y, f'{path}[{i}]')
+            if r: return r
+    elif isinstance(a, float):
+        if a != b or math.copysign(1, a) != math.copysign(1, b):
+            return f'{path}: {a!r}, expected {b!r}'
+    elif a != b:
+        return f'{path}: {a!r}, expected {b!r}'
+    return None
+with open(sys.argv[1], encoding='utf-8') as f:
+    text = f.read()
+try:
+    got = json.loads(text)
+except ValueError as e:
+    sys.exit(f'not JSON: {e}\n{text[:400]}')
+with open(sys.argv[2], encoding='utf-8') as f:
+    want = json.load(f)
+r = same(got, want)
+if r: sys.exit(r)
+PY
+
+# run ARGS...: runs amber; leaves its exit status in $rc, its output in out and err.
+run() {
+    "$AMBER" "$@" > out 2> err
+    rc=$?
+}
+
+# check_json NAME SAMPLE ARGS...: amber ARGS prints JSON equal to SAMPLE.expected.
+check_json() {
+    local name=$1 sample=$2
+    shift 2
+    run "$@"
+    if [[ $rc -ne 0 ]]; then
+        fail "$name" "exit status $rc: $(cat err)"
+    elif [[ -s err ]]; then
+        fail "$name" "unexpected standard error: $(cat err)"
+    elif ! msg=$(python3 compare.py out "$sample.expected" 2>&1); then
+        fail "$name" "$msg"
+    else
+        pass "$name"
+    fi
+}
+
+# check_reject NAME FILE [REASON] ARGS...: amber ARGS exits 1, prints nothing on standard
+# output and exactly one line on standard error, `amber: FILE: ` then the reason (which, if
+# given, the line must contain).
+check_reject() {
+    local name=$1 file=$2 reason=$3
+    shift 3
+    run "$@"
+    local lines
+    lines=$(wc -l < err | tr -d ' ')
+    local line
+    line=$(cat err)
+    if [[ $rc -ne 1 ]]; then
+        fail "$name" "exit status $rc, expected 1; stderr: $line"
+    elif [[ -s out ]]; then
+        fail "$name" "unexpected standard output: $(head -c 300 out)"
+    elif [[ $lines -ne 1 || $(tail -c 1 err | od -An -c | tr -d ' ') != '\n' ]]; then
+        fail "$name" "expected exactly one line on standard error, got $lines: $line"
+    elif [[ $line != "amber: $file: "?* ]]; then
+        fail "$name" "the line does not start with 'amber: $file: ': $line"
+    elif [[ -n $reason && $line != *"$reason"* ]]; then
+        fail "$name" "the line does not contain '$reason': $line"
+    else
+        pass "$name"
+    fi
+}
+
+# ---------------------------------------------------------------------------------------------
+# Plain property lists.
+
+check_json "binary plist: nested dictionaries in stored order, every scalar type" binary dump binary.plist
+check_json "XML plist (plistlib): the same values, stored order kept" xml dump xml.plist
+check_json "XML plist (by hand): CDATA, references, hex, infinities, CF\$UID, CR LF" handwritten-xml dump handwritten-xml.plist
+check_json "binary plist (by hand): sets, non-string keys, 4-byte reals, UTF-16" crafted dump crafted.plist
+
+run dump format.plist
+if [[ $rc -eq 0 ]] && cmp -s out format.text; then
+    pass "output text: two-space indentation, empty containers, control characters as \\u00XX"
+else
+    fail "output text: two-space indentation, empty containers, control characters as \\u00XX" "$(diff out format.text)"
+fi
+
+run dump binary.plist
+if [[ $rc -eq 0 ]] && grep -q $'"caf\xc3\xa9 \xe2\x98\x83 \xf0\x9f\x98\x80 ' out && grep -qF 'ctl\u0001\u001f"' out && grep -qF ' \"quoted\" back\\slash tab\u0009 nl\u000a ' out; then
+    pass "strings: non-ASCII raw UTF-8, quotes and backslashes escaped"
+else
+    fail "strings: non-ASCII raw UTF-8, quotes and backslashes escaped" "$(grep '"text"' out)"
+fi
+if [[ $rc -eq 0 ]] && grep -q '^    18446744073709551615$' out && grep -q '^    -9223372036854775808,$' out && grep -q '^    1\.0,$' out && grep -q '^    -0\.0,$' out; then
+    pass "numbers: 64-bit integers exact, reals with a decimal point"
+else
+    fail "numbers: 64-bit integers exact, reals with a decimal point" "$(sed -n '/"ints"/,/"bools"/p' out)"
+fi
+
+run dump graph.plist
+if [[ $rc -eq 0 ]] && python3 -c '
+import json, sys
+d = json.load(open("out"))
+assert d["$archiver"] == "NSKeyedArchiver" and d["$top"] == {"root": {"$uid": 1}}
+assert d["$objects"][0] == "$null" and d["$objects"][1]["next"] == {"$uid": 2}
+' 2> msg; then
+    pass "plain dump of a keyed archive shows its UIDs"
+else
+    fail "plain dump of a keyed archive shows its UIDs" "$(cat msg)"
+fi
+
+# ---------------------------------------------------------------------------------------------
+# Keyed archives.
+
+check_json "keyed: a cycle and a shared array get \$id once and \$ref after" graph dump --keyed graph.plist
+check_json "keyed: an XML archive with {CF\$UID} references" graph dump --keyed graph-xml.plist
+check_json "keyed: self-reference, shared array holding itself, \$top keys in stored order" selfref dump --keyed selfref.plist
+check_json "keyed: Foundation classes as natural JSON values" foundation dump --keyed foundation.plist
+
+run dump --keyed chain500.plist
+if [[ $rc -eq 0 ]] && python3 -c '
+import json
+d = json.load(open("out"))["root"]
+n = 1
+while "next" in d:
+    d = d["next"]; n += 1
+assert n == 500, n
+' 2> msg; then
+    pass "keyed: a chain of 500 objects prints in full"
+else
+    fail "keyed: a chain of 500 objects prints in full" "exit $rc $(cat err msg)"
+fi
+check_reject "keyed: a chain of 600 objects is refused with one line" chain600.plist "deeper than the limit" dump --keyed chain600.plist
+
+# ---------------------------------------------------------------------------------------------
+# Rejected files and usage.
+
+check_reject "truncated binary plist: exit 1, one line" truncated.plist "" dump truncated.plist
+check_reject "truncated binary plist, keyed: exit 1, one line" truncated.plist "" dump --keyed truncated.plist
+check_reject "not a property list: exit 1, one line" text.plist "bplist" dump text.plist
+check_reject "not a keyed archive: exit 1, the library's reason" not-keyed.plist "not 'NSKeyedArchiver'" dump --keyed not-keyed.plist
+check_reject "a reason holding a newline still takes one line" newline-in-reason.plist "NSKeyedArchiver" dump --keyed newline-in-reason.plist
+check_reject "keyed: UID out of range" bad-uid.plist "out of range" dump --keyed bad-uid.plist
+check_reject "malformed XML: exit 1, one line with the line number" bad.xml.plist "line 3" dump bad.xml.plist
+check_reject "missing file: exit 1, the I/O error" "$WORK/missing.plist" "No such file" dump "$WORK/missing.plist"
+check_reject "a directory: exit 1, the I/O error" "$WORK" "directory" dump "$WORK"
+
+run dump
+if [[ $rc -ne 0 && $rc -ne 1 && -s err && ! -s out ]]; then
+    pass "usage error: missing FILE (ArgumentParser's exit status $rc)"
+else
+    fail "usage error: missing FILE" "exit status $rc: $(cat err)"
+fi
+run dump --no-such-flag binary.plist
+if [[ $rc -ne 0 && -s err ]]; then pass "usage error: unknown flag"; else fail "usage error: unknown flag" "exit status $rc"; fi
+
+run --version
+if [[ $rc -eq 0 && $(cat out) == "amber 0.1.0" ]]; then pass "amber --version"; else fail "amber --version" "$(cat out err)"; fi
+run version
+if [[ $rc -eq 0 && $(cat out) == "amber 0.1.0" ]]; then pass "amber version"; else fail "amber version" "$(cat out err)"; fi
+
+echo "$passed passed, $failed failed"
+[[ $failed -eq 0 ]]

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Runs every test Amber has: the Swift suites (swift test) and the `amber` command's tests.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export SWIFT_BACKTRACE=enable=no
+bash scripts/setup.sh || exit 1
+swift build --build-tests || exit 1
+status=0
+echo "== Swift tests (swift test)"
+swift test --skip-build 2>&1 | tee .build/swift-test.log | grep -E '^(✘|✔ Test run|✘ Test run)' || true
+[[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+echo "== amber command tests (Tests/cli/run.sh)"
+bash Tests/cli/run.sh .build/debug/amber | grep -Ev '^ok - ' || true
+[[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+[[ $status -eq 0 ]] && echo "all suites passed" || echo "FAILED (full Swift log: .build/swift-test.log)"
+exit $status
