@@ -13,6 +13,8 @@ let package = Package(
     targets: [
         // Binary property lists and the NSKeyedArchiver layout. Pure Swift, no Foundation.
         .target(name: "AmberArchive"),
+        // The restoration engine, pure Swift (SPEC R1-R16, R25).
+        .target(name: "AmberCore", dependencies: ["AmberArchive"]),
         // The `amber` command.
         .executableTarget(
             name: "amber-cli",
@@ -30,6 +32,7 @@ let package = Package(
             path: "Benchmarks/ArchiveBench"
         ),
         .testTarget(name: "AmberArchiveTests", dependencies: ["AmberArchive"]),
+        .testTarget(name: "AmberCoreTests", dependencies: ["AmberCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

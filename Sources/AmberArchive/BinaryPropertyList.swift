@@ -333,14 +333,15 @@ public struct BinaryPropertyList: Sendable {
         return try value(at: top, depth: 0, budget: &budget)
     }
 
-    /// The most values one decoding may produce: four per byte of input, and at least 65,536.
-    /// A file whose containers are not shared decodes to at most one value per reference it
-    /// stores, so this never refuses one; a file that shares containers over and over (each
-    /// array holding the previous one twice) would otherwise expand exponentially.
-    var valueBudget: Int { max(4 * bytes.count, 1 << 16) }
+    /// The most values one decoding may produce: four per byte of input. A file whose
+    /// containers are not shared decodes to at most one value per reference it stores (and a
+    /// reference takes at least a byte), so this never refuses one; a file that shares
+    /// containers over and over (each array holding the previous one twice) would otherwise
+    /// expand exponentially.
+    var valueBudget: Int { 4 * bytes.count }
 
     func overBudget() -> ArchiveError {
-        .limit("decoding would produce more than \(valueBudget) values (four per byte of input): containers are shared so often that they would expand without bound")
+        .limit("decoding would produce more than \(valueBudget) values (four per byte of the input): containers are shared so often that they would expand without bound")
     }
 
     /// The object `ref` as a value, its containers decoded recursively.

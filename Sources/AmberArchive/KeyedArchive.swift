@@ -61,14 +61,34 @@ public struct KeyedArchive: Sendable {
     /// The number of items in `$objects`, `$null` included.
     public var objectCount: Int { objectRefs.count }
 
-    /// The keys of `$top` and the UID each refers to, in stored order.
+    /// The keys of `$top` that refer to objects and the UID each refers to, in stored order.
+    /// Keys holding an inline value (Foundation writes numbers and booleans there directly) are
+    /// not listed: `topValues()` lists every key.
+    /// - Throws: `.notKeyedArchive` for a UID out of range or a key that is not a string.
     public func topEntries() throws(ArchiveError) -> [(key: String, uid: Int)] {
-        try entries(ofDictionary: topRef, what: "$top").map { pair throws(ArchiveError) in
-            guard case .uid(let u) = pair.value else {
-                throw .notKeyed("$top's key '\(pair.key)' holds \(a: pair.value.typeName), not a UID")
-            }
-            return (pair.key, try checkedUID(u))
+        var result: [(key: String, uid: Int)] = []
+        for pair in try entries(ofDictionary: topRef, what: "$top") {
+            if case .uid(let u) = pair.value { result.append((KeyedArchive.unescape(pair.key), try checkedUID(u))) }
         }
+        return result
+    }
+
+    /// Every key of `$top` with its value as stored: `.uid` for a reference to an object,
+    /// else an inline number or boolean.
+    /// - Throws: `.notKeyedArchive` for a key that is not a string or a value of a type that
+    ///   `$top` cannot hold (a string, data, a container).
+    public func topValues() throws(ArchiveError) -> [(key: String, value: PropertyList)] {
+        var result: [(key: String, value: PropertyList)] = []
+        for pair in try entries(ofDictionary: topRef, what: "$top") {
+            switch pair.value {
+            case .uid(let u): _ = try checkedUID(u)
+            case .bool, .int, .uint, .float, .double: break
+            default:
+                throw .notKeyed("$top's key '\(pair.key)' holds \(a: pair.value.typeName), which a keyed archive stores by reference")
+            }
+            result.append((KeyedArchive.unescape(pair.key), pair.value))
+        }
+        return result
     }
 
     /// One item of `$objects`, resolved.

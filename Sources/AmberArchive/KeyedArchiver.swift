@@ -175,6 +175,10 @@ struct ArchiveWriter {
 
     init(capacity: Int) {
         table = ObjectTable(capacity: capacity)
+        if capacity > 0 {
+            stringUIDs = ScalarMap(capacity: capacity * 2)
+            objectUIDs = ScalarMap(capacity: capacity)
+        }
         objects = [0]
         objects.reserveCapacity(capacity * 2 + 8)
         objects[0] = table.string("$null")

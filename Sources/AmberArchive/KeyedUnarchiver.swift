@@ -181,6 +181,8 @@ public final class KeyedUnarchiver {
     public func decodeString(forKey key: String) throws(ArchiveError) -> String {
         let ref = try valueRef(key)
         let u = try uid(ref, key, "string")
+        // UID 0 is nil, not the string "$null" that stands for it.
+        guard u != 0 else { throw mismatch(key, "string", ref) }
         let target = archive.objectRefs[u]
         let (found, slot) = stringIndex.find(UInt64(target))
         if found >= 0 { return strings[Int(found)] }
@@ -247,10 +249,8 @@ public final class KeyedUnarchiver {
         let ref = archive.objectRefs[u]
         let h = plist.header(ref)
         guard h.marker >> 4 == 0xD else { return try ArchiveValue(plain: try plist.value(at: ref), what: "object \(u)") }
-        guard let classRef = plist.lookup("$class", in: h) else {
-            throw ArchiveError.notKeyed("object \(u) is a dictionary without $class")
-        }
-        let (name, _) = try archive.classDescription(uidRef: classRef, of: u)
+        // Resolved once per class description, not once per value.
+        let name = try classInfo(of: u, h).name
         func field(_ key: String) throws(ArchiveError) -> Int {
             guard let r = plist.lookup(key, in: h) else {
                 throw ArchiveError.notKeyed("the \(name) object \(u) has no \(key)")

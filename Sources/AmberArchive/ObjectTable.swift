@@ -34,6 +34,9 @@ struct ObjectTable {
     private var stringRefs = StringMap()
     private var intRefs = ScalarMap()
     private var realRefs = ScalarMap()
+    /// 4-byte reals and 16-byte integers: rare, but stored once like the others.
+    private var floatRefs = ScalarMap()
+    private var uintRefs = ScalarMap()
     private var dateRefs = ScalarMap()
     /// UIDs are small and dense in a keyed archive (below the number of objects): their objects
     /// are found by value in an array. A UID beyond what the table could hold goes to a map.
@@ -81,7 +84,11 @@ struct ObjectTable {
 
     mutating func uint(_ value: UInt64) -> Int32 {
         if value <= UInt64(Int64.max) { return int(Int64(value)) }
-        return append(.uint(value))
+        let (found, slot) = uintRefs.find(value)
+        if found >= 0 { return found }
+        let ref = append(.uint(value))
+        uintRefs.insert(value, ref, at: slot)
+        return ref
     }
 
     mutating func double(_ value: Double) -> Int32 {
@@ -94,7 +101,12 @@ struct ObjectTable {
     }
 
     mutating func float(_ value: Float) -> Int32 {
-        append(.float(value.bitPattern))
+        let bits = UInt64(value.bitPattern)
+        let (found, slot) = floatRefs.find(bits)
+        if found >= 0 { return found }
+        let ref = append(.float(value.bitPattern))
+        floatRefs.insert(bits, ref, at: slot)
+        return ref
     }
 
     mutating func date(_ value: Double) -> Int32 {

@@ -71,6 +71,9 @@ struct ScalarMap {
 struct StringMap {
     private var keys: [String]
     private var values: [Int32]
+    /// Each slot's hash, compared before the key so that a probe touches a key's bytes (often a
+    /// cache miss in a large table) only when the hashes match.
+    private var hashes: [UInt32]
     private var used = 0
     private var mask: Int
 
@@ -79,16 +82,17 @@ struct StringMap {
         while size < capacity * 2 { size <<= 1 }
         keys = [String](repeating: "", count: size)
         values = [Int32](repeating: -1, count: size)
+        hashes = [UInt32](repeating: 0, count: size)
         mask = size - 1
     }
 
     @inline(__always)
-    private static func hash(_ key: String) -> Int {
+    private static func hash(_ key: String) -> UInt64 {
         let utf8 = key.utf8
         let bytes = utf8.span
         var h: UInt64 = 0xCBF2_9CE4_8422_2325
         for i in bytes.indices { h = (h ^ UInt64(bytes[i])) &* 0x100_0000_01B3 }
-        return Int(truncatingIfNeeded: h ^ (h >> 32))
+        return h ^ (h >> 29)
     }
 
     @inline(__always)
@@ -103,10 +107,12 @@ struct StringMap {
     /// The value for `key` (-1 if none) and the slot where it is or would go.
     @inline(__always)
     func find(_ key: String) -> (value: Int32, slot: Int) {
-        var i = StringMap.hash(key) & mask
+        let h = StringMap.hash(key)
+        let tag = UInt32(truncatingIfNeeded: h >> 32)
+        var i = Int(truncatingIfNeeded: h) & mask
         while true {
             let v = values[i]
-            if v < 0 || StringMap.sameBytes(keys[i], key) { return (v, i) }
+            if v < 0 || (hashes[i] == tag && StringMap.sameBytes(keys[i], key)) { return (v, i) }
             i = (i + 1) & mask
         }
     }
@@ -116,6 +122,7 @@ struct StringMap {
     mutating func insert(_ key: String, _ value: Int32, at slot: Int) {
         keys[slot] = key
         values[slot] = value
+        hashes[slot] = UInt32(truncatingIfNeeded: StringMap.hash(key) >> 32)
         used += 1
         if used * 2 > mask { grow() }
     }
@@ -123,15 +130,18 @@ struct StringMap {
     private mutating func grow() {
         let oldKeys = keys
         let oldValues = values
+        let oldHashes = hashes
         let size = (mask + 1) * 2
         keys = [String](repeating: "", count: size)
         values = [Int32](repeating: -1, count: size)
+        hashes = [UInt32](repeating: 0, count: size)
         mask = size - 1
         for j in 0 ..< oldKeys.count where oldValues[j] >= 0 {
-            var i = StringMap.hash(oldKeys[j]) & mask
+            var i = Int(truncatingIfNeeded: StringMap.hash(oldKeys[j])) & mask
             while values[i] >= 0 { i = (i + 1) & mask }
             keys[i] = oldKeys[j]
             values[i] = oldValues[j]
+            hashes[i] = oldHashes[j]
         }
     }
 }

@@ -46,10 +46,20 @@ struct KeyedGraph {
     /// The `$top` dictionary with each value resolved.
     static func render(_ archive: KeyedArchive, maxDepth: Int = ArchiveLimits.default.maxDepth) throws(ArchiveError) -> JSON {
         var graph = KeyedGraph(archive: archive, maxDepth: maxDepth)
-        let top = try archive.topEntries()
-        try graph.count(from: top.map(\.uid))
+        let top = try archive.topValues()
+        let roots = top.compactMap { entry -> Int? in
+            if case .uid(let u) = entry.value { return Int(u) }
+            return nil
+        }
+        try graph.count(from: roots)
         var members: [(key: String, value: JSON)] = []
-        for entry in top { members.append((entry.key, try graph.render(entry.uid, depth: 0))) }
+        for entry in top {
+            if case .uid(let u) = entry.value {
+                members.append((entry.key, try graph.render(Int(u), depth: 0)))
+            } else {
+                members.append((entry.key, JSON(entry.value)))  // an inline number or boolean
+            }
+        }
         return .object(members)
     }
 

@@ -1,0 +1,58 @@
+import AmberArchive
+
+/// What `StateDecoder` and `AppDecoder` share: the unarchiver, the object they read, the
+/// validity check and error conversion.
+final class DecoderCore {
+    let unarchiver: KeyedUnarchiver
+    /// The UID of the object read (the object's nested state, or the application state).
+    let uid: Int
+    /// False outside the callback the decoder was given to.
+    var isActive = true
+    /// What the decoder is for, in messages.
+    let owner: CoderOwner
+
+    init(unarchiver: KeyedUnarchiver, uid: Int, owner: CoderOwner) {
+        self.unarchiver = unarchiver
+        self.uid = uid
+        self.owner = owner
+    }
+
+    func requireActive() throws(AmberError) {
+        guard isActive else {
+            throw AmberError(.misuse, "the decoder of \(owner) is used outside its callback")
+        }
+    }
+
+    /// Runs `body` with the unarchiver positioned on this decoder's object (it already is while
+    /// the engine runs this decoder's callback; another decoder's call moves it for the read).
+    @inline(__always)
+    func read<T>(_ body: (KeyedUnarchiver) throws -> T) throws(AmberError) -> T {
+        try requireActive()
+        do {
+            if unarchiver.currentObjectUID == uid { return try body(unarchiver) }
+            return try unarchiver.withObject(uid: uid) { u, _ in try body(u) }
+        } catch {
+            throw AmberError.wrapping(error)
+        }
+    }
+
+    /// As `read`, but errors that are not the codec's or the engine's pass up unchanged (a
+    /// coding class's closures are host code).
+    func readPassingHostErrors<T>(_ body: (KeyedUnarchiver) throws -> T) throws -> T {
+        try requireActive()
+        do {
+            if unarchiver.currentObjectUID == uid { return try body(unarchiver) }
+            return try unarchiver.withObject(uid: uid) { u, _ in try body(u) }
+        } catch let e as ArchiveError {
+            throw AmberError(e)
+        }
+    }
+
+    func containsValue(forKey key: String) -> Bool {
+        (try? read { $0.containsValue(forKey: key) }) ?? false
+    }
+
+    func allKeys() -> [String] {
+        (try? read { $0.allKeys() }) ?? []
+    }
+}

@@ -1,0 +1,49 @@
+import AmberArchive
+
+/// What `StateCoder` and `AppCoder` share: the archiver positioned on their object, the checks
+/// every write goes through (active, not reserved, not written twice), and error conversion.
+final class EncoderCore {
+    let archiver: KeyedArchiver
+    /// False once the callback the coder was given to has returned.
+    var isActive = true
+    /// What the coder is for, in messages.
+    let owner: CoderOwner
+    /// Keys written so far, to refuse a second write (a list: objects write few keys).
+    private var written: [String] = []
+    private var writtenSet: Set<String>?
+
+    init(archiver: KeyedArchiver, owner: CoderOwner) {
+        self.archiver = archiver
+        self.owner = owner
+    }
+
+    /// Checks that `key` may be written now, and remembers it.
+    @inline(__always)
+    func admit(_ key: String) throws(AmberError) {
+        guard isActive else {
+            throw AmberError(.misuse, "the coder of \(owner) is used after its callback returned")
+        }
+        if ReservedKeys.contains(key) {
+            throw AmberError(.reservedKey, "the key '\(key)' is reserved by the engine (in the coder of \(owner))")
+        }
+        if writtenSet != nil {
+            guard writtenSet!.insert(key).inserted else { throw duplicate(key) }
+            return
+        }
+        for k in written where k == key { throw duplicate(key) }
+        written.append(key)
+        if written.count > 8 {
+            writtenSet = Set(written)
+            written = []
+        }
+    }
+
+    private func duplicate(_ key: String) -> AmberError {
+        AmberError(.duplicate, "the key '\(key)' was already encoded in the coder of \(owner)")
+    }
+
+    /// Runs a write that may throw, converting the codec's errors.
+    func run(_ body: () throws -> Void) throws {
+        do { try body() } catch let e as ArchiveError { throw AmberError(e) }
+    }
+}

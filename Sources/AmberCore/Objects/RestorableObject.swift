@@ -1,0 +1,298 @@
+/// A host object taking part in preservation and restoration (SPEC R1).
+///
+/// Controllers form a tree: children (containment, ordered), at most one presented controller
+/// (modal), and views. A plain object names a restoration parent. A parent holds its children,
+/// its presented controller and its views strongly; every pointer up (`parent`) is weak, and so
+/// is the link from a restoration parent to its plain objects (the host keeps those alive, as in
+/// UIKit).
+///
+/// **Moving.** Adding an object that already has a parent (as a child, presented controller,
+/// view or plain object) first takes it away from that parent: an object has one place.
+/// An operation that would make the tree contain itself, or that joins kinds UIKit does not
+/// join, throws `.invalidArgument` and changes nothing.
+///
+/// **Restoration paths** (SPEC R3): see `restorationPath`.
+///
+/// Not thread-safe: an object and its tree are used by one thread at a time (the engine's).
+public final class RestorableObject {
+    /// Controller, view or plain object.
+    public let kind: ObjectKind
+    /// The host's class name: recorded in the archive and checked at restoration (SPEC R11).
+    public var className: String
+    /// The restoration identifier; nil (or empty) means the object, and everything under it, is
+    /// not preserved (SPEC R2).
+    public var restorationIdentifier: String?
+    /// The name of the object's restoration class, registered with
+    /// `Engine.registerRestorationClass`: the first place asked for the object at restoration
+    /// (SPEC R10 step 1).
+    public var restorationClassName: String?
+    /// The identifier of the blueprint the object was made from (the analogue of a storyboard
+    /// identifier), recorded so that a blueprint factory can make it again (SPEC R10 step 4).
+    public var blueprintIdentifier: String?
+    /// Whether this controller is a stack (a navigation stack): its children with the same
+    /// identifier are told apart by position in their restoration paths (SPEC R3).
+    public var isStackContainer: Bool
+    /// The host's payload (the C layer keeps its context box here). Amber never looks inside.
+    public var host: AnyObject?
+    /// The host's encode, decode and finished-restoring callbacks.
+    public var callbacks: RestorableCallbacks
+
+    /// The children of this controller, in order.
+    public private(set) var children: [RestorableObject] = []
+    /// The controller this one presents, if any.
+    public private(set) var presented: RestorableObject?
+    /// The views of this controller, in order.
+    public private(set) var views: [RestorableObject] = []
+    /// Where this object hangs: its container, presenter, controller or restoration parent.
+    public private(set) weak var parent: RestorableObject?
+    /// How it hangs from `parent` (`.none` without one).
+    public private(set) var relation: ObjectRelation = .none
+    /// The plain objects that name this object as their restoration parent (held weakly).
+    var plainObjects: [WeakObject] = []
+
+    /// Marks of the engine's passes: the pass that last met the object and its record index in
+    /// it (-1 while unrecorded, -2 for a duplicate). A pass has a random 64-bit id.
+    var passID: UInt64 = 0
+    var passIndex: Int = -1
+
+    /// Creates an object outside any tree.
+    public init(
+        kind: ObjectKind,
+        className: String,
+        restorationIdentifier: String? = nil,
+        restorationClassName: String? = nil,
+        blueprintIdentifier: String? = nil,
+        isStackContainer: Bool = false,
+        host: AnyObject? = nil,
+        callbacks: RestorableCallbacks = RestorableCallbacks()
+    ) {
+        self.kind = kind
+        self.className = className
+        self.restorationIdentifier = restorationIdentifier
+        self.restorationClassName = restorationClassName
+        self.blueprintIdentifier = blueprintIdentifier
+        self.isStackContainer = isStackContainer
+        self.host = host
+        self.callbacks = callbacks
+    }
+
+    // MARK: Relations
+
+    /// The controller that presents this one, if it is presented.
+    public var presentingObject: RestorableObject? { relation == .presented ? parent : nil }
+    /// The restoration parent of this plain object, if it has one.
+    public var restorationParent: RestorableObject? { relation == .restorationChild ? parent : nil }
+    /// The plain objects (still alive) whose restoration parent this object is, in the order
+    /// they named it.
+    public var restorationChildren: [RestorableObject] { plainObjects.compactMap(\.object) }
+
+    /// Adds a controller as the last child of this controller, taking it away from where it was.
+    /// - Throws: `.invalidArgument` unless both are controllers, or if `child` is this object or
+    ///   one of its ancestors.
+    public func addChild(_ child: RestorableObject) throws(AmberError) {
+        try requireKinds(self, .controller, child, .controller, "a child")
+        try requireNoCycle(child)
+        child.removeFromParent()
+        children.append(child)
+        child.attach(to: self, .child)
+    }
+
+    /// Inserts a controller as a child at `index` (clamped to the children's range).
+    /// - Throws: as `addChild(_:)`.
+    public func insertChild(_ child: RestorableObject, at index: Int) throws(AmberError) {
+        try requireKinds(self, .controller, child, .controller, "a child")
+        try requireNoCycle(child)
+        child.removeFromParent()
+        children.insert(child, at: max(0, min(index, children.count)))
+        child.attach(to: self, .child)
+    }
+
+    /// Removes a child; nothing happens if it is not a child of this object.
+    public func removeChild(_ child: RestorableObject) {
+        guard child.parent === self, child.relation == .child else { return }
+        child.removeFromParent()
+    }
+
+    /// Presents a controller modally from this one; its restoration path continues from this
+    /// controller's (a modal navigation controller presented from `[nav, list]` has the path
+    /// `[nav, list, modalNav]`).
+    /// - Throws: `.misuse` if this controller already presents one; `.invalidArgument` unless
+    ///   both are controllers, or if `controller` is this object or one of its ancestors.
+    public func present(_ controller: RestorableObject) throws(AmberError) {
+        try requireKinds(self, .controller, controller, .controller, "a presented controller")
+        if let current = presented {
+            if current === controller { return }
+            throw AmberError(.misuse, "'\(describe)' already presents '\(current.describe)'; dismiss it first")
+        }
+        try requireNoCycle(controller)
+        controller.removeFromParent()
+        presented = controller
+        controller.attach(to: self, .presented)
+    }
+
+    /// Dismisses the presented controller, if any.
+    public func dismissPresented() {
+        presented?.removeFromParent()
+    }
+
+    /// Adds a view to this controller, taking it away from where it was.
+    /// - Throws: `.invalidArgument` unless this is a controller and `view` a view.
+    public func addView(_ view: RestorableObject) throws(AmberError) {
+        try requireKinds(self, .controller, view, .view, "a view")
+        view.removeFromParent()
+        views.append(view)
+        view.attach(to: self, .view)
+    }
+
+    /// Removes a view; nothing happens if it is not a view of this controller.
+    public func removeView(_ view: RestorableObject) {
+        guard view.parent === self, view.relation == .view else { return }
+        view.removeFromParent()
+    }
+
+    /// Names the restoration parent of this plain object (nil: none); its restoration path is
+    /// the parent's followed by its own identifier. The parent does not keep it alive.
+    /// - Throws: `.invalidArgument` unless this is a plain object, or if `parent` is this object
+    ///   or has it as an ancestor.
+    public func setRestorationParent(_ parent: RestorableObject?) throws(AmberError) {
+        guard kind == .object else {
+            throw AmberError(.invalidArgument, "only a plain object names a restoration parent; '\(describe)' is a \(kind)")
+        }
+        guard let parent else {
+            removeFromParent()
+            return
+        }
+        if self.parent === parent, relation == .restorationChild { return }
+        try parent.requireNoCycle(self)
+        removeFromParent()
+        parent.plainObjects.removeAll { $0.object == nil }
+        parent.plainObjects.append(WeakObject(self))
+        attach(to: parent, .restorationChild)
+    }
+
+    /// Takes this object away from its parent, whatever the relation; nothing happens without one.
+    public func removeFromParent() {
+        guard let p = parent else {
+            relation = .none
+            return
+        }
+        switch relation {
+        case .child:
+            if let i = p.children.firstIndex(where: { $0 === self }) { p.children.remove(at: i) }
+        case .presented:
+            if p.presented === self { p.presented = nil }
+        case .view:
+            if let i = p.views.firstIndex(where: { $0 === self }) { p.views.remove(at: i) }
+        case .restorationChild:
+            p.plainObjects.removeAll { $0.object == nil || $0.object === self }
+        case .none:
+            break
+        }
+        parent = nil
+        relation = .none
+    }
+
+    /// Attaches under `p` by `relation`, for restored objects; false if the place is taken or the
+    /// kinds do not fit.
+    func adopt(into p: RestorableObject, as relation: ObjectRelation) -> Bool {
+        switch relation {
+        case .child: return (try? p.addChild(self)) != nil
+        case .presented: return p.presented == nil && (try? p.present(self)) != nil
+        case .view: return (try? p.addView(self)) != nil
+        case .restorationChild: return (try? setRestorationParent(p)) != nil
+        case .none: return false
+        }
+    }
+
+    private func attach(to p: RestorableObject, _ r: ObjectRelation) {
+        parent = p
+        relation = r
+    }
+
+    private func requireKinds(
+        _ a: RestorableObject, _ ka: ObjectKind, _ b: RestorableObject, _ kb: ObjectKind, _ what: String
+    ) throws(AmberError) {
+        guard a.kind == ka, b.kind == kb else {
+            throw AmberError(
+                .invalidArgument,
+                "\(what) joins a \(kb) to a \(ka); '\(b.describe)' is a \(b.kind) and '\(a.describe)' a \(a.kind)")
+        }
+    }
+
+    /// Throws if `other` is this object or one of its ancestors.
+    private func requireNoCycle(_ other: RestorableObject) throws(AmberError) {
+        // An object with nothing under it is no one's ancestor: building a tree top-down is O(1).
+        if other !== self, other.children.isEmpty, other.presented == nil, other.views.isEmpty,
+           other.plainObjects.isEmpty
+        {
+            return
+        }
+        var node: RestorableObject? = self
+        var steps = 0
+        while let n = node {
+            if n === other {
+                throw AmberError(.invalidArgument, "'\(other.describe)' is '\(describe)' or one of its ancestors: the tree would contain itself")
+            }
+            node = n.parent
+            steps += 1
+            if steps > 1 << 24 { break }
+        }
+    }
+
+    // MARK: Restoration paths
+
+    /// The identifier, or nil when absent or empty.
+    var identifier: String? {
+        guard let id = restorationIdentifier, !id.isEmpty else { return nil }
+        return id
+    }
+
+    /// The position of this child among the earlier children of its stack with the same
+    /// identifier (0 for the first), or 0 outside a stack.
+    var stackOccurrence: Int {
+        guard relation == .child, let p = parent, p.isStackContainer, let id = identifier else { return 0 }
+        var k = 0
+        for c in p.children {
+            if c === self { break }
+            if let cid = c.identifier, cid == id { k += 1 }
+        }
+        return k
+    }
+
+    /// The path component of an identifier at a stack position: `id`, or `id#k` for k ≥ 1.
+    static func component(_ id: String, _ occurrence: Int) -> String {
+        occurrence == 0 ? id : id + "#" + String(occurrence)
+    }
+
+    /// This object's restoration path (SPEC R3): the identifiers from the top of its tree (a
+    /// root, or the highest ancestor) down to itself; nil if it or an ancestor has no identifier.
+    ///
+    /// A presented controller's path continues from its presenter's, a view's from its
+    /// controller's, a plain object's from its restoration parent's.
+    ///
+    /// **Stacks.** In a container declared as a stack, the first child with a given identifier
+    /// has that identifier as its component; the k-th later child with the same identifier
+    /// (k = 1, 2, …) has `identifier#k`. So `[nav, item]`, `[nav, item#1]`, `[nav, item#2]` for
+    /// three `item` controllers pushed in a row, and a stack of distinct identifiers looks as if
+    /// it were not a stack. The first child's path never changes when more are pushed.
+    public var restorationPath: [String]? {
+        var reversed: [String] = []
+        var node: RestorableObject? = self
+        while let n = node {
+            guard let id = n.identifier else { return nil }
+            reversed.append(RestorableObject.component(id, n.stackOccurrence))
+            node = n.parent
+            if reversed.count > 1 << 20 { return nil }
+        }
+        return reversed.reversed()
+    }
+
+    /// The identifier or class name, for messages.
+    var describe: String { restorationPath?.joined(separator: "/") ?? restorationIdentifier ?? className }
+}
+
+/// A weak reference to a restorable object, for lists that do not keep their items alive.
+struct WeakObject {
+    weak var object: RestorableObject?
+    init(_ object: RestorableObject) { self.object = object }
+}

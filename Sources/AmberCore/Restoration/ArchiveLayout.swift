@@ -1,0 +1,57 @@
+/// The layout of a restoration archive inside the NSKeyedArchiver layout (one keyed archive for
+/// the whole state):
+///
+/// ```text
+/// $top = {
+///   amber.format: 1,
+///   app: AmberAppState { bundleVersion, interfaceIdiom, timestamp (NSDate), systemVersion,
+///                        …the keys should-save and will-encode wrote },
+///   objects: NSArray of AmberObjectRecord {
+///     class: NSString,            the object's class name
+///     kind: int,                  ObjectKind (0 controller, 1 view, 2 plain object)
+///     id: NSString,               its restoration identifier
+///     position: int,              in a stack, k ≥ 1 for the k-th later child with the same id
+///                                 (absent: 0); the path component is then `id#k`
+///     parent: int,                the index in `objects` of the record it hangs from (always
+///                                 lower than its own); absent when not recorded
+///     relation: int,              ObjectRelation (1 child, 2 presented, 3 view, 4 plain object)
+///     path: NSArray of NSString,  the whole restoration path, only for records without parent
+///     root: true,                 only for the roots the walk started from
+///     restorationClass: NSString, blueprint: NSString   (when the object has them)
+///     state: AmberState { …what the object's encode callback wrote }
+///   }
+/// }
+/// ```
+///
+/// A record's path is its parent's path followed by its own component, so each record stores
+/// one identifier, not its whole path. A reference (SPEC R4) is an `AmberReference { index }`
+/// object naming a record. Records are in walk order: each parent before its children.
+enum ArchiveLayout {
+    static let formatKey = "amber.format"
+    static let formatVersion: Int64 = 1
+
+    static let appKey = "app"
+    static let appClass = "AmberAppState"
+    static let bundleVersion = "bundleVersion"
+    static let interfaceIdiom = "interfaceIdiom"
+    static let timestamp = "timestamp"
+    static let systemVersion = "systemVersion"
+
+    static let objectsKey = "objects"
+    static let recordClass = "AmberObjectRecord"
+    static let className = "class"
+    static let kind = "kind"
+    static let identifier = "id"
+    static let position = "position"
+    static let parent = "parent"
+    static let relation = "relation"
+    static let path = "path"
+    static let root = "root"
+    static let restorationClass = "restorationClass"
+    static let blueprint = "blueprint"
+    static let state = "state"
+    static let stateClass = "AmberState"
+
+    static let referenceClass = "AmberReference"
+    static let referenceIndex = "index"
+}

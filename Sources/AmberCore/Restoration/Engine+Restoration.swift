@@ -1,0 +1,307 @@
+import AmberArchive
+
+extension Engine {
+    /// Restores the archive, if there is one and the host agrees (SPEC R9–R16). `launch()` calls
+    /// it between will-finish-launching and did-finish-launching; call it directly to restore
+    /// at another moment.
+    ///
+    /// 1. Reads the archive through the store; none: fresh launch (`noArchive`).
+    /// 2. The launch guard (SPEC R14): if restoration started and never completed on the two
+    ///    previous launches in a row, the archive is discarded without a third try (`crashLoop`).
+    ///    Otherwise the guard's count goes up by one until this restoration completes.
+    /// 3. Opens the envelope (a key that is not available keeps the archive: `keyUnavailable`),
+    ///    reads and checks the whole archive (`corruptArchive`), then asks should-restore with
+    ///    the application coder (`shouldRestoreDeclined`).
+    /// 4. Finds each archived object, parents first, through the lookup chain (SPEC R10):
+    ///    its restoration class's make (none: this object and everything under it are not
+    ///    restored, `declinedByClass`/`leftOut`); without a restoration class, the delegate's
+    ///    object-for-path; then an object the host already created with the same path
+    ///    (implicit lookup, among the trees of the roots as they were when restoration began);
+    ///    then the blueprint factory the record's blueprint names. What none provides is
+    ///    `notFound`; the objects under it are still looked up on their own. An object found is
+    ///    given the archived identifier (and restoration class, blueprint) if it has none, and is
+    ///    placed where its record was if it has no parent (`attachesRestoredObjects`).
+    /// 5. The class check (SPEC R11): an object not of the archived class (or a registered
+    ///    subclass) or kind is kept but not decoded (`classMismatch`).
+    /// 6. Once every object exists, decode callbacks, parents before children (SPEC R12); then
+    ///    finished-restoring on every restored object, then did-decode (SPEC R13).
+    /// 7. Discards the archive and the launch guard, whether restoration succeeded or failed
+    ///    (SPEC R14), unless the host extended restoration (SPEC R15): then both stay until the
+    ///    last extension completes.
+    ///
+    /// Never throws and never traps: everything that went wrong is in the report (SPEC R16).
+    public func restore() -> RestorationReport {
+        guard activity == .idle, !waitingForExtensions else {
+            return RestorationReport(freshLaunchReason: .restorationInProgress)
+        }
+        activity = .restoring
+        defer { activity = .idle }
+        restoredArchiveSuperseded = false
+        var notes: [String] = []
+
+        func discard() {
+            do { try store.remove() } catch { notes.append("the archive could not be discarded: \(AmberError.wrapping(error).message)") }
+            clearGuard()
+        }
+        func clearGuard() {
+            do { try store.removeGuard() } catch { notes.append("the launch guard could not be removed: \(AmberError.wrapping(error).message)") }
+        }
+        func fresh(_ reason: FreshLaunchReason) -> RestorationReport {
+            RestorationReport(freshLaunchReason: reason, notes: notes)
+        }
+
+        // 1. The archive.
+        let sealed: [UInt8]
+        do {
+            guard let bytes = try store.read() else {
+                clearGuard()
+                return fresh(discardedByHost ? .discardedByHost : .noArchive)
+            }
+            sealed = bytes
+        } catch {
+            return fresh(.unreadableArchive(AmberError.wrapping(error).message))
+        }
+
+        // 2. The launch guard.
+        var started = 0
+        do { started = try store.readGuard() } catch {
+            notes.append("the launch guard could not be read (\(AmberError.wrapping(error).message)); counted as none")
+        }
+        if started >= 2 {
+            discard()
+            return fresh(.crashLoop)
+        }
+        do { try store.writeGuard(started + 1) } catch {
+            notes.append("the launch guard could not be written: \(AmberError.wrapping(error).message)")
+        }
+
+        // 3. Open, read, ask.
+        let plain: [UInt8]
+        do {
+            plain = try configuration.envelope.open(sealed)
+        } catch {
+            let e = AmberError.wrapping(error)
+            switch e.code {
+            case .keyUnavailable:
+                clearGuard()
+                return fresh(.keyUnavailable(e.message))
+            case .authenticationFailed:
+                discard()
+                return fresh(.authenticationFailed(e.message))
+            default:
+                discard()
+                return fresh(.corruptArchive(e.message))
+            }
+        }
+        let session: RestoreSession
+        do {
+            session = try RestoreSession(bytes: plain, limits: configuration.limits, registry: codingClasses)
+        } catch {
+            discard()
+            return fresh(.corruptArchive(error.message))
+        }
+        session.app.core.isActive = true
+        let agreed = delegate.shouldRestore?(session.app) ?? false
+        session.app.core.isActive = false
+        guard agreed else {
+            discard()
+            return fresh(.shouldRestoreDeclined)
+        }
+
+        // 4–6. Objects.
+        var records = findObjects(session)
+        decodeObjects(session, &records)
+        for i in records.indices where records[i].outcome == .restored {
+            if let object = session.objects[i] { object.callbacks.finishedRestoring?(object) }
+        }
+        session.app.core.isActive = true
+        do { try delegate.didDecode?(session.app) } catch {
+            notes.append("did-decode failed: \(AmberError.wrapping(error).message)")
+        }
+        session.app.core.isActive = false
+
+        // 7. Discard, or wait for the extensions.
+        var extended = false
+        if outstanding.isEmpty {
+            if restoredArchiveSuperseded { clearGuard() } else { discard() }
+            restoredArchiveSuperseded = false
+        } else {
+            waitingForExtensions = true
+            extended = true
+            notes.append("restoration is extended (\(outstanding.count) pending): the archive is kept until they complete")
+        }
+        return RestorationReport(records: records, notes: notes, isExtended: extended)
+    }
+
+    /// Step 4 and 5: finds the object of every record, parents first.
+    private func findObjects(_ session: RestoreSession) -> [RestorationRecord] {
+        let count = session.records.count
+        var report: [RestorationRecord] = []
+        report.reserveCapacity(count)
+        /// Records under a class's "none": not looked up.
+        var dropped = [Bool](repeating: false, count: count)
+        // Implicit lookup sees the trees as the host built them, before anything is placed.
+        let existing = existingObjects()
+        let passID = UInt64.random(in: 1 ... UInt64.max)
+
+        for i in 0 ..< count {
+            let r = session.records[i]
+            var entry = RestorationRecord(path: r.path, className: r.className, kind: r.kind, outcome: .notFound)
+            defer { report.append(entry) }
+            if r.parent >= 0, dropped[r.parent] {
+                dropped[i] = true
+                entry.outcome = .leftOut
+                entry.note = "an object above it was declined by its restoration class"
+                continue
+            }
+            var found: RestorableObject?
+            var how = ""
+            do {
+                // 1. The restoration class.
+                var classStands = false
+                if let rcName = r.restorationClassName {
+                    if let rc = restorationClasses[rcName], let make = rc.make {
+                        classStands = true
+                        let coder = StateDecoder(session: session, record: i)
+                        defer { coder.core.isActive = false }
+                        found = try make(r.path, coder)
+                        guard found != nil else {
+                            dropped[i] = true
+                            entry.outcome = .declinedByClass
+                            continue
+                        }
+                        how = "made by restoration class \(rcName)"
+                    } else {
+                        entry.note = restorationClasses[rcName] == nil
+                            ? "restoration class \(rcName) is not registered"
+                            : "restoration class \(rcName) has no make callback"
+                    }
+                }
+                if !classStands {
+                    // 2. The delegate.
+                    if let objectForPath = delegate.objectForPath {
+                        let coder = StateDecoder(session: session, record: i)
+                        found = objectForPath(r.path, coder)
+                        coder.core.isActive = false
+                        if found != nil { how = "given by the delegate" }
+                    }
+                    // 3. Implicit lookup.
+                    if found == nil {
+                        found = existing[r.path]
+                        if found != nil { how = "found in the existing trees" }
+                    }
+                    // 4. The blueprint factory.
+                    if found == nil, let bp = r.blueprintIdentifier,
+                       let factory = blueprintFactories[BlueprintFactory.factoryName(forBlueprint: bp)]
+                    {
+                        let coder = StateDecoder(session: session, record: i)
+                        defer { coder.core.isActive = false }
+                        found = try factory.make(bp, r.path, coder)
+                        if found != nil { how = "made by blueprint factory \(factory.name)" }
+                    }
+                }
+            } catch {
+                entry.outcome = .decodeError("making the object failed: \(AmberError.wrapping(error).message)")
+                entry.error = error
+                continue
+            }
+            guard let object = found else {
+                entry.outcome = .notFound
+                continue
+            }
+            entry.object = object
+            if object.passID == passID {
+                entry.outcome = .duplicate
+                entry.note = "the object was already restored for record \(object.passIndex)"
+                continue
+            }
+            object.passID = passID
+            object.passIndex = i
+            session.objects[i] = object
+            adoptIdentity(object, r)
+            if configuration.attachesRestoredObjects { place(object, r, session, &entry) }
+            if object.kind != r.kind {
+                entry.outcome = .classMismatch
+                entry.note = "archived as a \(r.kind), found a \(object.kind) (\(how))"
+            } else if !hierarchy.isKind(object.className, of: r.className) {
+                entry.outcome = .classMismatch
+                entry.note = "archived as \(r.className), found \(object.className), which is not a registered subclass (\(how))"
+            } else {
+                entry.outcome = .restored
+                if entry.note == nil { entry.note = how }
+            }
+        }
+        return report
+    }
+
+    /// Step 6: the decode callbacks, in archive order (a parent's record comes before its children's).
+    private func decodeObjects(_ session: RestoreSession, _ records: inout [RestorationRecord]) {
+        for i in records.indices where records[i].outcome == .restored {
+            guard let object = session.objects[i], let decode = object.callbacks.decode else { continue }
+            let coder = StateDecoder(session: session, record: i)
+            do {
+                try session.unarchiver.withObject(uid: session.records[i].stateUID) { _, _ in
+                    try decode(object, coder)
+                }
+            } catch {
+                records[i].outcome = .decodeError(AmberError.wrapping(error).message)
+                records[i].error = error
+            }
+            coder.core.isActive = false
+        }
+    }
+
+    /// Gives a found object the archived identity where it has none.
+    private func adoptIdentity(_ object: RestorableObject, _ r: RestoreSession.Record) {
+        if object.identifier == nil { object.restorationIdentifier = r.identifier }
+        if object.restorationClassName == nil, let rc = r.restorationClassName { object.restorationClassName = rc }
+        if object.blueprintIdentifier == nil, let bp = r.blueprintIdentifier { object.blueprintIdentifier = bp }
+    }
+
+    /// Places a found object that has no parent where its record was.
+    private func place(_ object: RestorableObject, _ r: RestoreSession.Record, _ session: RestoreSession, _ entry: inout RestorationRecord) {
+        guard object.parent == nil, !roots.contains(where: { $0 === object }) else { return }
+        if r.parent >= 0 {
+            guard let p = session.objects[r.parent] else { return }
+            if !object.adopt(into: p, as: r.relation) {
+                entry.note = "could not be placed under /\(session.records[r.parent].path.joined(separator: "/"))"
+            }
+        } else if r.isRoot, object.kind == .controller {
+            roots.append(object)
+        }
+    }
+
+    /// The objects of the current trees by restoration path (implicit lookup, SPEC R10 step 3):
+    /// roots, their views, children, presented controllers, and plain objects, the first of a
+    /// path winning.
+    private func existingObjects() -> [[String]: RestorableObject] {
+        var result: [[String]: RestorableObject] = [:]
+        var stack: [(RestorableObject, [String])] = []
+        for root in roots.reversed() where root.parent == nil {
+            if let id = root.identifier { stack.append((root, [id])) }
+        }
+        var counts: [String: Int] = [:]
+        while let (o, path) = stack.popLast() {
+            if result[path] != nil { continue }
+            result[path] = o
+            var next: [(RestorableObject, [String])] = []
+            for v in o.views { if let id = v.identifier { next.append((v, path + [id])) } }
+            counts.removeAll(keepingCapacity: true)
+            for c in o.children {
+                guard let id = c.identifier else { continue }
+                var k = 0
+                if o.isStackContainer {
+                    k = counts[id, default: 0]
+                    counts[id] = k + 1
+                }
+                next.append((c, path + [RestorableObject.component(id, k)]))
+            }
+            if let p = o.presented, let id = p.identifier { next.append((p, path + [id])) }
+            for w in o.plainObjects {
+                if let p = w.object, let id = p.identifier { next.append((p, path + [id])) }
+            }
+            stack.append(contentsOf: next.reversed())
+        }
+        return result
+    }
+}

@@ -1,0 +1,186 @@
+import AmberArchive
+
+/// The restoration engine: preserves the state of the host's interface and restores it at the
+/// next launch, on UIKit's model (SPEC R1–R16).
+///
+/// ```swift
+/// let engine = Engine(configuration: EngineConfiguration(appID: "org.example.app", store: try FileStore(appID: "org.example.app")))
+/// engine.delegate.shouldSave = { _ in true }
+/// engine.delegate.shouldRestore = { _ in true }
+/// engine.addRoot(window)
+/// let report = engine.launch { buildDefaultInterface() }   // at start-up
+/// try engine.preserve()                                   // when going to the background
+/// ```
+///
+/// An engine and its objects are used by one thread at a time; callbacks run on the caller's
+/// thread. Calls made from inside callbacks are allowed except re-entering `preserve()` or
+/// `restore()` (refused: `.misuse` and `.restorationInProgress`).
+public final class Engine {
+    /// How the engine was set up.
+    public let configuration: EngineConfiguration
+    /// The application delegate's callbacks.
+    public var delegate = EngineDelegate()
+    /// The coding classes of the host's own data objects (SPEC R25), for `encodeObject` and
+    /// `decodeObject` in every coder.
+    public let codingClasses: ArchiveClassRegistry
+    /// The roots preservation starts from (windows, scenes), in order.
+    public internal(set) var roots: [RestorableObject] = []
+
+    var hierarchy = ClassHierarchy()
+    var restorationClasses: [String: RestorationClass] = [:]
+    var blueprintFactories: [String: BlueprintFactory] = [:]
+
+    enum Activity: String { case idle, preserving, restoring }
+    var activity: Activity = .idle
+
+    /// Extensions of restoration not yet completed (SPEC R15).
+    var outstanding: Set<UInt64> = []
+    var nextToken: UInt64 = 1
+    /// Whether a restoration took place and waits for its extensions before discarding.
+    var waitingForExtensions = false
+    /// Whether the archive that was restored has been replaced or removed since (a new
+    /// preservation, or the host's discard): completing the extensions must not remove it then.
+    var restoredArchiveSuperseded = false
+    /// Whether the host discarded the archive in this process.
+    var discardedByHost = false
+
+    /// Creates an engine.
+    public init(configuration: EngineConfiguration, codingClasses: ArchiveClassRegistry = ArchiveClassRegistry()) {
+        self.configuration = configuration
+        self.codingClasses = codingClasses
+    }
+
+    var store: any ArchiveStore { configuration.store }
+
+    // MARK: Roots
+
+    /// Adds a root (a window or scene): preservation starts from each root in the order added.
+    /// A root needs a restoration identifier to be preserved. Adding a root twice does nothing.
+    /// - Throws: `.invalidArgument` unless it is a controller without a parent.
+    public func addRoot(_ root: RestorableObject) throws(AmberError) {
+        guard root.kind == .controller else {
+            throw AmberError(.invalidArgument, "a root is a controller; '\(root.describe)' is a \(root.kind)")
+        }
+        guard root.parent == nil else {
+            throw AmberError(.invalidArgument, "'\(root.describe)' has a parent; a root has none")
+        }
+        if roots.contains(where: { $0 === root }) { return }
+        roots.append(root)
+    }
+
+    /// Removes a root; nothing happens if it is not one.
+    public func removeRoot(_ root: RestorableObject) {
+        roots.removeAll { $0 === root }
+    }
+
+    // MARK: Classes
+
+    /// Registers a restoration class (SPEC R10 step 1), replacing one of the same name: objects
+    /// whose `restorationClassName` is `name` are asked of its `make` first at restoration.
+    /// `superclass`, if given, is declared as for `registerClass(name:superclass:)`.
+    /// `make` returns the object, or nil: "do not restore this object or anything under it".
+    /// A class registered without `make` leaves the lookup to steps 2–4.
+    public func registerRestorationClass(
+        name: String, superclass: String? = nil,
+        make: (([String], StateDecoder) throws -> RestorableObject?)?
+    ) {
+        restorationClasses[name] = RestorationClass(name: name, superclass: superclass, make: make)
+        if let superclass { hierarchy.register(name, superclass: superclass) }
+    }
+
+    /// Whether a restoration class of that name is registered.
+    public func hasRestorationClass(named name: String) -> Bool { restorationClasses[name] != nil }
+
+    /// Declares the superclass of a host class (nil: none), for the class check (SPEC R11): an
+    /// object found at restoration must be of the archived class or a declared subclass of it.
+    public func registerClass(name: String, superclass: String?) {
+        hierarchy.register(name, superclass: superclass)
+    }
+
+    /// Whether class `name` is `ancestor` or declared a descendant of it.
+    public func isClass(_ name: String, kindOf ancestor: String) -> Bool {
+        hierarchy.isKind(name, of: ancestor)
+    }
+
+    /// Registers a blueprint factory (SPEC R10 step 4), replacing one of the same name. A record
+    /// whose blueprint identifier is `name/…` (or `name` itself) is made by it when the steps
+    /// before found nothing; see `BlueprintFactory` for the naming.
+    public func registerBlueprintFactory(
+        name: String, make: @escaping (String, [String], StateDecoder) throws -> RestorableObject?
+    ) {
+        blueprintFactories[name] = BlueprintFactory(name: name, make: make)
+    }
+
+    /// Whether a blueprint factory of that name is registered.
+    public func hasBlueprintFactory(named name: String) -> Bool { blueprintFactories[name] != nil }
+
+    // MARK: Launch
+
+    /// The launch sequence (SPEC R9): the delegate's will-finish-launching, then `defaultSetup`
+    /// (where the host builds its default interface, if it does not in will-finish-launching:
+    /// restoration runs after both, so the objects they create are found by implicit lookup),
+    /// then `restore()`, then did-finish-launching.
+    /// - Returns: the restoration's report.
+    public func launch(defaultSetup: () -> Void = {}) -> RestorationReport {
+        delegate.willFinishLaunching?()
+        defaultSetup()
+        let report = restore()
+        delegate.didFinishLaunching?()
+        return report
+    }
+
+    // MARK: Discarding and extending
+
+    /// Discards the archive and the launch guard on purpose (the user force-quit, signed out;
+    /// SPEC R14). A restoration waiting for extensions keeps waiting, but completing them
+    /// removes nothing more.
+    /// - Throws: what the store throws.
+    public func discardArchive() throws {
+        discardedByHost = true
+        if waitingForExtensions || activity == .restoring { restoredArchiveSuperseded = true }
+        try store.remove()
+        try store.removeGuard()
+    }
+
+    /// Extends the restoration under way while the host loads data it needs (SPEC R15): the
+    /// archive, and the launch guard, are kept until every extension is completed. Call it
+    /// during restoration (from a callback) or while earlier extensions are pending.
+    ///
+    /// If the process ends before completion, the archive is still there at the next launch and
+    /// is restored again; the launch guard counts that launch as one where restoration did not
+    /// complete, so after two such launches in a row the archive is discarded (SPEC R14).
+    /// - Throws: `.misuse` when no restoration is under way or waiting.
+    public func extendRestoration() throws(AmberError) -> RestorationToken {
+        guard activity == .restoring || waitingForExtensions else {
+            throw AmberError(.misuse, "there is no restoration to extend: extend it from a restoration callback")
+        }
+        let token = nextToken
+        nextToken += 1
+        outstanding.insert(token)
+        return RestorationToken(id: token)
+    }
+
+    /// Completes an extension. When the last one completes after `restore()` has returned, the
+    /// archive is discarded (unless a newer one replaced it) and the launch guard removed.
+    /// - Throws: `.misuse` for a token not given out or already completed; what the store
+    ///   throws while discarding.
+    public func completeRestoration(_ token: RestorationToken) throws {
+        guard outstanding.remove(token.id) != nil else {
+            throw AmberError(.misuse, "restoration token \(token.id) is not outstanding (completed already, or never given)")
+        }
+        if outstanding.isEmpty, waitingForExtensions {
+            waitingForExtensions = false
+            try finishRestoration()
+        }
+    }
+
+    /// Whether extensions of restoration are pending (SPEC R15).
+    public var isRestorationExtended: Bool { !outstanding.isEmpty }
+
+    /// Discards the restored archive (unless superseded) and removes the launch guard.
+    func finishRestoration() throws {
+        if !restoredArchiveSuperseded { try store.remove() }
+        restoredArchiveSuperseded = false
+        try store.removeGuard()
+    }
+}

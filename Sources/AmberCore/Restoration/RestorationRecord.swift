@@ -1,0 +1,31 @@
+/// One archived object in a restoration report (SPEC R16).
+public struct RestorationRecord {
+    /// Its restoration path.
+    public var path: [String]
+    /// The archived class name.
+    public var className: String
+    /// The archived kind.
+    public var kind: ObjectKind
+    /// What became of it.
+    public var outcome: RestorationOutcome
+    /// The object found for it (restored, class mismatch, decode error, duplicate), if any.
+    public var object: RestorableObject?
+    /// A remark on how it was found or why not (e.g. "restoration class X is not registered").
+    public var note: String?
+    /// The error behind a `decodeError` outcome, as thrown (host errors unchanged).
+    public var error: (any Error)?
+
+    /// Creates a record.
+    public init(
+        path: [String], className: String, kind: ObjectKind, outcome: RestorationOutcome,
+        object: RestorableObject? = nil, note: String? = nil, error: (any Error)? = nil
+    ) {
+        self.path = path
+        self.className = className
+        self.kind = kind
+        self.outcome = outcome
+        self.object = object
+        self.note = note
+        self.error = error
+    }
+}

@@ -1,0 +1,126 @@
+import AmberArchive
+
+/// A restoration archive read and checked (`ArchiveLayout`), and the objects restored for its
+/// records. Every record is read and checked before any host callback runs, so a damaged
+/// archive is rejected whole, before anything is created.
+final class RestoreSession {
+    /// One archived object.
+    struct Record {
+        let stateUID: Int
+        let className: String
+        let kind: ObjectKind
+        let identifier: String
+        let parent: Int
+        let relation: ObjectRelation
+        let isRoot: Bool
+        let path: [String]
+        let restorationClassName: String?
+        let blueprintIdentifier: String?
+    }
+
+    let unarchiver: KeyedUnarchiver
+    let app: AppDecoder
+    private(set) var records: [Record] = []
+    /// The object restored (or found, for a class mismatch) for each record.
+    var objects: [RestorableObject?] = []
+
+    /// Reads an archive.
+    /// - Throws: `.corrupt` (or `.limitExceeded`) naming what is wrong.
+    init(bytes: [UInt8], limits: ArchiveLimits, registry: ArchiveClassRegistry) throws(AmberError) {
+        typealias L = ArchiveLayout
+        do {
+            unarchiver = try KeyedUnarchiver(bytes: bytes, limits: limits, registry: registry)
+        } catch {
+            throw AmberError(error)
+        }
+        unarchiver.requiresSecureCoding = true
+        let u = unarchiver
+        do {
+            let format = try u.decodeInt64(forKey: L.formatKey)
+            guard format == L.formatVersion else {
+                throw AmberError(.corrupt, "the archive's format is \(format); this engine reads format \(L.formatVersion)")
+            }
+            guard let appUID = try u.objectUID(forKey: L.appKey) else {
+                throw AmberError(.corrupt, "the archive's application state is null")
+            }
+            try u.withObject(uid: appUID) { _, className in
+                guard className == L.appClass else {
+                    throw AmberError(.corrupt, "the archive's application state is of class \(className), not \(L.appClass)")
+                }
+            }
+            app = AppDecoder(unarchiver: u, uid: appUID)
+            let recordUIDs = try u.decodeObjectUIDs(forKey: L.objectsKey)
+            records.reserveCapacity(recordUIDs.count)
+            for (index, uid) in recordUIDs.enumerated() {
+                records.append(try readRecord(index, uid))
+            }
+        } catch {
+            let e = AmberError.wrapping(error)
+            throw e.code == .notFound || e.code == .typeMismatch ? AmberError(.corrupt, e.message) : e
+        }
+        objects = [RestorableObject?](repeating: nil, count: records.count)
+    }
+
+    private func readRecord(_ index: Int, _ uid: Int) throws -> Record {
+        typealias L = ArchiveLayout
+        return try unarchiver.withObject(uid: uid) { r, className in
+            func bad(_ what: String) -> AmberError {
+                AmberError(.corrupt, "object record \(index) \(what)")
+            }
+            func optionalString(_ key: String) throws(ArchiveError) -> String? {
+                do { return try r.decodeString(forKey: key) } catch where error.code == .keyNotFound { return nil }
+            }
+            func optionalInt(_ key: String) throws(ArchiveError) -> Int64? {
+                do { return try r.decodeInt64(forKey: key) } catch where error.code == .keyNotFound { return nil }
+            }
+            guard className == L.recordClass else { throw bad("is of class \(className), not \(L.recordClass)") }
+            let objectClass = try r.decodeString(forKey: L.className)
+            guard let kindRaw = UInt8(exactly: try r.decodeInt64(forKey: L.kind)), let kind = ObjectKind(rawValue: kindRaw) else {
+                throw bad("has an unknown kind")
+            }
+            let identifier = try r.decodeString(forKey: L.identifier)
+            guard !identifier.isEmpty else { throw bad("has an empty identifier") }
+            let position = try optionalInt(L.position) ?? 0
+            guard position >= 0, position <= Int64(Int32.max) else { throw bad("has a stack position out of range") }
+            let parent = try optionalInt(L.parent) ?? -1
+            guard parent >= -1, parent < Int64(index) else {
+                throw bad("names record \(parent) as its parent; a parent comes before its children")
+            }
+            guard let relationRaw = UInt8(exactly: try r.decodeInt64(forKey: L.relation)),
+                  let relation = ObjectRelation(rawValue: relationRaw)
+            else { throw bad("has an unknown relation") }
+            let isRoot = r.containsValue(forKey: L.root) ? try r.decodeBool(forKey: L.root) : false
+            let component = RestorableObject.component(identifier, Int(position))
+            var path: [String]
+            if parent >= 0 {
+                path = records[Int(parent)].path
+                path.append(component)
+            } else {
+                guard case .array(let items) = try r.decodeValue(forKey: L.path), !items.isEmpty else {
+                    throw bad("has no parent and no path")
+                }
+                path = []
+                path.reserveCapacity(items.count)
+                for item in items {
+                    guard case .string(let s) = item, !s.isEmpty else { throw bad("has a path component that is not a non-empty string") }
+                    path.append(s)
+                }
+                guard path.last == component else { throw bad("has a path that does not end with its identifier") }
+            }
+            let stateUID = try r.objectUID(forKey: L.state) ?? 0
+            try r.withObject(uid: stateUID) { _, stateClass in
+                guard stateClass == L.stateClass else { throw bad("has a state of class \(stateClass), not \(L.stateClass)") }
+            }
+            return Record(
+                stateUID: stateUID, className: objectClass, kind: kind, identifier: identifier, parent: Int(parent),
+                relation: relation, isRoot: isRoot, path: path,
+                restorationClassName: try optionalString(L.restorationClass),
+                blueprintIdentifier: try optionalString(L.blueprint))
+        }
+    }
+
+    /// The record whose object is `object` in this session, if any.
+    func index(of object: RestorableObject) -> Int? {
+        objects.firstIndex { $0 === object }
+    }
+}

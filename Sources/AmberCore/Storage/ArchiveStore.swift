@@ -1,0 +1,22 @@
+/// Where the engine keeps the archive and the launch guard (SPEC R14, R19): a plug-in, so a
+/// host can keep its state anywhere. `FileStore` is the default on disk, `MemoryStore` the one
+/// for tests and for hosts that persist elsewhere.
+///
+/// Methods throw `AmberError` (`.io` for the operating system's refusals); the engine reports
+/// what they throw and never traps on it.
+public protocol ArchiveStore: AnyObject {
+    /// The archive's bytes (as sealed by the envelope), or nil if there is none.
+    func read() throws -> [UInt8]?
+    /// Replaces the archive with `bytes`, atomically: afterwards the store holds the old archive
+    /// or the new one, never a part of one.
+    func write(_ bytes: [UInt8]) throws
+    /// Removes the archive; nothing happens if there is none.
+    func remove() throws
+    /// The launch guard's count: how many launches in a row started restoring and did not
+    /// complete (0 when there is no guard).
+    func readGuard() throws -> Int
+    /// Sets the launch guard's count, durably.
+    func writeGuard(_ count: Int) throws
+    /// Removes the launch guard; nothing happens if there is none.
+    func removeGuard() throws
+}

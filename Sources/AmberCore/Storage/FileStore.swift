@@ -1,0 +1,103 @@
+/// The archive store on disk (SPEC R14, R19): two files in the application's state directory.
+///
+/// - `state.archive`: the archive as the envelope sealed it, mode 0600, replaced atomically
+///   (temporary file created exclusively in the same directory, written whole, fsync, rename
+///   over the archive, fsync of the directory; on any failure the temporary file is removed and
+///   the old archive stays).
+/// - `restore.guard`: the launch guard, the decimal count of launches in a row that started
+///   restoring and did not complete, written the same way. A guard file that does not hold a
+///   count reads as 1 (it exists, so a restoration started).
+///
+/// The directory is created with mode 0700 when first written to.
+public final class FileStore: ArchiveStore {
+    /// The directory of the files.
+    public let directory: String
+    /// The archive's file name.
+    public let archiveName = "state.archive"
+    /// The launch guard's file name.
+    public let guardName = "restore.guard"
+    /// The largest archive file read; a larger one is refused with `.limitExceeded`.
+    public let maxBytes: Int
+    /// Makes durable writes fail at a point, for tests.
+    var fault: FileSystem.FaultPoint?
+
+    /// A store in `directory`. Nothing is created until the first write.
+    public init(directory: String, maxBytes: Int = 1 << 30) {
+        var d = directory
+        while d.count > 1, d.hasSuffix("/") { d.removeLast() }
+        self.directory = d
+        self.maxBytes = maxBytes
+    }
+
+    /// A store in the application's default state directory (`defaultDirectory(appID:)`).
+    /// - Throws: as `defaultDirectory(appID:)`.
+    public convenience init(appID: String) throws(AmberError) {
+        self.init(directory: try FileStore.defaultDirectory(appID: appID))
+    }
+
+    /// The per-application state directory, on the XDG conventions: `$XDG_STATE_HOME/<app-id>`
+    /// if that variable holds an absolute path, else `$HOME/.local/state/<app-id>`.
+    /// - Throws: `.invalidArgument` for an application id that is empty, `.` or `..`, or holds
+    ///   `/` or NUL; `.notFound` if there is no home directory.
+    public static func defaultDirectory(appID: String) throws(AmberError) -> String {
+        guard !appID.isEmpty, appID != ".", appID != "..", !appID.contains("/"), !appID.utf8.contains(0) else {
+            throw AmberError(.invalidArgument, "'\(appID)' is not a usable application id: it must be a non-empty file name")
+        }
+        if let state = FileSystem.environment("XDG_STATE_HOME"), state.hasPrefix("/") {
+            return state + "/" + appID
+        }
+        guard let home = FileSystem.homeDirectory() else {
+            throw AmberError(.notFound, "neither XDG_STATE_HOME nor a home directory is set")
+        }
+        return home + "/.local/state/" + appID
+    }
+
+    /// The archive file's path.
+    public var archivePath: String { directory + "/" + archiveName }
+    /// The launch guard file's path.
+    public var guardPath: String { directory + "/" + guardName }
+
+    /// The archive's bytes, or nil if there is no archive file.
+    public func read() throws -> [UInt8]? {
+        try FileSystem.readFile(archivePath, maxBytes: maxBytes)
+    }
+
+    /// Replaces the archive atomically and durably.
+    public func write(_ bytes: [UInt8]) throws {
+        try FileSystem.writeFileAtomically(directory: directory, name: archiveName, bytes: bytes, fault: fault)
+    }
+
+    /// Removes the archive file.
+    public func remove() throws {
+        try FileSystem.removeFile(directory: directory, name: archiveName)
+    }
+
+    /// The launch guard's count (0 without a guard file).
+    public func readGuard() throws -> Int {
+        guard let bytes = try FileSystem.readFile(guardPath, maxBytes: 64) else { return 0 }
+        var count = 0
+        var digits = 0
+        for b in bytes {
+            if b >= 0x30, b <= 0x39, digits < 9 {
+                count = count * 10 + Int(b - 0x30)
+                digits += 1
+            } else if b == 0x0A, digits > 0 {
+                break
+            } else {
+                return 1
+            }
+        }
+        return digits == 0 ? 1 : count
+    }
+
+    /// Writes the launch guard's count atomically and durably.
+    public func writeGuard(_ count: Int) throws {
+        try FileSystem.writeFileAtomically(
+            directory: directory, name: guardName, bytes: Array((String(max(0, count)) + "\n").utf8), fault: fault)
+    }
+
+    /// Removes the launch guard file.
+    public func removeGuard() throws {
+        try FileSystem.removeFile(directory: directory, name: guardName)
+    }
+}

@@ -1,0 +1,231 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The engine's only contact with the C library: files (open, read, write, fsync, rename,
+/// unlink, mkdir), the environment, the clock and the kernel's release. Every pointer the C
+/// calls need lives in this file and does not leave it; everything else in AmberCore is safe
+/// Swift.
+enum FileSystem {
+    /// A point where a test makes a durable write fail, to check what is left behind.
+    enum FaultPoint: Sendable {
+        /// After the temporary file is written and synced, before it is renamed.
+        case beforeRename
+    }
+
+    // MARK: Errors
+
+    static func describe(errno code: Int32) -> String {
+        guard let text = strerror(code) else { return "error \(code)" }
+        return String(cString: text)
+    }
+
+    static func failure(_ what: String, _ path: String, _ code: Int32) -> AmberError {
+        AmberError(.io, "cannot \(what) '\(path)': \(describe(errno: code))")
+    }
+
+    // MARK: Environment
+
+    /// The value of an environment variable, if set.
+    static func environment(_ name: String) -> String? {
+        guard let value = getenv(name) else { return nil }
+        return String(cString: value)
+    }
+
+    /// The user's home directory: `$HOME`, else the password database's.
+    static func homeDirectory() -> String? {
+        if let home = environment("HOME"), !home.isEmpty { return home }
+        guard let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir else { return nil }
+        let home = String(cString: dir)
+        return home.isEmpty ? nil : home
+    }
+
+    // MARK: Clock and kernel
+
+    /// Seconds since 2001-01-01T00:00:00Z (the reference date of NSDate), from the real-time clock.
+    static func now() -> Double {
+        var ts = timespec()
+        guard clock_gettime(CLOCK_REALTIME, &ts) == 0 else { return 0 }
+        return Double(ts.tv_sec) - 978_307_200 + Double(ts.tv_nsec) / 1_000_000_000
+    }
+
+    /// The kernel's release (`uname -r`), or "" if unknown.
+    static func systemRelease() -> String {
+        var names = utsname()
+        guard uname(&names) == 0 else { return "" }
+        return withUnsafeBytes(of: &names.release) { raw in
+            String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+        }
+    }
+
+    // MARK: Directories
+
+    /// Whether a directory exists at `path`.
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Creates `path` and the directories above it that are missing, each with `mode`.
+    static func makeDirectories(_ path: String, mode: mode_t = 0o700) throws(AmberError) {
+        if isDirectory(path) { return }
+        var current = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+            current += "/" + component
+            if mkdir(current, mode) != 0 {
+                let code = errno
+                guard code == EEXIST, isDirectory(current) else {
+                    throw failure("create the directory", current, code)
+                }
+            }
+        }
+    }
+
+    /// Makes a directory's entries durable (after a rename or an unlink in it).
+    static func syncDirectory(_ path: String) throws(AmberError) {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure("open the directory", path, errno) }
+        defer { close(fd) }
+        if fsync(fd) != 0 {
+            let code = errno
+            // Some file systems cannot sync a directory; their entries are as durable as they get.
+            guard code == EINVAL || code == EROFS else { throw failure("sync the directory", path, code) }
+        }
+    }
+
+    // MARK: Files
+
+    /// The bytes of a file, or nil if it does not exist.
+    /// - Throws: `.io`; `.limitExceeded` for a file larger than `maxBytes`.
+    static func readFile(_ path: String, maxBytes: Int) throws(AmberError) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            let code = errno
+            if code == ENOENT { return nil }
+            throw failure("open", path, code)
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw failure("inspect", path, errno) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw AmberError(.io, "cannot read '\(path)': it is not a regular file")
+        }
+        let size = Int(info.st_size)
+        guard size <= maxBytes else {
+            throw AmberError(.limitExceeded, "'\(path)' holds \(size) bytes, more than the limit of \(maxBytes)")
+        }
+        var result: [UInt8] = []
+        result.reserveCapacity(size)
+        var chunk = [UInt8](repeating: 0, count: min(max(size + 1, 4096), 1 << 22))
+        while true {
+            let n = chunk.withUnsafeMutableBytes { buffer in read(fd, buffer.baseAddress, buffer.count) }
+            if n < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                throw failure("read", path, code)
+            }
+            if n == 0 { break }
+            result.append(contentsOf: chunk[0 ..< n])
+            guard result.count <= maxBytes else {
+                throw AmberError(.limitExceeded, "'\(path)' holds more than the limit of \(maxBytes) bytes")
+            }
+        }
+        return result
+    }
+
+    /// Replaces `directory/name` with `bytes` durably and atomically (SPEC R19): a temporary
+    /// file created exclusively (mode 0600) in the same directory, written whole, synced,
+    /// renamed over the target, then the directory synced. On any failure the temporary file
+    /// is removed and the old file is left as it was. The directory is created (0700) if needed.
+    static func writeFileAtomically(
+        directory: String, name: String, bytes: [UInt8], fault: FaultPoint? = nil
+    ) throws(AmberError) {
+        try makeDirectories(directory)
+        let target = directory + "/" + name
+        var temporary = ""
+        var fd: Int32 = -1
+        for _ in 0 ..< 16 {
+            let tag = String(UInt64.random(in: 0 ... UInt64.max), radix: 16)
+            temporary = directory + "/." + name + "." + tag + ".tmp"
+            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            if fd >= 0 { break }
+            let code = errno
+            guard code == EEXIST else { throw failure("create", temporary, code) }
+        }
+        guard fd >= 0 else { throw AmberError(.io, "cannot create a temporary file in '\(directory)'") }
+        var renamed = false
+        defer { if !renamed { unlink(temporary) } }
+        do throws(AmberError) {
+            try writeAll(fd, bytes, temporary)
+            if fsync(fd) != 0 { throw failure("sync", temporary, errno) }
+        } catch {
+            close(fd)
+            throw error
+        }
+        if close(fd) != 0 { throw failure("close", temporary, errno) }
+        if fault == .beforeRename { throw AmberError(.io, "injected failure before renaming '\(temporary)'") }
+        if rename(temporary, target) != 0 { throw failure("rename over", target, errno) }
+        renamed = true
+        try syncDirectory(directory)
+    }
+
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8], _ path: String) throws(AmberError) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { buffer in
+                write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+            }
+            if n < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                throw failure("write", path, code)
+            }
+            offset += n
+        }
+    }
+
+    /// Removes a file durably; nothing happens if it does not exist.
+    static func removeFile(directory: String, name: String) throws(AmberError) {
+        let path = directory + "/" + name
+        if unlink(path) != 0 {
+            let code = errno
+            if code == ENOENT { return }
+            throw failure("remove", path, code)
+        }
+        try syncDirectory(directory)
+    }
+
+    /// Removes an empty directory; nothing happens if it does not exist.
+    static func removeDirectory(_ path: String) throws(AmberError) {
+        if rmdir(path) != 0 {
+            let code = errno
+            if code == ENOENT { return }
+            throw failure("remove the directory", path, code)
+        }
+    }
+
+    /// The permission bits of a file (for tests and diagnostics), or nil if it does not exist.
+    static func permissions(_ path: String) -> UInt32? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return UInt32(info.st_mode & 0o7777)
+    }
+
+    /// The names in a directory (for tests and diagnostics), or nil if it cannot be read.
+    static func directoryEntries(_ path: String) -> [String]? {
+        guard let dir = opendir(path) else { return nil }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+}

@@ -1,0 +1,157 @@
+import AmberArchive
+@testable import AmberCore
+import Testing
+
+/// A host data object (the NSCoding model) for R25.
+final class Item {
+    var name: String
+    var value: Int64
+    init(name: String, value: Int64) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// Another class, not allowed where Items are expected.
+final class Secret {
+    var text = "top"
+}
+
+private func registerItems(_ engine: Engine) throws {
+    try engine.codingClasses.register(ArchiveClass(
+        name: "Item",
+        encode: { object, coder in
+            let item = object as! Item
+            coder.encode(item.name, forKey: "name")
+            coder.encode(item.value, forKey: "value")
+        },
+        make: { coder in Item(name: try coder.decodeString(forKey: "name"), value: try coder.decodeInt64(forKey: "value")) }
+    ), for: Item.self)
+    try engine.codingClasses.register(ArchiveClass(
+        name: "Secret", encode: { _, _ in }, make: { _ in Secret() }), for: Secret.self)
+}
+
+@Suite struct CodingTests {
+    // R7
+    @Test func reservedKeysAreRefusedInEveryCoder() throws {
+        let engine = makeEngine()
+        var appCodes: [AmberError.Code] = []
+        var objectCodes: [AmberError.Code] = []
+        let keys = ["bundleVersion", "interfaceIdiom", "timestamp", "systemVersion", "blueprint", "amber.anything",
+                    "UIApplicationStateRestorationBundleVersion"]
+        engine.delegate.willEncode = { coder in
+            for k in keys {
+                do { try coder.encode("x", forKey: k) } catch { appCodes.append(code(error)!) }
+            }
+            try coder.encode("fine", forKey: "myVersion")
+        }
+        let root = controller("root")
+        root.callbacks.encode = { _, coder in
+            for k in keys {
+                do { try coder.encode(Int64(1), forKey: k) } catch { objectCodes.append(code(error)!) }
+            }
+            do { try coder.encode(bytes: [1], forKey: "blueprint") } catch { objectCodes.append(code(error)!) }
+            do { try coder.encodeReference(to: nil, forKey: "amber.ref") } catch { objectCodes.append(code(error)!) }
+            try coder.encode(Int64(1), forKey: "amberish")  // only the "amber." prefix is reserved
+        }
+        try engine.addRoot(root)
+        #expect(try engine.preserve().saved)
+        #expect(appCodes == Array(repeating: .reservedKey, count: keys.count))
+        #expect(objectCodes == Array(repeating: .reservedKey, count: keys.count + 2))
+        #expect(ReservedKeys.contains("timestamp") && !ReservedKeys.contains("title"))
+    }
+
+    // R7
+    @Test func theEngineMetadataSurvivesHostAttempts() throws {
+        let store = MemoryStore()
+        let engine = makeEngine(store)
+        engine.delegate.willEncode = { coder in try? coder.encode("hacked", forKey: "bundleVersion") }
+        try engine.preserve()
+        let next = makeEngine(store)
+        var version: String?
+        next.delegate.shouldRestore = { app in version = app.bundleVersion; return false }
+        _ = next.restore()
+        #expect(version == "2.1")
+    }
+
+    // R6
+    @Test func aKeyWrittenTwiceIsRefused() throws {
+        let engine = makeEngine()
+        let root = controller("root")
+        var codes: [AmberError.Code] = []
+        root.callbacks.encode = { _, coder in
+            try coder.encode("a", forKey: "k")
+            do { try coder.encode("b", forKey: "k") } catch { codes.append(code(error)!) }
+            for i in 0 ..< 20 { try coder.encode(Int64(i), forKey: "n\(i)") }
+            do { try coder.encode(Int64(0), forKey: "n3") } catch { codes.append(code(error)!) }
+        }
+        try engine.addRoot(root)
+        try engine.preserve()
+        #expect(codes == [.duplicate, .duplicate])
+    }
+
+    // R25 R12
+    @Test func codingClassObjectsRoundTripSharedAndChecked() throws {
+        let store = MemoryStore()
+        let engine = makeEngine(store)
+        try registerItems(engine)
+        let shared = Item(name: "Rusty Bear", value: 42)
+        let root = controller("root"), detail = controller("detail")
+        try engine.addRoot(root)
+        try root.addChild(detail)
+        root.callbacks.encode = { _, coder in
+            try coder.encodeObject(shared, forKey: "item")
+            try coder.encodeObject(Secret(), forKey: "secret")
+            try coder.encodeObject(nil, forKey: "nothing")
+        }
+        detail.callbacks.encode = { _, coder in try coder.encodeObject(shared, forKey: "item") }
+        engine.delegate.willEncode = { coder in try coder.encodeObject(shared, forKey: "current") }
+        try engine.preserve()
+
+        let next = makeEngine(store)
+        try registerItems(next)
+        let root2 = controller("root"), detail2 = controller("detail")
+        try next.addRoot(root2)
+        try root2.addChild(detail2)
+        var items: [Item?] = []
+        var secretError: AmberError?
+        var appItem: Item?
+        root2.callbacks.decode = { _, coder in
+            items.append(try coder.decodeObject(forKey: "item", ofClasses: ["Item"]) as? Item)
+            #expect(try coder.decodeObject(forKey: "nothing", ofClasses: ["Item"]) == nil)
+            do { _ = try coder.decodeObject(forKey: "secret", ofClasses: ["Item"]) } catch { secretError = error as? AmberError }
+        }
+        detail2.callbacks.decode = { _, coder in items.append(try coder.decodeObject(forKey: "item", ofClasses: ["Item"]) as? Item) }
+        next.delegate.didDecode = { app in appItem = try app.decodeObject(forKey: "current", ofClasses: ["Item"]) as? Item }
+        let report = next.restore()
+        #expect(report.count(of: .restored) == 2)
+        #expect(items.count == 2 && items[0]?.name == "Rusty Bear" && items[0]?.value == 42)
+        #expect(items[0] === items[1] && items[0] === appItem)  // one object, shared
+        #expect(secretError?.code == .typeMismatch)             // secure coding
+    }
+
+    // R25
+    @Test func anUnregisteredObjectCannotBeEncoded() throws {
+        let engine = makeEngine()
+        let root = controller("root")
+        var code: AmberError.Code?
+        root.callbacks.encode = { _, coder in
+            do { try coder.encodeObject(Secret(), forKey: "s") } catch { code = (error as? AmberError)?.code }
+        }
+        try engine.addRoot(root)
+        try engine.preserve()
+        #expect(code == .invalidArgument)
+    }
+
+    // R12
+    @Test func archiveErrorsMapToEngineCodes() {
+        #expect(AmberError(ArchiveError(.corrupt, "x")).code == .corrupt)
+        #expect(AmberError(ArchiveError(.notKeyedArchive, "x")).code == .corrupt)
+        #expect(AmberError(ArchiveError(.limitExceeded, "x")).code == .limitExceeded)
+        #expect(AmberError(ArchiveError(.keyNotFound, "x")).code == .notFound)
+        #expect(AmberError(ArchiveError(.typeMismatch, "x")).code == .typeMismatch)
+        #expect(AmberError(ArchiveError(.classNotAllowed, "x")).code == .typeMismatch)
+        #expect(AmberError(ArchiveError(.invalidValue, "x")).code == .invalidArgument)
+        #expect(AmberError(ArchiveError(.callbackFailed, "x")).code == .callbackFailed)
+    }
+}

@@ -1,0 +1,315 @@
+import AmberArchive
+@testable import AmberCore
+import Testing
+
+@Suite struct PreservationTests {
+    // R5
+    @Test func nothingIsSavedWithoutShouldSave() throws {
+        let store = MemoryStore()
+        let engine = makeEngine(store)
+        engine.delegate.shouldSave = nil
+        let root = controller("root")
+        try engine.addRoot(root)
+        var encoded = false
+        root.callbacks.encode = { _, _ in encoded = true }
+        #expect(try engine.preserve().saved == false)
+        engine.delegate.shouldSave = { _ in false }
+        #expect(try engine.preserve().saved == false)
+        #expect(store.bytes == nil && store.writeCount == 0 && !encoded)
+    }
+
+    // R5 R8
+    @Test func applicationCoderCarriesHostKeysAndMetadata() throws {
+        let store = MemoryStore()
+        let engine = makeEngine(store)
+        var order: [String] = []
+        engine.delegate.shouldSave = { coder in
+            order.append("shouldSave")
+            try? coder.encode("3.4", forKey: "appVersion")
+            return true
+        }
+        engine.delegate.willEncode = { coder in
+            order.append("willEncode")
+            try coder.encode(Int64(7), forKey: "launches")
+        }
+        let root = controller("root")
+        root.callbacks.encode = { _, _ in order.append("encode root") }
+        try engine.addRoot(root)
+        let before = FileSystem.now()
+        try engine.preserve()
+        #expect(order == ["shouldSave", "willEncode", "encode root"])
+
+        let next = makeEngine(store)
+        var seen: (String?, String?, Double?, String?, String?, Int64?) = (nil, nil, nil, nil, nil, nil)
+        next.delegate.shouldRestore = { app in
+            seen = (app.bundleVersion, app.interfaceIdiom, app.timestamp, app.systemVersion,
+                    try? app.decodeString(forKey: "appVersion"), try? app.decodeInt64(forKey: "launches"))
+            return false
+        }
+        let report = next.restore()
+        #expect(report.freshLaunchReason == .shouldRestoreDeclined)
+        #expect(seen.0 == "2.1" && seen.1 == "phone" && seen.3 == "test-os 1")
+        #expect(seen.4 == "3.4" && seen.5 == 7)
+        let t = try #require(seen.2)
+        #expect(t >= before - 1 && t <= FileSystem.now() + 1)
+        #expect(t > 700_000_000)  // after 2023, in seconds since 2001
+    }
+
+    // R8
+    @Test func systemVersionDefaultsToTheKernelRelease() throws {
+        let store = MemoryStore()
+        let engine = Engine(configuration: EngineConfiguration(appID: "x", store: store))
+        engine.delegate.shouldSave = { _ in true }
+        try engine.preserve()
+        let next = makeEngine(store)
+        var system: String?
+        next.delegate.shouldRestore = { app in system = app.systemVersion; return false }
+        _ = next.restore()
+        #expect(system == FileSystem.systemRelease())
+        #expect(system?.isEmpty == false)
+    }
+
+    // R2
+    @Test func onlyObjectsWithIdentifiedAncestorsArePreserved() throws {
+        let store = MemoryStore()
+        let engine = makeEngine(store)
+        let root = controller("root")
+        let anonymous = controller(nil)
+        let underAnonymous = controller("lost")
+        let anonymousView = view(nil)
+        let named = controller("named")
+        let namedView = view("scroll")
+        let presented = controller("modal")
+        try engine.addRoot(root)
+        try root.addChild(anonymous)
+        try anonymous.addChild(underAnonymous)
+        try anonymous.present(controller("lostModal"))
+        try anonymous.addView(view("lostView"))
+        try root.addChild(named)
+        try named.addView(namedView)
+        try named.addView(anonymousView)
+        try named.present(presented)
+        // A root without identifier is left out whole.
+        let otherRoot = controller(nil)
+        try otherRoot.addChild(controller("orphan"))
+        try engine.addRoot(otherRoot)
+        let result = try engine.preserve()
+        #expect(result.objectCount == 4)
+        #expect(archivedPaths(store) == [["root"], ["root", "named"], ["root", "named", "scroll"], ["root", "named", "modal"]])
+    }
+
+    // R3
+    @Test func duplicatesAreReportedAndNotPreserved() throws {
+        let store = MemoryStore()
+        let engine = makeEngine(store)
+        let root = controller("root")
+        let first = controller("same"), second = controller("same")
+        try second.addChild(controller("underSecond"))
+        try engine.addRoot(root)
+        try root.addChild(first)
+        try root.addChild(second)
+        let twin = controller("root")
+        try engine.addRoot(twin)
+        var encodedSecond = false
+        second.callbacks.encode = { _, _ in encodedSecond = true }
+        let result = try engine.preserve()
+        #expect(result.duplicates == [["root"], ["root", "same"]])
+        #expect(!encodedSecond)
+        #expect(archivedPaths(store) == [["root"], ["root", "same"]])
+    }
+
+    // R3
+    @Test func stackContainerPreservesSameIdentifiersByPosition() throws {
+        let store = MemoryStore()
+        let engine = makeEngine(store)
+        let nav = controller("nav", stack: true)
+        try engine.addRoot(nav)
+        for i in 0 ..< 3 {
+            let c = controller("detail")
+            saving(c, "page \(i)")
+            try nav.addChild(c)
+        }
+        let result = try engine.preserve()
+        #expect(result.duplicates.isEmpty && result.objectCount == 4)
+
+        // At the next launch the host rebuilds three plain controllers in the stack; each gets
+        // its own state back, in order.
+        let next = makeEngine(store)
+        let log = Log()
+        let nav2 = controller("nav", stack: true)
+        try next.addRoot(nav2)
+        for _ in 0 ..< 3 {
+            let c = controller("detail")
+            saving(c, "", log: log)
+            try nav2.addChild(c)
+        }
+        let report = next.restore()
+        #expect(report.map(\.path) == [["nav"], ["nav", "detail"], ["nav", "detail#1"], ["nav", "detail#2"]])
+        #expect(log.entries.filter { $0.hasPrefix("decode") } == ["decode detail=page 0", "decode detail=page 1", "decode detail=page 2"])
+    }
+
+    // R6
+    @Test func eachObjectHasItsOwnCoderAndRecord() throws {
+        let store = MemoryStore()
+        let engine = makeEngine(store)
+        let root = controller("root", "RootController")
+        root.restorationClassName = "RootRestorer"
+        let child = controller("child", "ChildController")
+        child.blueprintIdentifier = "Main/Child"
+        let scroll = view("scroll", "UIScrollView")
+        try engine.addRoot(root)
+        try root.addChild(child)
+        try child.addView(scroll)
+        for (o, v) in [(root, "r"), (child, "c"), (scroll, "s")] { saving(o, v) }
+        try engine.preserve()
+
+        // The archive, read with the codec alone: one record per object with its metadata.
+        let u = try KeyedUnarchiver(bytes: try #require(store.bytes))
+        let uids = try u.decodeObjectUIDs(forKey: "objects")
+        #expect(uids.count == 3)
+        let second = try u.withObject(uid: uids[1]) { r, cls -> [String] in
+            #expect(cls == "AmberObjectRecord")
+            #expect(try r.decodeInt64(forKey: "parent") == 0)
+            #expect(try r.decodeInt64(forKey: "kind") == 0)
+            let state = try #require(try r.objectUID(forKey: "state"))
+            let value = try r.withObject(uid: state) { s, _ in try s.decodeString(forKey: "value") }
+            return [try r.decodeString(forKey: "class"), try r.decodeString(forKey: "id"), try r.decodeString(forKey: "blueprint"), value]
+        }
+        #expect(second == ["ChildController", "child", "Main/Child", "c"])
+        let first = try u.withObject(uid: uids[0]) { r, _ in
+            (try r.decodeString(forKey: "restorationClass"), try r.decodeValue(forKey: "path"))
+        }
+        #expect(first.0 == "RootRestorer" && first.1 == .array([.string("root")]))
+
+        // Restored: the same key in three coders gives three values.
+        let next = makeEngine(store)
+        let log = Log()
+        let root2 = controller("root", "RootController"), child2 = controller("child", "ChildController"), scroll2 = view("scroll", "UIScrollView")
+        try next.addRoot(root2)
+        try root2.addChild(child2)
+        try child2.addView(scroll2)
+        for o in [root2, child2, scroll2] { saving(o, "", log: log) }
+        let report = next.restore()
+        #expect(report.map(\.kind) == [.controller, .controller, .view])
+        #expect(report.map(\.className) == ["RootController", "ChildController", "UIScrollView"])
+        #expect(log.entries.prefix(3) == ["decode root=r", "decode child=c", "decode scroll=s"])
+    }
+
+    // R4
+    @Test func referencesPreserveObjectsTheWalkLeftOut() throws {
+        let store = MemoryStore()
+        let engine = makeEngine(store)
+        let root = controller("root")
+        let list = controller("list")
+        let source = plain("dataSource")       // a plain object: preserved only because referenced
+        let unreferenced = plain("cursor")     // registered, referenced by nothing
+        let detached = controller("offscreen") // in no tree
+        try engine.addRoot(root)
+        try root.addChild(list)
+        try source.setRestorationParent(list)
+        try unreferenced.setRestorationParent(list)
+        saving(source, "rows")
+        saving(detached, "hidden")
+        var plainEncoded = false
+        unreferenced.callbacks.encode = { _, _ in plainEncoded = true }
+        list.callbacks.encode = { _, coder in
+            try coder.encodeReference(to: source, forKey: "source")
+            try coder.encodeReference(to: detached, forKey: "offscreen")
+            try coder.encodeReference(to: root, forKey: "up")
+            try coder.encodeReference(to: nil, forKey: "none")
+        }
+        let result = try engine.preserve()
+        #expect(result.objectCount == 4)
+        #expect(!plainEncoded)
+
+        // Restore: references decode to the objects restored for those paths.
+        let next = makeEngine(store)
+        let root2 = controller("root"), list2 = controller("list")
+        let source2 = plain("dataSource"), detached2 = controller("offscreen")
+        try next.addRoot(root2)
+        try root2.addChild(list2)
+        try source2.setRestorationParent(list2)
+        next.delegate.objectForPath = { path, _ in path == ["offscreen"] ? detached2 : nil }
+        let log = Log()
+        saving(source2, "", log: log)
+        saving(detached2, "", log: log)
+        var resolved: [RestorableObject?] = []
+        list2.callbacks.decode = { _, coder in
+            resolved = [try coder.decodeReference(forKey: "source"), try coder.decodeReference(forKey: "offscreen"),
+                        try coder.decodeReference(forKey: "up"), try coder.decodeReference(forKey: "none")]
+        }
+        let report = next.restore()
+        #expect(report.map(\.path) == [["root"], ["root", "list"], ["root", "list", "dataSource"], ["offscreen"]])
+        #expect(report.allSatisfy { $0.outcome == .restored })
+        #expect(resolved.count == 4)
+        #expect(resolved[0] === source2 && resolved[1] === detached2 && resolved[2] === root2 && resolved[3] == nil)
+        #expect(log.entries.contains("decode dataSource=rows") && log.entries.contains("decode offscreen=hidden"))
+    }
+
+    // R4
+    @Test func aReferenceNeedsARestorationPath() throws {
+        let engine = makeEngine()
+        let root = controller("root")
+        try engine.addRoot(root)
+        let nameless = plain(nil)
+        let orphanOfNameless = plain("p")
+        let namelessParent = controller(nil)
+        try orphanOfNameless.setRestorationParent(namelessParent)
+        var errors: [AmberError.Code] = []
+        root.callbacks.encode = { _, coder in
+            for target in [nameless, orphanOfNameless] {
+                do { try coder.encodeReference(to: target, forKey: "ref \(errors.count)") } catch { errors.append(code(error)!) }
+            }
+        }
+        try engine.preserve()
+        #expect(errors == [.invalidArgument, .invalidArgument])
+        withExtendedLifetime(namelessParent) {}
+    }
+
+    // R4 R3
+    @Test func aReferenceToADuplicatePathIsRefused() throws {
+        let engine = makeEngine()
+        let root = controller("root")
+        try engine.addRoot(root)
+        let impostor = controller("root")  // outside the tree, same path as the root
+        var code: AmberError.Code?
+        root.callbacks.encode = { _, coder in
+            do { try coder.encodeReference(to: impostor, forKey: "r") } catch { code = AmberCoreTests.code(error) }
+        }
+        let result = try engine.preserve()
+        #expect(code == .duplicate)
+        #expect(result.duplicates == [["root"]])
+    }
+
+    // R6
+    @Test func anEncodeErrorStopsPreservationAndKeepsTheOldArchive() throws {
+        struct HostFailure: Error {}
+        let store = MemoryStore()
+        let engine = makeEngine(store)
+        let root = controller("root")
+        try engine.addRoot(root)
+        try engine.preserve()
+        let old = store.bytes
+        root.callbacks.encode = { _, _ in throw HostFailure() }
+        #expect(throws: HostFailure.self) { try engine.preserve() }
+        #expect(store.bytes == old)
+        // The engine is usable afterwards.
+        root.callbacks.encode = nil
+        #expect(try engine.preserve().saved)
+    }
+
+    // R2
+    @Test func deepTreesDoNotExhaustTheStack() throws {
+        let store = MemoryStore()
+        let engine = makeEngine(store)
+        let root = controller("root")
+        try engine.addRoot(root)
+        var top = root
+        for i in 0 ..< 20_000 {
+            let c = controller("c\(i % 3)")
+            try top.present(c)
+            top = c
+        }
+        #expect(try engine.preserve().objectCount == 20_001)
+    }
+}

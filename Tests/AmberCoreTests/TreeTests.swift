@@ -1,0 +1,110 @@
+@testable import AmberCore
+import Testing
+
+@Suite struct TreeTests {
+    // R1
+    @Test func kindsAndRelations() throws {
+        let nav = controller("nav")
+        let list = controller("list")
+        let table = view("table")
+        let source = plain("source")
+        try nav.addChild(list)
+        try list.addView(table)
+        try source.setRestorationParent(list)
+        #expect(list.parent === nav && list.relation == .child)
+        #expect(table.parent === list && table.relation == .view)
+        #expect(source.restorationParent === list)
+        #expect(list.restorationChildren.count == 1)
+        // UIKit does not join these kinds.
+        #expect(throws: AmberError.self) { try nav.addChild(table) }
+        #expect(throws: AmberError.self) { try table.addView(view("x")) }
+        #expect(throws: AmberError.self) { try list.setRestorationParent(nav) }
+        #expect((try? nav.present(table)) == nil)
+    }
+
+    // R1
+    @Test func addingMovesAndCyclesAreRefused() throws {
+        let a = controller("a"), b = controller("b"), c = controller("c")
+        try a.addChild(c)
+        try b.addChild(c)
+        #expect(a.children.isEmpty)
+        #expect(b.children.count == 1 && c.parent === b)
+        try c.addChild(a)
+        let error = #expect(throws: AmberError.self) { try a.addChild(b) }  // b → c → a → b
+        #expect(error?.code == .invalidArgument)
+        #expect(a.children.isEmpty)
+        #expect(throws: AmberError.self) { try a.addChild(a) }
+        let p1 = plain("p1"), p2 = plain("p2")
+        try p1.setRestorationParent(p2)
+        #expect(throws: AmberError.self) { try p2.setRestorationParent(p1) }
+    }
+
+    // R1
+    @Test func presentingAndDismissing() throws {
+        let a = controller("a"), m = controller("m"), n = controller("n")
+        try a.present(m)
+        #expect(a.presented === m && m.presentingObject === a)
+        let error = #expect(throws: AmberError.self) { try a.present(n) }
+        #expect(error?.code == .misuse)
+        a.dismissPresented()
+        #expect(a.presented == nil && m.parent == nil && m.relation == .none)
+    }
+
+    // R1
+    @Test func parentsAndPlainObjectsAreHeldWeakly() throws {
+        let child = controller("child")
+        do {
+            let parent = controller("parent")
+            try parent.addChild(child)
+            #expect(child.parent != nil)
+        }
+        #expect(child.parent == nil)
+        let owner = controller("owner")
+        do {
+            let p = plain("p")
+            try p.setRestorationParent(owner)
+            #expect(owner.restorationChildren.count == 1)
+        }
+        #expect(owner.restorationChildren.isEmpty)
+    }
+
+    // R3
+    @Test func pathsFollowTheTree() throws {
+        // The seeds' Homepwner: a navigation controller, the items list, and a modal navigation
+        // controller for a new item presented from the list: three identifiers.
+        let nav = controller("ItemsNav", stack: true)
+        let items = controller("ItemsViewController")
+        let modal = controller("NewItemNav", stack: true)
+        let detail = controller("DetailViewController")
+        try nav.addChild(items)
+        try items.present(modal)
+        try modal.addChild(detail)
+        #expect(modal.restorationPath == ["ItemsNav", "ItemsViewController", "NewItemNav"])
+        #expect(detail.restorationPath == ["ItemsNav", "ItemsViewController", "NewItemNav", "DetailViewController"])
+        let image = view("imageView")
+        try detail.addView(image)
+        #expect(image.restorationPath?.count == 5)
+        // R2: without an identifier, no path for it or anything under it.
+        items.restorationIdentifier = nil
+        #expect(items.restorationPath == nil && detail.restorationPath == nil)
+        items.restorationIdentifier = ""
+        #expect(detail.restorationPath == nil)
+    }
+
+    // R3
+    @Test func stackPositionsTellSameIdentifiersApart() throws {
+        let nav = controller("nav", stack: true)
+        let a = controller("item"), b = controller("other"), c = controller("item"), d = controller("item")
+        for x in [a, b, c, d] { try nav.addChild(x) }
+        #expect(a.restorationPath == ["nav", "item"])
+        #expect(b.restorationPath == ["nav", "other"])
+        #expect(c.restorationPath == ["nav", "item#1"])
+        #expect(d.restorationPath == ["nav", "item#2"])
+        // Outside a stack, the same identifiers are the same paths.
+        let plainContainer = controller("split")
+        let x = controller("item"), y = controller("item")
+        try plainContainer.addChild(x)
+        try plainContainer.addChild(y)
+        #expect(x.restorationPath == y.restorationPath)
+    }
+}
