@@ -159,7 +159,9 @@ struct ArchiveWriter {
     /// The class description UID of each class name, by the name's object table reference.
     var classUIDs = ScalarMap()
     /// The `$objects` UID of each string value, by the string's object table reference.
-    var stringUIDs = ScalarMap()
+    /// Indexed by reference: strings are added in order, so a new string's entry is at the end
+    /// (no hashing, no cache miss), and a repeated one was met recently.
+    var stringUIDs: [Int32] = []
     /// The UID of each object encoded, by identity.
     var objectUIDs = ScalarMap()
     /// The UID of the empty NSArray, stored once like Foundation does.
@@ -176,7 +178,6 @@ struct ArchiveWriter {
     init(capacity: Int) {
         table = ObjectTable(capacity: capacity)
         if capacity > 0 {
-            stringUIDs = ScalarMap(capacity: capacity * 2)
             objectUIDs = ScalarMap(capacity: capacity)
         }
         objects = [0]
@@ -292,13 +293,18 @@ struct ArchiveWriter {
     }
 
     mutating func stringUID(_ value: String) -> Int {
-        let ref = table.string(value)
-        let (found, slot) = stringUIDs.find(UInt64(ref))
-        if found >= 0 { return Int(found) }
-        objects.append(ref)
-        stringUIDs.insert(UInt64(ref), Int32(objects.count - 1), at: slot)
+        let ref = Int(table.string(value))
+        if ref < stringUIDs.count {
+            let found = stringUIDs[ref]
+            if found >= 0 { return Int(found) }
+        } else {
+            stringUIDs.append(contentsOf: repeatElement(-1, count: max(ref + 1 - stringUIDs.count, stringUIDs.count)))
+        }
+        objects.append(Int32(truncatingIfNeeded: ref))
+        stringUIDs[ref] = Int32(truncatingIfNeeded: objects.count - 1)
         return objects.count - 1
     }
+
 
     mutating func dataUID(_ bytes: [UInt8]) -> Int {
         objects.append(table.data(bytes))

@@ -34,9 +34,11 @@ public final class KeyedUnarchiver {
     @exclusivity(unchecked) var classes: [ClassInfo] = []
     /// The object table reference of recently used keys (archives store each key string once).
     @exclusivity(unchecked) var keyRefs = KeyRefCache()
-    /// Strings made so far, by object table reference: a string stored once is made once.
-    @exclusivity(unchecked) var stringIndex = ScalarMap()
-    @exclusivity(unchecked) var strings: [String] = []
+    /// Recently made strings, by object table reference (direct-mapped, 1,024 entries): a
+    /// string that many objects share (a class name, a title) is made once and then shared,
+    /// while strings met once cost no more than a slot overwritten.
+    @exclusivity(unchecked) var recentStringRefs = [Int](repeating: -1, count: 1024)
+    @exclusivity(unchecked) var recentStrings = [String](repeating: "", count: 1024)
 
     struct Cursor {
         var dict: BinaryPropertyList.Header
@@ -184,13 +186,13 @@ public final class KeyedUnarchiver {
         // UID 0 is nil, not the string "$null" that stands for it.
         guard u != 0 else { throw mismatch(key, "string", ref) }
         let target = archive.objectRefs[u]
-        let (found, slot) = stringIndex.find(UInt64(target))
-        if found >= 0 { return strings[Int(found)] }
+        let slot = target & 1023
+        if recentStringRefs[slot] == target { return recentStrings[slot] }
         let h = plist.header(target)
         if h.marker >> 4 == 0x5 || h.marker >> 4 == 0x6 {
             let s = try plist.string(h, ref: target)
-            strings.append(s)
-            stringIndex.insert(UInt64(target), Int32(truncatingIfNeeded: strings.count - 1), at: slot)
+            recentStringRefs[slot] = target
+            recentStrings[slot] = s
             return s
         }
         valueBudget = plist.valueBudget

@@ -13,9 +13,9 @@ struct ObjectTable {
         case float(UInt32)
         case double(UInt64)
         case date(UInt64)
-        /// ASCII string: `strings[index]`, `count` bytes.
+        /// ASCII string: `payload[start ..< start + count]`.
         case ascii(Int32, Int32)
-        /// UTF-16 string: `strings[index]`, `count` code units.
+        /// UTF-16 string: `payload[start ..< start + 2 * count]`, big-endian, `count` code units.
         case utf16(Int32, Int32)
         case data(Int32, Int32)
         case uid(UInt64)
@@ -28,8 +28,7 @@ struct ObjectTable {
 
     private(set) var entries: [Entry] = []
     private var payload: [UInt8] = []
-    /// The strings, kept as they are until serialization writes their bytes.
-    private var strings: [String] = []
+
     private var refs: [Int32] = []
     private var stringRefs = StringMap()
     private var intRefs = ScalarMap()
@@ -49,7 +48,7 @@ struct ObjectTable {
         if objects > 0 {
             entries.reserveCapacity(objects * 8)
             refs.reserveCapacity(objects * 16)
-            strings.reserveCapacity(objects * 2)
+            payload.reserveCapacity(objects * 48)
             stringRefs = StringMap(capacity: objects * 2)
             intRefs = ScalarMap(capacity: min(objects, 4096))
             realRefs = ScalarMap(capacity: objects)
@@ -146,23 +145,79 @@ struct ObjectTable {
 
     /// A string, stored once however often it is added.
     mutating func string(_ value: String) -> Int32 {
-        let (found, slot) = stringRefs.find(value)
+        let (found, slot, hash) = stringRefs.find(value) { ref in stringEquals(ref, value) }
         if found >= 0 { return found }
-        let ref = newString(value)
-        stringRefs.insert(value, ref, at: slot)
-        return ref
-    }
-
-    private mutating func newString(_ value: String) -> Int32 {
-        let index = Int32(truncatingIfNeeded: strings.count)
-        strings.append(value)
+        let start = Int32(truncatingIfNeeded: payload.count)
         let utf8 = value.utf8
         let bytes = utf8.span
         var high: UInt8 = 0
-        for i in bytes.indices { high |= bytes[i] }
-        if high < 0x80 { return append(.ascii(index, Int32(truncatingIfNeeded: bytes.count))) }
-        return append(.utf16(index, Int32(truncatingIfNeeded: value.utf16.count)))
+        for i in bytes.indices {
+            high |= bytes[i]
+            payload.append(bytes[i])
+        }
+        let ref: Int32
+        if high < 0x80 {
+            ref = append(.ascii(start, Int32(truncatingIfNeeded: bytes.count)))
+        } else {
+            payload.removeSubrange(Int(start)...)
+            var units: Int32 = 0
+            for unit in value.utf16 {
+                payload.append(UInt8(truncatingIfNeeded: unit >> 8))
+                payload.append(UInt8(truncatingIfNeeded: unit))
+                units += 1
+            }
+            ref = append(.utf16(start, units))
+        }
+        stringRefs.insert(ref, hash: hash, at: slot)
+        if stringRefs.isFull {
+            let (e, p) = (entries, payload)
+            stringRefs.grow { ObjectTable.stringHash($0, e, p) }
+        }
+        return ref
     }
+
+    /// Whether string object `ref` holds exactly `value`'s characters (by code units).
+    private func stringEquals(_ ref: Int32, _ value: String) -> Bool {
+        switch entries[Int(ref)] {
+        case .ascii(let start, let count):
+            let utf8 = value.utf8
+            let bytes = utf8.span
+            guard bytes.count == Int(count) else { return false }
+            var at = Int(start)
+            for i in bytes.indices {
+                if payload[at] != bytes[i] { return false }
+                at += 1
+            }
+            return true
+        case .utf16(let start, let count):
+            var at = Int(start)
+            let end = at + 2 * Int(count)
+            for unit in value.utf16 {
+                guard at < end, UInt16(payload[at]) << 8 | UInt16(payload[at + 1]) == unit else { return false }
+                at += 2
+            }
+            return at == end
+        default:
+            return false
+        }
+    }
+
+    /// The hash of string object `ref`, as `StringMap.hash` computes it of the string.
+    private static func stringHash(_ ref: Int32, _ entries: [Entry], _ payload: [UInt8]) -> UInt64 {
+        switch entries[Int(ref)] {
+        case .ascii(let start, let count):
+            return StringMap.hash(bytes: payload[Int(start) ..< Int(start) + Int(count)])
+        case .utf16(let start, let count):
+            var units: [UInt16] = []
+            for i in 0 ..< Int(count) {
+                units.append(UInt16(payload[Int(start) + 2 * i]) << 8 | UInt16(payload[Int(start) + 2 * i + 1]))
+            }
+            return StringMap.hash(String(decoding: units, as: UTF16.self))
+        default:
+            return 0
+        }
+    }
+
 
     mutating func array(_ items: some Collection<Int32>) -> Int32 {
         let start = Int32(truncatingIfNeeded: refs.count)
@@ -300,17 +355,10 @@ struct ObjectTable {
                 w.bigEndian(&at, bits, width: 8)
             case .ascii(let index, let count):
                 w.header(&at, 0x50, count: Int(count))
-                let utf8 = strings[Int(index)].utf8
-                let bytes = utf8.span
-                for i in bytes.indices { w[at + i] = bytes[i] }
-                at += bytes.count
+                w.bytes(&at, payload[Int(index) ..< Int(index) + Int(count)])
             case .utf16(let index, let count):
                 w.header(&at, 0x60, count: Int(count))
-                for unit in strings[Int(index)].utf16 {
-                    w[at] = UInt8(truncatingIfNeeded: unit >> 8)
-                    w[at + 1] = UInt8(truncatingIfNeeded: unit)
-                    at += 2
-                }
+                w.bytes(&at, payload[Int(index) ..< Int(index) + 2 * Int(count)])
             case .data(let start, let count):
                 w.header(&at, 0x40, count: Int(count))
                 w.bytes(&at, payload[Int(start) ..< Int(start) + Int(count)])

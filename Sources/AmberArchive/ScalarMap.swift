@@ -5,8 +5,13 @@
 /// program doing the encoding (numbers it stores, identities of its objects), never from a file,
 /// so there is no flooding to guard against.
 struct ScalarMap {
-    private var keys: [UInt64]
-    private var values: [Int32]
+    /// A key and its value side by side, so that a probe touches one cache line, not two.
+    struct Slot {
+        var key: UInt64
+        var value: Int32
+    }
+
+    private var slots: [Slot]
     private var used = 0
     private var mask: Int
     private var shift: UInt64
@@ -14,8 +19,7 @@ struct ScalarMap {
     init(capacity: Int = 16) {
         var size = 16
         while size < capacity * 2 { size <<= 1 }
-        keys = [UInt64](repeating: 0, count: size)
-        values = [Int32](repeating: -1, count: size)
+        slots = [Slot](repeating: Slot(key: 0, value: -1), count: size)
         mask = size - 1
         shift = UInt64(64 - size.trailingZeroBitCount)
     }
@@ -30,8 +34,8 @@ struct ScalarMap {
     func find(_ key: UInt64) -> (value: Int32, slot: Int) {
         var i = slot(key)
         while true {
-            let v = values[i]
-            if v < 0 || keys[i] == key { return (v, i) }
+            let s = slots[i]
+            if s.value < 0 || s.key == key { return (s.value, i) }
             i = (i + 1) & mask
         }
     }
@@ -39,55 +43,50 @@ struct ScalarMap {
     /// Stores a value in the slot `find` returned for a key it did not hold.
     @inline(__always)
     mutating func insert(_ key: UInt64, _ value: Int32, at slot: Int) {
-        keys[slot] = key
-        values[slot] = value
+        slots[slot] = Slot(key: key, value: value)
         used += 1
         if used * 2 > mask { grow() }
     }
 
     private mutating func grow() {
-        let oldKeys = keys
-        let oldValues = values
+        let old = slots
         let size = (mask + 1) * 2
-        keys = [UInt64](repeating: 0, count: size)
-        values = [Int32](repeating: -1, count: size)
+        slots = [Slot](repeating: Slot(key: 0, value: -1), count: size)
         mask = size - 1
         shift = UInt64(64 - size.trailingZeroBitCount)
-        for j in 0 ..< oldKeys.count where oldValues[j] >= 0 {
-            var i = slot(oldKeys[j])
-            while values[i] >= 0 { i = (i + 1) & mask }
-            keys[i] = oldKeys[j]
-            values[i] = oldValues[j]
+        for s in old where s.value >= 0 {
+            var i = slot(s.key)
+            while slots[i].value >= 0 { i = (i + 1) & mask }
+            slots[i] = s
         }
     }
 }
 
-/// A hash map from strings to object references, for the writer's string uniquing.
+/// A hash set of the strings of an object table, for the writer's string uniquing: it maps a
+/// string to the reference of its object, and keeps no copy of the strings (the table holds their
+/// bytes), so a table of a million strings costs no retains and releases.
 ///
-/// Keys are compared by their UTF-8 bytes, not by Unicode canonical equivalence as `String`'s
-/// `==` does: two spellings of "é" are two strings in a property list, and the file must keep
-/// the one the program gave. The hash is FNV-1a over the bytes: the keys come from the program
+/// Strings are compared by code units, not by Unicode canonical equivalence as `String`'s `==`
+/// does: two spellings of "é" are two strings in a property list, and the file must keep the one
+/// the program gave. The hash is FNV-1a over the UTF-8 bytes: the keys come from the program
 /// doing the encoding, never from a file.
 struct StringMap {
-    private var keys: [String]
-    private var values: [Int32]
-    /// Each slot's hash, compared before the key so that a probe touches a key's bytes (often a
-    /// cache miss in a large table) only when the hashes match.
-    private var hashes: [UInt32]
+    /// Each slot: the object reference plus one in the low half (0: empty), the string's hash
+    /// in the high half, compared before the string itself so that a probe touches the string's
+    /// bytes only when the hashes match. One word a slot, one cache line a probe.
+    private var slots: [UInt64]
     private var used = 0
     private var mask: Int
 
     init(capacity: Int = 16) {
         var size = 16
         while size < capacity * 2 { size <<= 1 }
-        keys = [String](repeating: "", count: size)
-        values = [Int32](repeating: -1, count: size)
-        hashes = [UInt32](repeating: 0, count: size)
+        slots = [UInt64](repeating: 0, count: size)
         mask = size - 1
     }
 
     @inline(__always)
-    private static func hash(_ key: String) -> UInt64 {
+    static func hash(_ key: String) -> UInt64 {
         let utf8 = key.utf8
         let bytes = utf8.span
         var h: UInt64 = 0xCBF2_9CE4_8422_2325
@@ -95,53 +94,53 @@ struct StringMap {
         return h ^ (h >> 29)
     }
 
-    @inline(__always)
-    private static func sameBytes(_ a: String, _ b: String) -> Bool {
-        let au = a.utf8, bu = b.utf8
-        let x = au.span, y = bu.span
-        guard x.count == y.count else { return false }
-        for i in x.indices where x[i] != y[i] { return false }
-        return true
+    /// The same hash of UTF-8 bytes.
+    static func hash(bytes: ArraySlice<UInt8>) -> UInt64 {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01B3 }
+        return h ^ (h >> 29)
     }
 
-    /// The value for `key` (-1 if none) and the slot where it is or would go.
+    /// The reference of `key` (-1 if none), the slot where it is or would go, and its hash;
+    /// `matches` says whether the string object of a reference is `key`.
     @inline(__always)
-    func find(_ key: String) -> (value: Int32, slot: Int) {
+    func find(_ key: String, matches: (Int32) -> Bool) -> (ref: Int32, slot: Int, hash: UInt32) {
         let h = StringMap.hash(key)
         let tag = UInt32(truncatingIfNeeded: h >> 32)
         var i = Int(truncatingIfNeeded: h) & mask
         while true {
-            let v = values[i]
-            if v < 0 || (hashes[i] == tag && StringMap.sameBytes(keys[i], key)) { return (v, i) }
+            let s = slots[i]
+            if s == 0 { return (-1, i, tag) }
+            if UInt32(truncatingIfNeeded: s >> 32) == tag {
+                let ref = Int32(truncatingIfNeeded: s) - 1
+                if matches(ref) { return (ref, i, tag) }
+            }
             i = (i + 1) & mask
         }
     }
 
-    /// Stores a value in the slot `find` returned for a key it did not hold.
+    /// Records `ref` in the slot `find` returned for a string it did not hold. Then, if
+    /// `isFull`, the caller grows the table.
     @inline(__always)
-    mutating func insert(_ key: String, _ value: Int32, at slot: Int) {
-        keys[slot] = key
-        values[slot] = value
-        hashes[slot] = UInt32(truncatingIfNeeded: StringMap.hash(key) >> 32)
+    mutating func insert(_ ref: Int32, hash: UInt32, at slot: Int) {
+        slots[slot] = UInt64(hash) << 32 | UInt64(UInt32(ref) + 1)
         used += 1
-        if used * 2 > mask { grow() }
     }
 
-    private mutating func grow() {
-        let oldKeys = keys
-        let oldValues = values
-        let oldHashes = hashes
+    /// Whether the table must grow before the next `find`.
+    var isFull: Bool { used * 2 > mask }
+
+    /// Doubles the table; `hashOf` gives the hash of a reference's string.
+    mutating func grow(_ hashOf: (Int32) -> UInt64) {
+        let old = slots
         let size = (mask + 1) * 2
-        keys = [String](repeating: "", count: size)
-        values = [Int32](repeating: -1, count: size)
-        hashes = [UInt32](repeating: 0, count: size)
+        slots = [UInt64](repeating: 0, count: size)
         mask = size - 1
-        for j in 0 ..< oldKeys.count where oldValues[j] >= 0 {
-            var i = Int(truncatingIfNeeded: StringMap.hash(oldKeys[j])) & mask
-            while values[i] >= 0 { i = (i + 1) & mask }
-            keys[i] = oldKeys[j]
-            values[i] = oldValues[j]
-            hashes[i] = oldHashes[j]
+        for s in old where s != 0 {
+            let ref = Int32(truncatingIfNeeded: s) - 1
+            var i = Int(truncatingIfNeeded: hashOf(ref)) & mask
+            while slots[i] != 0 { i = (i + 1) & mask }
+            slots[i] = s
         }
     }
 }
