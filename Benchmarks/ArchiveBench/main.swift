@@ -199,22 +199,24 @@ struct PNode: Codable {
 func pcount(_ node: PNode) -> Int { 1 + node.children.reduce(0) { $0 + pcount($1) } }
 
 // MARK: Timing
+//
+// This machine's speed drifts by up to half over seconds to minutes (a shared virtual machine),
+// so the codecs are measured in rounds: each round runs every codec once, one after another.
+// A slow spell then slows every codec alike, and the ratios, taken between medians of samples
+// gathered side by side, stay true.
 
 func median(_ xs: [Double]) -> Double {
+    guard !xs.isEmpty else { return .nan }
     let s = xs.sorted()
     return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
 }
 
-/// Runs `body` `reps` times (after one warm-up run when `warm`) and returns the median seconds.
-func time(reps: Int, warm: Bool = true, _ body: () throws -> Void) rethrows -> Double {
-    if warm { try body() }
-    var samples: [Double] = []
-    let clock = ContinuousClock()
-    for _ in 0 ..< reps {
-        let d = try clock.measure { try body() }
-        samples.append(Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18)
-    }
-    return median(samples)
+let clock = ContinuousClock()
+
+/// Seconds one run of `body` takes.
+func seconds(_ body: () throws -> Void) rethrows -> Double {
+    let d = try clock.measure { try body() }
+    return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
 }
 
 func fmt(_ seconds: Double) -> String {
@@ -230,8 +232,15 @@ func ratio(_ a: Double, _ b: Double) -> String {
 
 // MARK: Main
 
+// Large blocks freed by one run are kept for the next instead of being returned to the system
+// and faulted in again: otherwise each run's time depends on what the run before it freed (a
+// codec run after another that freed more memory pays for fresh pages). The same for every codec.
+@_silgen_name("mallopt") func mallopt(_ parameter: CInt, _ value: CInt) -> CInt  // glibc's <malloc.h>
+_ = mallopt(-3 /* M_MMAP_THRESHOLD */, 512 << 20)
+_ = mallopt(-1 /* M_TRIM_THRESHOLD */, 1 << 30)
+
 var sizes = [100, 1000, 10000, 100_000]
-var reps = 5
+var reps = 7
 var foundationMax = 10000
 var amberOnly = false
 var args = CommandLine.arguments.dropFirst()
@@ -247,66 +256,98 @@ while let a = args.popFirst() {
     }
 }
 
+/// Samples of one codec at one size.
+struct Samples {
+    var encode: [Double] = []
+    var decode: [Double] = []
+    var bytes = 0
+}
+
 struct Row {
     var n: Int
-    var amberEnc = Double.nan, amberDec = Double.nan, amberBytes = 0
-    var nskaEnc = Double.nan, nskaDec = Double.nan, nskaBytes = 0
-    var pleEnc = Double.nan, pleDec = Double.nan, pleBytes = 0
+    var amber = Samples(), nska = Samples(), ple = Samples()
 }
+
+/// NSKeyedArchiver's encoding takes close to a minute at 10,000 nodes: it runs in 3 rounds there.
+func nskaRounds(_ n: Int, _ reps: Int) -> Int { n >= 5000 ? min(reps, 3) : reps }
 
 var rows: [Row] = []
 for n in sizes {
     var row = Row(n: n)
     let tree = makeTree(n)
-    // AmberArchive
-    var bytes: [UInt8] = []
-    row.amberEnc = try time(reps: reps) { bytes = try amberEncode(tree, n) }
-    row.amberBytes = bytes.count
-    var back: Node?
-    row.amberDec = try time(reps: reps) { back = try amberDecode(bytes) }
-    precondition(count(back!) == n && back!.children.first?.itemKey == tree.children.first?.itemKey, "AmberArchive round trip")
-    if amberOnly {
-        rows.append(row)
-        continue
-    }
-    // PropertyListEncoder
     let ptree = PNode(tree)
+    let ftree = n <= foundationMax && !amberOnly ? FNode(tree) : nil
     let encoder = PropertyListEncoder()
     encoder.outputFormat = .binary
-    var pdata = Data()
-    row.pleEnc = try time(reps: reps) { pdata = try encoder.encode(ptree) }
-    row.pleBytes = pdata.count
-    var pback: PNode?
-    row.pleDec = try time(reps: reps) { pback = try PropertyListDecoder().decode(PNode.self, from: pdata) }
-    precondition(pcount(pback!) == n, "PropertyListDecoder round trip")
-    // NSKeyedArchiver
-    if n <= foundationMax {
-        let ftree = FNode(tree)
-        let slow = n >= 5000
-        let freps = slow ? min(reps, 3) : reps
-        var fdata = Data()
-        row.nskaEnc = time(reps: freps, warm: !slow) { fdata = foundationEncode(ftree) }
-        row.nskaBytes = fdata.count
-        var fback: FNode?
-        row.nskaDec = time(reps: freps, warm: !slow) { fback = foundationDecode(fdata) }
-        precondition(fback.map(fcount) == n, "NSKeyedUnarchiver round trip")
+    // Warm-up, and the outputs that the decoders read.
+    var bytes = try amberEncode(tree, n)
+    _ = try amberDecode(bytes)
+    var pdata = amberOnly ? Data() : try encoder.encode(ptree)
+    if !amberOnly { _ = try PropertyListDecoder().decode(PNode.self, from: pdata) }
+    var fdata = Data()
+    if let ftree {
+        fdata = foundationEncode(ftree)
+        if n < 5000 { _ = foundationDecode(fdata) }
     }
+    for round in 0 ..< reps {
+        row.amber.encode.append(try seconds { bytes = try amberEncode(tree, n) })
+        var back: Node?
+        row.amber.decode.append(try seconds { back = try amberDecode(bytes) })
+        precondition(count(back!) == n && back!.children.first?.itemKey == tree.children.first?.itemKey, "AmberArchive round trip")
+        if amberOnly { continue }
+        row.ple.encode.append(try seconds { pdata = try encoder.encode(ptree) })
+        var pback: PNode?
+        row.ple.decode.append(try seconds { pback = try PropertyListDecoder().decode(PNode.self, from: pdata) })
+        precondition(pcount(pback!) == n, "PropertyListDecoder round trip")
+        if let ftree {
+            if round < nskaRounds(n, reps) {
+                row.nska.encode.append(seconds { fdata = foundationEncode(ftree) })
+            }
+            var fback: FNode?
+            row.nska.decode.append(seconds { fback = foundationDecode(fdata) })
+            precondition(fback.map(fcount) == n, "NSKeyedUnarchiver round trip")
+        }
+    }
+    row.amber.bytes = bytes.count
+    row.ple.bytes = pdata.count
+    row.nska.bytes = fdata.count
     rows.append(row)
     FileHandle.standardError.write("done N=\(n)\n".data(using: .utf8)!)
 }
 
-print("Encode and decode of the synthetic UI tree; medians of \(reps) runs (NSKeyedArchiver: 3 runs, no warm-up, from 5,000 nodes).")
+print("Encode and decode of the synthetic UI tree: medians of \(reps) rounds, each round running every codec once in turn (NSKeyedArchiver encoding: 3 rounds from 5,000 nodes; not run above \(foundationMax) nodes).")
 print("")
-print("| N | codec | encode | decode | bytes | encode ratio | decode ratio | bytes ratio |")
+print("| N | codec | encode | decode | bytes | encode: peer / Amber | decode: peer / Amber | bytes: Amber / peer |")
 print("|---:|---|---:|---:|---:|---:|---:|---:|")
 for r in rows {
-    print("| \(r.n) | AmberArchive | \(fmt(r.amberEnc)) | \(fmt(r.amberDec)) | \(r.amberBytes) | 1.0× | 1.0× | 1.00 |")
-    print("| \(r.n) | NSKeyedArchiver | \(fmt(r.nskaEnc)) | \(fmt(r.nskaDec)) | \(r.nskaBytes == 0 ? "—" : String(r.nskaBytes)) | \(ratio(r.nskaEnc, r.amberEnc)) | \(ratio(r.nskaDec, r.amberDec)) | \(r.nskaBytes == 0 ? "—" : String(format: "%.2f", Double(r.amberBytes) / Double(r.nskaBytes))) |")
-    print("| \(r.n) | PropertyListEncoder | \(fmt(r.pleEnc)) | \(fmt(r.pleDec)) | \(r.pleBytes) | \(ratio(r.pleEnc, r.amberEnc)) | \(ratio(r.pleDec, r.amberDec)) | \(String(format: "%.2f", Double(r.amberBytes) / Double(r.pleBytes))) |")
+    let ae = median(r.amber.encode), ad = median(r.amber.decode)
+    print("| \(r.n) | AmberArchive | \(fmt(ae)) | \(fmt(ad)) | \(r.amber.bytes) | | | |")
+    for (name, s) in [("NSKeyedArchiver", r.nska), ("PropertyListEncoder", r.ple)] where !s.decode.isEmpty {
+        let pe = median(s.encode), pd = median(s.decode)
+        print("| \(r.n) | \(name) | \(fmt(pe)) | \(fmt(pd)) | \(s.bytes) | \(ratio(pe, ae)) | \(ratio(pd, ad)) | \(String(format: "%.2f", Double(r.amber.bytes) / Double(s.bytes))) |")
+    }
 }
+
+// Growth: AmberArchive at consecutive sizes, measured alternately in the same rounds, so that
+// both sides of each ratio see the same machine.
 print("")
-print("Ratios: the peer's time over AmberArchive's (higher is better for Amber); bytes ratio: AmberArchive's bytes over the peer's.")
-for (a, b) in zip(rows, rows.dropFirst()) {
-    print(String(format: "AmberArchive growth from N=%d to N=%d: encode %.1f×, decode %.1f× (nodes %.0f×)",
-                 a.n, b.n, b.amberEnc / a.amberEnc, b.amberDec / a.amberDec, Double(b.n) / Double(a.n)))
+print("AmberArchive's growth, sizes measured alternately (\(reps) rounds each):")
+print("")
+print("| from N | to N | encode grows | decode grows | nodes grow |")
+print("|---:|---:|---:|---:|---:|")
+for (a, b) in zip(sizes, sizes.dropFirst()) {
+    let small = makeTree(a), large = makeTree(b)
+    var smallBytes = try amberEncode(small, a), largeBytes = try amberEncode(large, b)
+    _ = try amberDecode(smallBytes)
+    _ = try amberDecode(largeBytes)
+    var se: [Double] = [], sd: [Double] = [], le: [Double] = [], ld: [Double] = []
+    for _ in 0 ..< reps {
+        se.append(try seconds { smallBytes = try amberEncode(small, a) })
+        le.append(try seconds { largeBytes = try amberEncode(large, b) })
+        sd.append(try seconds { _ = try amberDecode(smallBytes) })
+        ld.append(try seconds { _ = try amberDecode(largeBytes) })
+    }
+    print(String(format: "| %d | %d | %.1f× (%@ → %@) | %.1f× (%@ → %@) | %.0f× |",
+                 a, b, median(le) / median(se), fmt(median(se)), fmt(median(le)),
+                 median(ld) / median(sd), fmt(median(sd)), fmt(median(ld)), Double(b) / Double(a)))
 }

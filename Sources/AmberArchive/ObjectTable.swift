@@ -72,58 +72,41 @@ struct ObjectTable {
         }
     }
 
-    mutating func int(_ value: Int64) -> Int32 {
-        let key = UInt64(bitPattern: value)
-        let (found, slot) = intRefs.find(key)
+    /// The reference of the entry uniquely keyed by `key` in `map`: found, or appended.
+    @inline(__always)
+    private static func unique(_ map: inout ScalarMap, _ entries: inout [Entry], _ key: UInt64, _ entry: Entry) -> Int32 {
+        let (found, slot) = map.find(key)
         if found >= 0 { return found }
-        let ref = append(.int(value))
-        intRefs.insert(key, ref, at: slot)
+        entries.append(entry)
+        let ref = Int32(truncatingIfNeeded: entries.count - 1)
+        map.insert(key, ref, at: slot)
         return ref
+    }
+
+    mutating func int(_ value: Int64) -> Int32 {
+        ObjectTable.unique(&intRefs, &entries, UInt64(bitPattern: value), .int(value))
     }
 
     mutating func uint(_ value: UInt64) -> Int32 {
         if value <= UInt64(Int64.max) { return int(Int64(value)) }
-        let (found, slot) = uintRefs.find(value)
-        if found >= 0 { return found }
-        let ref = append(.uint(value))
-        uintRefs.insert(value, ref, at: slot)
-        return ref
+        return ObjectTable.unique(&uintRefs, &entries, value, .uint(value))
     }
 
     mutating func double(_ value: Double) -> Int32 {
-        let bits = value.bitPattern
-        let (found, slot) = realRefs.find(bits)
-        if found >= 0 { return found }
-        let ref = append(.double(bits))
-        realRefs.insert(bits, ref, at: slot)
-        return ref
+        ObjectTable.unique(&realRefs, &entries, value.bitPattern, .double(value.bitPattern))
     }
 
     mutating func float(_ value: Float) -> Int32 {
-        let bits = UInt64(value.bitPattern)
-        let (found, slot) = floatRefs.find(bits)
-        if found >= 0 { return found }
-        let ref = append(.float(value.bitPattern))
-        floatRefs.insert(bits, ref, at: slot)
-        return ref
+        ObjectTable.unique(&floatRefs, &entries, UInt64(value.bitPattern), .float(value.bitPattern))
     }
 
     mutating func date(_ value: Double) -> Int32 {
-        let bits = value.bitPattern
-        let (found, slot) = dateRefs.find(bits)
-        if found >= 0 { return found }
-        let ref = append(.date(bits))
-        dateRefs.insert(bits, ref, at: slot)
-        return ref
+        ObjectTable.unique(&dateRefs, &entries, value.bitPattern, .date(value.bitPattern))
     }
 
     mutating func uid(_ value: UInt64) -> Int32 {
         guard value < UInt64(max(entries.count * 2, 1024)) else {
-            let (found, slot) = largeUIDRefs.find(value)
-            if found >= 0 { return found }
-            let ref = append(.uid(value))
-            largeUIDRefs.insert(value, ref, at: slot)
-            return ref
+            return ObjectTable.unique(&largeUIDRefs, &entries, value, .uid(value))
         }
         let index = Int(value)
         if index < uidRefs.count {
