@@ -6,6 +6,8 @@ let package = Package(
     products: [
         .library(name: "AmberArchive", targets: ["AmberArchive"]),
         .executable(name: "amber", targets: ["amber-cli"]),
+        // libamber.so: the C ABI of include/amber.h (scripts/build-lib.sh).
+        .library(name: "Amber", type: .dynamic, targets: ["Amber"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -15,6 +17,9 @@ let package = Package(
         .target(name: "AmberArchive"),
         // The restoration engine, pure Swift (SPEC R1-R16, R25).
         .target(name: "AmberCore", dependencies: ["AmberArchive"]),
+        // include/amber.h as a Swift module, and the C ABI implementing it.
+        .systemLibrary(name: "CAmber", path: "Sources/CAmber"),
+        .target(name: "Amber", dependencies: ["AmberCore", "CAmber"], exclude: ["amber.map"]),
         // The `amber` command.
         .executableTarget(
             name: "amber-cli",

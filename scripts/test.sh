@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every test Amber has: the Swift suites (swift test) and the `amber` command's tests.
+# Runs every test Amber has: the Swift suites (swift test, and the malformed-input suite again
+# in a release build), the `amber` command's tests, and the C tests against libamber.so.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export SWIFT_BACKTRACE=enable=no
@@ -16,5 +17,7 @@ swift test -c release --skip-build -Xswiftc -enable-testing --filter MalformedIn
 echo "== amber command tests (Tests/cli/run.sh)"
 bash Tests/cli/run.sh .build/debug/amber | grep -Ev '^ok - ' || true
 [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+echo "== C tests (bindings/c/run-tests.sh: header test, exports, C ABI)"
+bash bindings/c/run-tests.sh || status=1
 [[ $status -eq 0 ]] && echo "all suites passed" || echo "FAILED (full Swift log: .build/swift-test.log)"
 exit $status

@@ -12,13 +12,13 @@ import Glibc
 /// The last failure on one thread: its code and its message as a C string Amber owns.
 final class ThreadError {
     var code: CInt = 0
-    /// NUL-terminated UTF-8, kept until the next failure on the thread.
-    var message: [CChar] = [0]
+    /// NUL-terminated UTF-8 from malloc, kept until the next failure on the thread.
+    private(set) var message: UnsafeMutablePointer<CChar>?
 
     static let key: pthread_key_t = {
         var key = pthread_key_t()
         pthread_key_create(&key) { raw in
-            Unmanaged<ThreadError>.fromOpaque(raw).release()
+            if let raw { Unmanaged<ThreadError>.fromOpaque(raw).release() }
         }
         return key
     }()
@@ -32,31 +32,76 @@ final class ThreadError {
         pthread_setspecific(key, Unmanaged.passRetained(state).toOpaque())
         return state
     }
+
+    /// The message as text ("" when none).
+    var text: String { message.map { String(cString: $0) } ?? "" }
+
+    /// Replaces the message (nil: none).
+    func set(_ code: CInt, _ text: String?) {
+        self.code = code
+        free(message)
+        message = text.map { mallocCString($0) } ?? nil
+    }
+
+    deinit { free(message) }
 }
 
 /// Records a failure on this thread and returns its code.
 @discardableResult
 func fail(_ code: CInt, _ message: String) -> CInt {
-    let state = ThreadError.current
-    state.code = code
-    state.message = Array(message.utf8CString)
+    ThreadError.current.set(code, message)
     return code
 }
 
-/// The status code of an error thrown inside Amber.
+/// The header's status code of an engine error code.
+func statusCode(_ code: AmberError.Code) -> CInt {
+    let s: amber_status
+    switch code {
+    case .invalidArgument: s = AMBER_INVALID_ARGUMENT
+    case .notFound: s = AMBER_NOT_FOUND
+    case .typeMismatch: s = AMBER_TYPE_MISMATCH
+    case .reservedKey: s = AMBER_RESERVED_KEY
+    case .duplicate: s = AMBER_DUPLICATE
+    case .io: s = AMBER_IO
+    case .corrupt: s = AMBER_CORRUPT
+    case .keyUnavailable: s = AMBER_KEY_UNAVAILABLE
+    case .authenticationFailed: s = AMBER_AUTHENTICATION_FAILED
+    case .limitExceeded: s = AMBER_LIMIT_EXCEEDED
+    case .misuse: s = AMBER_MISUSE
+    case .callbackFailed: s = AMBER_CALLBACK_FAILED
+    }
+    return CInt(s.rawValue)
+}
+
+/// The status code and message of an error thrown inside Amber.
 func status(of error: any Error) -> (CInt, String) {
     switch error {
-    case let e as AmberError: return (CInt(e.code.rawValue), e.message)
-    case let e as ArchiveError: return (CInt(AmberError(e).code.rawValue), e.message)
     case let e as HostFailure: return (e.code, e.message)
+    case let e as AmberError: return (statusCode(e.code), e.message)
+    case let e as ArchiveError:
+        let a = AmberError(e)
+        return (statusCode(a.code), a.message)
     default: return (CInt(AMBER_CALLBACK_FAILED.rawValue), "\(error)")
     }
 }
 
 /// A host callback returned a non-zero code: passed up unchanged.
-struct HostFailure: Error {
+struct HostFailure: Error, CustomStringConvertible {
     var code: CInt
     var message: String
+    var description: String { message }
+}
+
+/// Runs a host callback that returns a status code; a non-zero code is thrown as `HostFailure`,
+/// with the message the callback left on this thread (if it failed an Amber call with that code).
+func callHost(_ what: @autoclosure () -> String, _ body: () -> CInt) throws {
+    let state = ThreadError.current
+    state.set(0, nil)
+    let code = body()
+    guard code != 0 else { return }
+    var message = "\(what()) returned \(code) (\(statusName(code)))"
+    if state.code == code, !state.text.isEmpty { message += ": " + state.text }
+    throw HostFailure(code: code, message: message)
 }
 
 /// Runs an exported function's body: returns AMBER_OK, or the status of what it threw with the
@@ -72,4 +117,17 @@ func guarded(_ body: () throws -> Void) -> CInt {
     }
 }
 
+/// As `guarded`, for a function that returns a value: `fallback` on failure.
+@inline(__always)
+func guarded<T>(_ fallback: T, _ body: () throws -> T) -> T {
+    do {
+        return try body()
+    } catch {
+        let (code, message) = status(of: error)
+        fail(code, message)
+        return fallback
+    }
+}
+
 func invalid(_ message: String) -> AmberError { AmberError(.invalidArgument, message) }
+func misuse(_ message: String) -> AmberError { AmberError(.misuse, message) }

@@ -1,0 +1,77 @@
+// amber.h — Coders (SPEC R6, R7, R4): write values during an encode callback.
+
+import AmberCore
+import CAmber
+
+/// The coder box of a live handle.
+func coderBox(_ handle: OpaquePointer?) throws(AmberError) -> CoderBox {
+    try HandleRegistry.shared.resolve(handle, .coder, as: CoderBox.self)
+}
+
+/// Backs `amber_coder_encode_bool`.
+@c @implementation public func amber_coder_encode_bool(_ coder: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ value: CInt) -> CInt {
+    guarded { try coderBox(coder).encode(value != 0, try inputKey(key)) }
+}
+
+/// Backs `amber_coder_encode_int64`.
+@c @implementation public func amber_coder_encode_int64(_ coder: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ value: Int64) -> CInt {
+    guarded { try coderBox(coder).encode(value, try inputKey(key)) }
+}
+
+/// Backs `amber_coder_encode_double`.
+@c @implementation public func amber_coder_encode_double(_ coder: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ value: Double) -> CInt {
+    guarded { try coderBox(coder).encode(value, try inputKey(key)) }
+}
+
+/// Backs `amber_coder_encode_string`.
+@c @implementation public func amber_coder_encode_string(_ coder: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?) -> CInt {
+    guarded {
+        let c = try coderBox(coder)
+        let k = try inputKey(key)
+        try c.encode(try inputString(value, "value"), k)
+    }
+}
+
+/// Backs `amber_coder_encode_bytes`.
+@c @implementation public func amber_coder_encode_bytes(_ coder: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ bytes: UnsafeRawPointer?, _ size: Int) -> CInt {
+    guarded {
+        let c = try coderBox(coder)
+        let k = try inputKey(key)
+        let n = try inputCount(size, "size")
+        guard bytes != nil || n == 0 else { throw invalid("bytes is NULL and size is \(n)") }
+        let copy = n == 0 ? [] : Array(UnsafeRawBufferPointer(start: bytes, count: n))
+        try c.encode(bytes: copy, k)
+    }
+}
+
+/// Backs `amber_coder_encode_date`.
+@c @implementation public func amber_coder_encode_date(_ coder: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ seconds_since_2001: Double) -> CInt {
+    guarded { try coderBox(coder).encode(date: seconds_since_2001, try inputKey(key)) }
+}
+
+/// Backs `amber_coder_encode_index_path`.
+@c @implementation public func amber_coder_encode_index_path(_ coder: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ indexes: UnsafePointer<Int64>?, _ length: Int) -> CInt {
+    guarded {
+        let c = try coderBox(coder)
+        let k = try inputKey(key)
+        let n = try inputCount(length, "length")
+        guard indexes != nil || n == 0 else { throw invalid("indexes is NULL and length is \(n)") }
+        let path = n == 0 ? [] : UnsafeBufferPointer(start: indexes, count: n).map { Int($0) }
+        try c.encode(indexPath: path, k)
+    }
+}
+
+/// Backs `amber_coder_encode_object_ref`.
+@c @implementation public func amber_coder_encode_object_ref(_ coder: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ object: OpaquePointer?) -> CInt {
+    guarded {
+        let c = try coderBox(coder)
+        let k = try inputKey(key)
+        guard case .state(let s) = c.source else { throw invalid("the application coder holds no object references") }
+        guard let object else {
+            try s.encodeReference(to: nil, forKey: k)
+            return
+        }
+        guard let engine = c.engine else { throw misuse("the coder's engine is closed") }
+        try s.encodeReference(to: try engine.object(object).object, forKey: k)
+    }
+}

@@ -1,0 +1,102 @@
+// amber.h — Decoders (SPEC R12): read values during a decode (or make) callback.
+
+import AmberCore
+import CAmber
+
+/// The decoder box of a live handle.
+func decoderBox(_ handle: OpaquePointer?) throws(AmberError) -> DecoderBox {
+    try HandleRegistry.shared.resolve(handle, .decoder, as: DecoderBox.self)
+}
+
+/// Checks an out pointer and clears nothing (the value is written on success only).
+func outPointer<T>(_ out: UnsafeMutablePointer<T>?) throws(AmberError) -> UnsafeMutablePointer<T> {
+    guard let out else { throw invalid("out is NULL") }
+    return out
+}
+
+/// Backs `amber_decoder_decode_bool`.
+@c @implementation public func amber_decoder_decode_bool(_ out: UnsafeMutablePointer<CInt>?, _ decoder: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> CInt {
+    guarded {
+        let o = try outPointer(out)
+        o.pointee = try decoderBox(decoder).bool(try inputKey(key)) ? 1 : 0
+    }
+}
+
+/// Backs `amber_decoder_decode_int64`.
+@c @implementation public func amber_decoder_decode_int64(_ out: UnsafeMutablePointer<Int64>?, _ decoder: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> CInt {
+    guarded {
+        let o = try outPointer(out)
+        o.pointee = try decoderBox(decoder).int64(try inputKey(key))
+    }
+}
+
+/// Backs `amber_decoder_decode_double`.
+@c @implementation public func amber_decoder_decode_double(_ out: UnsafeMutablePointer<Double>?, _ decoder: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> CInt {
+    guarded {
+        let o = try outPointer(out)
+        o.pointee = try decoderBox(decoder).double(try inputKey(key))
+    }
+}
+
+/// Backs `amber_decoder_decode_string`; the string lives until the callback returns.
+@c @implementation public func amber_decoder_decode_string(_ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ decoder: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> CInt {
+    guarded {
+        let o = try outPointer(out)
+        let d = try decoderBox(decoder)
+        o.pointee = UnsafePointer(try d.arena.string(try d.string(try inputKey(key))))
+    }
+}
+
+/// Backs `amber_decoder_decode_bytes`; the bytes live until the callback returns.
+@c @implementation public func amber_decoder_decode_bytes(
+    _ out: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, _ out_size: UnsafeMutablePointer<Int>?,
+    _ decoder: OpaquePointer?, _ key: UnsafePointer<CChar>?
+) -> CInt {
+    guarded {
+        let o = try outPointer(out)
+        let s = try outPointer(out_size)
+        let d = try decoderBox(decoder)
+        let bytes = try d.bytes(try inputKey(key))
+        o.pointee = UnsafePointer(try d.arena.bytes(bytes))
+        s.pointee = bytes.count
+    }
+}
+
+/// Backs `amber_decoder_decode_date`.
+@c @implementation public func amber_decoder_decode_date(_ out: UnsafeMutablePointer<Double>?, _ decoder: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> CInt {
+    guarded {
+        let o = try outPointer(out)
+        o.pointee = try decoderBox(decoder).date(try inputKey(key))
+    }
+}
+
+/// Backs `amber_decoder_decode_index_path`.
+@c @implementation public func amber_decoder_decode_index_path(
+    _ out: UnsafeMutablePointer<Int64>?, _ capacity: Int, _ out_length: UnsafeMutablePointer<Int>?,
+    _ decoder: OpaquePointer?, _ key: UnsafePointer<CChar>?
+) -> CInt {
+    guarded {
+        let length = try outPointer(out_length)
+        let cap = try inputCount(capacity, "capacity")
+        guard out != nil || cap == 0 else { throw invalid("out is NULL and capacity is \(cap)") }
+        let path = try decoderBox(decoder).indexPath(try inputKey(key))
+        for (i, v) in path.prefix(cap).enumerated() { out![i] = Int64(v) }
+        length.pointee = path.count
+    }
+}
+
+/// Backs `amber_decoder_decode_object_ref`.
+@c @implementation public func amber_decoder_decode_object_ref(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ decoder: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> CInt {
+    guarded {
+        let o = try outPointer(out)
+        let d = try decoderBox(decoder)
+        let k = try inputKey(key)
+        guard case .state(let s) = d.source else { throw invalid("the application decoder holds no object references") }
+        o.pointee = ObjectBox.of(try s.decodeReference(forKey: k))?.handle
+    }
+}
+
+/// Backs `amber_decoder_contains`.
+@c @implementation public func amber_decoder_contains(_ decoder: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> CInt {
+    guarded(0) { try decoderBox(decoder).contains(try inputKey(key)) ? 1 : 0 }
+}

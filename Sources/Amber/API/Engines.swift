@@ -1,0 +1,114 @@
+// amber.h — Engines: open, close, roots, plugins.
+
+import AmberCore
+import CAmber
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The engine box of a handle.
+func engineBox(_ handle: OpaquePointer?) throws(AmberError) -> EngineBox {
+    try HandleRegistry.shared.resolve(handle, .engine, as: EngineBox.self)
+}
+
+/// Opens an engine. Backs `amber_engine_open`.
+@c @implementation public func amber_engine_open(
+    _ out: UnsafeMutablePointer<OpaquePointer?>?, _ app_id: UnsafePointer<CChar>?,
+    _ options: UnsafePointer<amber_engine_options>?
+) -> CInt {
+    guarded {
+        guard let out else { throw invalid("out is NULL") }
+        out.pointee = nil
+        let appID = try inputString(app_id, "app_id")
+        guard !appID.isEmpty, appID != ".", appID != "..", !appID.contains("/"), appID.utf8.count <= 255 else {
+            throw invalid("'\(appID)' is not a usable application id: a file name (no '/', not '.' or '..', at most 255 bytes)")
+        }
+        var o = amber_engine_options()
+        o.version = CUnsignedInt(AMBER_ENGINE_OPTIONS_VERSION)
+        if let options {
+            guard options.pointee.version == AMBER_ENGINE_OPTIONS_VERSION else {
+                throw invalid("amber_engine_options version \(options.pointee.version) is not supported (expected \(AMBER_ENGINE_OPTIONS_VERSION))")
+            }
+            o = options.pointee
+        }
+        let bundleVersion = try optionalString(o.bundle_version, "bundle_version") ?? "0"
+        let idiom = try optionalString(o.interface_idiom, "interface_idiom") ?? "desktop"
+        let store: any ArchiveStore
+        var storeContext: HostContext?
+        if let vtable = o.store {
+            let context = HostContext(o.store_ctx, nil)
+            store = try HostStore(vtable.pointee, context: context)
+            storeContext = HostContext(o.store_ctx, o.store_ctx_free)
+        } else if o.memory_store != 0 {
+            store = MemoryStore()
+        } else if let dir = try optionalString(o.state_directory, "state_directory") {
+            guard !dir.isEmpty else { throw invalid("state_directory is empty") }
+            store = FileStore(directory: dir)
+        } else {
+            store = try FileStore(appID: appID)
+        }
+        let configuration = EngineConfiguration(
+            appID: appID, bundleVersion: bundleVersion, interfaceIdiom: idiom, store: store)
+        let box = EngineBox(engine: Engine(configuration: configuration))
+        box.storeContext = storeContext
+        box.handle = HandleRegistry.shared.register(box, .engine)
+        out.pointee = box.handle
+    }
+}
+
+/// Closes an engine. Backs `amber_engine_close`.
+@c @implementation public func amber_engine_close(_ engine: OpaquePointer?) {
+    guard let engine else { return }
+    _ = guarded {
+        let box = try engineBox(engine)
+        guard box.busy == 0 else { throw misuse("amber_engine_close was called from a callback of the same engine") }
+        HandleRegistry.shared.unregister(engine)
+        withExtendedLifetime(box) { box.close() }
+    }
+}
+
+/// Adds a root. Backs `amber_engine_add_root`.
+@c @implementation public func amber_engine_add_root(_ engine: OpaquePointer?, _ root: OpaquePointer?) -> CInt {
+    guarded {
+        let box = try engineBox(engine)
+        let o = try box.object(root, "the root").object
+        if box.engine.roots.contains(where: { $0 === o }) { throw AmberError(.duplicate, "'\(o.className)' is a root already") }
+        try box.engine.addRoot(o)
+    }
+}
+
+/// Removes a root. Backs `amber_engine_remove_root`.
+@c @implementation public func amber_engine_remove_root(_ engine: OpaquePointer?, _ root: OpaquePointer?) -> CInt {
+    guarded {
+        let box = try engineBox(engine)
+        let o = try box.object(root, "the root").object
+        guard box.engine.roots.contains(where: { $0 === o }) else { throw AmberError(.notFound, "'\(o.className)' is not a root") }
+        box.engine.removeRoot(o)
+    }
+}
+
+/// Loads a plugin library and calls its entry point. Backs `amber_engine_load_plugin`.
+@c @implementation public func amber_engine_load_plugin(_ engine: OpaquePointer?, _ path: UnsafePointer<CChar>?) -> CInt {
+    guarded {
+        let box = try engineBox(engine)
+        let file = try inputString(path, "path")
+        _ = dlerror()
+        guard let lib = dlopen(file, RTLD_NOW | RTLD_LOCAL) else {
+            let why = dlerror().map { String(cString: $0) } ?? "unknown error"
+            throw AmberError(.notFound, "the plugin '\(file)' cannot be loaded: \(why)")
+        }
+        _ = dlerror()
+        guard let symbol = dlsym(lib, AMBER_PLUGIN_ENTRY_NAME) else {
+            let why = dlerror().map { String(cString: $0) } ?? "no such symbol"
+            dlclose(lib)
+            throw AmberError(.notFound, "the plugin '\(file)' has no entry point \(AMBER_PLUGIN_ENTRY_NAME): \(why)")
+        }
+        // Kept until the engine closes: the plugin may have registered callbacks and ctx_free.
+        box.plugins.append(lib)
+        let entry = unsafeBitCast(symbol, to: amber_plugin_entry.self)
+        let version = amber_version_number()
+        try box.operation {
+            try callHost("the entry point of plugin '\(file)'") { entry(box.handle, version) }
+        }
+    }
+}

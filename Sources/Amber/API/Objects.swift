@@ -1,0 +1,206 @@
+// amber.h — Restorable objects (SPEC R1–R4).
+
+import AmberCore
+import CAmber
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The object box of a handle (any engine).
+func objectBox(_ handle: OpaquePointer?, _ what: String = "the object") throws(AmberError) -> ObjectBox {
+    guard let handle else { throw invalid("\(what) is NULL") }
+    return try HandleRegistry.shared.resolve(handle, .object, as: ObjectBox.self)
+}
+
+/// Two objects of the same engine.
+func objectPair(_ a: OpaquePointer?, _ aName: String, _ b: OpaquePointer?, _ bName: String) throws(AmberError) -> (ObjectBox, ObjectBox) {
+    let first = try objectBox(a, aName)
+    guard let engine = first.engine else { throw misuse("\(aName) has no engine") }
+    return (first, try engine.object(b, bName))
+}
+
+/// Creates a restorable object. Backs `amber_object_new`.
+@c @implementation public func amber_object_new(
+    _ out: UnsafeMutablePointer<OpaquePointer?>?, _ engine: OpaquePointer?, _ kind: CInt,
+    _ class_name: UnsafePointer<CChar>?, _ restoration_id: UnsafePointer<CChar>?,
+    _ callbacks: UnsafePointer<amber_object_callbacks>?, _ ctx: UnsafeMutableRawPointer?,
+    _ ctx_free: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?
+) -> CInt {
+    guarded {
+        guard let out else { throw invalid("out is NULL") }
+        out.pointee = nil
+        let box = try engineBox(engine)
+        guard kind >= 0, kind <= 2, let k = ObjectKind(rawValue: UInt8(kind)) else { throw invalid("\(kind) is not an amber_kind") }
+        let className = try inputString(class_name, "class_name")
+        guard !className.isEmpty else { throw invalid("class_name is empty") }
+        let identifier = try optionalString(restoration_id, "restoration_id")
+        var c = amber_object_callbacks()
+        if let callbacks {
+            guard callbacks.pointee.version == AMBER_OBJECT_CALLBACKS_VERSION else {
+                throw invalid("amber_object_callbacks version \(callbacks.pointee.version) is not supported (expected \(AMBER_OBJECT_CALLBACKS_VERSION))")
+            }
+            c = callbacks.pointee
+        }
+        let object = RestorableObject(kind: k, className: className, restorationIdentifier: identifier)
+        let o = ObjectBox(object: object, engine: box, context: HostContext(ctx, ctx_free))
+        o.handle = HandleRegistry.shared.register(o, .object)
+        object.host = HostLink(o)
+        o.install(c)
+        box.objects[ObjectIdentifier(o)] = o
+        out.pointee = o.handle
+    }
+}
+
+/// Frees an object. Backs `amber_object_free`.
+@c @implementation public func amber_object_free(_ object: OpaquePointer?) {
+    guard let object else { return }
+    _ = guarded {
+        let o = try objectBox(object)
+        o.detach()
+        o.engine?.objects[ObjectIdentifier(o)] = nil
+        HandleRegistry.shared.unregister(object)
+        o.context.release()
+    }
+}
+
+/// Sets or clears the restoration identifier. Backs `amber_object_set_identifier`.
+@c @implementation public func amber_object_set_identifier(_ object: OpaquePointer?, _ restoration_id: UnsafePointer<CChar>?) -> CInt {
+    guarded {
+        let o = try objectBox(object)
+        o.object.restorationIdentifier = try optionalString(restoration_id, "restoration_id")
+    }
+}
+
+/// Names the restoration class. Backs `amber_object_set_restoration_class`.
+@c @implementation public func amber_object_set_restoration_class(_ object: OpaquePointer?, _ class_name: UnsafePointer<CChar>?) -> CInt {
+    guarded {
+        let o = try objectBox(object)
+        o.object.restorationClassName = try optionalString(class_name, "class_name")
+    }
+}
+
+/// Records the blueprint. Backs `amber_object_set_blueprint`.
+@c @implementation public func amber_object_set_blueprint(_ object: OpaquePointer?, _ blueprint_id: UnsafePointer<CChar>?) -> CInt {
+    guarded {
+        let o = try objectBox(object)
+        o.object.blueprintIdentifier = try optionalString(blueprint_id, "blueprint_id")
+    }
+}
+
+/// Declares a stack container. Backs `amber_object_set_stack`.
+@c @implementation public func amber_object_set_stack(_ object: OpaquePointer?, _ is_stack: CInt) -> CInt {
+    guarded {
+        let o = try objectBox(object)
+        guard o.object.kind == .controller else { throw invalid("only a controller is a stack; '\(o.object.className)' is a \(o.object.kind)") }
+        o.object.isStackContainer = is_stack != 0
+    }
+}
+
+/// Appends a child controller. Backs `amber_object_add_child`.
+@c @implementation public func amber_object_add_child(_ parent: OpaquePointer?, _ child: OpaquePointer?) -> CInt {
+    guarded {
+        let (p, c) = try objectPair(parent, "the parent", child, "the child")
+        try p.object.addChild(c.object)
+    }
+}
+
+/// Removes a child controller. Backs `amber_object_remove_child`.
+@c @implementation public func amber_object_remove_child(_ parent: OpaquePointer?, _ child: OpaquePointer?) -> CInt {
+    guarded {
+        let (p, c) = try objectPair(parent, "the parent", child, "the child")
+        guard c.object.parent === p.object, c.object.relation == .child else {
+            throw AmberError(.notFound, "'\(c.object.className)' is not a child of '\(p.object.className)'")
+        }
+        p.object.removeChild(c.object)
+    }
+}
+
+/// Presents a controller, replacing what was presented; NULL dismisses. Backs `amber_object_present`.
+@c @implementation public func amber_object_present(_ presenter: OpaquePointer?, _ presented: OpaquePointer?) -> CInt {
+    guarded {
+        let p = try objectBox(presenter, "the presenter")
+        guard p.object.kind == .controller else { throw invalid("only a controller presents; '\(p.object.className)' is a \(p.object.kind)") }
+        guard let presented else {
+            p.object.dismissPresented()
+            return
+        }
+        guard let engine = p.engine else { throw misuse("the presenter has no engine") }
+        let c = try engine.object(presented, "the presented controller").object
+        let previous = p.object.presented
+        if previous === c { return }
+        p.object.dismissPresented()
+        do {
+            try p.object.present(c)
+        } catch {
+            if let previous { try? p.object.present(previous) }
+            throw error
+        }
+    }
+}
+
+/// Adds a view to a controller. Backs `amber_object_add_view`.
+@c @implementation public func amber_object_add_view(_ controller: OpaquePointer?, _ view: OpaquePointer?) -> CInt {
+    guarded {
+        let (c, v) = try objectPair(controller, "the controller", view, "the view")
+        try c.object.addView(v.object)
+    }
+}
+
+/// Names the restoration parent of a plain object. Backs `amber_object_set_restoration_parent`.
+@c @implementation public func amber_object_set_restoration_parent(_ object: OpaquePointer?, _ parent: OpaquePointer?) -> CInt {
+    guarded {
+        let o = try objectBox(object)
+        guard let parent else {
+            try o.object.setRestorationParent(nil)
+            return
+        }
+        guard let engine = o.engine else { throw misuse("the object has no engine") }
+        let p = try engine.object(parent, "the parent")
+        guard p.object.kind != .view else { throw invalid("a restoration parent is a controller or an object; '\(p.object.className)' is a view") }
+        try o.object.setRestorationParent(p.object)
+    }
+}
+
+/// The object's context pointer. Backs `amber_object_context`.
+@c @implementation public func amber_object_context(_ object: OpaquePointer?) -> UnsafeMutableRawPointer? {
+    guarded(nil) { try objectBox(object).context.ctx }
+}
+
+/// The object's class name. Backs `amber_object_class_name`.
+@c @implementation public func amber_object_class_name(_ object: OpaquePointer?) -> UnsafePointer<CChar>? {
+    guarded(staticEmpty) {
+        let o = try objectBox(object)
+        return o.classNameC.pointer(for: o.object.className) ?? staticEmpty
+    }
+}
+
+/// The object's restoration identifier. Backs `amber_object_identifier`.
+@c @implementation public func amber_object_identifier(_ object: OpaquePointer?) -> UnsafePointer<CChar>? {
+    guarded(nil) {
+        let o = try objectBox(object)
+        return o.identifierC.pointer(for: o.object.restorationIdentifier)
+    }
+}
+
+/// The object's kind. Backs `amber_object_kind`.
+@c @implementation public func amber_object_kind(_ object: OpaquePointer?) -> CInt {
+    guarded(-1) { CInt(try objectBox(object).object.kind.rawValue) }
+}
+
+/// The object's restoration path joined with '/'. Backs `amber_object_path`.
+@c @implementation public func amber_object_path(_ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ object: OpaquePointer?) -> CInt {
+    guarded {
+        guard let out else { throw invalid("out is NULL") }
+        out.pointee = nil
+        let o = try objectBox(object)
+        guard let path = o.object.restorationPath else {
+            throw AmberError(.notFound, "'\(o.object.className)' or an ancestor has no restoration identifier")
+        }
+        out.pointee = try newCString(path.joined(separator: "/"))
+    }
+}
+
+/// Frees a string Amber returned. Backs `amber_string_free`.
+@c @implementation public func amber_string_free(_ string: UnsafeMutablePointer<CChar>?) {
+    free(string)
+}

@@ -1,0 +1,54 @@
+// amber.h — Reports (SPEC R16).
+
+import AmberCore
+import CAmber
+
+/// The report box of a live handle.
+func reportBox(_ handle: OpaquePointer?) throws(AmberError) -> ReportBox {
+    try HandleRegistry.shared.resolve(handle, .report, as: ReportBox.self)
+}
+
+/// Backs `amber_report_fresh_reason`.
+@c @implementation public func amber_report_fresh_reason(_ report: OpaquePointer?) -> CInt {
+    guarded(-1) { try reportBox(report).freshReason }
+}
+
+/// Backs `amber_report_message`.
+@c @implementation public func amber_report_message(_ report: OpaquePointer?) -> UnsafePointer<CChar>? {
+    guarded(staticEmpty) { try reportBox(report).message }
+}
+
+/// Backs `amber_report_count`.
+@c @implementation public func amber_report_count(_ report: OpaquePointer?) -> Int {
+    guarded(0) { try reportBox(report).records.count }
+}
+
+/// Backs `amber_report_record_at`.
+@c @implementation public func amber_report_record_at(_ out: UnsafeMutablePointer<amber_report_record>?, _ report: OpaquePointer?, _ index: Int) -> CInt {
+    guarded {
+        guard let out else { throw invalid("out is NULL") }
+        let r = try reportBox(report)
+        guard index >= 0, index < r.records.count else {
+            throw AmberError(.notFound, "record \(UInt(bitPattern: index)) is past the end (the report has \(r.records.count))")
+        }
+        out.pointee = r.records[index]
+    }
+}
+
+/// Backs `amber_report_format`.
+@c @implementation public func amber_report_format(_ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ report: OpaquePointer?) -> CInt {
+    guarded {
+        guard let out else { throw invalid("out is NULL") }
+        out.pointee = nil
+        out.pointee = try newCString(try reportBox(report).text)
+    }
+}
+
+/// Backs `amber_report_free`.
+@c @implementation public func amber_report_free(_ report: OpaquePointer?) {
+    guard let report else { return }
+    _ = guarded {
+        _ = try reportBox(report)
+        HandleRegistry.shared.unregister(report)
+    }
+}

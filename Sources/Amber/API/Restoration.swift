@@ -1,0 +1,67 @@
+// amber.h — Preserving and restoring (SPEC R2–R16).
+
+import AmberCore
+import CAmber
+
+/// Preserves the interface. Backs `amber_engine_preserve`.
+@c @implementation public func amber_engine_preserve(_ engine: OpaquePointer?, _ out_saved: UnsafeMutablePointer<CInt>?) -> CInt {
+    guarded {
+        out_saved?.pointee = 0
+        let box = try engineBox(engine)
+        let result = try box.operation { try box.engine.preserve() }
+        box.lastDuplicates.set(result.duplicates.map { $0.joined(separator: "/") }.joined(separator: "\n"))
+        out_saved?.pointee = result.saved ? 1 : 0
+    }
+}
+
+/// The paths the last preservation met twice. Backs `amber_engine_last_duplicates`.
+@c @implementation public func amber_engine_last_duplicates(_ engine: OpaquePointer?) -> UnsafePointer<CChar>? {
+    guarded(staticEmpty) {
+        let box = try engineBox(engine)
+        return box.lastDuplicates.pointer.map { UnsafePointer($0) } ?? staticEmpty
+    }
+}
+
+/// The launch sequence. Backs `amber_engine_launch`.
+@c @implementation public func amber_engine_launch(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ engine: OpaquePointer?) -> CInt {
+    guarded {
+        guard let out else { throw invalid("out is NULL") }
+        out.pointee = nil
+        let box = try engineBox(engine)
+        box.launchNotes = []
+        let report = box.operation { box.engine.launch() }
+        let notes = box.launchNotes
+        box.launchNotes = []
+        let r = try ReportBox(report, extraNotes: notes)
+        out.pointee = HandleRegistry.shared.register(r, .report)
+    }
+}
+
+/// Discards the archive. Backs `amber_engine_discard`.
+@c @implementation public func amber_engine_discard(_ engine: OpaquePointer?) -> CInt {
+    guarded {
+        let box = try engineBox(engine)
+        try box.operation { try box.engine.discardArchive() }
+    }
+}
+
+/// Extends restoration. Backs `amber_engine_extend_restoration`.
+@c @implementation public func amber_engine_extend_restoration(_ out: UnsafeMutablePointer<UInt64>?, _ engine: OpaquePointer?) -> CInt {
+    guarded {
+        guard let out else { throw invalid("out is NULL") }
+        let box = try engineBox(engine)
+        out.pointee = try box.engine.extendRestoration().id
+    }
+}
+
+/// Completes an extension. Backs `amber_engine_complete_restoration`.
+@c @implementation public func amber_engine_complete_restoration(_ engine: OpaquePointer?, _ token: UInt64) -> CInt {
+    guarded {
+        let box = try engineBox(engine)
+        do {
+            try box.operation { try box.engine.completeRestoration(RestorationToken(id: token)) }
+        } catch let e as AmberError where e.code == .misuse {
+            throw AmberError(.notFound, e.message)
+        }
+    }
+}

@@ -1,0 +1,186 @@
+// The box behind an amber_engine handle: the engine and everything the C layer keeps for it.
+
+import AmberCore
+import CAmber
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An engine opened by amber_engine_open(), with its objects, the host's contexts and plugins.
+final class EngineBox {
+    let engine: Engine
+    /// The handle given out (the box's address).
+    var handle: OpaquePointer!
+    /// The objects made for this engine, by box identity.
+    var objects: [ObjectIdentifier: ObjectBox] = [:]
+    /// Contexts of restoration classes and blueprint factories, released at close.
+    var classContexts: [HostContext] = []
+    var delegateContext: HostContext?
+    var storeContext: HostContext?
+    /// Superclasses declared with amber_engine_register_subclass() (or with a restoration class).
+    var superclasses: [String: String] = [:]
+    /// dlopen handles of loaded plugins, closed last at close.
+    var plugins: [UnsafeMutableRawPointer] = []
+    /// amber_engine_last_duplicates().
+    let lastDuplicates = CStringSlot("")
+    /// Failures of callbacks that cannot report one to the engine (object_for_path), for the
+    /// launch's report.
+    var launchNotes: [String] = []
+    /// How many engine operations are running (close is refused from inside one).
+    var busy = 0
+
+    init(engine: Engine) { self.engine = engine }
+
+    /// Runs an operation that calls back into the host.
+    func operation<T>(_ body: () throws -> T) rethrows -> T {
+        busy += 1
+        defer { busy -= 1 }
+        return try body()
+    }
+
+    /// The object of a handle, which must be live and belong to this engine.
+    func object(_ handle: OpaquePointer?, _ what: String = "the object") throws(AmberError) -> ObjectBox {
+        guard let handle else { throw invalid("\(what) is NULL") }
+        let box = try HandleRegistry.shared.resolve(handle, .object, as: ObjectBox.self)
+        guard box.engine === self else { throw invalid("\(what) belongs to another engine") }
+        return box
+    }
+
+    /// An object a host callback gave through `amber_object **out` (NULL: none).
+    func given(_ handle: OpaquePointer?, by what: String) throws -> RestorableObject? {
+        guard let handle else { return nil }
+        do {
+            return try object(handle, "the object \(what) gave").object
+        } catch {
+            throw AmberError(.callbackFailed, "\(what) gave an object that is not a live object of this engine: \(error.message)")
+        }
+    }
+
+    /// Calls `body` with the path as a C array of C strings.
+    func withCPath<T>(_ path: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>, Int) throws -> T) throws -> T {
+        let arena = CArena()
+        let array = try arena.stringArray(path)
+        return try withExtendedLifetime(arena) { try body(UnsafePointer(array), path.count) }
+    }
+
+    // MARK: Closing
+
+    /// Frees every object, releases every context (ctx_free), closes plugins. The box is dead
+    /// afterwards.
+    func close() {
+        for box in objects.values {
+            box.detach()
+            HandleRegistry.shared.unregister(box.handle)
+        }
+        let boxes = objects.values
+        objects = [:]
+        for box in boxes { box.context.release() }
+        engine.delegate = EngineDelegate()
+        delegateContext?.release()
+        delegateContext = nil
+        for c in classContexts { c.release() }
+        classContexts = []
+        storeContext?.release()
+        storeContext = nil
+        for p in plugins.reversed() { dlclose(p) }
+        plugins = []
+    }
+
+    // MARK: Host callbacks as engine closures
+
+    /// The engine's make closure of a restoration class.
+    func restorationMake(_ cls: amber_restoration_class, _ ctx: HostContext, name: String)
+        -> (([String], StateDecoder) throws -> RestorableObject?)?
+    {
+        guard let make = cls.make else { return nil }
+        return { [weak self] path, decoder in
+            guard let self else { return nil }
+            var out: OpaquePointer?
+            try self.withCPath(path) { p, n in
+                try DecoderBox.with(.state(decoder), engine: self) { d in
+                    try callHost("the make callback of restoration class \(name)") { make(&out, self.handle, p, n, d, ctx.ctx) }
+                }
+            }
+            return try self.given(out, by: "restoration class \(name)")
+        }
+    }
+
+    /// The engine's make closure of a blueprint factory.
+    func factoryMake(_ factory: amber_blueprint_factory, _ ctx: HostContext, name: String)
+        -> (String, [String], StateDecoder) throws -> RestorableObject?
+    {
+        let make = factory.make
+        return { [weak self] blueprint, path, decoder in
+            guard let self, let make else { return nil }
+            var out: OpaquePointer?
+            try self.withCPath(path) { p, n in
+                try DecoderBox.with(.state(decoder), engine: self) { d in
+                    try callHost("the make callback of blueprint factory \(name)") {
+                        blueprint.withCString { b in make(&out, self.handle, b, p, n, d, ctx.ctx) }
+                    }
+                }
+            }
+            return try self.given(out, by: "blueprint factory \(name)")
+        }
+    }
+
+    /// The engine's delegate over the host's.
+    func delegate(_ d: amber_delegate, _ ctx: HostContext) -> EngineDelegate {
+        var e = EngineDelegate()
+        let c = ctx.ctx
+        if let f = d.should_save {
+            e.shouldSave = { [weak self] coder in
+                guard let self else { return false }
+                return CoderBox.with(.app(coder), engine: self) { h in f(self.handle, h, c) != 0 }
+            }
+        }
+        if let f = d.will_encode {
+            e.willEncode = { [weak self] coder in
+                guard let self else { return }
+                try CoderBox.with(.app(coder), engine: self) { h in
+                    try callHost("the delegate's will_encode callback") { f(self.handle, h, c) }
+                }
+            }
+        }
+        if let f = d.should_restore {
+            e.shouldRestore = { [weak self] decoder in
+                guard let self else { return false }
+                return DecoderBox.with(.app(decoder), engine: self) { h in f(self.handle, h, c) != 0 }
+            }
+        }
+        if let f = d.did_decode {
+            e.didDecode = { [weak self] decoder in
+                guard let self else { return }
+                try DecoderBox.with(.app(decoder), engine: self) { h in
+                    try callHost("the delegate's did_decode callback") { f(self.handle, h, c) }
+                }
+            }
+        }
+        if let f = d.object_for_path {
+            e.objectForPath = { [weak self] path, decoder in
+                guard let self else { return nil }
+                do {
+                    var out: OpaquePointer?
+                    try self.withCPath(path) { p, n in
+                        try DecoderBox.with(.state(decoder), engine: self) { h in
+                            try callHost("the delegate's object_for_path callback for /\(path.joined(separator: "/"))") {
+                                f(&out, self.handle, p, n, h, c)
+                            }
+                        }
+                    }
+                    return try self.given(out, by: "the delegate's object_for_path")
+                } catch {
+                    self.launchNotes.append(status(of: error).1)
+                    return nil
+                }
+            }
+        }
+        if let f = d.will_finish_launching {
+            e.willFinishLaunching = { [weak self] in if let self { f(self.handle, c) } }
+        }
+        if let f = d.did_finish_launching {
+            e.didFinishLaunching = { [weak self] in if let self { f(self.handle, c) } }
+        }
+        return e
+    }
+}

@@ -1,0 +1,108 @@
+// C strings in and out: input strings validated as UTF-8, output strings on the C heap.
+
+import AmberCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A NUL-terminated copy of `text` from malloc (the caller frees it with free()); nil only if
+/// malloc fails. A NUL inside `text` ends the C string there.
+func mallocCString(_ text: String) -> UnsafeMutablePointer<CChar>? {
+    var text = text
+    return text.withUTF8 { utf8 -> UnsafeMutablePointer<CChar>? in
+        guard let p = malloc(utf8.count + 1)?.assumingMemoryBound(to: CChar.self) else { return nil }
+        if let base = utf8.baseAddress { memcpy(p, base, utf8.count) }
+        p[utf8.count] = 0
+        return p
+    }
+}
+
+/// As `mallocCString`, throwing when memory is exhausted.
+func newCString(_ text: String) throws(AmberError) -> UnsafeMutablePointer<CChar> {
+    guard let p = mallocCString(text) else { throw AmberError(.limitExceeded, "out of memory for a string of \(text.utf8.count) bytes") }
+    return p
+}
+
+/// An input string: required, valid UTF-8.
+func inputString(_ p: UnsafePointer<CChar>?, _ what: String) throws(AmberError) -> String {
+    guard let p else { throw invalid("\(what) is NULL") }
+    guard let s = String(validatingCString: p) else { throw invalid("\(what) is not valid UTF-8") }
+    return s
+}
+
+/// An optional input string: NULL is nil; otherwise valid UTF-8.
+func optionalString(_ p: UnsafePointer<CChar>?, _ what: String) throws(AmberError) -> String? {
+    guard let p else { return nil }
+    guard let s = String(validatingCString: p) else { throw invalid("\(what) is not valid UTF-8") }
+    return s
+}
+
+/// A coder key: valid UTF-8, not empty.
+func inputKey(_ p: UnsafePointer<CChar>?) throws(AmberError) -> String {
+    let key = try inputString(p, "the key")
+    guard !key.isEmpty else { throw invalid("the key is empty") }
+    return key
+}
+
+/// A size_t argument as an Int.
+func inputCount(_ n: Int, _ what: String) throws(AmberError) -> Int {
+    guard n >= 0, n <= Int(Int32.max) * 16 else { throw invalid("\(what) \(UInt(bitPattern: n)) is out of range") }
+    return n
+}
+
+/// Blocks of C memory (strings, byte buffers, pointer arrays) that live as long as their owner
+/// (a report, a decoder): the storage behind borrowed pointers.
+final class CArena {
+    private var blocks: [UnsafeMutableRawPointer] = []
+
+    /// A borrowed C string copy of `text`.
+    func string(_ text: String) throws(AmberError) -> UnsafeMutablePointer<CChar> {
+        let p = try newCString(text)
+        blocks.append(UnsafeMutableRawPointer(p))
+        return p
+    }
+
+    /// A borrowed copy of `bytes` (never NULL, even when empty).
+    func bytes(_ bytes: [UInt8]) throws(AmberError) -> UnsafeMutablePointer<UInt8> {
+        guard let raw = malloc(max(bytes.count, 1)) else { throw AmberError(.limitExceeded, "out of memory for \(bytes.count) bytes") }
+        blocks.append(raw)
+        bytes.withUnsafeBytes { b in if let base = b.baseAddress { memcpy(raw, base, b.count) } }
+        return raw.assumingMemoryBound(to: UInt8.self)
+    }
+
+    /// A borrowed array of borrowed C strings, copies of `strings` (never NULL).
+    func stringArray(_ strings: [String]) throws(AmberError) -> UnsafeMutablePointer<UnsafePointer<CChar>?> {
+        let size = MemoryLayout<UnsafePointer<CChar>?>.stride * max(strings.count, 1)
+        guard let raw = malloc(size) else { throw AmberError(.limitExceeded, "out of memory for \(strings.count) strings") }
+        blocks.append(raw)
+        let array = raw.bindMemory(to: UnsafePointer<CChar>?.self, capacity: max(strings.count, 1))
+        array[0] = nil
+        for (i, s) in strings.enumerated() { array[i] = UnsafePointer(try string(s)) }
+        return array
+    }
+
+    deinit { for b in blocks { free(b) } }
+}
+
+/// One C string that an owner replaces over time (an object's identifier, the last duplicates).
+final class CStringSlot {
+    private(set) var text: String?
+    private(set) var pointer: UnsafeMutablePointer<CChar>?
+
+    init(_ text: String? = nil) { set(text) }
+
+    /// Replaces the string (nil: none); the previous pointer dangles afterwards.
+    func set(_ text: String?) {
+        free(pointer)
+        self.text = text
+        pointer = text.map { mallocCString($0) } ?? nil
+    }
+
+    /// The pointer for `text`, rebuilt only when it changed.
+    func pointer(for text: String?) -> UnsafePointer<CChar>? {
+        if text != self.text { set(text) }
+        return UnsafePointer(pointer)
+    }
+
+    deinit { free(pointer) }
+}

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The C tests: the header test (amber.h alone as C99 and as C++, -Wall -Wextra -pedantic
+# -Werror), the export check, and test_smoke against libamber.so.
+# Usage: bindings/c/run-tests.sh   (builds the library with scripts/build-lib.sh unless
+#        AMBER_SKIP_BUILD=1). Exits non-zero if anything fails.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+out=.build-lib/c-tests
+mkdir -p "$out"
+CC=${CC:-cc}
+CXX=${CXX:-c++}
+status=0
+
+if [ "${AMBER_SKIP_BUILD:-0}" != 1 ]; then
+    scripts/build-lib.sh >/dev/null || { echo "build-lib.sh failed"; exit 1; }
+fi
+
+echo "== header test"
+passed=0
+failed=0
+printf '#include "amber.h"\nint main(void) { return amber_version_number() == AMBER_VERSION_NUMBER ? 0 : 1; }\n' > "$out/header.c"
+cp "$out/header.c" "$out/header.cpp"
+if $CC -std=c99 -Wall -Wextra -pedantic -Werror -Iinclude -c "$out/header.c" -o "$out/header-c.o"; then
+    echo "ok    amber.h compiles alone as C99"; passed=$((passed + 1))
+else echo "FAIL  amber.h as C99"; failed=$((failed + 1)); fi
+if $CXX -std=c++11 -Wall -Wextra -pedantic -Werror -Iinclude -c "$out/header.cpp" -o "$out/header-cpp.o"; then
+    echo "ok    amber.h compiles alone as C++11"; passed=$((passed + 1))
+else echo "FAIL  amber.h as C++"; failed=$((failed + 1)); fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ] || status=1
+
+echo "== exports"
+bindings/c/tests/check-exports.sh | tail -n 4 || status=1
+
+echo "== test_smoke"
+flags=(-std=c99 -Wall -Wextra -pedantic -Werror -Iinclude)
+link=(-L"$root/.build-lib/lib" -lamber -Wl,-rpath,"$root/.build-lib/lib")
+$CC "${flags[@]}" -fPIC -shared bindings/c/tests/plugin_sample.c -o "$out/plugin_sample.so" "${link[@]}" || status=1
+$CC "${flags[@]}" bindings/c/tests/test_smoke.c -o "$out/test_smoke" "${link[@]}" || { echo "test_smoke does not compile"; exit 1; }
+"$out/test_smoke" "$root/$out/plugin_sample.so" || status=1
+exit $status

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Checks that libamber.so exports exactly the functions include/amber.h declares: each declared
+# function is exported, and nothing else is (no Swift symbols). Also that it needs no Swift
+# runtime library. Prints one line per check and "N passed, N failed".
+# Usage: bindings/c/tests/check-exports.sh [path/to/libamber.so]
+set -uo pipefail
+cd "$(dirname "$0")/../../.."
+lib=${1:-.build-lib/lib/libamber.so}
+header=include/amber.h
+passed=0
+failed=0
+check() { # name, condition status
+    if [ "$2" -eq 0 ]; then echo "ok    $1"; passed=$((passed + 1)); else echo "FAIL  $1"; failed=$((failed + 1)); fi
+}
+
+if [ ! -f "$lib" ]; then echo "no $lib: run scripts/build-lib.sh"; echo "0 passed, 1 failed"; exit 1; fi
+
+# Declared functions: preprocess (comments and macros gone), join each declaration onto one line,
+# keep the top-level declarations "type amber_name(" — not typedefs or struct members (those are
+# function pointers, "(*name)").
+declared=$(cc -E -P -x c "$header" | tr '\n' ' ' | tr ';' '\n' \
+    | grep -v -E '^\s*typedef' | grep -o -E '\bamber_[a-z0-9_]+\s*\(' | tr -d ' (' | sort -u)
+# The struct bodies are inside typedefs, so member pointers "(*read)" never match above.
+exported=$(nm -D --defined-only "$lib" | awk '{print $3}' | sort -u)
+
+n=$(echo "$declared" | grep -c .)
+check "the header declares functions ($n)" $([ "$n" -gt 0 ]; echo $?)
+for f in $declared; do
+    echo "$exported" | grep -qx "$f"
+    check "exported: $f" $?
+done
+extra=$(comm -13 <(echo "$declared") <(echo "$exported"))
+check "nothing else is exported${extra:+: $(echo $extra | head -c 300)}" $([ -z "$extra" ]; echo $?)
+swiftlibs=$(ldd "$lib" | grep -i -E 'libswift|libdispatch|libFoundation|libBlocksRuntime' || true)
+check "no Swift runtime library needed${swiftlibs:+: $swiftlibs}" $([ -z "$swiftlibs" ]; echo $?)
+soname=$(readelf -d "$lib" | grep -o 'SONAME.*\[.*\]' || true)
+check "SONAME is libamber.so ($soname)" $(echo "$soname" | grep -q '\[libamber.so\]'; echo $?)
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

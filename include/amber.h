@@ -1,0 +1,828 @@
+/*
+ * amber.h — the C interface of Amber, UI state preservation and restoration for any program.
+ *
+ * This header is the whole contract: a function that is not declared here is not API.
+ *
+ * Conventions (house style, after SQLite, libgit2 and zstd):
+ * - Fallible functions return a status code, AMBER_OK (0) on success. On failure,
+ *   amber_error_last() gives a message naming the problem, on the calling thread.
+ * - Out parameters come first and are named `out`. What comes back through `T **out` belongs
+ *   to the caller, who releases it with the free function named in its documentation. Pointers
+ *   returned directly are borrowed and live as long as their parent, as documented.
+ * - Input strings are UTF-8, NUL-terminated, and copied; invalid UTF-8 is AMBER_INVALID_ARGUMENT.
+ *   Input buffers are copied unless documented otherwise.
+ * - Every constructor has a free or close function; passing NULL to it does nothing.
+ * - Callbacks take a context pointer as their last parameter. When Amber keeps a callback
+ *   beyond the call that registers it, it also takes an optional `ctx_free`, called once when
+ *   Amber no longer needs the context. A callback reports its own failure by returning a
+ *   non-zero code; Amber stops the operation and passes that code up unchanged.
+ * - Structs of callbacks carry a `version` field first and only ever grow at the end. Fill
+ *   them with their `_init` function (usable from languages without macros).
+ * - Nothing Amber is given — arguments, callbacks' answers, archives — may abort the host
+ *   process: bad input is an error code.
+ *
+ * Thread safety: an engine and everything that belongs to it (objects, coders, reports) may be
+ * used by one thread at a time; separate engines may be used from separate threads at once.
+ * amber_error_last() is per thread. The functions without an engine are safe from any thread.
+ */
+#ifndef AMBER_H
+#define AMBER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------- */
+/* Versions                                                                                  */
+/* ---------------------------------------------------------------------------------------- */
+
+#define AMBER_VERSION_MAJOR 0
+#define AMBER_VERSION_MINOR 1
+#define AMBER_VERSION_PATCH 0
+/** MAJOR * 1000000 + MINOR * 1000 + PATCH. */
+#define AMBER_VERSION_NUMBER (AMBER_VERSION_MAJOR * 1000000 + AMBER_VERSION_MINOR * 1000 + AMBER_VERSION_PATCH)
+
+/**
+ * The version of the library loaded, as AMBER_VERSION_NUMBER computes it, so that a host can
+ * check the library matches the header it was compiled against.
+ *
+ * @return MAJOR * 1000000 + MINOR * 1000 + PATCH.
+ * Ownership: none.
+ * Thread safety: safe from any thread.
+ */
+int amber_version_number(void);
+
+/**
+ * The version of the library loaded as text, e.g. "0.1.0".
+ *
+ * @return a static string.
+ * Ownership: borrowed; lives as long as the library is loaded.
+ * Thread safety: safe from any thread.
+ */
+const char *amber_version_string(void);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Status codes and errors                                                                   */
+/* ---------------------------------------------------------------------------------------- */
+
+/** Status codes. Every fallible function returns one of these. */
+typedef enum amber_status {
+    AMBER_OK = 0,
+    /** A NULL handle or string, invalid UTF-8, a value out of range, an unknown kind. */
+    AMBER_INVALID_ARGUMENT = 1,
+    /** No such key, class, object, archive or record. */
+    AMBER_NOT_FOUND = 2,
+    /** A value exists but is of another type than asked for. */
+    AMBER_TYPE_MISMATCH = 3,
+    /** A key that the engine reserves for itself (SPEC R7). */
+    AMBER_RESERVED_KEY = 4,
+    /** A name registered twice, a restoration path met twice. */
+    AMBER_DUPLICATE = 5,
+    /** The file system refused (the message names the call and errno). */
+    AMBER_IO = 6,
+    /** An archive is damaged or is not an Amber archive. */
+    AMBER_CORRUPT = 7,
+    /** The key provider says the key is unavailable (device locked). */
+    AMBER_KEY_UNAVAILABLE = 8,
+    /** An archive does not authenticate: tampered, or the wrong key. */
+    AMBER_AUTHENTICATION_FAILED = 9,
+    /** A limit on size, count, length or nesting was exceeded. */
+    AMBER_LIMIT_EXCEEDED = 10,
+    /** A call at the wrong moment: a handle used after it was freed (where detectable), a coder
+     *  used outside its callback, a transition that is not allowed. */
+    AMBER_MISUSE = 11,
+    /** A host callback failed without a code of its own (it gave an object of another engine, a
+     *  store gave no buffer); a callback's own non-zero code is passed up unchanged, whatever
+     *  its value. */
+    AMBER_CALLBACK_FAILED = 12
+} amber_status;
+
+/**
+ * The message of the last failure on the calling thread.
+ *
+ * @return a message; "" if no call on this thread has failed. Never NULL.
+ * Ownership: borrowed; valid until the next Amber call on the same thread.
+ * Thread safety: per thread.
+ */
+const char *amber_error_last(void);
+
+/**
+ * The status code of the last failure on the calling thread (AMBER_OK if none).
+ *
+ * Ownership: none. Thread safety: per thread.
+ */
+int amber_error_last_code(void);
+
+/**
+ * Forgets the last failure on the calling thread.
+ *
+ * Ownership: none. Thread safety: per thread.
+ */
+void amber_error_clear(void);
+
+/**
+ * The name of a status code, e.g. "AMBER_NOT_FOUND".
+ *
+ * @param status any value; unknown values give "AMBER_UNKNOWN_STATUS".
+ * @return a static string, never NULL.
+ * Ownership: borrowed; static.
+ * Thread safety: safe from any thread.
+ */
+const char *amber_status_string(int status);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Handles                                                                                   */
+/* ---------------------------------------------------------------------------------------- */
+
+/** An engine: the restorable objects of one program, its classes, its delegate, its store. */
+typedef struct amber_engine amber_engine;
+/** A restorable object: a controller, a view or a plain object (SPEC R1). Owned by its engine. */
+typedef struct amber_object amber_object;
+/** A coder an encode callback writes an object's state into. Borrowed for one callback. */
+typedef struct amber_coder amber_coder;
+/** A decoder a callback reads an object's state from. Borrowed for one callback. */
+typedef struct amber_decoder amber_decoder;
+/** What a restore did, object by object (SPEC R16). */
+typedef struct amber_report amber_report;
+
+/** The kind of a restorable object. */
+typedef enum amber_kind {
+    AMBER_KIND_CONTROLLER = 0,
+    AMBER_KIND_VIEW = 1,
+    AMBER_KIND_OBJECT = 2
+} amber_kind;
+
+/* ---------------------------------------------------------------------------------------- */
+/* Engines                                                                                   */
+/* ---------------------------------------------------------------------------------------- */
+
+/** An archive store: where the engine keeps the archive and the launch guard (a plugin). */
+typedef struct amber_store {
+    /** AMBER_STORE_VERSION. */
+    unsigned int version;
+    /** Reads the archive into a buffer it allocates with `alloc` (given); sets *out_found to 0
+     *  when there is none. Returns 0 or a status code. */
+    int (*read)(void *(*alloc)(size_t size, void *alloc_ctx), void *alloc_ctx, uint8_t **out,
+                size_t *out_size, int *out_found, void *ctx);
+    /** Replaces the archive with `bytes`, atomically: afterwards the store holds the old archive
+     *  or the new one, never a torn one. Returns 0 or a status code. */
+    int (*write)(const uint8_t *bytes, size_t size, void *ctx);
+    /** Removes the archive; no archive is not an error. Returns 0 or a status code. */
+    int (*remove)(void *ctx);
+    /** Reads the launch guard count (0 when there is none). Returns 0 or a status code. */
+    int (*read_guard)(int *out, void *ctx);
+    /** Writes the launch guard count; 0 removes it. Returns 0 or a status code. */
+    int (*write_guard)(int count, void *ctx);
+} amber_store;
+
+#define AMBER_STORE_VERSION 1
+
+/**
+ * Fills a store with zeros and its version.
+ *
+ * @param store the struct to fill.
+ * @param version AMBER_STORE_VERSION.
+ * @return AMBER_OK, or AMBER_INVALID_ARGUMENT for NULL or an unknown version.
+ * Ownership: none. Thread safety: safe from any thread.
+ */
+int amber_store_init(amber_store *store, unsigned int version);
+
+/** Options of a new engine. */
+typedef struct amber_engine_options {
+    /** AMBER_ENGINE_OPTIONS_VERSION. */
+    unsigned int version;
+    /** The application's bundle version, recorded in every archive (R8). NULL: "0". */
+    const char *bundle_version;
+    /** The interface idiom recorded in every archive (R8), e.g. "desktop". NULL: "desktop". */
+    const char *interface_idiom;
+    /** Where archives are kept. NULL: a directory named by state_directory, or the default. */
+    const amber_store *store;
+    /** The store's context. */
+    void *store_ctx;
+    /** Called once with store_ctx when the engine no longer needs it; may be NULL. */
+    void (*store_ctx_free)(void *ctx);
+    /** The directory of the built-in file store. NULL: $XDG_STATE_HOME/<app-id>, else
+     *  ~/.local/state/<app-id>. Ignored when `store` is set. */
+    const char *state_directory;
+    /** Non-zero: keep the archive in memory only (tests, or programs with nothing to keep). */
+    int memory_store;
+} amber_engine_options;
+
+#define AMBER_ENGINE_OPTIONS_VERSION 1
+
+/**
+ * Fills engine options with the defaults and their version.
+ *
+ * @param options the struct to fill.
+ * @param version AMBER_ENGINE_OPTIONS_VERSION.
+ * @return AMBER_OK, or AMBER_INVALID_ARGUMENT for NULL or an unknown version.
+ * Ownership: none. Thread safety: safe from any thread.
+ */
+int amber_engine_options_init(amber_engine_options *options, unsigned int version);
+
+/**
+ * Opens an engine for an application.
+ *
+ * @param out receives the engine.
+ * @param app_id the application's identifier, e.g. "org.example.homepwner": a file name
+ *        (no '/', not "." or "..", at most 255 bytes).
+ * @param options NULL for the defaults.
+ * @return AMBER_OK; AMBER_INVALID_ARGUMENT (also for a store of an unknown version or with a
+ *   NULL function); AMBER_NOT_FOUND if no default state directory can be named (neither
+ *   XDG_STATE_HOME nor HOME is set). The file store makes its directory (mode 0700) when it first
+ *   writes, so a directory that cannot be made is AMBER_IO from amber_engine_preserve().
+ * Ownership: the caller owns *out and closes it with amber_engine_close(). On failure
+ *   store_ctx_free is not called.
+ * Thread safety: safe from any thread.
+ */
+int amber_engine_open(amber_engine **out, const char *app_id, const amber_engine_options *options);
+
+/**
+ * Closes an engine: frees its objects, classes and callbacks' contexts (their ctx_free runs).
+ *
+ * @param engine an engine, or NULL (nothing happens).
+ * Ownership: the engine and everything it owns are gone; borrowed pointers into it dangle.
+ *   Reports stay valid (free them with amber_report_free()); their `object` pointers dangle.
+ *   Closing an engine from one of its own callbacks is refused (AMBER_MISUSE is recorded for
+ *   amber_error_last(); nothing happens).
+ * Thread safety: no other thread may be using the engine.
+ */
+void amber_engine_close(amber_engine *engine);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Restorable objects (SPEC R1–R4)                                                           */
+/* ---------------------------------------------------------------------------------------- */
+
+/** The callbacks of a restorable object. Any may be NULL. */
+typedef struct amber_object_callbacks {
+    /** AMBER_OBJECT_CALLBACKS_VERSION. */
+    unsigned int version;
+    /** Writes the object's state while preserving (R6). Returns 0 or a code. */
+    int (*encode)(amber_object *object, amber_coder *coder, void *ctx);
+    /** Reads the object's state while restoring, after every object exists (R12). Returns 0 or
+     *  a code; a failure is recorded in the report and restoration goes on. */
+    int (*decode)(amber_object *object, amber_decoder *decoder, void *ctx);
+    /** Called on every restored object once all have decoded (R13). */
+    void (*finished_restoring)(amber_object *object, void *ctx);
+} amber_object_callbacks;
+
+#define AMBER_OBJECT_CALLBACKS_VERSION 1
+
+/**
+ * Fills object callbacks with NULLs and their version.
+ *
+ * @return AMBER_OK, or AMBER_INVALID_ARGUMENT for NULL or an unknown version.
+ * Ownership: none. Thread safety: safe from any thread.
+ */
+int amber_object_callbacks_init(amber_object_callbacks *callbacks, unsigned int version);
+
+/**
+ * Creates a restorable object.
+ *
+ * @param out receives the object.
+ * @param engine its engine.
+ * @param kind an amber_kind.
+ * @param class_name the object's class, e.g. "ItemsViewController" (not empty).
+ * @param restoration_id its restoration identifier, or NULL for none (R2: then it and what
+ *        hangs under it are not preserved).
+ * @param callbacks NULL for none; copied.
+ * @param ctx passed to the callbacks.
+ * @param ctx_free called once with ctx when the object is freed; may be NULL.
+ * @return AMBER_OK or AMBER_INVALID_ARGUMENT.
+ * Ownership: the engine owns the object; it lives until amber_object_free() or the engine is
+ *   closed. On failure ctx_free is not called.
+ * Thread safety: as the engine.
+ */
+int amber_object_new(amber_object **out, amber_engine *engine, int kind, const char *class_name,
+                     const char *restoration_id, const amber_object_callbacks *callbacks,
+                     void *ctx, void (*ctx_free)(void *ctx));
+
+/**
+ * Frees an object: detaches it from its parent, its children and views from it, and calls its
+ * ctx_free. Objects under it are not freed.
+ *
+ * @param object an object, or NULL (nothing happens).
+ * Ownership: the handle dangles afterwards.
+ * Thread safety: as the engine.
+ */
+void amber_object_free(amber_object *object);
+
+/**
+ * Sets or clears (NULL) an object's restoration identifier.
+ *
+ * @return AMBER_OK or AMBER_INVALID_ARGUMENT.
+ * Ownership: the string is copied. Thread safety: as the engine.
+ */
+int amber_object_set_identifier(amber_object *object, const char *restoration_id);
+
+/**
+ * Names the restoration class that recreates the object at launch (R10, step 1), or NULL.
+ *
+ * @return AMBER_OK or AMBER_INVALID_ARGUMENT.
+ * Ownership: the string is copied. Thread safety: as the engine.
+ */
+int amber_object_set_restoration_class(amber_object *object, const char *class_name);
+
+/**
+ * Records the blueprint the object was made from (the analogue of a storyboard identifier;
+ * R6, R10 step 4), or NULL.
+ *
+ * @return AMBER_OK or AMBER_INVALID_ARGUMENT.
+ * Ownership: the string is copied. Thread safety: as the engine.
+ */
+int amber_object_set_blueprint(amber_object *object, const char *blueprint_id);
+
+/**
+ * Declares a controller a stack container (a navigation stack): children with the same
+ * identifier are told apart by their position (R3).
+ *
+ * @return AMBER_OK, or AMBER_INVALID_ARGUMENT if the object is not a controller.
+ * Ownership: none. Thread safety: as the engine.
+ */
+int amber_object_set_stack(amber_object *object, int is_stack);
+
+/**
+ * Appends a child controller to a controller (containment). A child that has a parent is
+ * moved.
+ *
+ * @return AMBER_OK; AMBER_INVALID_ARGUMENT if either is not a controller, or the child is the
+ *   parent or one of its ancestors.
+ * Ownership: none (both belong to the engine). Thread safety: as the engine.
+ */
+int amber_object_add_child(amber_object *parent, amber_object *child);
+
+/**
+ * Removes a child controller from its parent.
+ *
+ * @return AMBER_OK, or AMBER_NOT_FOUND if it is not a child of `parent`.
+ * Ownership: none. Thread safety: as the engine.
+ */
+int amber_object_remove_child(amber_object *parent, amber_object *child);
+
+/**
+ * Presents a controller modally from another, replacing what it presented; NULL dismisses.
+ *
+ * @return AMBER_OK, or AMBER_INVALID_ARGUMENT if either is not a controller or the presented
+ *   one is the presenter or one of its ancestors (nothing changes then).
+ * Ownership: none. Thread safety: as the engine.
+ */
+int amber_object_present(amber_object *presenter, amber_object *presented);
+
+/**
+ * Adds a view to a controller.
+ *
+ * @return AMBER_OK, or AMBER_INVALID_ARGUMENT if `controller` is not a controller or `view`
+ *   not a view.
+ * Ownership: none. Thread safety: as the engine.
+ */
+int amber_object_add_view(amber_object *controller, amber_object *view);
+
+/**
+ * Names the restoration parent of a plain object (UIStateRestoring's restorationParent).
+ *
+ * @param parent a controller or object, or NULL.
+ * @return AMBER_OK or AMBER_INVALID_ARGUMENT.
+ * Ownership: none. Thread safety: as the engine.
+ */
+int amber_object_set_restoration_parent(amber_object *object, amber_object *parent);
+
+/**
+ * The object's context pointer, as given to amber_object_new().
+ *
+ * @return the context (may be NULL; NULL also for a NULL object).
+ * Ownership: the host's. Thread safety: as the engine.
+ */
+void *amber_object_context(const amber_object *object);
+
+/**
+ * The object's class name.
+ *
+ * @return the name, or "" for NULL.
+ * Ownership: borrowed; valid until the object is freed or its class name changes.
+ * Thread safety: as the engine.
+ */
+const char *amber_object_class_name(const amber_object *object);
+
+/**
+ * The object's restoration identifier.
+ *
+ * @return the identifier, or NULL if it has none (or the object is NULL).
+ * Ownership: borrowed; valid until the object is freed or the identifier changes (restoration
+ *   gives an object found without an identifier the archived one).
+ * Thread safety: as the engine.
+ */
+const char *amber_object_identifier(const amber_object *object);
+
+/**
+ * The object's kind, an amber_kind, or -1 for NULL.
+ *
+ * Ownership: none. Thread safety: as the engine.
+ */
+int amber_object_kind(const amber_object *object);
+
+/**
+ * The object's restoration path joined with '/' (R3), e.g. "Nav/Items/Detail".
+ *
+ * @param out receives the path; free it with amber_string_free().
+ * @return AMBER_OK, or AMBER_NOT_FOUND if the object or an ancestor has no identifier.
+ * Ownership: the caller owns *out. Thread safety: as the engine.
+ */
+int amber_object_path(char **out, const amber_object *object);
+
+/**
+ * Frees a string Amber returned through an out parameter.
+ *
+ * @param string a string, or NULL (nothing happens).
+ * Ownership: the string is gone. Thread safety: safe from any thread.
+ */
+void amber_string_free(char *string);
+
+/**
+ * Adds a root (a window or scene); preservation starts at each root (R2).
+ *
+ * @return AMBER_OK; AMBER_DUPLICATE if it is a root already; AMBER_INVALID_ARGUMENT (also if it is
+ *   not a controller or has a parent).
+ * Ownership: none. Thread safety: as the engine.
+ */
+int amber_engine_add_root(amber_engine *engine, amber_object *root);
+
+/**
+ * Removes a root.
+ *
+ * @return AMBER_OK or AMBER_NOT_FOUND.
+ * Ownership: none. Thread safety: as the engine.
+ */
+int amber_engine_remove_root(amber_engine *engine, amber_object *root);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Coders (SPEC R6, R7, R12, R4)                                                             */
+/* ---------------------------------------------------------------------------------------- */
+
+/**
+ * Encoders: write a value under a key into the object's own coder. Keys are UTF-8, not empty.
+ *
+ * @return AMBER_OK; AMBER_RESERVED_KEY for a key the engine keeps for itself (R7: the keys
+ *   beginning with "amber." and bundleVersion, interfaceIdiom, timestamp, systemVersion,
+ *   blueprint, restorationClass, restorationPath, className, kind and UIKit's names for them);
+ *   AMBER_DUPLICATE for a key written twice in the same coder; AMBER_INVALID_ARGUMENT;
+ *   AMBER_MISUSE outside the callback.
+ * Ownership: strings and bytes are copied. Thread safety: as the engine.
+ */
+int amber_coder_encode_bool(amber_coder *coder, const char *key, int value);
+int amber_coder_encode_int64(amber_coder *coder, const char *key, int64_t value);
+int amber_coder_encode_double(amber_coder *coder, const char *key, double value);
+int amber_coder_encode_string(amber_coder *coder, const char *key, const char *value);
+int amber_coder_encode_bytes(amber_coder *coder, const char *key, const void *bytes, size_t size);
+/** A date: seconds since 2001-01-01T00:00:00Z (NSDate). */
+int amber_coder_encode_date(amber_coder *coder, const char *key, double seconds_since_2001);
+/** An index path of `length` indexes (NSIndexPath); `indexes` may be NULL when length is 0. */
+int amber_coder_encode_index_path(amber_coder *coder, const char *key, const int64_t *indexes, size_t length);
+/** A reference to another restorable object (R4), or NULL for none. If the object has a
+ *  restoration path it is preserved with its state, even if the walk left it out. Only in an
+ *  object's coder (the application coder: AMBER_INVALID_ARGUMENT); an object without a
+ *  restoration path is AMBER_INVALID_ARGUMENT. */
+int amber_coder_encode_object_ref(amber_coder *coder, const char *key, amber_object *object);
+
+/**
+ * Decoders: read the value under a key from the object's own coder (R12).
+ *
+ * @param out receives the value.
+ * @return AMBER_OK; AMBER_NOT_FOUND for a missing key; AMBER_TYPE_MISMATCH for a value of
+ *   another type; AMBER_INVALID_ARGUMENT; AMBER_MISUSE outside the callback.
+ * Ownership: see each function. Thread safety: as the engine.
+ */
+int amber_decoder_decode_bool(int *out, amber_decoder *decoder, const char *key);
+int amber_decoder_decode_int64(int64_t *out, amber_decoder *decoder, const char *key);
+/** Integers are accepted and converted. */
+int amber_decoder_decode_double(double *out, amber_decoder *decoder, const char *key);
+/** *out is borrowed: valid until the callback returns. */
+int amber_decoder_decode_string(const char **out, amber_decoder *decoder, const char *key);
+/** *out and *out_size are borrowed: valid until the callback returns. */
+int amber_decoder_decode_bytes(const uint8_t **out, size_t *out_size, amber_decoder *decoder, const char *key);
+int amber_decoder_decode_date(double *out, amber_decoder *decoder, const char *key);
+/** Copies at most `capacity` indexes into `out` and sets *out_length to the path's length
+ *  (call with capacity 0 to learn it). */
+int amber_decoder_decode_index_path(int64_t *out, size_t capacity, size_t *out_length, amber_decoder *decoder, const char *key);
+/** The restored object a reference names, or NULL if it was not restored (AMBER_OK). Only in
+ *  an object's decoder (the application decoder: AMBER_INVALID_ARGUMENT). */
+int amber_decoder_decode_object_ref(amber_object **out, amber_decoder *decoder, const char *key);
+
+/**
+ * Whether the decoder has a value for a key: 1 or 0 (0 also for bad arguments).
+ *
+ * Ownership: none. Thread safety: as the engine.
+ */
+int amber_decoder_contains(amber_decoder *decoder, const char *key);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Classes, blueprints and the delegate (SPEC R5, R8–R13)                                    */
+/* ---------------------------------------------------------------------------------------- */
+
+/** A restoration class (UIViewControllerRestoration): makes an object for an archived path. */
+typedef struct amber_restoration_class {
+    /** AMBER_RESTORATION_CLASS_VERSION. */
+    unsigned int version;
+    /** Makes the object for `path` (`path_length` identifiers), reading `decoder` if it wishes;
+     *  sets *out to the object, or to NULL to decline: then neither it nor anything under it is
+     *  restored (R10). The object must be one of this engine's. Returns 0 or a code; a code (or
+     *  an object of another engine) makes the record AMBER_OUTCOME_DECODE_ERROR. NULL make: the
+     *  class does not stand in the way, the lookup goes on at R10 step 2. */
+    int (*make)(amber_object **out, amber_engine *engine, const char *const *path,
+                size_t path_length, amber_decoder *decoder, void *ctx);
+} amber_restoration_class;
+
+#define AMBER_RESTORATION_CLASS_VERSION 1
+
+/** Fills a restoration class with NULLs and its version. @return AMBER_OK or
+ *  AMBER_INVALID_ARGUMENT. Ownership: none. Thread safety: safe from any thread. */
+int amber_restoration_class_init(amber_restoration_class *cls, unsigned int version);
+
+/**
+ * Registers a restoration class by name.
+ *
+ * @param name the name objects give with amber_object_set_restoration_class().
+ * @param cls copied.
+ * @param ctx passed to make.
+ * @param ctx_free called once with ctx when the engine closes; may be NULL.
+ * @return AMBER_OK; AMBER_DUPLICATE if the name is registered; AMBER_INVALID_ARGUMENT.
+ * Ownership: on failure ctx_free is not called. Thread safety: as the engine.
+ */
+int amber_engine_register_restoration_class(amber_engine *engine, const char *name,
+                                            const amber_restoration_class *cls, void *ctx,
+                                            void (*ctx_free)(void *ctx));
+
+/**
+ * Declares that class `name` is a subclass of `superclass_name`, for the class check (R11):
+ * an object found for a record must be of the archived class or of a registered subclass.
+ *
+ * @return AMBER_OK; AMBER_DUPLICATE if `name` has a superclass already; AMBER_INVALID_ARGUMENT
+ *   (also for a relation that would make a cycle).
+ * Ownership: strings copied. Thread safety: as the engine.
+ */
+int amber_engine_register_subclass(amber_engine *engine, const char *name, const char *superclass_name);
+
+/** A blueprint factory (the analogue of a storyboard): makes objects by blueprint identifier. */
+typedef struct amber_blueprint_factory {
+    /** AMBER_BLUEPRINT_FACTORY_VERSION. */
+    unsigned int version;
+    /** Makes the object for `blueprint_id` (the whole identifier, e.g. "Main/Detail") at `path`;
+     *  sets *out to it (an object of this engine) or to NULL. Returns 0 or a code; a code makes
+     *  the record AMBER_OUTCOME_DECODE_ERROR. */
+    int (*make)(amber_object **out, amber_engine *engine, const char *blueprint_id,
+                const char *const *path, size_t path_length, amber_decoder *decoder, void *ctx);
+} amber_blueprint_factory;
+
+#define AMBER_BLUEPRINT_FACTORY_VERSION 1
+
+/** Fills a blueprint factory with NULLs and its version. @return AMBER_OK or
+ *  AMBER_INVALID_ARGUMENT. Ownership: none. Thread safety: safe from any thread. */
+int amber_blueprint_factory_init(amber_blueprint_factory *factory, unsigned int version);
+
+/**
+ * Registers a blueprint factory. A record whose blueprint identifier is "NAME" or begins with
+ * "NAME/" is made by the factory named NAME (R10, step 4).
+ *
+ * @return AMBER_OK; AMBER_DUPLICATE; AMBER_INVALID_ARGUMENT (also for a name with '/').
+ * Ownership: `factory` copied; ctx_free called once when the engine closes (not on failure).
+ * Thread safety: as the engine.
+ */
+int amber_engine_register_blueprint_factory(amber_engine *engine, const char *name,
+                                            const amber_blueprint_factory *factory, void *ctx,
+                                            void (*ctx_free)(void *ctx));
+
+/** The application delegate. Any member may be NULL; the defaults are given. */
+typedef struct amber_delegate {
+    /** AMBER_DELEGATE_VERSION. */
+    unsigned int version;
+    /** Whether to save at all (R5): non-zero saves; may write into the application coder. NULL:
+     *  never save. */
+    int (*should_save)(amber_engine *engine, amber_coder *app_coder, void *ctx);
+    /** Called with the application coder at the start of preservation (R8). Returns 0 or a code. */
+    int (*will_encode)(amber_engine *engine, amber_coder *app_coder, void *ctx);
+    /** Whether to restore (R9), given the application decoder, whose bundleVersion,
+     *  interfaceIdiom, timestamp and systemVersion are readable: non-zero restores. NULL: never
+     *  restore. */
+    int (*should_restore)(amber_engine *engine, amber_decoder *app_decoder, void *ctx);
+    /** Called last in restoration with the application decoder (R13). Returns 0 or a code; a
+     *  code is noted in the report's message. */
+    int (*did_decode)(amber_engine *engine, amber_decoder *app_decoder, void *ctx);
+    /** Finds an object for a path whose record has no restoration class (R10, step 2); sets
+     *  *out (an object of this engine) or leaves it NULL. Returns 0 or a code; a code is noted
+     *  in the report's message and the lookup goes on (R10 step 3). */
+    int (*object_for_path)(amber_object **out, amber_engine *engine, const char *const *path,
+                           size_t path_length, amber_decoder *decoder, void *ctx);
+    /** The launch steps around restoration. */
+    void (*will_finish_launching)(amber_engine *engine, void *ctx);
+    void (*did_finish_launching)(amber_engine *engine, void *ctx);
+} amber_delegate;
+
+#define AMBER_DELEGATE_VERSION 1
+
+/** Fills a delegate with NULLs and its version. @return AMBER_OK or AMBER_INVALID_ARGUMENT.
+ *  Ownership: none. Thread safety: safe from any thread. */
+int amber_delegate_init(amber_delegate *delegate, unsigned int version);
+
+/**
+ * Sets the engine's delegate, replacing the previous one (whose ctx_free then runs).
+ *
+ * @param delegate copied; NULL removes it.
+ * @return AMBER_OK or AMBER_INVALID_ARGUMENT.
+ * Ownership: ctx_free is called once when the delegate is replaced or the engine closes.
+ * Thread safety: as the engine.
+ */
+int amber_engine_set_delegate(amber_engine *engine, const amber_delegate *delegate, void *ctx,
+                              void (*ctx_free)(void *ctx));
+
+/* ---------------------------------------------------------------------------------------- */
+/* Preserving and restoring (SPEC R2–R16)                                                    */
+/* ---------------------------------------------------------------------------------------- */
+
+/**
+ * Preserves the interface: asks should_save; calls will_encode; walks every root, asking each
+ * preserved object's encode callback for its state; writes one archive atomically.
+ *
+ * @param out_saved receives 1 if an archive was written, 0 if should_save declined; may be NULL.
+ * @return AMBER_OK; a callback's code; AMBER_IO; AMBER_INVALID_ARGUMENT. On failure the
+ *   previous archive is kept. Restoration paths met twice are not preserved; they are listed by
+ *   amber_engine_last_duplicates().
+ * Ownership: none. Thread safety: as the engine.
+ */
+int amber_engine_preserve(amber_engine *engine, int *out_saved);
+
+/**
+ * The restoration paths the last preservation met more than once, joined with '/' and
+ * separated by '\n' ("" if none).
+ *
+ * @return a string, never NULL.
+ * Ownership: borrowed; valid until the next preservation or the engine closes.
+ * Thread safety: as the engine.
+ */
+const char *amber_engine_last_duplicates(amber_engine *engine);
+
+/**
+ * The launch sequence: will_finish_launching, then restoration (R9–R15), then
+ * did_finish_launching. The host builds its default interface before calling (objects created
+ * then are found by implicit lookup, R10 step 3).
+ *
+ * @param out receives the report of what was restored and why not (R16).
+ * @return AMBER_OK (a fresh launch is not a failure: the report says why it was fresh);
+ *   AMBER_INVALID_ARGUMENT.
+ * Ownership: the caller owns *out; free it with amber_report_free().
+ * Thread safety: as the engine.
+ */
+int amber_engine_launch(amber_report **out, amber_engine *engine);
+
+/**
+ * Discards the archive on purpose (the user force-quit, signed out) (R14).
+ *
+ * @return AMBER_OK or AMBER_IO.
+ * Ownership: none. Thread safety: as the engine.
+ */
+int amber_engine_discard(amber_engine *engine);
+
+/**
+ * Extends restoration while the host loads data it needs (R15): the archive is kept until every
+ * extension is completed.
+ *
+ * @param out receives a token for amber_engine_complete_restoration().
+ * @return AMBER_OK; AMBER_MISUSE outside a restoration (call it from a restoration callback) or
+ *   after it completed.
+ * Ownership: none. Thread safety: as the engine.
+ */
+int amber_engine_extend_restoration(uint64_t *out, amber_engine *engine);
+
+/**
+ * Completes an extension; when the last completes, the archive is discarded.
+ *
+ * @return AMBER_OK; AMBER_NOT_FOUND for an unknown or completed token.
+ * Ownership: none. Thread safety: as the engine.
+ */
+int amber_engine_complete_restoration(amber_engine *engine, uint64_t token);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Reports (SPEC R16)                                                                        */
+/* ---------------------------------------------------------------------------------------- */
+
+/** What happened to one archived object. */
+typedef enum amber_outcome {
+    AMBER_OUTCOME_RESTORED = 0,
+    AMBER_OUTCOME_DECLINED_BY_CLASS = 1,
+    AMBER_OUTCOME_NOT_FOUND = 2,
+    AMBER_OUTCOME_CLASS_MISMATCH = 3,
+    AMBER_OUTCOME_LEFT_OUT = 4,
+    AMBER_OUTCOME_DECODE_ERROR = 5,
+    /** The object found had already been restored for another record (a damaged archive, or a
+     *  lookup that gave the same object twice): it is not decoded again. */
+    AMBER_OUTCOME_DUPLICATE = 6
+} amber_outcome;
+
+/** Why a launch was fresh. */
+typedef enum amber_fresh_reason {
+    AMBER_FRESH_NONE = 0,           /* not fresh: restoration ran */
+    AMBER_FRESH_NO_ARCHIVE = 1,
+    AMBER_FRESH_DECLINED = 2,       /* should_restore said no, or is not set */
+    AMBER_FRESH_CORRUPT = 3,        /* the archive could not be read: see the message */
+    AMBER_FRESH_CRASH_LOOP = 4,     /* restoration died on two launches in a row */
+    AMBER_FRESH_KEY_UNAVAILABLE = 5,
+    AMBER_FRESH_STORE_ERROR = 6,    /* the store could not read the archive; it is kept */
+    AMBER_FRESH_AUTHENTICATION_FAILED = 7, /* tampered, or sealed with another key; discarded */
+    AMBER_FRESH_DISCARDED_BY_HOST = 8,     /* amber_engine_discard() ran before this launch */
+    AMBER_FRESH_IN_PROGRESS = 9     /* a restoration is under way or waits for extensions */
+} amber_fresh_reason;
+
+/** One record of a report. Pointers are borrowed from the report. */
+typedef struct amber_report_record {
+    /** The restoration path: `path_length` identifiers. */
+    const char *const *path;
+    size_t path_length;
+    const char *class_name;
+    /** An amber_kind. */
+    int kind;
+    /** An amber_outcome. */
+    int outcome;
+    /** Why, for outcomes other than restored ("" otherwise). */
+    const char *message;
+    /** The object found for the record (restored, class mismatch, decode error, duplicate), or
+     *  NULL. Borrowed from the engine: it dangles once the object is freed. */
+    amber_object *object;
+} amber_report_record;
+
+/**
+ * Why the launch was fresh (an amber_fresh_reason; AMBER_FRESH_NONE if it restored; -1 for
+ * NULL or a freed report).
+ *
+ * Ownership: none. Thread safety: as the engine.
+ */
+int amber_report_fresh_reason(const amber_report *report);
+
+/**
+ * The report's message about the launch as a whole, lines separated by '\n': why it was fresh,
+ * notes on callbacks that failed outside any object (did_decode, object_for_path), a launch
+ * guard that could not be updated, extensions pending ("" if none).
+ *
+ * Ownership: borrowed from the report. Thread safety: as the engine.
+ */
+const char *amber_report_message(const amber_report *report);
+
+/**
+ * The number of records: one per archived object (0 for NULL or a freed report).
+ *
+ * Ownership: none. Thread safety: as the engine.
+ */
+size_t amber_report_count(const amber_report *report);
+
+/**
+ * Reads record `index`.
+ *
+ * @param out filled with borrowed pointers, valid until the report is freed.
+ * @return AMBER_OK; AMBER_NOT_FOUND past the end; AMBER_INVALID_ARGUMENT.
+ * Ownership: see `out`. Thread safety: as the engine.
+ */
+int amber_report_record_at(amber_report_record *out, const amber_report *report, size_t index);
+
+/**
+ * The whole report as text, one line per record.
+ *
+ * @param out receives the text; free it with amber_string_free().
+ * @return AMBER_OK or AMBER_INVALID_ARGUMENT.
+ * Ownership: the caller owns *out. Thread safety: as the engine.
+ */
+int amber_report_format(char **out, const amber_report *report);
+
+/**
+ * Frees a report.
+ *
+ * @param report a report, or NULL (nothing happens).
+ * Ownership: pointers borrowed from it dangle. Thread safety: as the engine.
+ */
+void amber_report_free(amber_report *report);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Plugins                                                                                   */
+/* ---------------------------------------------------------------------------------------- */
+
+/** The entry point a plugin library exports, named AMBER_PLUGIN_ENTRY_NAME. It registers its
+ *  classes (and anything else) through this API and returns 0 or a code. */
+typedef int (*amber_plugin_entry)(amber_engine *engine, int amber_version_number);
+
+#define AMBER_PLUGIN_ENTRY_NAME "amber_plugin_register"
+
+/**
+ * Loads a shared library and calls its entry point with the engine.
+ *
+ * @param path the library's file path.
+ * @return AMBER_OK; AMBER_NOT_FOUND if it cannot be opened or lacks the entry point (the
+ *   message has dlerror's text); the entry point's code.
+ * Ownership: the library stays loaded until the engine closes.
+ * Thread safety: as the engine.
+ */
+int amber_engine_load_plugin(amber_engine *engine, const char *path);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AMBER_H */
