@@ -331,7 +331,7 @@ for r in rows {
 // Growth: AmberArchive at consecutive sizes, measured alternately in the same rounds, so that
 // both sides of each ratio see the same machine.
 print("")
-print("AmberArchive's growth, sizes measured alternately (\(reps) rounds each):")
+print("AmberArchive's growth: in each of \(reps) rounds, each size runs three times in a row and the third run counts; medians:")
 print("")
 print("| from N | to N | encode grows | decode grows | nodes grow |")
 print("|---:|---:|---:|---:|---:|")
@@ -341,11 +341,18 @@ for (a, b) in zip(sizes, sizes.dropFirst()) {
     _ = try amberDecode(smallBytes)
     _ = try amberDecode(largeBytes)
     var se: [Double] = [], sd: [Double] = [], le: [Double] = [], ld: [Double] = []
+    // Each round runs each size three times in a row and keeps the third run: the first two
+    // absorb what the other size left in the caches, so each sample is that size's steady state.
+    func steady(_ body: () throws -> Void) rethrows -> Double {
+        try body()
+        try body()
+        return try seconds(body)
+    }
     for _ in 0 ..< reps {
-        se.append(try seconds { smallBytes = try amberEncode(small, a) })
-        le.append(try seconds { largeBytes = try amberEncode(large, b) })
-        sd.append(try seconds { _ = try amberDecode(smallBytes) })
-        ld.append(try seconds { _ = try amberDecode(largeBytes) })
+        se.append(try steady { smallBytes = try amberEncode(small, a) })
+        sd.append(try steady { _ = try amberDecode(smallBytes) })
+        le.append(try steady { largeBytes = try amberEncode(large, b) })
+        ld.append(try steady { _ = try amberDecode(largeBytes) })
     }
     print(String(format: "| %d | %d | %.1f× (%@ → %@) | %.1f× (%@ → %@) | %.0f× |",
                  a, b, median(le) / median(se), fmt(median(se)), fmt(median(le)),
