@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
-# The demo: archives the seeds' Homepwner item store with AmberArchive (a keyed archive in the
-# NSKeyedArchiver layout), reads it back, and shows the file with `amber dump --keyed`.
+# The demo, in two parts:
+# 1. the C host (bindings/c/demo/homepwner.c): run 1 builds the Homepwner interface and preserves
+#    it, run 2 restores it through libamber.so and prints the restored tree and the report;
+# 2. the seeds' item store archived with AmberArchive's keyed archiver (the NSKeyedArchiver
+#    layout), read back, and shown with `amber dump --keyed`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export SWIFT_BACKTRACE=enable=no
 bash scripts/setup.sh
+echo "######## 1. preserve and restore a C host's interface (scripts/demo-c.sh)"
+bash scripts/demo-c.sh
+echo
+echo "######## 2. the item store as a keyed archive"
 swift build --product amber-demo >/dev/null
 swift build --product amber >/dev/null
 out=$(mktemp -d)/homepwner.archive

@@ -19,5 +19,11 @@ bash Tests/cli/run.sh .build/debug/amber | grep -Ev '^ok - ' || true
 [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
 echo "== C tests (bindings/c/run-tests.sh: header test, exports, C ABI)"
 bash bindings/c/run-tests.sh || status=1
+echo "== the C demo runs (scripts/demo-c.sh)"
+if bash scripts/demo-c.sh > .build/demo-c.log 2>&1 && grep -q "restored 8 of 8 archived objects" .build/demo-c.log; then
+    echo "1 passed, 0 failed"
+else
+    cat .build/demo-c.log; echo "0 passed, 1 failed"; status=1
+fi
 [[ $status -eq 0 ]] && echo "all suites passed" || echo "FAILED (full Swift log: .build/swift-test.log)"
 exit $status
