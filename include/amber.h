@@ -24,6 +24,12 @@
  * Thread safety: an engine and everything that belongs to it (objects, coders, reports) may be
  * used by one thread at a time; separate engines may be used from separate threads at once.
  * amber_error_last() is per thread. The functions without an engine are safe from any thread.
+ *
+ * Handles: amber_engine, amber_object, amber_coder, amber_decoder and amber_report pointers are
+ * opaque tokens, not addresses; never dereference them. Amber checks every handle it is given:
+ * NULL is AMBER_INVALID_ARGUMENT; a freed handle, a coder or decoder kept past its callback, a
+ * handle of another kind or a pointer Amber never gave out is AMBER_MISUSE (a freed handle stays
+ * detectable until its slot has been reused 2^32 times).
  */
 #ifndef AMBER_H
 #define AMBER_H
@@ -91,7 +97,7 @@ typedef enum amber_status {
     AMBER_AUTHENTICATION_FAILED = 9,
     /** A limit on size, count, length or nesting was exceeded. */
     AMBER_LIMIT_EXCEEDED = 10,
-    /** A call at the wrong moment: a handle used after it was freed (where detectable), a coder
+    /** A call at the wrong moment: a handle used after it was freed or never given out, a coder
      *  used outside its callback, a transition that is not allowed. */
     AMBER_MISUSE = 11,
     /** A host callback failed without a code of its own (it gave an object of another engine, a

@@ -51,7 +51,7 @@ func engineBox(_ handle: OpaquePointer?) throws(AmberError) -> EngineBox {
             appID: appID, bundleVersion: bundleVersion, interfaceIdiom: idiom, store: store)
         let box = EngineBox(engine: Engine(configuration: configuration))
         box.storeContext = storeContext
-        box.handle = HandleRegistry.shared.register(box, .engine)
+        box.handle = try HandleRegistry.shared.register(box, .engine)
         out.pointee = box.handle
     }
 }

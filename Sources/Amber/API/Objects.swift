@@ -43,7 +43,7 @@ func objectPair(_ a: OpaquePointer?, _ aName: String, _ b: OpaquePointer?, _ bNa
         }
         let object = RestorableObject(kind: k, className: className, restorationIdentifier: identifier)
         let o = ObjectBox(object: object, engine: box, context: HostContext(ctx, ctx_free))
-        o.handle = HandleRegistry.shared.register(o, .object)
+        o.handle = try HandleRegistry.shared.register(o, .object)
         object.host = HostLink(o)
         o.install(c)
         box.objects[ObjectIdentifier(o)] = o

@@ -33,7 +33,7 @@ import CAmber
         let notes = box.launchNotes
         box.launchNotes = []
         let r = try ReportBox(report, extraNotes: notes)
-        out.pointee = HandleRegistry.shared.register(r, .report)
+        out.pointee = try HandleRegistry.shared.register(r, .report)
     }
 }
 

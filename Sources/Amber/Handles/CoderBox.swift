@@ -19,8 +19,8 @@ final class CoderBox {
     }
 
     /// Lends a coder handle to `body`; the handle is dead once it returns.
-    static func with<T>(_ source: Source, engine: EngineBox?, _ body: (OpaquePointer) throws -> T) rethrows -> T {
-        let handle = HandleRegistry.shared.register(CoderBox(source, engine: engine), .coder)
+    static func with<T>(_ source: Source, engine: EngineBox?, _ body: (OpaquePointer) throws -> T) throws -> T {
+        let handle = try HandleRegistry.shared.register(CoderBox(source, engine: engine), .coder)
         defer { HandleRegistry.shared.unregister(handle) }
         return try body(handle)
     }

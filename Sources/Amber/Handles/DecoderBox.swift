@@ -22,8 +22,8 @@ final class DecoderBox {
     }
 
     /// Lends a decoder handle to `body`; the handle is dead once it returns.
-    static func with<T>(_ source: Source, engine: EngineBox?, _ body: (OpaquePointer) throws -> T) rethrows -> T {
-        let handle = HandleRegistry.shared.register(DecoderBox(source, engine: engine), .decoder)
+    static func with<T>(_ source: Source, engine: EngineBox?, _ body: (OpaquePointer) throws -> T) throws -> T {
+        let handle = try HandleRegistry.shared.register(DecoderBox(source, engine: engine), .decoder)
         defer { HandleRegistry.shared.unregister(handle) }
         return try body(handle)
     }

@@ -131,7 +131,7 @@ final class EngineBox {
         if let f = d.should_save {
             e.shouldSave = { [weak self] coder in
                 guard let self else { return false }
-                return CoderBox.with(.app(coder), engine: self) { h in f(self.handle, h, c) != 0 }
+                return (try? CoderBox.with(.app(coder), engine: self) { h in f(self.handle, h, c) != 0 }) ?? false
             }
         }
         if let f = d.will_encode {
@@ -145,7 +145,7 @@ final class EngineBox {
         if let f = d.should_restore {
             e.shouldRestore = { [weak self] decoder in
                 guard let self else { return false }
-                return DecoderBox.with(.app(decoder), engine: self) { h in f(self.handle, h, c) != 0 }
+                return (try? DecoderBox.with(.app(decoder), engine: self) { h in f(self.handle, h, c) != 0 }) ?? false
             }
         }
         if let f = d.did_decode {

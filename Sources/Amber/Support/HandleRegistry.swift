@@ -1,5 +1,10 @@
 // The live handles of the process: what the C layer gave out and has not freed yet, so that a
 // freed, foreign or wrong-kind handle is refused with AMBER_MISUSE instead of crashing.
+//
+// A handle is not an address but a token: a slot index, the slot's generation and the kind,
+// packed into a pointer-sized value that C never dereferences. Freeing a handle bumps its
+// slot's generation, so a stale handle stays detectable even after its slot is reused (until the
+// same slot has been reused 2^32 times); a pointer that Amber never gave out is refused too.
 
 import AmberCore
 #if canImport(Glibc)
@@ -13,58 +18,141 @@ enum HandleKind: String {
     case coder = "amber_coder"
     case decoder = "amber_decoder"
     case report = "amber_report"
+
+    /// The four low bits of a handle of this kind (never 0, so no handle is NULL).
+    var tag: UInt {
+        switch self {
+        case .engine: 1
+        case .object: 2
+        case .coder: 3
+        case .decoder: 4
+        case .report: 5
+        }
+    }
+
+    init?(tag: UInt) {
+        switch tag {
+        case 1: self = .engine
+        case 2: self = .object
+        case 3: self = .coder
+        case 4: self = .decoder
+        case 5: self = .report
+        default: return nil
+        }
+    }
 }
 
-/// The set of live handles (box addresses) and their kinds, behind a lock: separate engines may
-/// be used from separate threads.
+/// The live handles and their boxes, behind a lock: separate engines may be used from separate
+/// threads.
 final class HandleRegistry: @unchecked Sendable {
     static let shared = HandleRegistry()
 
+    /// A slot holds a box while its handle is live; `generation` counts the handles it gave out.
+    private struct Slot {
+        var box: AnyObject?
+        var kind: HandleKind
+        var generation: UInt32
+    }
+
+    /// Bits of a handle: generation (32) | index (28) | kind tag (4).
+    private static let indexBits: UInt = 28
+    private static let maxSlots = 1 << 28
+
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var live: [UInt: HandleKind] = [:]
+    private var slots: [Slot] = []
+    private var freeSlots: [Int] = []
 
     private init() {
         mutex = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
     }
 
-    private func locked<T>(_ body: () -> T) -> T {
+    private func locked<T>(_ body: () throws(AmberError) -> T) throws(AmberError) -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return body()
+        return try body()
     }
 
-    /// Retains `box` and gives out its handle.
-    func register(_ box: AnyObject, _ kind: HandleKind) -> OpaquePointer {
-        let raw = Unmanaged.passRetained(box).toOpaque()
-        locked { live[UInt(bitPattern: raw)] = kind }
-        return OpaquePointer(raw)
+    private static func token(_ index: Int, _ generation: UInt32, _ kind: HandleKind) -> UInt {
+        (UInt(generation) << (indexBits + 4)) | (UInt(index) << 4) | kind.tag
     }
 
-    /// Forgets a handle and releases its box.
+    /// The slot index, generation and kind a token names (nil for a value that is no token).
+    private static func parse(_ token: UInt) -> (index: Int, generation: UInt32, kind: HandleKind)? {
+        guard let kind = HandleKind(tag: token & 0xF) else { return nil }
+        let index = Int((token >> 4) & ((1 << indexBits) - 1))
+        let generation = UInt32(truncatingIfNeeded: token >> (indexBits + 4))
+        return (index, generation, kind)
+    }
+
+    /// Keeps `box` alive and gives out its handle.
+    /// - Throws: `.limitExceeded` when 2^28 handles are live at once.
+    func register(_ box: AnyObject, _ kind: HandleKind) throws(AmberError) -> OpaquePointer {
+        let token = try locked { () throws(AmberError) -> UInt in
+            let index: Int
+            if let reused = freeSlots.popLast() {
+                index = reused
+                slots[index].box = box
+                slots[index].kind = kind
+            } else {
+                guard slots.count < Self.maxSlots else {
+                    throw AmberError(.limitExceeded, "too many live handles (\(Self.maxSlots))")
+                }
+                index = slots.count
+                slots.append(Slot(box: box, kind: kind, generation: 1))
+            }
+            return Self.token(index, slots[index].generation, kind)
+        }
+        return OpaquePointer(bitPattern: token)!
+    }
+
+    /// Forgets a handle and releases its box; a handle that is not live is ignored.
     func unregister(_ handle: OpaquePointer) {
-        let raw = UnsafeMutableRawPointer(handle)
-        let removed = locked { live.removeValue(forKey: UInt(bitPattern: raw)) }
-        if removed != nil { Unmanaged<AnyObject>.fromOpaque(raw).release() }
+        let token = UInt(bitPattern: UnsafeMutableRawPointer(handle))
+        let box: AnyObject? = try? locked { () -> AnyObject? in
+            guard let (index, generation, kind) = Self.parse(token), index < slots.count,
+                slots[index].generation == generation, slots[index].kind == kind,
+                let box = slots[index].box
+            else { return nil }
+            slots[index].box = nil
+            slots[index].generation &+= 1
+            if slots[index].generation == 0 { slots[index].generation = 1 }
+            freeSlots.append(index)
+            return box
+        }
+        _ = box  // released here, outside the lock: a box's deinit may call back into the registry
     }
 
     /// Whether a handle is live and of a kind.
     func isLive(_ handle: OpaquePointer, _ kind: HandleKind) -> Bool {
-        locked { live[UInt(bitPattern: UnsafeMutableRawPointer(handle))] == kind }
+        (try? lookup(handle, kind)) != nil
+    }
+
+    private func lookup(_ handle: OpaquePointer, _ kind: HandleKind) throws(AmberError) -> AnyObject {
+        let token = UInt(bitPattern: UnsafeMutableRawPointer(handle))
+        return try locked { () throws(AmberError) -> AnyObject in
+            guard let (index, generation, found) = Self.parse(token), index < slots.count,
+                slots[index].generation == generation, let box = slots[index].box
+            else {
+                throw misuse("the \(kind.rawValue) \(UnsafeMutableRawPointer(handle)) is not live: freed, closed, never given out by Amber, or (for a coder or decoder) used outside its callback")
+            }
+            guard found == kind else {
+                throw misuse("the handle \(UnsafeMutableRawPointer(handle)) is an \(found.rawValue), not an \(kind.rawValue)")
+            }
+            return box
+        }
     }
 
     /// The box of a live handle of a kind.
     /// - Throws: `.invalidArgument` for NULL; `.misuse` for a handle that is not live (freed,
-    ///   closed, a coder after its callback) or of another kind.
+    ///   closed, a coder after its callback, a pointer Amber never gave out) or of another kind.
     func resolve<T: AnyObject>(_ handle: OpaquePointer?, _ kind: HandleKind, as type: T.Type) throws(AmberError) -> T {
         guard let handle else { throw invalid("the \(kind.rawValue) is NULL") }
-        let raw = UnsafeMutableRawPointer(handle)
-        let found = locked { live[UInt(bitPattern: raw)] }
-        guard let found else {
-            throw misuse("the \(kind.rawValue) \(raw) is not live: freed, closed, or (for a coder or decoder) used outside its callback")
+        let box = try lookup(handle, kind)
+        guard let typed = box as? T else {
+            throw misuse("the \(kind.rawValue) \(UnsafeMutableRawPointer(handle)) holds an unexpected box")
         }
-        guard found == kind else { throw misuse("the handle \(raw) is an \(found.rawValue), not an \(kind.rawValue)") }
-        return Unmanaged<T>.fromOpaque(raw).takeUnretainedValue()
+        return typed
     }
 }
 

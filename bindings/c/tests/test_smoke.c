@@ -347,6 +347,18 @@ static void test_versions_and_errors(void) {
     check_status(amber_object_set_identifier(o, "x"), AMBER_MISUSE, "R22 a freed object");
     check(amber_object_kind(o) == -1, "the kind of a freed object is -1");
     {
+        /* The freed object's slot is reused at once; the stale handle must still be refused. */
+        amber_object *reused = NULL;
+        int local = 0;
+        check_status(amber_object_new(&reused, e, AMBER_KIND_VIEW, "ImageView", "Image", NULL, NULL, NULL), AMBER_OK,
+                     "object_new after a free");
+        check_status(amber_object_set_identifier(o, "x"), AMBER_MISUSE, "R22 a freed object whose slot was reused");
+        check(strcmp(amber_object_identifier(reused), "Image") == 0, "the stale handle did not touch the new object");
+        check_status(amber_object_set_identifier((amber_object *)&local, "x"), AMBER_MISUSE,
+                     "R22 a pointer Amber never gave out");
+        amber_object_free(reused);
+    }
+    {
         int saved = -1;
         check_status(amber_engine_preserve(e, &saved), AMBER_OK, "R5 preserve without a delegate");
         check(saved == 0, "R5 nothing is saved without should_save");
