@@ -11,12 +11,17 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // 4.x needs only FoundationEssentials (3.x pulls in all of Foundation).
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // Binary property lists and the NSKeyedArchiver layout. Pure Swift, no Foundation.
         .target(name: "AmberArchive"),
-        // The restoration engine, pure Swift (SPEC R1-R16, R25).
-        .target(name: "AmberCore", dependencies: ["AmberArchive"]),
+        // The restoration engine, pure Swift (SPEC R1-R16, R25); the envelope (R20) on swift-crypto.
+        .target(
+            name: "AmberCore",
+            dependencies: ["AmberArchive", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         // include/amber.h as a Swift module, and the C ABI implementing it.
         .systemLibrary(name: "CAmber", path: "Sources/CAmber"),
         .target(name: "Amber", dependencies: ["AmberCore", "CAmber"], exclude: ["amber.map"]),

@@ -211,11 +211,49 @@ typedef struct amber_engine_options {
     /** Called once with store_ctx when the engine no longer needs it; may be NULL. */
     void (*store_ctx_free)(void *ctx);
     /** The directory of the built-in file store. NULL: $XDG_STATE_HOME/<app-id>, else
-     *  ~/.local/state/<app-id>. Ignored when `store` is set. */
+     *  ~/.local/state/<app-id>. With `store` set, only where the default key file goes. */
     const char *state_directory;
     /** Non-zero: keep the archive in memory only (tests, or programs with nothing to keep). */
     int memory_store;
+    /** How archives are protected (R20): an amber_protection. Default AMBER_PROTECTION_KEY_FILE. */
+    int protection;
+    /** AMBER_PROTECTION_KEY_FILE: the key file. NULL: `archive.key` in state_directory, else in the
+     *  default state directory (also with a host store). Ignored with memory_store. */
+    const char *key_file;
+    /** AMBER_PROTECTION_FIXED_KEY: 32 bytes, copied at amber_engine_open(). */
+    const uint8_t *fixed_key;
+    /**
+     * AMBER_PROTECTION_KEY_CALLBACK: writes the 32-byte master key into `key` and returns
+     * AMBER_OK, or returns AMBER_KEY_UNAVAILABLE when the key cannot be had now (the device is
+     * locked): restoration is then deferred, the archive kept, the launch fresh and the report
+     * says why; a save fails with AMBER_KEY_UNAVAILABLE. Any other code is an error.
+     * `for_saving` is 1 when sealing a new archive, 0 when opening one.
+     */
+    int (*key_callback)(uint8_t key[32], int for_saving, void *ctx);
+    /** The key callback's context. */
+    void *key_ctx;
+    /** Called once with key_ctx when the engine no longer needs it; may be NULL. */
+    void (*key_ctx_free)(void *ctx);
 } amber_engine_options;
+
+/** How archives are protected (R20). Every protected archive is AES-256-GCM under a per-archive
+ *  key derived by HKDF-SHA256 from the master key and a random salt; its header (magic, format
+ *  version, algorithm, salt, nonce, bundle version) is authenticated too. */
+typedef enum amber_protection {
+    /** The default. The master key is a key file of 32 random bytes, created with mode 0600 on
+     *  the first save; a key file that group or others may read, that belongs to another user,
+     *  that is a symbolic link or that is not 32 bytes is refused (AMBER_KEY_UNAVAILABLE). With
+     *  memory_store: a random key that lives as long as the engine. */
+    AMBER_PROTECTION_KEY_FILE = 0,
+    /** The master key comes from key_callback. */
+    AMBER_PROTECTION_KEY_CALLBACK = 1,
+    /** The master key is fixed_key (tests, or a host that keeps its key elsewhere). */
+    AMBER_PROTECTION_FIXED_KEY = 2,
+    /** No encryption, an explicit choice: the archive still carries the envelope header, and
+     *  the report and `amber` show that it is not encrypted. An engine that encrypts refuses
+     *  an unencrypted archive (a downgrade) and the reverse. */
+    AMBER_PROTECTION_NONE = 3
+} amber_protection;
 
 #define AMBER_ENGINE_OPTIONS_VERSION 1
 
@@ -772,6 +810,14 @@ int amber_report_fresh_reason(const amber_report *report);
  * Ownership: borrowed from the report. Thread safety: as the engine.
  */
 const char *amber_report_message(const amber_report *report);
+
+/**
+ * How the engine protects archives, in words: "AES-256-GCM, HKDF-SHA256 per-archive key" or
+ * "none (not encrypted)" (R20). "" for NULL or a freed report.
+ *
+ * Ownership: borrowed from the report. Thread safety: as the engine.
+ */
+const char *amber_report_protection(const amber_report *report);
 
 /**
  * The number of records: one per archived object (0 for NULL or a freed report).

@@ -47,10 +47,45 @@ func engineBox(_ handle: OpaquePointer?) throws(AmberError) -> EngineBox {
         } else {
             store = try FileStore(appID: appID)
         }
+        var keyContext: HostContext?
+        let envelope: SealedEnvelope
+        switch o.protection {
+        case CInt(AMBER_PROTECTION_KEY_FILE.rawValue):
+            if o.memory_store != 0 && o.store == nil {
+                envelope = SealedEnvelope(keyProvider: EphemeralKeyProvider(), bundleVersion: bundleVersion)
+            } else if let file = try optionalString(o.key_file, "key_file") {
+                let slash = file.lastIndex(of: "/")
+                let directory = slash.map { String(file[..<$0]) } ?? "."
+                let name = slash.map { String(file[file.index(after: $0)...]) } ?? file
+                guard !name.isEmpty, !directory.isEmpty || file.hasPrefix("/") else {
+                    throw invalid("key_file '\(file)' does not name a file")
+                }
+                envelope = SealedEnvelope(keyProvider: KeyFileProvider(directory: directory.isEmpty ? "/" : directory, name: name),
+                                          bundleVersion: bundleVersion)
+            } else {
+                let directory = try optionalString(o.state_directory, "state_directory") ?? FileStore.defaultDirectory(appID: appID)
+                guard !directory.isEmpty else { throw invalid("state_directory is empty") }
+                envelope = SealedEnvelope(keyProvider: KeyFileProvider(directory: directory), bundleVersion: bundleVersion)
+            }
+        case CInt(AMBER_PROTECTION_KEY_CALLBACK.rawValue):
+            guard let callback = o.key_callback else { throw invalid("AMBER_PROTECTION_KEY_CALLBACK needs key_callback") }
+            let context = HostContext(o.key_ctx, nil)
+            keyContext = HostContext(o.key_ctx, o.key_ctx_free)
+            envelope = SealedEnvelope(keyProvider: hostKeyProvider(callback, context), bundleVersion: bundleVersion)
+        case CInt(AMBER_PROTECTION_FIXED_KEY.rawValue):
+            guard let key = o.fixed_key else { throw invalid("AMBER_PROTECTION_FIXED_KEY needs fixed_key (32 bytes)") }
+            let provider = try FixedKeyProvider(key: Array(UnsafeBufferPointer(start: key, count: 32)))
+            envelope = SealedEnvelope(keyProvider: provider, bundleVersion: bundleVersion)
+        case CInt(AMBER_PROTECTION_NONE.rawValue):
+            envelope = .unencrypted(bundleVersion: bundleVersion)
+        default:
+            throw invalid("\(o.protection) is not an amber_protection")
+        }
         let configuration = EngineConfiguration(
-            appID: appID, bundleVersion: bundleVersion, interfaceIdiom: idiom, store: store)
+            appID: appID, bundleVersion: bundleVersion, interfaceIdiom: idiom, store: store, envelope: envelope)
         let box = EngineBox(engine: Engine(configuration: configuration))
         box.storeContext = storeContext
+        box.keyContext = keyContext
         box.handle = try HandleRegistry.shared.register(box, .engine)
         out.pointee = box.handle
     }
@@ -110,5 +145,26 @@ func engineBox(_ handle: OpaquePointer?) throws(AmberError) -> EngineBox {
         try box.operation {
             try callHost("the entry point of plugin '\(file)'") { entry(box.handle, version) }
         }
+    }
+}
+
+/// The host's key callback as a key provider: AMBER_KEY_UNAVAILABLE is "unavailable now", any
+/// other non-zero code an error.
+private func hostKeyProvider(
+    _ callback: @escaping @convention(c) (UnsafeMutablePointer<UInt8>?, CInt, UnsafeMutableRawPointer?) -> CInt,
+    _ context: HostContext
+) -> ClosureKeyProvider {
+    ClosureKeyProvider { (purpose: KeyPurpose) throws(AmberError) -> [UInt8] in
+        var key = [UInt8](repeating: 0, count: 32)
+        let state = ThreadError.current
+        state.set(0, nil)
+        let code = key.withUnsafeMutableBufferPointer { b in callback(b.baseAddress, purpose == .seal ? 1 : 0, context.ctx) }
+        guard code == 0 else {
+            var message = "the key callback returned \(code) (\(statusName(code)))"
+            if state.code == code, !state.text.isEmpty { message += ": " + state.text }
+            if code == CInt(AMBER_KEY_UNAVAILABLE.rawValue) { throw AmberError(.keyUnavailable, message) }
+            throw AmberError(.callbackFailed, message)
+        }
+        return key
     }
 }

@@ -18,6 +18,11 @@ func reportBox(_ handle: OpaquePointer?) throws(AmberError) -> ReportBox {
     guarded(staticEmpty) { try reportBox(report).message }
 }
 
+/// Backs `amber_report_protection`.
+@c @implementation public func amber_report_protection(_ report: OpaquePointer?) -> UnsafePointer<CChar>? {
+    guarded(staticEmpty) { try reportBox(report).protection }
+}
+
 /// Backs `amber_report_count`.
 @c @implementation public func amber_report_count(_ report: OpaquePointer?) -> Int {
     guarded(0) { try reportBox(report).records.count }

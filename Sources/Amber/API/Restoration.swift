@@ -32,7 +32,7 @@ import CAmber
         let report = box.operation { box.engine.launch() }
         let notes = box.launchNotes
         box.launchNotes = []
-        let r = try ReportBox(report, extraNotes: notes)
+        let r = try ReportBox(report, extraNotes: notes, protection: box.engine.configuration.envelope.protection)
         out.pointee = try HandleRegistry.shared.register(r, .report)
     }
 }

@@ -17,6 +17,8 @@ final class EngineBox {
     var classContexts: [HostContext] = []
     var delegateContext: HostContext?
     var storeContext: HostContext?
+    /// The key callback's context (AMBER_PROTECTION_KEY_CALLBACK), released at close.
+    var keyContext: HostContext?
     /// Superclasses declared with amber_engine_register_subclass() (or with a restoration class).
     var superclasses: [String: String] = [:]
     /// dlopen handles of loaded plugins, closed last at close.
@@ -82,6 +84,8 @@ final class EngineBox {
         classContexts = []
         storeContext?.release()
         storeContext = nil
+        keyContext?.release()
+        keyContext = nil
         for p in plugins.reversed() { dlclose(p) }
         plugins = []
     }

@@ -9,9 +9,12 @@ final class ReportBox {
     let message: UnsafePointer<CChar>
     let records: [amber_report_record]
     let text: String
+    /// How the archive was protected (the engine's envelope), in words.
+    let protection: UnsafePointer<CChar>
     private let arena = CArena()
 
-    init(_ report: RestorationReport, extraNotes: [String]) throws(AmberError) {
+    init(_ report: RestorationReport, extraNotes: [String], protection: String) throws(AmberError) {
+        self.protection = UnsafePointer(try arena.string(protection))
         var notes = report.notes + extraNotes
         if let reason = report.freshLaunchReason {
             freshReason = ReportBox.code(of: reason)
@@ -22,6 +25,7 @@ final class ReportBox {
         message = UnsafePointer(try arena.string(notes.joined(separator: "\n")))
         var text = report.description
         for n in extraNotes { text += "\n  note: \(n)" }
+        text += "\n  archive protection: \(protection)"
         self.text = text
         var records: [amber_report_record] = []
         records.reserveCapacity(report.records.count)

@@ -9,4 +9,10 @@ public protocol ArchiveEnvelope {
     func seal(_ archive: [UInt8]) throws -> [UInt8]
     /// The archive inside stored bytes.
     func open(_ sealed: [UInt8]) throws -> [UInt8]
+    /// How archives are protected, in words (shown by reports).
+    var protection: String { get }
+}
+
+extension ArchiveEnvelope {
+    public var protection: String { "none (stored without an envelope)" }
 }

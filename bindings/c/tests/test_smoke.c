@@ -235,6 +235,13 @@ typedef struct mem_store {
     int guard, writes, reads;
 } mem_store;
 
+static int contains(const uint8_t *bytes, size_t size, const char *text) {
+    size_t n = strlen(text), i;
+    for (i = 0; i + n <= size; i++)
+        if (memcmp(bytes + i, text, n) == 0) return 1;
+    return 0;
+}
+
 static int ms_read(void *(*alloc)(size_t, void *), void *alloc_ctx, uint8_t **out, size_t *out_size, int *out_found,
                    void *ctx) {
     mem_store *s = ctx;
@@ -561,6 +568,8 @@ static void test_host_store_and_codes(const char *plugin) {
     opts.store = &store;
     opts.store_ctx = &ms;
     opts.store_ctx_free = count_free;
+    opts.protection = AMBER_PROTECTION_FIXED_KEY;
+    opts.fixed_key = (const uint8_t *)"0123456789abcdef0123456789abcdef";
     check_status(amber_engine_open(&e, "org.example.store", &opts), AMBER_INVALID_ARGUMENT, "a store without its functions");
     store.read = ms_read;
     store.write = ms_write;
@@ -576,7 +585,11 @@ static void test_host_store_and_codes(const char *plugin) {
     amber_engine_add_root(e, root);
     check_status(amber_engine_preserve(e, &saved), AMBER_OK, "preserve into the host store");
     check(saved == 1 && ms.writes == 1 && ms.bytes != NULL, "R19 the host store's write received the archive");
+    check(ms.bytes && ms.size > 8 && memcmp(ms.bytes, "AMBERENV", 8) == 0, "R20 the archive is in an envelope");
+    check(ms.bytes && !contains(ms.bytes, ms.size, "NSKeyedArchiver") && !contains(ms.bytes, ms.size, "Root"),
+          "R20 the stored bytes show neither the archiver's name nor an identifier (encrypted)");
     check_status(amber_engine_launch(&report, e), AMBER_OK, "launch from the host store");
+    check(strstr(amber_report_protection(report), "AES-256-GCM") != NULL, "R20 the report names the protection");
     check(amber_report_fresh_reason(report) == AMBER_FRESH_NONE && amber_report_count(report) == 1 && ms.reads == 1,
           "the host store's read gave the archive back");
     amber_report_free(report);

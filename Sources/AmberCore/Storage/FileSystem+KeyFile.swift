@@ -1,0 +1,100 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What the key file needs beyond FileSystem.swift: a read that refuses symbolic links and
+/// reports who owns the file and who may read it, and a create that never replaces a file.
+extension FileSystem {
+    /// A small file as read by `readPrivateFile`.
+    struct PrivateFile {
+        var bytes: [UInt8]
+        /// The permission bits.
+        var mode: UInt32
+        /// Whether the file belongs to this process's effective user.
+        var ownedByUs: Bool
+    }
+
+    /// A small regular file (not followed through a symbolic link), or nil if it does not exist.
+    /// - Throws: `.io`; `.limitExceeded` beyond `maxBytes`.
+    static func readPrivateFile(_ path: String, maxBytes: Int) throws(AmberError) -> PrivateFile? {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        if fd < 0 {
+            let code = errno
+            if code == ENOENT { return nil }
+            if code == ELOOP { throw AmberError(.io, "'\(path)' is a symbolic link; a key file must be a regular file") }
+            throw failure("open", path, code)
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw failure("inspect", path, errno) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw AmberError(.io, "'\(path)' is not a regular file")
+        }
+        guard Int(info.st_size) <= maxBytes else {
+            throw AmberError(.limitExceeded, "'\(path)' holds \(info.st_size) bytes, more than \(maxBytes)")
+        }
+        var bytes = [UInt8](repeating: 0, count: maxBytes + 1)
+        var count = 0
+        while count < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { buffer in read(fd, buffer.baseAddress! + count, buffer.count - count) }
+            if n < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                throw failure("read", path, code)
+            }
+            if n == 0 { break }
+            count += n
+        }
+        guard count <= maxBytes else { throw AmberError(.limitExceeded, "'\(path)' holds more than \(maxBytes) bytes") }
+        bytes.removeSubrange(count...)
+        return PrivateFile(bytes: bytes, mode: UInt32(info.st_mode & 0o7777), ownedByUs: info.st_uid == geteuid())
+    }
+
+    /// Creates `directory/name` holding `bytes` (mode 0600), durably, unless it exists: the
+    /// bytes are written to a temporary file, synced, and linked to the name, which fails if
+    /// another process got there first. Returns whether this call created the file.
+    static func createFileExclusively(directory: String, name: String, bytes: [UInt8]) throws(AmberError) -> Bool {
+        try makeDirectories(directory)
+        let target = directory + "/" + name
+        var temporary = ""
+        var fd: Int32 = -1
+        for _ in 0 ..< 16 {
+            let tag = String(UInt64.random(in: 0 ... UInt64.max), radix: 16)
+            temporary = directory + "/." + name + "." + tag + ".tmp"
+            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            if fd >= 0 { break }
+            let code = errno
+            guard code == EEXIST else { throw failure("create", temporary, code) }
+        }
+        guard fd >= 0 else { throw AmberError(.io, "cannot create a temporary file in '\(directory)'") }
+        defer { unlink(temporary) }
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { buffer in write(fd, buffer.baseAddress! + offset, buffer.count - offset) }
+            if n < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                close(fd)
+                throw failure("write", temporary, code)
+            }
+            offset += n
+        }
+        if fsync(fd) != 0 {
+            let code = errno
+            close(fd)
+            throw failure("sync", temporary, code)
+        }
+        if close(fd) != 0 { throw failure("close", temporary, errno) }
+        if link(temporary, target) != 0 {
+            let code = errno
+            if code == EEXIST { return false }
+            throw failure("link", target, code)
+        }
+        try syncDirectory(directory)
+        return true
+    }
+}

@@ -1,0 +1,194 @@
+@testable import AmberCore
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+private let keyA = [UInt8](repeating: 0xA5, count: 32)
+private let keyB = [UInt8](repeating: 0x5A, count: 32)
+
+private func sealed(_ archive: [UInt8], key: [UInt8] = keyA, bundleVersion: String = "2.1") throws -> [UInt8] {
+    try SealedEnvelope(keyProvider: FixedKeyProvider(key: key), bundleVersion: bundleVersion).seal(archive)
+}
+
+private func opener(_ key: [UInt8] = keyA) throws -> SealedEnvelope {
+    SealedEnvelope(keyProvider: try FixedKeyProvider(key: key), bundleVersion: "2.1")
+}
+
+/// A real archive: one controller preserved by an engine on a memory store.
+private func realArchive() throws -> [UInt8] {
+    let store = MemoryStore()
+    let engine = makeEngine(store)
+    let root = controller("Root")
+    saving(root, "secret text")
+    try engine.addRoot(root)
+    _ = try engine.preserve()
+    return try #require(store.bytes)
+}
+
+@Suite struct EnvelopeTests {
+    // R20
+    @Test func sealsAndOpensAndHidesThePlaintext() throws {
+        let archive = try realArchive()
+        let bytes = try sealed(archive)
+        #expect(Array(bytes.prefix(8)) == Array("AMBERENV".utf8))
+        #expect(bytes.count == archive.count + 12 + 3 + 32 + 12 + 16)
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(!text.contains("secret text") && !text.contains("NSKeyedArchiver") && !text.contains("bplist"))
+        #expect(try opener().open(bytes) == archive)
+        let header = try EnvelopeFormat.header(of: bytes)
+        #expect(header.algorithm == .aes256GCM && header.bundleVersion == "2.1")
+    }
+
+    // R20: a fresh salt and nonce per archive
+    @Test func twoSealsOfTheSameArchiveDiffer() throws {
+        let archive = try realArchive()
+        let a = try sealed(archive), b = try sealed(archive)
+        #expect(a != b)
+        #expect(a[15 ..< 59] != b[15 ..< 59])
+    }
+
+    // R20, R22
+    @Test func everyBitFlipAndEveryTruncationIsRejected() throws {
+        let bytes = try sealed(try realArchive())
+        let envelope = try opener()
+        var accepted = 0
+        var codes: Set<String> = []
+        for i in 0 ..< bytes.count {
+            for bit in 0 ..< 8 {
+                var copy = bytes
+                copy[i] ^= UInt8(1 << bit)
+                do { _ = try envelope.open(copy); accepted += 1 } catch { codes.insert("\(code(error)!)") }
+            }
+        }
+        for length in 0 ..< bytes.count {
+            do { _ = try envelope.open(Array(bytes.prefix(length))); accepted += 1 } catch { codes.insert("\(code(error)!)") }
+        }
+        #expect(accepted == 0)
+        #expect(codes.isSubset(of: ["corrupt", "authenticationFailed"]))
+    }
+
+    // R20
+    @Test func aWrongKeyFailsAuthentication() throws {
+        let bytes = try sealed(try realArchive(), key: keyB)
+        #expect(throws: AmberError.self) { try opener(keyA).open(bytes) }
+        do { _ = try opener(keyA).open(bytes) } catch { #expect(code(error) == .authenticationFailed) }
+    }
+
+    // R20: editing the header (the bundle version) or downgrading to "none" is refused
+    @Test func headerEditsAndDowngradesAreRefused() throws {
+        let archive = try realArchive()
+        var edited = try sealed(archive, bundleVersion: "2.1")
+        edited[14] = UInt8(ascii: "2")  // "2.1" -> "2.2"
+        do { _ = try opener().open(edited); Issue.record("an edited header was accepted") } catch {
+            #expect(code(error) == .authenticationFailed)
+        }
+        let plain = try SealedEnvelope.unencrypted(bundleVersion: "2.1").seal(archive)
+        do { _ = try opener().open(plain); Issue.record("an unencrypted archive was accepted") } catch {
+            #expect(code(error) == .authenticationFailed)
+            #expect(((error as? AmberError)?.message ?? "").contains("downgrade"))
+        }
+        var wrongVersion = try sealed(archive)
+        wrongVersion[8] = 0
+        do { _ = try opener().open(wrongVersion) } catch { #expect(code(error) == .corrupt) }
+    }
+
+    // R20: no encryption, as an explicit choice, still has a header the tools can show
+    @Test func unencryptedIsExplicitAndShown() throws {
+        let archive = try realArchive()
+        let envelope = SealedEnvelope.unencrypted(bundleVersion: "3")
+        let bytes = try envelope.seal(archive)
+        #expect(try envelope.open(bytes) == archive)
+        #expect(try EnvelopeFormat.header(of: bytes).algorithm == EnvelopeAlgorithm.none)
+        #expect(envelope.protection.contains("not encrypted"))
+        do { _ = try envelope.open(try sealed(archive)) } catch { #expect(code(error) == .authenticationFailed) }
+    }
+
+    // R20: the default key file
+    @Test func keyFileIsCreatedOwnerOnlyAndRefusedWhenOthersCanReadIt() throws {
+        let dir = ScratchDirectory("keyfile")
+        defer { dir.cleanup() }
+        let provider = KeyFileProvider(directory: dir.path)
+        do { _ = try provider.masterKey(for: .open); Issue.record("a missing key file gave a key") } catch {
+            #expect(code(error) == .authenticationFailed)
+        }
+        let key = try provider.masterKey(for: .seal)
+        #expect(key.count == 32)
+        #expect(FileSystem.permissions(provider.path) == 0o600)
+        #expect(try provider.masterKey(for: .open) == key)
+        #expect(try KeyFileProvider(directory: dir.path).masterKey(for: .seal) == key)
+        chmod(provider.path, 0o640)
+        do { _ = try provider.masterKey(for: .open); Issue.record("a group-readable key file was used") } catch {
+            #expect(code(error) == .keyUnavailable)
+            #expect(((error as? AmberError)?.message ?? "").contains("640"))
+        }
+        chmod(provider.path, 0o600)
+        try FileSystem.writeFileAtomically(directory: dir.path, name: "short.key", bytes: [1, 2, 3])
+        do { _ = try KeyFileProvider(directory: dir.path, name: "short.key").masterKey(for: .open) } catch {
+            #expect(code(error) == .keyUnavailable)
+        }
+        symlink(provider.path, dir.path + "/link.key")
+        do { _ = try KeyFileProvider(directory: dir.path, name: "link.key").masterKey(for: .open); Issue.record("a symbolic link was followed") } catch {
+            #expect(code(error) == .keyUnavailable)
+        }
+    }
+
+    // R20, R9, R16: a key that is unavailable keeps the archive and launches fresh
+    @Test func unavailableKeyDefersRestoration() throws {
+        let store = MemoryStore()
+        var locked = false
+        let provider = ClosureKeyProvider { (_: KeyPurpose) throws(AmberError) -> [UInt8] in
+            if locked { throw AmberError(.keyUnavailable, "the device is locked") }
+            return keyA
+        }
+        func engine() -> Engine {
+            let e = Engine(configuration: EngineConfiguration(
+                appID: "org.amber.tests", store: store,
+                envelope: SealedEnvelope(keyProvider: provider, bundleVersion: "1")))
+            e.delegate.shouldSave = { _ in true }
+            e.delegate.shouldRestore = { _ in true }
+            return e
+        }
+        let first = engine()
+        let root = controller("Root")
+        saving(root, "kept")
+        try first.addRoot(root)
+        _ = try first.preserve()
+        locked = true
+        let report = engine().restore()
+        #expect(report.freshLaunchReason == .keyUnavailable("the device is locked"))
+        #expect(store.bytes != nil)
+        locked = false
+        let second = engine()
+        let log = Log()
+        let again = controller("Root")
+        saving(again, "", log: log)
+        try second.addRoot(again)
+        let restored = second.restore()
+        #expect(restored.freshLaunchReason == nil && restored.count(of: .restored) == 1)
+        #expect(log.entries.contains("decode Root=kept"))
+        #expect(store.bytes == nil)
+    }
+
+    // R20, R22: an archive sealed under another key is discarded with the reason
+    @Test func wrongKeyArchiveIsDiscardedAndReported() throws {
+        let store = MemoryStore()
+        let sealer = Engine(configuration: EngineConfiguration(
+            appID: "org.amber.tests", store: store,
+            envelope: SealedEnvelope(keyProvider: try FixedKeyProvider(key: keyB), bundleVersion: "1")))
+        sealer.delegate.shouldSave = { _ in true }
+        try sealer.addRoot(controller("Root"))
+        _ = try sealer.preserve()
+        let opener = Engine(configuration: EngineConfiguration(
+            appID: "org.amber.tests", store: store,
+            envelope: SealedEnvelope(keyProvider: try FixedKeyProvider(key: keyA), bundleVersion: "1")))
+        opener.delegate.shouldRestore = { _ in true }
+        let report = opener.restore()
+        guard case .authenticationFailed = report.freshLaunchReason else {
+            Issue.record("expected authenticationFailed, got \(String(describing: report.freshLaunchReason))")
+            return
+        }
+        #expect(store.bytes == nil)
+    }
+}
