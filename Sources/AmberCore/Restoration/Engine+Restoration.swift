@@ -100,6 +100,7 @@ extension Engine {
             discard()
             return fresh(.corruptArchive(error.message))
         }
+        session.hierarchy = hierarchy
         session.app.core.isActive = true
         let agreed = delegate.shouldRestore?(session.app) ?? false
         session.app.core.isActive = false
