@@ -555,6 +555,24 @@ int amber_decoder_decode_index_path(int64_t *out, size_t capacity, size_t *out_l
 int amber_decoder_decode_object_ref(amber_object **out, amber_decoder *decoder, const char *key);
 
 /**
+ * Decodes a reference as amber_decoder_decode_object_ref() does, with secure decoding (R12):
+ * the referenced object must be of one of `classes` or of a registered subclass of one
+ * (amber_engine_register_subclass()) — both the class the archive records for it and, when an
+ * object was found for it, that object's class. A null reference gives NULL (AMBER_OK).
+ *
+ * @param out receives the object, or NULL.
+ * @param classes `class_count` class names (UTF-8, not empty); at least one.
+ * @return AMBER_OK; AMBER_TYPE_MISMATCH for a class not allowed (the message names it) or a
+ *   value that is not a reference; AMBER_NOT_FOUND for a missing key; AMBER_INVALID_ARGUMENT
+ *   (also for the application decoder, no classes, a NULL or invalid class name);
+ *   AMBER_MISUSE outside the callback.
+ * Ownership: *out is borrowed from the engine; `classes` is read during the call only.
+ * Thread safety: as the engine.
+ */
+int amber_decoder_decode_object_ref_of_classes(amber_object **out, amber_decoder *decoder, const char *key,
+                                               const char *const *classes, size_t class_count);
+
+/**
  * Whether the decoder has a value for a key: 1 or 0 (0 also for bad arguments).
  *
  * Ownership: none. Thread safety: as the engine.

@@ -143,6 +143,55 @@ private func registerItems(_ engine: Engine) throws {
         #expect(code == .invalidArgument)
     }
 
+    // R12 R4
+    @Test func referencesDecodeSecurelyAgainstTheAllowedClasses() throws {
+        let store = MemoryStore()
+        let engine = makeEngine(store)
+        let root = controller("root", "RootController")
+        let list = controller("list", "ListController")
+        let other = controller("other", "SettingsController")
+        try engine.addRoot(root)
+        try root.addChild(list)
+        try root.addChild(other)
+        root.callbacks.encode = { _, coder in
+            try coder.encodeReference(to: list, forKey: "list")
+            try coder.encodeReference(to: other, forKey: "other")
+            try coder.encodeReference(to: nil, forKey: "none")
+        }
+        try engine.preserve()
+
+        let next = makeEngine(store)
+        next.registerClass(name: "FancyListController", superclass: "ListController")
+        let root2 = controller("root", "RootController")
+        let list2 = controller("list", "FancyListController")
+        let other2 = controller("other", "SettingsController")
+        try next.addRoot(root2)
+        try root2.addChild(list2)
+        try root2.addChild(other2)
+        var allowed: RestorableObject?
+        var nullRef: RestorableObject? = root2
+        var refused: [AmberError.Code?] = []
+        var messages: [String] = []
+        root2.callbacks.decode = { _, coder in
+            allowed = try coder.decodeReference(forKey: "list", ofClasses: ["ListController"])
+            nullRef = try coder.decodeReference(forKey: "none", ofClasses: ["ListController"])
+            for (key, classes) in [("other", ["ListController"]), ("list", ["FancyListController"])] {
+                do { _ = try coder.decodeReference(forKey: key, ofClasses: Set(classes)) } catch {
+                    refused.append(code(error))
+                    messages.append((error as? AmberError)?.message ?? "")
+                }
+            }
+        }
+        let report = next.restore()
+        #expect(report.allSatisfy { $0.outcome == .restored })
+        #expect(allowed === list2)  // a registered subclass of an allowed class
+        #expect(nullRef == nil)
+        // "other" is archived as SettingsController; "list" is archived as ListController, which
+        // is not FancyListController (the archived class counts, not only the object found).
+        #expect(refused == [.typeMismatch, .typeMismatch])
+        #expect(messages.count == 2 && messages[0].contains("SettingsController") && messages[1].contains("archived as ListController"))
+    }
+
     // R12
     @Test func archiveErrorsMapToEngineCodes() {
         #expect(AmberError(ArchiveError(.corrupt, "x")).code == .corrupt)

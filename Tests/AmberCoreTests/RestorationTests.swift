@@ -91,6 +91,7 @@ private func savedTree(_ configure: (RestorableObject, RestorableObject, Restora
         try a.addChild(a1)
         let report = engine.restore()
         #expect(report.map(\.outcome) == [.restored, .declinedByClass, .leftOut, .restored])
+        #expect(report[1].note == "restoration class ARestorer gave none: neither it nor anything under it is restored")  // R16
         #expect(asked == [["root"]])  // the delegate was never asked for a, a1 or b
         #expect(report[3].object === madeB)
         #expect(madeB.restorationIdentifier == "b" && madeB.parent === root)  // identity adopted, placed
@@ -122,6 +123,8 @@ private func savedTree(_ configure: (RestorableObject, RestorableObject, Restora
         #expect(report[2].object === madeA1)           // 4. the factory
         #expect(factoryCalls == ["Main/A1 root/a/a1"])
         #expect(report[3].outcome == .notFound)        // "Other" names no registered factory
+        #expect(report[3].note?.contains("the delegate's object-for-path gave none") == true)
+        #expect(report[3].note?.contains("no blueprint factory named Other") == true)
         #expect(report[3].path == ["root", "b"])
         #expect(report.map(\.outcome) == [.restored, .restored, .restored, .notFound])
         #expect(madeA1.blueprintIdentifier == "Main/A1" && madeA1.parent === defaultA)
@@ -137,6 +140,8 @@ private func savedTree(_ configure: (RestorableObject, RestorableObject, Restora
         #expect(report.map(\.outcome) == [.notFound, .notFound, .restored, .notFound])
         #expect(report[2].object === madeA1 && madeA1.parent == nil)  // nowhere to place it
         #expect(report.description.contains("not found"))
+        // R16: the report says why, step by step.
+        #expect(report[0].note == "nothing provided it: the delegate has no object-for-path callback; no object had this path at launch; no blueprint recorded")
     }
 
     // R10

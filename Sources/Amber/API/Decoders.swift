@@ -96,6 +96,28 @@ func outPointer<T>(_ out: UnsafeMutablePointer<T>?) throws(AmberError) -> Unsafe
     }
 }
 
+/// Backs `amber_decoder_decode_object_ref_of_classes`.
+@c @implementation public func amber_decoder_decode_object_ref_of_classes(
+    _ out: UnsafeMutablePointer<OpaquePointer?>?, _ decoder: OpaquePointer?, _ key: UnsafePointer<CChar>?,
+    _ classes: UnsafePointer<UnsafePointer<CChar>?>?, _ class_count: Int
+) -> CInt {
+    guarded {
+        let o = try outPointer(out)
+        let d = try decoderBox(decoder)
+        let k = try inputKey(key)
+        let n = try inputCount(class_count, "class_count")
+        guard let classes, n > 0 else { throw invalid("secure decoding needs at least one allowed class") }
+        var allowed = Set<String>()
+        for i in 0 ..< n {
+            let name = try inputString(classes[i], "class name \(i)")
+            guard !name.isEmpty else { throw invalid("class name \(i) is empty") }
+            allowed.insert(name)
+        }
+        guard case .state(let s) = d.source else { throw invalid("the application decoder holds no object references") }
+        o.pointee = ObjectBox.of(try s.decodeReference(forKey: k, ofClasses: allowed))?.handle
+    }
+}
+
 /// Backs `amber_decoder_contains`.
 @c @implementation public func amber_decoder_contains(_ decoder: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> CInt {
     guarded(0) { try decoderBox(decoder).contains(try inputKey(key)) ? 1 : 0 }

@@ -29,6 +29,38 @@ public final class StateDecoder: KeyedStateDecoder {
     /// - Throws: `.notFound` for a missing key; `.typeMismatch` if the value is not a reference;
     ///   `.corrupt` for a reference to no record.
     public func decodeReference(forKey key: String) throws(AmberError) -> RestorableObject? {
+        guard let index = try referenceIndex(forKey: key) else { return nil }
+        return session.objects[index]
+    }
+
+    /// Decodes a reference as `decodeReference(forKey:)` does, refusing it unless the referenced
+    /// object is of one of `classes` or a registered subclass of one (secure decoding, SPEC R12):
+    /// both the class the archive records for it and, if an object was found for it, that
+    /// object's class. A null reference is nil.
+    /// - Throws: `.typeMismatch` for a class not allowed (the message names it and the classes
+    ///   allowed); as `decodeReference(forKey:)` otherwise.
+    public func decodeReference(forKey key: String, ofClasses classes: Set<String>) throws(AmberError) -> RestorableObject? {
+        guard let index = try referenceIndex(forKey: key) else { return nil }
+        let record = session.records[index]
+        let hierarchy = session.hierarchy
+        func allowed(_ name: String) -> Bool { classes.contains { hierarchy.isKind(name, of: $0) } }
+        let path = "/" + record.path.joined(separator: "/")
+        guard allowed(record.className) else {
+            throw AmberError(
+                .typeMismatch,
+                "the reference under key '\(key)' names \(path), archived as \(record.className), which is not among the allowed classes \(classes.sorted())")
+        }
+        let object = session.objects[index]
+        if let object, !allowed(object.className) {
+            throw AmberError(
+                .typeMismatch,
+                "the reference under key '\(key)' names \(path), restored as \(object.className), which is not among the allowed classes \(classes.sorted())")
+        }
+        return object
+    }
+
+    /// The record index a reference names, or nil for a null reference.
+    private func referenceIndex(forKey key: String) throws(AmberError) -> Int? {
         let index: Int? = try core.read { u in
             try u.decodeObject(forKey: key) { (r: KeyedUnarchiver, className: String) throws -> Int in
                 guard className == ArchiveLayout.referenceClass else {
@@ -41,6 +73,6 @@ public final class StateDecoder: KeyedStateDecoder {
         guard index >= 0, index < session.records.count else {
             throw AmberError(.corrupt, "the reference under key '\(key)' names record \(index); the archive has \(session.records.count)")
         }
-        return session.objects[index]
+        return index
     }
 }

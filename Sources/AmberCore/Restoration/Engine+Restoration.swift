@@ -100,6 +100,7 @@ extension Engine {
             discard()
             return fresh(.corruptArchive(error.message))
         }
+        session.hierarchy = hierarchy
         session.app.core.isActive = true
         let agreed = delegate.shouldRestore?(session.app) ?? false
         session.app.core.isActive = false
@@ -168,6 +169,7 @@ extension Engine {
                         guard found != nil else {
                             dropped[i] = true
                             entry.outcome = .declinedByClass
+                            entry.note = "restoration class \(rcName) gave none: neither it nor anything under it is restored"
                             continue
                         }
                         how = "made by restoration class \(rcName)"
@@ -207,6 +209,7 @@ extension Engine {
             }
             guard let object = found else {
                 entry.outcome = .notFound
+                entry.note = notFoundNote(r, classNote: entry.note)
                 continue
             }
             entry.object = object
@@ -232,6 +235,24 @@ extension Engine {
             }
         }
         return report
+    }
+
+    /// Why nothing provided a record's object (SPEC R16): each step of the lookup chain that
+    /// was tried and what it gave.
+    private func notFoundNote(_ r: RestoreSession.Record, classNote: String?) -> String {
+        var steps: [String] = []
+        if let classNote { steps.append(classNote) }
+        steps.append(delegate.objectForPath == nil ? "the delegate has no object-for-path callback" : "the delegate's object-for-path gave none")
+        steps.append("no object had this path at launch")
+        if let bp = r.blueprintIdentifier {
+            let name = BlueprintFactory.factoryName(forBlueprint: bp)
+            steps.append(blueprintFactories[name] == nil
+                ? "no blueprint factory named \(name) for blueprint \(bp)"
+                : "blueprint factory \(name) gave none for \(bp)")
+        } else {
+            steps.append("no blueprint recorded")
+        }
+        return "nothing provided it: " + steps.joined(separator: "; ")
     }
 
     /// Step 6: the decode callbacks, in archive order (a parent's record comes before its children's).

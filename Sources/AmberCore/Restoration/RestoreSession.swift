@@ -23,6 +23,9 @@ final class RestoreSession {
     private(set) var records: [Record] = []
     /// The object restored (or found, for a class mismatch) for each record.
     var objects: [RestorableObject?] = []
+    /// The engine's class relation when restoration began, for secure decoding of references
+    /// (`StateDecoder.decodeReference(forKey:ofClasses:)`).
+    var hierarchy = ClassHierarchy()
 
     /// Reads an archive.
     /// - Throws: `.corrupt` (or `.limitExceeded`) naming what is wrong.
