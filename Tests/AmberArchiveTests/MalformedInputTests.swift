@@ -74,8 +74,15 @@ struct RawPlist {
 
 // MARK: - Expecting a rejection, quickly
 
-/// How long one decode may take on hostile input (SPEC R22), in the debug build `swift test` runs.
+/// How long one decode may take on hostile input (SPEC R22): 100 ms in the optimized build
+/// (scripts/test.sh runs this suite again with `-c release`, where the bound is checked); the
+/// unoptimized debug build of `swift test` is allowed 2.5 times that, so that a loaded machine
+/// does not fail a bound that is about optimized code.
+#if DEBUG
+let malformedTimeLimit = Duration.milliseconds(250)
+#else
 let malformedTimeLimit = Duration.milliseconds(100)
+#endif
 
 /// The time `body` takes. Only two cores run the whole test suite in parallel (and CI may share them), so a time over
 /// `malformedTimeLimit` is measured again, up to six times, and the best kept: scheduling

@@ -20,18 +20,84 @@ import Testing
         #expect(try store.read() == nil)
     }
 
-    // R19
-    @Test func aFailedWriteKeepsTheOldArchiveAndRemovesTheTemporaryFile() throws {
-        let scratch = ScratchDirectory("fault")
+    // R19: the k-th operation of a save fails, for every k, once or from then on
+    @Test func everyFailedOperationOfASaveKeepsAWholeArchive() throws {
+        let key = try FixedKeyProvider(key: Array(repeating: 3, count: 32))
+        func engine(_ store: FileStore) throws -> Engine {
+            let e = Engine(configuration: EngineConfiguration(
+                appID: "org.amber.tests", store: store,
+                envelope: SealedEnvelope(keyProvider: key, bundleVersion: "1")))
+            e.delegate.shouldSave = { _ in true }
+            e.delegate.shouldRestore = { _ in true }
+            return e
+        }
+        /// Saves `value` with faults; returns the error, if any.
+        func save(_ value: String, in dir: String, faults: FaultInjector?) throws -> AmberError? {
+            let store = FileStore(directory: dir)
+            store.faults = faults
+            let e = try engine(store)
+            let root = controller("Root")
+            saving(root, value)
+            try e.addRoot(root)
+            do { _ = try e.preserve(); return nil } catch { return AmberError.wrapping(error) }
+        }
+        /// What a fresh launch restores from `dir`.
+        func restored(_ dir: String) throws -> (String?, RestorationReport) {
+            let e = try engine(FileStore(directory: dir))
+            let log = Log()
+            let root = controller("Root")
+            saving(root, "", log: log)
+            try e.addRoot(root)
+            let report = e.restore()
+            let value = log.entries.first { $0.hasPrefix("decode Root=") }.map { String($0.dropFirst(12)) }
+            return (value, report)
+        }
+
+        let probe = ScratchDirectory("faults-probe")
+        defer { probe.cleanup() }
+        let counter = FaultInjector()
+        #expect(try save("old", in: probe.path, faults: counter) == nil)
+        let operations = counter.operations
+        #expect(operations == ["create", "write", "fsync", "close", "rename", "fsync directory"])
+
+        var cases = 0
+        for persistent in [false, true] {
+            for k in 1 ... operations.count + 1 {
+                let scratch = ScratchDirectory("faults-\(k)-\(persistent)")
+                defer { scratch.cleanup() }
+                #expect(try save("old", in: scratch.path, faults: nil) == nil)
+                let error = try save("new", in: scratch.path, faults: FaultInjector(failAt: k, persistent: persistent))
+                let (value, report) = try restored(scratch.path)
+                let entries = FileSystem.directoryEntries(scratch.path) ?? []
+                #expect(!entries.contains { $0.hasSuffix(".tmp") }, "k=\(k) persistent=\(persistent): \(entries)")
+                #expect(report.freshLaunchReason == nil, "k=\(k) persistent=\(persistent): \(report)")
+                if k > operations.count {
+                    #expect(error == nil && value == "new")
+                    continue
+                }
+                cases += 1
+                #expect(error?.code == .io, "k=\(k): the save must fail")
+                #expect(error?.message.contains("injected failure of operation \(k)") == true)
+                // Before the rename the old archive stays; a failed directory sync comes after it.
+                let expected = operations[k - 1] == "fsync directory" ? "new" : "old"
+                #expect(value == expected, "k=\(k) persistent=\(persistent) (\(operations[k - 1])): restored \(value ?? "nothing")")
+            }
+        }
+        #expect(cases == 2 * operations.count)
+    }
+
+    // R19: a temporary file left by a process that died mid-save is removed at launch
+    @Test func staleTemporaryFilesAreRemovedAtLaunch() throws {
+        let scratch = ScratchDirectory("stale")
         defer { scratch.cleanup() }
         let store = FileStore(directory: scratch.path)
         try store.write(Array("old".utf8))
-        store.fault = .beforeRename
-        let error = #expect(throws: AmberError.self) { try store.write(Array("new".utf8)) }
-        #expect(error?.code == .io)
-        store.fault = nil
-        #expect(try store.read() == Array("old".utf8))
-        #expect(FileSystem.directoryEntries(scratch.path) == ["state.archive"])
+        try FileSystem.writeFileAtomically(directory: scratch.path, name: ".state.archive.00ff12.tmp", bytes: [1])
+        try FileSystem.writeFileAtomically(directory: scratch.path, name: "keep.tmp", bytes: [2])
+        let engine = Engine(configuration: EngineConfiguration(appID: "org.amber.tests", store: store))
+        let report = engine.restore()
+        #expect(report.notes.contains { $0.contains("removed 1 temporary file") })
+        #expect(FileSystem.directoryEntries(scratch.path) == ["keep.tmp"])
     }
 
     // R19

@@ -38,6 +38,8 @@ extension Engine {
         defer { activity = .idle }
         restoredArchiveSuperseded = false
         var notes: [String] = []
+        let stale = store.removeStaleFiles()
+        if stale > 0 { notes.append("removed \(stale) temporary file(s) left by a save that did not finish") }
 
         func discard() {
             do { try store.remove() } catch { notes.append("the archive could not be discarded: \(AmberError.wrapping(error).message)") }

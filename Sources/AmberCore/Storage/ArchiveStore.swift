@@ -19,4 +19,13 @@ public protocol ArchiveStore: AnyObject {
     func writeGuard(_ count: Int) throws
     /// Removes the launch guard; nothing happens if there is none.
     func removeGuard() throws
+    /// Removes what a process that died mid-save left behind (temporary files); returns how
+    /// many items were removed. Called by the engine at each restore. Default: nothing.
+    @discardableResult
+    func removeStaleFiles() -> Int
+}
+
+extension ArchiveStore {
+    @discardableResult
+    public func removeStaleFiles() -> Int { 0 }
 }

@@ -18,8 +18,8 @@ public final class FileStore: ArchiveStore {
     public let guardName = "restore.guard"
     /// The largest archive file read; a larger one is refused with `.limitExceeded`.
     public let maxBytes: Int
-    /// Makes durable writes fail at a point, for tests.
-    var fault: FileSystem.FaultPoint?
+    /// Makes the k-th file-system operation of writes fail, for the fault-injection tests.
+    public var faults: FaultInjector?
 
     /// A store in `directory`. Nothing is created until the first write.
     public init(directory: String, maxBytes: Int = 1 << 30) {
@@ -64,7 +64,7 @@ public final class FileStore: ArchiveStore {
 
     /// Replaces the archive atomically and durably.
     public func write(_ bytes: [UInt8]) throws {
-        try FileSystem.writeFileAtomically(directory: directory, name: archiveName, bytes: bytes, fault: fault)
+        try FileSystem.writeFileAtomically(directory: directory, name: archiveName, bytes: bytes, faults: faults)
     }
 
     /// Removes the archive file.
@@ -93,11 +93,19 @@ public final class FileStore: ArchiveStore {
     /// Writes the launch guard's count atomically and durably.
     public func writeGuard(_ count: Int) throws {
         try FileSystem.writeFileAtomically(
-            directory: directory, name: guardName, bytes: Array((String(max(0, count)) + "\n").utf8), fault: fault)
+            directory: directory, name: guardName, bytes: Array((String(max(0, count)) + "\n").utf8), faults: faults)
     }
 
     /// Removes the launch guard file.
     public func removeGuard() throws {
         try FileSystem.removeFile(directory: directory, name: guardName)
+    }
+
+    /// Removes temporary files that a process which died mid-save left behind (the engine calls
+    /// it at each restore, that is at launch). Returns how many were removed.
+    @discardableResult
+    public func removeStaleFiles() -> Int {
+        FileSystem.removeStaleTemporaryFiles(directory: directory, name: archiveName)
+            + FileSystem.removeStaleTemporaryFiles(directory: directory, name: guardName)
     }
 }

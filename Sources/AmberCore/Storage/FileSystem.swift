@@ -11,12 +11,6 @@ import Darwin
 /// calls need lives in this file and does not leave it; everything else in AmberCore is safe
 /// Swift.
 enum FileSystem {
-    /// A point where a test makes a durable write fail, to check what is left behind.
-    enum FaultPoint: Sendable {
-        /// After the temporary file is written and synced, before it is renamed.
-        case beforeRename
-    }
-
     // MARK: Errors
 
     static func describe(errno code: Int32) -> String {
@@ -137,17 +131,29 @@ enum FileSystem {
         return result
     }
 
-    /// Replaces `directory/name` with `bytes` durably and atomically (SPEC R19): a temporary
-    /// file created exclusively (mode 0600) in the same directory, written whole, synced,
-    /// renamed over the target, then the directory synced. On any failure the temporary file
-    /// is removed and the old file is left as it was. The directory is created (0700) if needed.
+    /// Replaces `directory/name` with `bytes` durably and atomically (SPEC R19), the save
+    /// protocol written once:
+    ///
+    /// 1. create a temporary file `.<name>.<random>.tmp` in the same directory, exclusively,
+    ///    mode 0600 (the directory is created 0700 if needed);
+    /// 2. write all the bytes; 3. fsync it; 4. close it;
+    /// 5. rename it over `name`; 6. fsync the directory.
+    ///
+    /// On a failure before the rename the temporary file is unlinked and the old file is left as
+    /// it was; a failed fsync is never retried (the kernel may have dropped the dirty pages, so a
+    /// second fsync proves nothing). A failure of step 6 comes after the rename: the new file is
+    /// in place, but its durability is not confirmed, and the call still fails. A temporary file
+    /// left by a process that died mid-save is removed by `removeStaleTemporaryFiles`.
+    ///
+    /// `faults` makes the k-th operation fail, for the fault-injection tests.
     static func writeFileAtomically(
-        directory: String, name: String, bytes: [UInt8], fault: FaultPoint? = nil
+        directory: String, name: String, bytes: [UInt8], faults: FaultInjector? = nil
     ) throws(AmberError) {
         try makeDirectories(directory)
         let target = directory + "/" + name
         var temporary = ""
         var fd: Int32 = -1
+        try faults?.step("create", directory)
         for _ in 0 ..< 16 {
             let tag = String(UInt64.random(in: 0 ... UInt64.max), radix: 16)
             temporary = directory + "/." + name + "." + tag + ".tmp"
@@ -158,18 +164,36 @@ enum FileSystem {
         }
         guard fd >= 0 else { throw AmberError(.io, "cannot create a temporary file in '\(directory)'") }
         var renamed = false
-        defer { if !renamed { unlink(temporary) } }
+        defer {
+            if !renamed {
+                // An injected failure of the clean-up leaves the temporary file, as a crash would.
+                var injected = false
+                if let faults {
+                    do { try faults.step("unlink", temporary) } catch { injected = true }
+                }
+                if !injected { unlink(temporary) }
+            }
+        }
         do throws(AmberError) {
+            try faults?.step("write", temporary)
             try writeAll(fd, bytes, temporary)
+            try faults?.step("fsync", temporary)
             if fsync(fd) != 0 { throw failure("sync", temporary, errno) }
         } catch {
             close(fd)
             throw error
         }
+        do throws(AmberError) {
+            try faults?.step("close", temporary)
+        } catch {
+            close(fd)
+            throw error
+        }
         if close(fd) != 0 { throw failure("close", temporary, errno) }
-        if fault == .beforeRename { throw AmberError(.io, "injected failure before renaming '\(temporary)'") }
+        try faults?.step("rename", target)
         if rename(temporary, target) != 0 { throw failure("rename over", target, errno) }
         renamed = true
+        try faults?.step("fsync directory", directory)
         try syncDirectory(directory)
     }
 
@@ -186,6 +210,21 @@ enum FileSystem {
             }
             offset += n
         }
+    }
+
+    /// Removes the temporary files `writeFileAtomically` leaves when the process dies mid-save
+    /// (`.<name>.<hex>.tmp` for `name`). Returns how many were removed.
+    @discardableResult
+    static func removeStaleTemporaryFiles(directory: String, name: String) -> Int {
+        guard let entries = directoryEntries(directory) else { return 0 }
+        let prefix = "." + name + "."
+        var removed = 0
+        for entry in entries where entry.hasPrefix(prefix) && entry.hasSuffix(".tmp") {
+            let middle = entry.dropFirst(prefix.count).dropLast(4)
+            guard !middle.isEmpty, middle.allSatisfy({ $0.isHexDigit }) else { continue }
+            if unlink(directory + "/" + entry) == 0 { removed += 1 }
+        }
+        return removed
     }
 
     /// Removes a file durably; nothing happens if it does not exist.
