@@ -1,0 +1,153 @@
+/*
+ * R19, R20: the archive on disk is always a whole archive, whatever moment the process dies at.
+ *
+ * A child process saves in a loop (each save writes a counter into every object, then the
+ * engine seals and writes the archive durably); the parent kills it with SIGKILL after a random
+ * delay, then launches an engine of its own on the same directory: the archive must
+ * authenticate and restore completely, every object holding the same counter value (one
+ * save, old or new, never a mix or a torn file), or there must be no archive yet. Repeated
+ * KILLS times (default 1000; argv[1] overrides). Prints the counts and "N passed, N failed".
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "amber.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define OBJECTS 64
+
+static const uint8_t key[32] = "kill-test-key-0123456789abcdef!";
+
+static int64_t counter;       /* what the child writes */
+static int64_t seen[OBJECTS]; /* what the parent decodes */
+static int decoded;
+
+static int always(amber_engine *e, amber_coder *c, void *ctx) { (void)e; (void)c; (void)ctx; return 1; }
+static int always_restore(amber_engine *e, amber_decoder *d, void *ctx) { (void)e; (void)d; (void)ctx; return 1; }
+
+static int encode(amber_object *o, amber_coder *c, void *ctx) {
+    (void)o; (void)ctx;
+    int status = amber_coder_encode_int64(c, "counter", counter);
+    if (status) return status;
+    return amber_coder_encode_string(c, "padding", "a string that makes the archive long enough to be killed mid-write");
+}
+
+static int decode(amber_object *o, amber_decoder *d, void *ctx) {
+    (void)o;
+    int status = amber_decoder_decode_int64(&seen[(intptr_t)ctx], d, "counter");
+    if (status == AMBER_OK) decoded++;
+    return status;
+}
+
+static amber_engine *open_engine(const char *dir) {
+    amber_engine_options opts;
+    amber_engine *e = NULL;
+    amber_delegate d;
+    amber_object_callbacks cb;
+    amber_object *root = NULL;
+    intptr_t i;
+    char id[32];
+    amber_engine_options_init(&opts, AMBER_ENGINE_OPTIONS_VERSION);
+    opts.state_directory = dir;
+    opts.protection = AMBER_PROTECTION_FIXED_KEY;
+    opts.fixed_key = key;
+    if (amber_engine_open(&e, "org.amber.kill", &opts) != AMBER_OK) return NULL;
+    amber_delegate_init(&d, AMBER_DELEGATE_VERSION);
+    d.should_save = always;
+    d.should_restore = always_restore;
+    amber_engine_set_delegate(e, &d, NULL, NULL);
+    amber_object_callbacks_init(&cb, AMBER_OBJECT_CALLBACKS_VERSION);
+    cb.encode = encode;
+    cb.decode = decode;
+    amber_object_new(&root, e, AMBER_KIND_CONTROLLER, "Root", "Root", &cb, (void *)0, NULL);
+    amber_engine_add_root(e, root);
+    for (i = 1; i < OBJECTS; i++) {
+        amber_object *child = NULL;
+        snprintf(id, sizeof id, "Child-%ld", (long)i);
+        amber_object_new(&child, e, AMBER_KIND_CONTROLLER, "Child", id, &cb, (void *)i, NULL);
+        amber_object_add_child(root, child);
+    }
+    return e;
+}
+
+static void child_loop(const char *dir) {
+    amber_engine *e = open_engine(dir);
+    if (!e) _exit(2);
+    for (counter = 1;; counter++) {
+        int saved = 0;
+        if (amber_engine_preserve(e, &saved) != AMBER_OK || !saved) _exit(3);
+    }
+}
+
+int main(int argc, char **argv) {
+    int kills = argc > 1 ? atoi(argv[1]) : 1000;
+    char dir[] = "/tmp/amber-kill-XXXXXX";
+    int restored = 0, none = 0, bad = 0, early_exit = 0, stale = 0, k, i;
+    int passed = 0, failed = 0;
+    if (!mkdtemp(dir)) { perror("mkdtemp"); return 1; }
+    srand((unsigned)time(NULL) ^ (unsigned)getpid());
+    for (k = 0; k < kills; k++) {
+        pid_t pid = fork();
+        int status = 0;
+        amber_engine *e;
+        amber_report *report = NULL;
+        int reason;
+        if (pid < 0) { perror("fork"); return 1; }
+        if (pid == 0) child_loop(dir);
+        /* Up to 20 ms: long enough for several saves, landing anywhere in one. */
+        {
+            struct timespec ts = {0, (long)(rand() % 20000) * 1000L};
+            nanosleep(&ts, NULL);
+        }
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        if (!WIFSIGNALED(status)) early_exit++;
+
+        e = open_engine(dir);
+        if (!e) { bad++; printf("FAIL  kill %d: the engine did not open: %s\n", k, amber_error_last()); continue; }
+        decoded = 0;
+        memset(seen, 0, sizeof seen);
+        if (amber_engine_launch(&report, e) != AMBER_OK) {
+            bad++;
+            printf("FAIL  kill %d: launch failed: %s\n", k, amber_error_last());
+            amber_engine_close(e);
+            continue;
+        }
+        reason = amber_report_fresh_reason(report);
+        if (strstr(amber_report_message(report), "temporary file")) stale++;
+        if (reason == AMBER_FRESH_NO_ARCHIVE) {
+            none++;
+        } else if (reason == AMBER_FRESH_NONE && decoded == OBJECTS) {
+            int same = 1;
+            for (i = 1; i < OBJECTS; i++) same &= seen[i] == seen[0];
+            if (same && seen[0] >= 1) restored++;
+            else { bad++; printf("FAIL  kill %d: objects hold different saves (%lld, ...)\n", k, (long long)seen[0]); }
+        } else {
+            bad++;
+            printf("FAIL  kill %d: fresh reason %d, %d of %d decoded: %s\n", k, reason, decoded, OBJECTS,
+                   amber_report_message(report));
+        }
+        amber_report_free(report);
+        amber_engine_close(e);
+    }
+    printf("R19 %d kills: %d restored a whole archive, %d found no archive yet, %d bad, %d children exited early; "
+           "%d launches removed a temporary file of a save the kill interrupted\n",
+           kills, restored, none, bad, early_exit, stale);
+    if (bad == 0 && early_exit == 0) { passed++; printf("ok    R19 after every SIGKILL the archive is whole: it authenticates and restores\n"); }
+    else { failed++; printf("FAIL  R19 after every SIGKILL the archive is whole\n"); }
+    if (restored > kills / 2) { passed++; printf("ok    R19 most kills landed after a first save (the test exercises overwrites)\n"); }
+    else { failed++; printf("FAIL  R19 too few kills landed after a first save (%d of %d)\n", restored, kills); }
+    {
+        char command[128];
+        snprintf(command, sizeof command, "rm -rf %s", dir);
+        if (system(command) != 0) fprintf(stderr, "could not remove %s\n", dir);
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
