@@ -30,6 +30,7 @@ let package = Package(
             name: "amber-cli",
             dependencies: [
                 "AmberArchive",
+                "AmberCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,4 +1,5 @@
 import AmberArchive
+import AmberCore
 import ArgumentParser
 import Foundation
 
@@ -10,7 +11,7 @@ struct Amber: ParsableCommand {
         commandName: "amber",
         abstract: "Inspect property lists and keyed archives.",
         version: "amber \(amberVersion)",
-        subcommands: [Dump.self, Version.self]
+        subcommands: [Dump.self, Info.self, Version.self]
     )
 }
 
@@ -22,12 +23,16 @@ extension Amber {
                 Reads a binary (bplist00) or XML property list and prints it as JSON. With \
                 --keyed, reads an NSKeyedArchiver archive and prints its $top dictionary with \
                 every reference resolved: shared objects and cycles appear once with "$id" and \
-                as {"$ref": n} after.
+                as {"$ref": n} after. A restoration archive in Amber's envelope is opened first: \
+                one stored without encryption as it is, an encrypted one with --key-file.
                 """
         )
 
         @Flag(name: .long, help: "Resolve an NSKeyedArchiver archive into its object graph.")
         var keyed = false
+
+        @Option(name: .long, help: "The key file of an encrypted archive (32 bytes, mode 0600).")
+        var keyFile: String?
 
         @Argument(help: "The property list or archive to read.")
         var file: String
@@ -35,7 +40,7 @@ extension Amber {
         func run() throws {
             let json: JSON
             do {
-                let bytes = try readFile(file)
+                let bytes = try openEnvelope(try readFile(file), keyFile: keyFile)
                 json = keyed ? try keyedJSON(bytes) : try plainJSON(bytes)
             } catch {
                 reject(file, error)
@@ -62,6 +67,41 @@ extension Amber {
                 archive = try KeyedArchive(bytes: bytes)
             }
             return try KeyedGraph.render(archive)
+        }
+    }
+
+    struct Info: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Say what a file is: how a restoration archive is protected, or which property list it is.",
+            discussion: """
+                For a restoration archive in Amber's envelope: the envelope format, the \
+                protection (AES-256-GCM, or "none (not encrypted)"), the bundle version of the \
+                application that wrote it, and the size. Reads only the header: no key needed.
+                """
+        )
+
+        @Argument(help: "The file to inspect.")
+        var file: String
+
+        func run() throws {
+            do {
+                let bytes = try readFile(file)
+                if EnvelopeFormat.looksLikeEnvelope(bytes) {
+                    let header = try EnvelopeFormat.header(of: bytes)
+                    print("restoration archive, envelope format \(header.formatVersion)")
+                    print("protection: \(header.algorithm)")
+                    print("bundle version: \(header.bundleVersion)")
+                    print("size: \(bytes.count) bytes")
+                } else if XMLPropertyListReader.looksLikeXML(bytes) {
+                    print("XML property list, \(bytes.count) bytes, not in an envelope")
+                } else {
+                    _ = try BinaryPropertyList.decode(bytes)
+                    print("binary property list, \(bytes.count) bytes, not in an envelope")
+                }
+            } catch {
+                reject(file, error)
+                throw ExitCode.failure
+            }
         }
     }
 
@@ -108,6 +148,27 @@ func readFile(_ path: String) throws -> [UInt8] {
     return bytes
 }
 
+/// The archive inside Amber's envelope, or the bytes themselves if they are not in one.
+/// - Throws: for an encrypted archive without `keyFile`, a key file that is refused, or an
+///   archive that does not authenticate under it.
+func openEnvelope(_ bytes: [UInt8], keyFile: String?) throws -> [UInt8] {
+    guard EnvelopeFormat.looksLikeEnvelope(bytes) else { return bytes }
+    let header = try EnvelopeFormat.header(of: bytes)
+    switch header.algorithm {
+    case .none:
+        return try SealedEnvelope.unencrypted(bundleVersion: header.bundleVersion).open(bytes)
+    case .aes256GCM:
+        guard let keyFile else {
+            throw IOFailure(message: "the archive is encrypted (\(header.algorithm)); pass its key file with --key-file")
+        }
+        let slash = keyFile.lastIndex(of: "/")
+        let directory = slash.map { String(keyFile[..<$0]) } ?? "."
+        let name = slash.map { String(keyFile[keyFile.index(after: $0)...]) } ?? keyFile
+        let provider = KeyFileProvider(directory: directory.isEmpty ? "/" : directory, name: name)
+        return try SealedEnvelope(keyProvider: provider, bundleVersion: header.bundleVersion).open(bytes)
+    }
+}
+
 /// Refuses a UID beyond `$objects` before the property list is encoded: the encoder's
 /// table of UIDs grows with the largest UID value, so one large UID in a small XML file
 /// would cost hundreds of megabytes. The message is the one KeyedArchive gives.
@@ -132,6 +193,7 @@ func reject(_ path: String, _ error: Error) {
     case let e as ArchiveError: reason = e.message
     case let e as XMLPropertyListReader.Failure: reason = e.message
     case let e as IOFailure: reason = e.message
+    case let e as AmberError: reason = e.message
     default: reason = String(describing: error)
     }
     let line = "amber: \(oneLine(path)): \(oneLine(reason))\n"

@@ -16,6 +16,7 @@ if [[ ! -x $AMBER ]]; then
     exit 2
 fi
 AMBER="$(cd "$(dirname "$AMBER")" && pwd)/$(basename "$AMBER")"
+FIXTURES="$(cd "$(dirname "$0")" && pwd)/fixtures"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/amber-cli-tests.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 cd "$WORK" || exit 2
@@ -476,6 +477,47 @@ check_reject "keyed: UID out of range" bad-uid.plist "out of range" dump --keyed
 check_reject "malformed XML: exit 1, one line with the line number" bad.xml.plist "line 3" dump bad.xml.plist
 check_reject "missing file: exit 1, the I/O error" "$WORK/missing.plist" "No such file" dump "$WORK/missing.plist"
 check_reject "a directory: exit 1, the I/O error" "$WORK" "directory" dump "$WORK"
+
+# ---------------------------------------------------------------------------------------------
+# Restoration archives in Amber's envelope (R20). fixtures/homepwner.archive was written by the C
+# demo (bindings/c/demo/homepwner.c, run 1) with its default key file, fixtures/homepwner.key.
+
+cp "$FIXTURES/homepwner.archive" sealed.archive
+cp "$FIXTURES/homepwner.key" private.key && chmod 600 private.key
+cp "$FIXTURES/homepwner.key" open.key && chmod 644 open.key
+run info sealed.archive
+if [[ $rc -eq 0 ]] && grep -q "^protection: AES-256-GCM" out && grep -q "^bundle version: 4.2" out; then
+    pass "info: an encrypted archive's protection and bundle version, without its key"
+else fail "info: an encrypted archive" "$(cat out err)"; fi
+check_reject "dump: an encrypted archive without --key-file says so" sealed.archive "--key-file" dump --keyed sealed.archive
+run dump --keyed --key-file private.key sealed.archive
+if [[ $rc -eq 0 ]] && python3 -c 'import json,sys; d=json.load(open("out")); assert d["app"]["bundleVersion"] == "4.2"; assert len(d["objects"]) == 8' 2>/dev/null; then
+    pass "dump --keyed --key-file: the encrypted archive opened and resolved"
+else fail "dump --key-file" "$(head -c 300 out; cat err)"; fi
+check_reject "dump: a key file others can read is refused" sealed.archive "group or others" dump --keyed --key-file open.key sealed.archive
+head -c 32 /dev/urandom > wrong.key && chmod 600 wrong.key
+check_reject "dump: the wrong key does not authenticate" sealed.archive "does not authenticate" dump --keyed --key-file wrong.key sealed.archive
+python3 - <<'PY'
+data = bytearray(open("sealed.archive", "rb").read())
+data[-1] ^= 1
+open("tampered.archive", "wb").write(data)
+PY
+check_reject "dump: a tampered archive does not authenticate" tampered.archive "does not authenticate" dump --keyed --key-file private.key tampered.archive
+python3 - <<'PY'
+plist = open("graph.plist", "rb").read()
+version = b"1.0"
+open("plain.archive", "wb").write(b"AMBERENV" + bytes([1, 0, 0, len(version)]) + version + plist)
+PY
+run info plain.archive
+if [[ $rc -eq 0 ]] && grep -q "^protection: none (not encrypted)" out; then
+    pass "info: an archive stored without encryption says so"
+else fail "info: unencrypted" "$(cat out err)"; fi
+run dump --keyed plain.archive
+if [[ $rc -eq 0 ]] && cmp -s out <("$AMBER" dump --keyed graph.plist); then
+    pass "dump: an unencrypted envelope opens without a key"
+else fail "dump: unencrypted envelope" "$(head -c 300 out; cat err)"; fi
+run info binary.plist
+if [[ $rc -eq 0 ]] && grep -q "not in an envelope" out; then pass "info: a plain property list"; else fail "info: plain" "$(cat out err)"; fi
 
 run dump
 if [[ $rc -ne 0 && $rc -ne 1 && -s err && ! -s out ]]; then
