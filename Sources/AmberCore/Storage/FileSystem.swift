@@ -39,10 +39,18 @@ enum FileSystem {
     /// The user's home directory: `$HOME`, else the password database's.
     static func homeDirectory() -> String? {
         if let home = environment("HOME"), !home.isEmpty { return home }
+        return passwordHomeDirectory()
+    }
+
+    /// The home directory the password database gives the current user, if any.
+    static func passwordHomeDirectory() -> String? {
         guard let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir else { return nil }
         let home = String(cString: dir)
         return home.isEmpty ? nil : home
     }
+
+    /// The real user id of the process.
+    static func userID() -> UInt32 { UInt32(getuid()) }
 
     // MARK: Clock and kernel
 
@@ -68,6 +76,15 @@ enum FileSystem {
     static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// What `lstat` says of a path (a final symbolic link is not followed), or nil if nothing
+    /// is there.
+    static func linkStatus(_ path: String) -> (isDirectory: Bool, isSymbolicLink: Bool, owner: UInt32, mode: UInt32)? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        let type = info.st_mode & S_IFMT
+        return (type == S_IFDIR, type == S_IFLNK, UInt32(info.st_uid), UInt32(info.st_mode & 0o7777))
     }
 
     /// Creates `path` and the directories above it that are missing, each with `mode`.
@@ -140,11 +157,12 @@ enum FileSystem {
     /// Replaces `directory/name` with `bytes` durably and atomically (SPEC R19): a temporary
     /// file created exclusively (mode 0600) in the same directory, written whole, synced,
     /// renamed over the target, then the directory synced. On any failure the temporary file
-    /// is removed and the old file is left as it was. The directory is created (0700) if needed.
+    /// is removed and the old file is left as it was. The directory is created (0700) if needed
+    /// and `createDirectory` is true.
     static func writeFileAtomically(
-        directory: String, name: String, bytes: [UInt8], fault: FaultPoint? = nil
+        directory: String, name: String, bytes: [UInt8], fault: FaultPoint? = nil, createDirectory: Bool = true
     ) throws(AmberError) {
-        try makeDirectories(directory)
+        if createDirectory { try makeDirectories(directory) }
         let target = directory + "/" + name
         var temporary = ""
         var fd: Int32 = -1
