@@ -13,6 +13,11 @@ enum HandleKind: String {
     case coder = "amber_coder"
     case decoder = "amber_decoder"
     case report = "amber_report"
+    case userInfo = "amber_user_info"
+    case notification = "amber_notification"
+    case codingRegistry = "amber_coding_registry"
+    case archiver = "amber_archiver"
+    case unarchiver = "amber_unarchiver"
 }
 
 /// The set of live handles (box addresses) and their kinds, behind a lock: separate engines may
