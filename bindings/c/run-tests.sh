@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The C tests: the header test (amber.h alone as C99 and as C++, -Wall -Wextra -pedantic
-# -Werror), the export check, and test_smoke against libamber.so.
+# -Werror), the export check, test_smoke and test_app against libamber.so.
 # Usage: bindings/c/run-tests.sh   (builds the library with scripts/build-lib.sh unless
 #        AMBER_SKIP_BUILD=1). Exits non-zero if anything fails.
 set -uo pipefail
@@ -39,4 +39,8 @@ link=(-L"$root/.build-lib/lib" -lamber -Wl,-rpath,"$root/.build-lib/lib")
 $CC "${flags[@]}" -fPIC -shared bindings/c/tests/plugin_sample.c -o "$out/plugin_sample.so" "${link[@]}" || status=1
 $CC "${flags[@]}" bindings/c/tests/test_smoke.c -o "$out/test_smoke" "${link[@]}" || { echo "test_smoke does not compile"; exit 1; }
 "$out/test_smoke" "$root/$out/plugin_sample.so" || status=1
+
+echo "== test_app"
+$CC "${flags[@]}" bindings/c/tests/test_app.c -o "$out/test_app" "${link[@]}" || { echo "test_app does not compile"; exit 1; }
+"$out/test_app" || status=1
 exit $status
