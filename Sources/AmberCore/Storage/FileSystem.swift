@@ -233,6 +233,11 @@ enum FileSystem {
         return UInt32(info.st_mode & 0o7777)
     }
 
+    /// Changes the permission bits of a path (for tests).
+    static func setPermissions(_ path: String, _ mode: UInt32) {
+        _ = chmod(path, mode_t(mode))
+    }
+
     /// The names in a directory (for tests and diagnostics), or nil if it cannot be read.
     static func directoryEntries(_ path: String) -> [String]? {
         guard let dir = opendir(path) else { return nil }
