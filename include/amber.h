@@ -665,7 +665,9 @@ const char *amber_engine_last_duplicates(amber_engine *engine);
 /**
  * The launch sequence: will_finish_launching, then restoration (R9–R15), then
  * did_finish_launching. The host builds its default interface before calling (objects created
- * then are found by implicit lookup, R10 step 3).
+ * then are found by implicit lookup, R10 step 3). The application goes from not running to
+ * inactive first, and AMBER_NOTIFICATION_DID_FINISH_LAUNCHING is posted last (R23, R24: see
+ * amber_app_state).
  *
  * @param out receives the report of what was restored and why not (R16).
  * @return AMBER_OK (a fresh launch is not a failure: the report says why it was fresh);

@@ -1,13 +1,3 @@
-/// Who posted a notification, for observers that listen to one sender only (SPEC R24).
-public enum NotificationSender: Hashable, Sendable {
-    /// The engine itself: the lifecycle and memory-warning notifications.
-    case engine
-    /// A Swift object of the host, by identity.
-    case object(ObjectIdentifier)
-    /// A C host's object, by its address (the C layer passes `const void *` senders this way).
-    case address(UInt)
-}
-
 /// A notification (SPEC R24): a name, the sender, and a user info of typed values.
 public struct AppNotification: Sendable {
     /// The name observers register for.
@@ -43,12 +33,4 @@ public struct AppNotification: Sendable {
     public static let willTerminate = "AmberApplicationWillTerminateNotification"
     /// Posted when the host reports that the system is short of memory: release caches.
     public static let didReceiveMemoryWarning = "AmberApplicationDidReceiveMemoryWarningNotification"
-}
-
-/// An observer's registration, for `AppNotificationCenter.removeObserver(_:)`.
-public struct ObserverToken: Hashable, Sendable {
-    /// The token's number (never 0).
-    public let id: UInt64
-    /// Wraps a number given out earlier.
-    public init(id: UInt64) { self.id = id }
 }

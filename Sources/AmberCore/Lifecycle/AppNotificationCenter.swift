@@ -56,6 +56,8 @@ public final class AppNotificationCenter {
     ///   - onRemove: run once when the observer is removed (see the type's notes).
     ///   - callback: called with each matching notification.
     /// - Returns: the token that removes it.
+    ///
+    /// Backs `amber_engine_add_observer`.
     @discardableResult
     public func addObserver(
         name: String?, sender: NotificationSender? = nil, onRemove: (() -> Void)? = nil,
@@ -70,6 +72,8 @@ public final class AppNotificationCenter {
 
     /// Removes an observer; it is not called again, also not later in a delivery under way.
     /// - Throws: `.notFound` for a token not given out or already removed.
+    ///
+    /// Backs `amber_engine_remove_observer`.
     public func removeObserver(_ token: ObserverToken) throws(AmberError) {
         guard let i = observers.firstIndex(where: { $0.id == token.id }) else {
             throw AmberError(.notFound, "observer \(token.id) is not registered (removed already, or never added)")
@@ -93,6 +97,8 @@ public final class AppNotificationCenter {
     /// Posts a notification: calls each matching observer registered now, in registration order.
     /// - Throws: `.limitExceeded` (and calls no one) when posts nest deeper than `maxNesting`;
     ///   otherwise the first error an observer threw, after every observer ran.
+    ///
+    /// Backs `amber_engine_post_notification`.
     public func post(_ notification: AppNotification) throws {
         guard depth < Self.maxNesting else {
             throw AmberError(.limitExceeded, "'\(notification.name)' was posted from inside \(depth) nested deliveries, the limit")

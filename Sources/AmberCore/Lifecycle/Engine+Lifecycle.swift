@@ -34,6 +34,8 @@ extension Engine {
 
     /// The launch sequence of `launch()`, for a launch into the background (a background fetch,
     /// say): the application goes from not running to background, not to inactive.
+    ///
+    /// Backs `amber_engine_launch_in_background`.
     public func launchInBackground(defaultSetup: () -> Void = {}) -> RestorationReport {
         launch(into: .background, defaultSetup: defaultSetup)
     }
@@ -54,6 +56,8 @@ extension Engine {
     /// - Throws: `.misuse` for a transition that is not allowed (the message names both states),
     ///   for leaving not running other than by `launch()`, and for a transition asked while
     ///   another is under way (from one of its observers).
+    ///
+    /// Backs `amber_engine_transition`.
     @discardableResult
     public func transition(to next: ApplicationState) throws(AmberError) -> TransitionResult {
         let current = applicationState
@@ -101,6 +105,8 @@ extension Engine {
     /// Reports that the system is short of memory: posts did-receive-memory-warning (sender:
     /// the engine), whatever the state.
     /// - Throws: the first error an observer threw.
+    ///
+    /// Backs `amber_engine_report_memory_warning`.
     public func reportMemoryWarning() throws {
         try notificationCenter.post(name: AppNotification.didReceiveMemoryWarning, sender: .engine)
     }

@@ -45,7 +45,7 @@ public final class Engine {
     var discardedByHost = false
 
     /// The application's state (SPEC R23): not running until `launch()`; then as the host
-    /// reports transitions with `transition(to:)`.
+    /// reports transitions with `transition(to:)`. Backs `amber_engine_app_state`.
     public internal(set) var applicationState: ApplicationState = .notRunning
     /// The engine's notification center (SPEC R24): the lifecycle and memory-warning
     /// notifications, and whatever the host posts.

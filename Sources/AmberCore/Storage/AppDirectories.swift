@@ -110,6 +110,8 @@ public struct AppDirectories {
     /// The path of a directory, created (mode 0700, with any missing parent) if missing.
     /// - Throws: `.notFound` (no variable, no home); `.io` when it cannot be created, is not a
     ///   directory, or (the shared temporary directory) is not the user's own private directory.
+    ///
+    /// Backs `amber_app_directory`.
     @discardableResult
     public func directory(_ which: AppDirectory) throws(AmberError) -> String {
         let path = try path(for: which)

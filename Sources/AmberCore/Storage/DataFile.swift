@@ -23,6 +23,8 @@ public enum DataFile {
     /// exist (as for Foundation).
     /// - Throws: `.invalidArgument` for a path that names no file; `.io` naming the call and
     ///   errno that failed.
+    ///
+    /// Backs `amber_file_write_atomic`.
     public static func write(_ bytes: [UInt8], toPath path: String) throws(AmberError) {
         try write(bytes, toPath: path, fault: nil)
     }
@@ -34,6 +36,8 @@ public enum DataFile {
 
     /// The bytes of the file at `path`, or nil if there is no such file.
     /// - Throws: `.io`; `.limitExceeded` for a file larger than `maxBytes`.
+    ///
+    /// Backs `amber_file_read`.
     public static func read(path: String, maxBytes: Int = 1 << 30) throws(AmberError) -> [UInt8]? {
         guard !path.isEmpty, !path.utf8.contains(0) else { throw AmberError(.invalidArgument, "the file path is empty or contains NUL") }
         return try FileSystem.readFile(path, maxBytes: maxBytes)
