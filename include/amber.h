@@ -21,9 +21,11 @@
  * - Nothing Amber is given — arguments, callbacks' answers, archives — may abort the host
  *   process: bad input is an error code.
  *
- * Thread safety: an engine and everything that belongs to it (objects, coders, reports) may be
- * used by one thread at a time; separate engines may be used from separate threads at once.
- * amber_error_last() is per thread. The functions without an engine are safe from any thread.
+ * Thread safety: an engine and everything that belongs to it (objects, coders, reports,
+ * notifications and observers) may be used by one thread at a time; separate engines may be
+ * used from separate threads at once. The same holds for a user info, and for a coding registry
+ * with the archivers and unarchivers made with it. amber_error_last() is per thread. The
+ * functions that take none of these handles are safe from any thread.
  */
 #ifndef AMBER_H
 #define AMBER_H
