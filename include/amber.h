@@ -21,15 +21,18 @@
  * - Nothing Amber is given — arguments, callbacks' answers, archives — may abort the host
  *   process: bad input is an error code.
  *
- * Thread safety: an engine and everything that belongs to it (objects, coders, reports) may be
- * used by one thread at a time; separate engines may be used from separate threads at once.
- * amber_error_last() is per thread. The functions without an engine are safe from any thread.
+ * Thread safety: an engine and everything that belongs to it (objects, coders, reports,
+ * notifications and observers) may be used by one thread at a time; separate engines may be
+ * used from separate threads at once. The same holds for a user info, and for a coding registry
+ * with the archivers and unarchivers made with it. amber_error_last() is per thread. The
+ * functions that take none of these handles are safe from any thread.
  *
- * Handles: amber_engine, amber_object, amber_coder, amber_decoder and amber_report pointers are
- * opaque tokens, not addresses; never dereference them. Amber checks every handle it is given:
- * NULL is AMBER_INVALID_ARGUMENT; a freed handle, a coder or decoder kept past its callback, a
- * handle of another kind or a pointer Amber never gave out is AMBER_MISUSE (a freed handle stays
- * detectable until its slot has been reused 2^32 times).
+ * Handles: every amber_* handle (engine, object, coder, decoder, report, user info,
+ * notification, coding registry, archiver, unarchiver) is an opaque token, not an address; never
+ * dereference one. Amber checks every handle it is given: NULL is AMBER_INVALID_ARGUMENT; a freed
+ * handle, a coder or decoder kept past its callback, a handle of another kind or a pointer Amber
+ * never gave out is AMBER_MISUSE (a freed handle stays detectable until its slot has been reused
+ * 2^32 times).
  */
 #ifndef AMBER_H
 #define AMBER_H
@@ -727,7 +730,9 @@ const char *amber_engine_last_duplicates(amber_engine *engine);
 /**
  * The launch sequence: will_finish_launching, then restoration (R9–R15), then
  * did_finish_launching. The host builds its default interface before calling (objects created
- * then are found by implicit lookup, R10 step 3).
+ * then are found by implicit lookup, R10 step 3). The application goes from not running to
+ * inactive first, and AMBER_NOTIFICATION_DID_FINISH_LAUNCHING is posted last (R23, R24: see
+ * amber_app_state).
  *
  * @param out receives the report of what was restored and why not (R16).
  * @return AMBER_OK (a fresh launch is not a failure: the report says why it was fresh);
@@ -890,6 +895,620 @@ typedef int (*amber_plugin_entry)(amber_engine *engine, int amber_version_number
  * Thread safety: as the engine.
  */
 int amber_engine_load_plugin(amber_engine *engine, const char *path);
+
+/* ---------------------------------------------------------------------------------------- */
+/* The application: lifecycle, notifications, directories, data files, keyed archiving       */
+/* (SPEC R23, R24, R27, R25)                                                                 */
+/* ---------------------------------------------------------------------------------------- */
+
+/**
+ * The states of an application, as UIKit has them (SPEC R23).
+ *
+ *   state         visible   receives events   runs code
+ *   not running   no        no                no
+ *   inactive      mostly    no                yes
+ *   active        yes       yes               yes
+ *   background    no        no                yes
+ *   suspended     no        no                no
+ *
+ * The transitions allowed, and what the engine does for each (any other pair, and a state to
+ * itself, is AMBER_MISUSE):
+ *
+ *   from          to            meaning                  the engine
+ *   not running   inactive      launch                   amber_engine_launch()
+ *   not running   background    launch into background   amber_engine_launch_in_background()
+ *   inactive      active        did become active        changes, then posts DID_BECOME_ACTIVE
+ *   active        inactive      will resign active       posts WILL_RESIGN_ACTIVE, then changes
+ *   inactive      background    did enter background     changes, posts DID_ENTER_BACKGROUND,
+ *                                                        then preserves (amber_engine_preserve:
+ *                                                        only if should_save agrees)
+ *   background    inactive      will enter foreground    posts WILL_ENTER_FOREGROUND, then changes
+ *   background    suspended     the system suspends it   changes
+ *   suspended     background    the system wakes it      changes
+ *   background    not running   terminate                posts WILL_TERMINATE, then changes
+ *   suspended     not running   killed while suspended   changes (no code runs when suspended,
+ *                                                        so nothing is posted, as in UIKit)
+ *
+ * The launch sequence: a new engine is not running; amber_engine_launch() makes it inactive,
+ * then runs will_finish_launching, restoration, did_finish_launching, and posts
+ * AMBER_NOTIFICATION_DID_FINISH_LAUNCHING; the host then reports AMBER_APP_ACTIVE once its
+ * interface is on screen. Going to the background from active takes two reports (active ->
+ * inactive -> background), as in UIKit.
+ */
+typedef enum amber_app_state {
+    AMBER_APP_NOT_RUNNING = 0,
+    AMBER_APP_INACTIVE = 1,
+    AMBER_APP_ACTIVE = 2,
+    AMBER_APP_BACKGROUND = 3,
+    AMBER_APP_SUSPENDED = 4
+} amber_app_state;
+
+/**
+ * The engine's application state, an amber_app_state.
+ *
+ * @return the state; -1 for NULL or a closed engine.
+ * Ownership: none. Thread safety: as the engine.
+ */
+int amber_engine_app_state(const amber_engine *engine);
+
+/**
+ * The name of a state: "not running", "inactive", "active", "background", "suspended".
+ *
+ * @param state any value; unknown values give "unknown".
+ * @return a static string, never NULL.
+ * Ownership: borrowed; static. Thread safety: safe from any thread.
+ */
+const char *amber_app_state_string(int state);
+
+/**
+ * Reports a transition of the application's state (R23), from the current state to `state`;
+ * see amber_app_state for the transitions allowed and what the engine does for each. Entering
+ * the background preserves the interface when the delegate's should_save agrees.
+ *
+ * Once allowed, the transition happens whatever observers and preservation do: afterwards
+ * amber_engine_app_state() is `state` even when this returns an error.
+ *
+ * @param out_saved receives 1 if entering the background wrote an archive, else 0; may be NULL.
+ * @param engine the engine.
+ * @param state an amber_app_state.
+ * @return AMBER_OK; AMBER_MISUSE for a transition that is not allowed (the message names both
+ *   states; nothing happens), for leaving AMBER_APP_NOT_RUNNING other than by a launch, and
+ *   for a transition asked from an observer of another transition; AMBER_INVALID_ARGUMENT for
+ *   NULL or an unknown state. After the change: preservation's error (AMBER_IO, a callback's
+ *   code, ...; the previous archive is kept), else the first non-zero code an observer returned.
+ * Ownership: none. Thread safety: as the engine.
+ */
+int amber_engine_transition(int *out_saved, amber_engine *engine, int state);
+
+/**
+ * The launch sequence of amber_engine_launch() for a launch into the background (a background
+ * fetch, say): the application goes from not running to background instead of inactive.
+ *
+ * @param out receives the report (R16).
+ * @return AMBER_OK or AMBER_INVALID_ARGUMENT.
+ * Ownership: the caller owns *out; free it with amber_report_free().
+ * Thread safety: as the engine.
+ *
+ * amber_engine_launch() and this function move the state only from AMBER_APP_NOT_RUNNING;
+ * called while the application runs, they restore again and leave the state as it is. An
+ * observer of AMBER_NOTIFICATION_DID_FINISH_LAUNCHING that fails is noted in the report's
+ * message.
+ */
+int amber_engine_launch_in_background(amber_report **out, amber_engine *engine);
+
+/**
+ * Reports that the system is short of memory: posts AMBER_NOTIFICATION_DID_RECEIVE_MEMORY_WARNING
+ * (sender: the engine), whatever the state. Observers release what they can make again (the
+ * seeds' image cache).
+ *
+ * @return AMBER_OK; AMBER_INVALID_ARGUMENT; the first non-zero code an observer returned.
+ * Ownership: none. Thread safety: as the engine.
+ */
+int amber_engine_report_memory_warning(amber_engine *engine);
+
+/*
+ * Notifications (SPEC R24). The engine posts these, with the engine as their sender and an
+ * empty user info. Observers of AMBER_NOTIFICATION_WILL_RESIGN_ACTIVE run while the interface is
+ * still on screen: this is where a host hides sensitive content (an account number, a
+ * password field) before the application's snapshot is taken on its way to the background.
+ * DID_ENTER_BACKGROUND is posted before the engine preserves: the place to save the host's
+ * own data (the item store, with the keyed archiver below).
+ */
+#define AMBER_NOTIFICATION_DID_FINISH_LAUNCHING "AmberApplicationDidFinishLaunchingNotification"
+#define AMBER_NOTIFICATION_WILL_RESIGN_ACTIVE "AmberApplicationWillResignActiveNotification"
+#define AMBER_NOTIFICATION_DID_BECOME_ACTIVE "AmberApplicationDidBecomeActiveNotification"
+#define AMBER_NOTIFICATION_DID_ENTER_BACKGROUND "AmberApplicationDidEnterBackgroundNotification"
+#define AMBER_NOTIFICATION_WILL_ENTER_FOREGROUND "AmberApplicationWillEnterForegroundNotification"
+#define AMBER_NOTIFICATION_WILL_TERMINATE "AmberApplicationWillTerminateNotification"
+#define AMBER_NOTIFICATION_DID_RECEIVE_MEMORY_WARNING "AmberApplicationDidReceiveMemoryWarningNotification"
+
+/** A notification being delivered: a name, a sender and a user info. Borrowed for one
+ *  observer callback. */
+typedef struct amber_notification amber_notification;
+/** A dictionary of typed values by key (a notification's user info). */
+typedef struct amber_user_info amber_user_info;
+
+/** The type of a user info value. */
+typedef enum amber_value_type {
+    AMBER_VALUE_BOOL = 1,
+    AMBER_VALUE_INT64 = 2,
+    AMBER_VALUE_DOUBLE = 3,
+    AMBER_VALUE_STRING = 4,
+    AMBER_VALUE_BYTES = 5
+} amber_value_type;
+
+/**
+ * Creates an empty user info, to post with amber_engine_post_notification().
+ *
+ * @param out receives it.
+ * @return AMBER_OK or AMBER_INVALID_ARGUMENT.
+ * Ownership: the caller owns *out and frees it with amber_user_info_free().
+ * Thread safety: a user info may be used by one thread at a time.
+ */
+int amber_user_info_new(amber_user_info **out);
+
+/**
+ * Frees a user info made by amber_user_info_new().
+ *
+ * @param info a user info, or NULL (nothing happens). A notification's user info is not the
+ *   caller's to free: that is refused (AMBER_MISUSE is recorded; nothing happens).
+ * Ownership: pointers borrowed from it dangle. Thread safety: as the user info.
+ */
+void amber_user_info_free(amber_user_info *info);
+
+/**
+ * Setters: set the value under a key (UTF-8, not empty); a key set again takes the new value
+ * and keeps its place. Keys are kept in the order first set.
+ *
+ * @return AMBER_OK; AMBER_INVALID_ARGUMENT; AMBER_MISUSE on a notification's user info (it is
+ *   read-only).
+ * Ownership: strings and bytes are copied. Thread safety: as the user info.
+ */
+int amber_user_info_set_bool(amber_user_info *info, const char *key, int value);
+int amber_user_info_set_int64(amber_user_info *info, const char *key, int64_t value);
+int amber_user_info_set_double(amber_user_info *info, const char *key, double value);
+int amber_user_info_set_string(amber_user_info *info, const char *key, const char *value);
+int amber_user_info_set_bytes(amber_user_info *info, const char *key, const void *bytes, size_t size);
+
+/**
+ * The number of keys (0 for NULL or a dead handle).
+ *
+ * Ownership: none. Thread safety: as the user info.
+ */
+size_t amber_user_info_count(const amber_user_info *info);
+
+/**
+ * The key at `index`, in the order keys were first set.
+ *
+ * @param out receives the key.
+ * @return AMBER_OK; AMBER_NOT_FOUND past the end; AMBER_INVALID_ARGUMENT.
+ * Ownership: *out is borrowed: valid until the user info changes or is freed (for a
+ *   notification's, until the callback returns). Thread safety: as the user info.
+ */
+int amber_user_info_key_at(const char **out, const amber_user_info *info, size_t index);
+
+/**
+ * The type of the value under a key, an amber_value_type.
+ *
+ * @return AMBER_OK; AMBER_NOT_FOUND; AMBER_INVALID_ARGUMENT.
+ * Ownership: none. Thread safety: as the user info.
+ */
+int amber_user_info_type(int *out, const amber_user_info *info, const char *key);
+
+/**
+ * Getters: read the value under a key.
+ *
+ * @return AMBER_OK; AMBER_NOT_FOUND for a missing key; AMBER_TYPE_MISMATCH for a value of
+ *   another type (get_double also accepts an int64); AMBER_INVALID_ARGUMENT.
+ * Ownership: strings and bytes are borrowed, as amber_user_info_key_at()'s key.
+ * Thread safety: as the user info.
+ */
+int amber_user_info_get_bool(int *out, const amber_user_info *info, const char *key);
+int amber_user_info_get_int64(int64_t *out, const amber_user_info *info, const char *key);
+int amber_user_info_get_double(double *out, const amber_user_info *info, const char *key);
+int amber_user_info_get_string(const char **out, const amber_user_info *info, const char *key);
+int amber_user_info_get_bytes(const uint8_t **out, size_t *out_size, const amber_user_info *info, const char *key);
+
+/**
+ * A notification's name ("" for NULL or outside its callback).
+ *
+ * Ownership: borrowed; valid until the callback returns. Thread safety: as the engine.
+ */
+const char *amber_notification_name(const amber_notification *note);
+
+/**
+ * A notification's sender as the poster gave it: the amber_engine for the engine's own
+ * notifications; NULL for none (and for NULL or outside its callback).
+ *
+ * Ownership: the sender's. Thread safety: as the engine.
+ */
+const void *amber_notification_sender(const amber_notification *note);
+
+/**
+ * A notification's user info (empty when the poster gave none), read-only.
+ *
+ * @return the user info; NULL for NULL or outside its callback.
+ * Ownership: borrowed; valid until the callback returns (do not free it).
+ * Thread safety: as the engine.
+ */
+const amber_user_info *amber_notification_user_info(const amber_notification *note);
+
+/** An observer: called with each notification it registered for. Returns 0, or a code that the
+ *  post (or transition) returns once every observer has been called. */
+typedef int (*amber_observer_fn)(const amber_notification *note, void *ctx);
+
+/**
+ * Registers an observer with the engine's notification center (R24).
+ *
+ * Delivery: synchronous, on the posting thread, to the observers registered when the post
+ * begins, in the order they registered. An observer added during a delivery is not called in
+ * that delivery (it is from the next post on). An observer removed during a delivery is not
+ * called afterwards in it if it had not been called yet. A notification posted from inside a
+ * delivery is delivered at once, before the outer delivery goes on (at most 64 deep, then
+ * AMBER_LIMIT_EXCEEDED). An observer that returns a code does not stop the delivery.
+ *
+ * @param out receives a token for amber_engine_remove_observer() (never 0).
+ * @param engine the engine.
+ * @param name the notification name to observe, or NULL for every notification.
+ * @param sender only notifications posted with this sender (the engine, for the engine's
+ *   own); NULL for any sender.
+ * @param callback called with each matching notification.
+ * @param ctx passed to the callback.
+ * @param ctx_free called exactly once with ctx: when the observer is removed, or when the
+ *   engine closes; may be NULL. If the removal happens during a delivery, ctx_free runs when
+ *   that delivery (the outermost) ends, so an observer may remove itself and keep using ctx
+ *   until it returns.
+ * @return AMBER_OK or AMBER_INVALID_ARGUMENT (NULL out, engine or callback; invalid UTF-8).
+ * Ownership: the name is copied. On failure ctx_free is not called.
+ * Thread safety: as the engine: the center is the engine's, used by one thread at a time.
+ */
+int amber_engine_add_observer(uint64_t *out, amber_engine *engine, const char *name, const void *sender,
+                              amber_observer_fn callback, void *ctx, void (*ctx_free)(void *ctx));
+
+/**
+ * Removes an observer; also from inside a delivery (see amber_engine_add_observer()).
+ *
+ * @return AMBER_OK; AMBER_NOT_FOUND for a token not given out or already removed.
+ * Ownership: ctx_free runs as amber_engine_add_observer() says. Thread safety: as the engine.
+ */
+int amber_engine_remove_observer(amber_engine *engine, uint64_t token);
+
+/**
+ * Posts a notification: calls the matching observers at once, in registration order.
+ *
+ * @param engine the engine whose center delivers it.
+ * @param name the name (UTF-8, not empty).
+ * @param sender the sender, or NULL.
+ * @param user_info NULL for an empty one; copied (it stays the caller's).
+ * @return AMBER_OK; AMBER_INVALID_ARGUMENT; AMBER_LIMIT_EXCEEDED when posts nest too deep;
+ *   the first non-zero code an observer returned.
+ * Ownership: none. Thread safety: as the engine.
+ */
+int amber_engine_post_notification(amber_engine *engine, const char *name, const void *sender,
+                                   const amber_user_info *user_info);
+
+/**
+ * The directories of an application (SPEC R27), the analogue of the sandbox's Documents,
+ * Library/Caches, Library/Preferences and tmp, on the XDG Base Directory conventions:
+ *
+ *   documents     $XDG_DATA_HOME/<app-id>,   else $HOME/.local/share/<app-id>
+ *   caches        $XDG_CACHE_HOME/<app-id>,  else $HOME/.cache/<app-id>
+ *   preferences   $XDG_CONFIG_HOME/<app-id>, else $HOME/.config/<app-id>
+ *   temporary     $XDG_RUNTIME_DIR/<app-id>, else $TMPDIR/<app-id>-<uid>, else /tmp/<app-id>-<uid>
+ *
+ * A variable counts only when it holds an absolute path (a relative one is ignored, as XDG
+ * says); without HOME, the password database's home directory. (The restoration archive is
+ * kept apart, in $XDG_STATE_HOME/<app-id>: see amber_engine_options.)
+ */
+typedef enum amber_directory {
+    AMBER_DIRECTORY_DOCUMENTS = 0,
+    AMBER_DIRECTORY_CACHES = 1,
+    AMBER_DIRECTORY_PREFERENCES = 2,
+    AMBER_DIRECTORY_TEMPORARY = 3
+} amber_directory;
+
+/**
+ * Resolves one of an application's directories and creates it if missing, mode 0700 (owner
+ * only; missing parents too). An existing directory is used as it is, except the temporary
+ * one outside XDG_RUNTIME_DIR, which lies in a directory shared by every user: it must be a
+ * directory (not a symbolic link) owned by the user with no permission for group or others.
+ *
+ * @param out receives the absolute path (no trailing '/').
+ * @param app_id the application's identifier: one file name (not empty, not "." or "..",
+ *   no '/', at most 255 bytes, valid UTF-8), so no path can escape the base directories.
+ * @param directory an amber_directory.
+ * @return AMBER_OK; AMBER_INVALID_ARGUMENT (a bad app_id or directory); AMBER_NOT_FOUND when
+ *   neither the variable nor a home directory is set; AMBER_IO when it cannot be created, is
+ *   not a directory, or (temporary) is not the user's own private directory.
+ * Ownership: the caller owns *out; free it with amber_string_free().
+ * Thread safety: safe from any thread (it reads the environment: do not change it meanwhile).
+ */
+int amber_app_directory(char **out, const char *app_id, int directory);
+
+/**
+ * Replaces a file with `bytes`, atomically and durably (Foundation's writeToFile:atomically:):
+ * a temporary file is created exclusively, mode 0600, in the same directory, written whole,
+ * fsync'ed, renamed over `path`, and the directory is fsync'ed. Whatever moment the process
+ * dies at, the file holds the old bytes or the new ones; on any failure the temporary file is
+ * removed and the old file is left as it was.
+ *
+ * @param path the file (its directory must exist).
+ * @param bytes may be NULL when size is 0.
+ * @return AMBER_OK; AMBER_INVALID_ARGUMENT (also for a path naming a directory); AMBER_IO
+ *   naming the call and errno that failed.
+ * Ownership: the bytes are the caller's. Thread safety: safe from any thread.
+ */
+int amber_file_write_atomic(const char *path, const void *bytes, size_t size);
+
+/**
+ * Reads a whole file (up to 1 GiB).
+ *
+ * @param out receives the bytes (never NULL on success, even for an empty file).
+ * @param out_size receives their number.
+ * @return AMBER_OK; AMBER_NOT_FOUND if there is no such file; AMBER_IO; AMBER_LIMIT_EXCEEDED
+ *   for a larger file; AMBER_INVALID_ARGUMENT.
+ * Ownership: the caller owns *out; free it with amber_bytes_free().
+ * Thread safety: safe from any thread.
+ */
+int amber_file_read(uint8_t **out, size_t *out_size, const char *path);
+
+/**
+ * Frees bytes Amber returned through an out parameter.
+ *
+ * @param bytes the bytes, or NULL (nothing happens).
+ * Ownership: the bytes are gone. Thread safety: safe from any thread.
+ */
+void amber_bytes_free(uint8_t *bytes);
+
+/*
+ * Keyed archiving of the host's own data (SPEC R25, R26): the NSCoding model. A coding
+ * registry names the host's classes with their encode, make and decode callbacks; an archiver
+ * writes values and objects by key into an NSKeyedArchiver-layout archive (which Foundation's
+ * NSKeyedUnarchiver and Python's plistlib read); an unarchiver reads one back. The same object
+ * (the same pointer) encoded twice is stored once, and cycles come back as cycles.
+ *
+ * The seeds' item store, archiveRootObject:toFile: and unarchiveObjectWithFile: in C:
+ *
+ *   amber_archiver *a;
+ *   amber_archiver_new(&a, registry);
+ *   amber_archiver_encode_object_array(a, "root", "BNRItem", (const void *const *)items, n);
+ *   amber_archiver_write_file(a, "<documents>/items.archive");   // atomically
+ *   amber_archiver_free(a);
+ *   ...
+ *   amber_unarchiver *u;
+ *   amber_unarchiver_open_file(&u, registry, "<documents>/items.archive");
+ *   amber_unarchiver_decode_object_array(items, capacity, &n, u, "root", classes, 1);
+ *   amber_unarchiver_free(u);
+ */
+
+/** The coding classes an archiver and unarchiver know. */
+typedef struct amber_coding_registry amber_coding_registry;
+/** Writes a keyed archive. */
+typedef struct amber_archiver amber_archiver;
+/** Reads a keyed archive. */
+typedef struct amber_unarchiver amber_unarchiver;
+
+/** A coding class of the host (NSCoding). */
+typedef struct amber_coding_class {
+    /** AMBER_CODING_CLASS_VERSION. */
+    unsigned int version;
+    /** encodeWithCoder: writes the object's values into `archiver`, which is positioned on the
+     *  object while the callback runs. Returns 0 or a code. Required to archive objects. */
+    int (*encode)(const void *object, amber_archiver *archiver, void *ctx);
+    /** initWithCoder: makes the object, reading from `unarchiver` (positioned on it), and sets
+     *  *out to it (not NULL). Returns 0 or a code. Required to unarchive objects. An object
+     *  that refers back to itself (a cycle) must set those references in `decode`. */
+    int (*make)(void **out, amber_unarchiver *unarchiver, void *ctx);
+    /** Optional: fills in the object after `make`, once references back to it resolve to it.
+     *  Returns 0 or a code. */
+    int (*decode)(void *object, amber_unarchiver *unarchiver, void *ctx);
+} amber_coding_class;
+
+#define AMBER_CODING_CLASS_VERSION 1
+
+/** Fills a coding class with NULLs and its version. @return AMBER_OK or
+ *  AMBER_INVALID_ARGUMENT. Ownership: none. Thread safety: safe from any thread. */
+int amber_coding_class_init(amber_coding_class *cls, unsigned int version);
+
+/**
+ * Creates an empty coding registry.
+ *
+ * @return AMBER_OK or AMBER_INVALID_ARGUMENT.
+ * Ownership: the caller owns *out and frees it with amber_coding_registry_free().
+ * Thread safety: a registry, and the archivers and unarchivers made with it, may be used by one
+ *   thread at a time.
+ */
+int amber_coding_registry_new(amber_coding_registry **out);
+
+/**
+ * Frees a registry. Archivers and unarchivers made with it keep working: each class's
+ * ctx_free runs once the registry and all of them are freed.
+ *
+ * @param registry a registry, or NULL (nothing happens).
+ * Ownership: the handle dangles. Thread safety: as the registry.
+ */
+void amber_coding_registry_free(amber_coding_registry *registry);
+
+/**
+ * Registers a coding class. Archivers and unarchivers see the classes registered when they
+ * are made.
+ *
+ * @param name the class name written into archives (not one of Foundation's, like "NSString").
+ * @param superclass_name its registered superclass, or NULL: the archive records the chain,
+ *   and an unarchiver that allows a class also allows its registered subclasses.
+ * @param cls copied.
+ * @param ctx passed to the callbacks.
+ * @param ctx_free called once with ctx when no registry, archiver or unarchiver needs it; may be
+ *   NULL.
+ * @return AMBER_OK; AMBER_DUPLICATE for a name registered already; AMBER_INVALID_ARGUMENT.
+ * Ownership: strings copied; on failure ctx_free is not called. Thread safety: as the registry.
+ */
+int amber_coding_registry_register(amber_coding_registry *registry, const char *name,
+                                   const char *superclass_name, const amber_coding_class *cls,
+                                   void *ctx, void (*ctx_free)(void *ctx));
+
+/**
+ * Creates an archiver, positioned on the archive's top level.
+ *
+ * @param registry the classes of the objects it may encode, or NULL for values only.
+ * @return AMBER_OK or AMBER_INVALID_ARGUMENT.
+ * Ownership: the caller owns *out and frees it with amber_archiver_free().
+ * Thread safety: as the registry.
+ */
+int amber_archiver_new(amber_archiver **out, const amber_coding_registry *registry);
+
+/**
+ * Frees an archiver.
+ *
+ * @param archiver an archiver, or NULL (nothing happens). Freeing the archiver an encode
+ *   callback was given, from inside the callback, is refused (AMBER_MISUSE is recorded).
+ * Ownership: the handle dangles. Thread safety: as the registry.
+ */
+void amber_archiver_free(amber_archiver *archiver);
+
+/**
+ * Encoders: write a value under a key (UTF-8, not empty) of the object the archiver is on.
+ *
+ * @return AMBER_OK; AMBER_DUPLICATE for a key written twice in the same object;
+ *   AMBER_INVALID_ARGUMENT; AMBER_MISUSE once the archive is finished.
+ * Ownership: strings and bytes are copied. Thread safety: as the registry.
+ */
+int amber_archiver_encode_bool(amber_archiver *archiver, const char *key, int value);
+int amber_archiver_encode_int64(amber_archiver *archiver, const char *key, int64_t value);
+int amber_archiver_encode_double(amber_archiver *archiver, const char *key, double value);
+int amber_archiver_encode_string(amber_archiver *archiver, const char *key, const char *value);
+int amber_archiver_encode_bytes(amber_archiver *archiver, const char *key, const void *bytes, size_t size);
+/** A date: seconds since 2001-01-01T00:00:00Z (NSDate). */
+int amber_archiver_encode_date(amber_archiver *archiver, const char *key, double seconds_since_2001);
+
+/**
+ * Encodes an object of a registered class under a key: the class's encode callback writes it
+ * (at once, or, for an object already encoded in this archive, not again: a reference to it).
+ *
+ * @param class_name the object's registered class.
+ * @param object the host's object, identified by its address; NULL encodes nil.
+ * @return AMBER_OK; AMBER_TYPE_MISMATCH for a class not registered or without encode;
+ *   AMBER_INVALID_ARGUMENT (also for an object encoded before under another class);
+ *   AMBER_DUPLICATE; AMBER_MISUSE; an encode callback's code (the archive is then unusable:
+ *   free it).
+ * Ownership: the object stays the host's and must live until the archive is finished.
+ * Thread safety: as the registry.
+ */
+int amber_archiver_encode_object(amber_archiver *archiver, const char *key, const char *class_name,
+                                 const void *object);
+
+/**
+ * Encodes an array (NSArray) of `count` objects of one registered class under a key.
+ *
+ * @param objects `count` objects, none NULL; may be NULL when count is 0.
+ * @return as amber_archiver_encode_object().
+ * Ownership: as amber_archiver_encode_object(). Thread safety: as the registry.
+ */
+int amber_archiver_encode_object_array(amber_archiver *archiver, const char *key, const char *class_name,
+                                       const void *const *objects, size_t count);
+
+/**
+ * Finishes the archive and gives its bytes (a binary property list).
+ *
+ * @param out receives the bytes; @param out_size their number.
+ * @return AMBER_OK; AMBER_MISUSE if it was finished already or is called from an encode
+ *   callback; AMBER_INVALID_ARGUMENT.
+ * Ownership: the caller owns *out; free it with amber_bytes_free().
+ * Thread safety: as the registry.
+ */
+int amber_archiver_finish(uint8_t **out, size_t *out_size, amber_archiver *archiver);
+
+/**
+ * Finishes the archive and writes it to `path` atomically, as amber_file_write_atomic()
+ * (archiveRootObject:toFile:).
+ *
+ * @return as amber_archiver_finish() and amber_file_write_atomic().
+ * Ownership: none. Thread safety: as the registry.
+ */
+int amber_archiver_write_file(amber_archiver *archiver, const char *path);
+
+/**
+ * Opens an archive for reading (its whole structure is checked first; R22's limits apply).
+ *
+ * @param registry the classes it may make, or NULL for values only.
+ * @param bytes the archive; copied.
+ * @return AMBER_OK; AMBER_CORRUPT for bytes that are not a keyed archive; AMBER_LIMIT_EXCEEDED;
+ *   AMBER_INVALID_ARGUMENT.
+ * Ownership: the caller owns *out and frees it with amber_unarchiver_free().
+ * Thread safety: as the registry.
+ */
+int amber_unarchiver_new(amber_unarchiver **out, const amber_coding_registry *registry,
+                         const void *bytes, size_t size);
+
+/**
+ * Opens the archive in a file (unarchiveObjectWithFile:).
+ *
+ * @return as amber_unarchiver_new(); AMBER_NOT_FOUND if there is no such file; AMBER_IO.
+ * Ownership: as amber_unarchiver_new(). Thread safety: as the registry.
+ */
+int amber_unarchiver_open_file(amber_unarchiver **out, const amber_coding_registry *registry, const char *path);
+
+/**
+ * Frees an unarchiver. The objects it made are the host's (its make callbacks created them).
+ *
+ * @param unarchiver an unarchiver, or NULL (nothing happens). Freeing it from one of its own
+ *   callbacks is refused (AMBER_MISUSE is recorded).
+ * Ownership: strings and bytes borrowed from it dangle. Thread safety: as the registry.
+ */
+void amber_unarchiver_free(amber_unarchiver *unarchiver);
+
+/**
+ * Whether the object the unarchiver is on has a value for a key: 1 or 0 (0 also for bad
+ * arguments).
+ *
+ * Ownership: none. Thread safety: as the registry.
+ */
+int amber_unarchiver_contains(amber_unarchiver *unarchiver, const char *key);
+
+/**
+ * Decoders: read the value under a key of the object the unarchiver is on (type-checked, R12).
+ *
+ * @return AMBER_OK; AMBER_NOT_FOUND for a missing key; AMBER_TYPE_MISMATCH for a value of
+ *   another type (decode_double also accepts integers); AMBER_INVALID_ARGUMENT.
+ * Ownership: strings and bytes are borrowed: valid until the unarchiver is freed.
+ * Thread safety: as the registry.
+ */
+int amber_unarchiver_decode_bool(int *out, amber_unarchiver *unarchiver, const char *key);
+int amber_unarchiver_decode_int64(int64_t *out, amber_unarchiver *unarchiver, const char *key);
+int amber_unarchiver_decode_double(double *out, amber_unarchiver *unarchiver, const char *key);
+int amber_unarchiver_decode_string(const char **out, amber_unarchiver *unarchiver, const char *key);
+int amber_unarchiver_decode_bytes(const uint8_t **out, size_t *out_size, amber_unarchiver *unarchiver, const char *key);
+int amber_unarchiver_decode_date(double *out, amber_unarchiver *unarchiver, const char *key);
+
+/**
+ * Decodes an object under a key (secure coding, R12): made by its class's make (and decode)
+ * callbacks the first time the archive's object is met; later references give the same object.
+ *
+ * @param out receives the object, or NULL for nil.
+ * @param classes the class names allowed (`class_count` of them): an object whose class is not
+ *   one of them, nor registered as a subclass of one, is refused. class_count 0 allows every
+ *   registered class. Classes that are not registered are never made.
+ * @return AMBER_OK; AMBER_NOT_FOUND; AMBER_TYPE_MISMATCH (not an object, a class not allowed or
+ *   not registered, or without make); AMBER_CORRUPT; AMBER_LIMIT_EXCEEDED; a callback's code;
+ *   AMBER_CALLBACK_FAILED for a make that gave NULL; AMBER_INVALID_ARGUMENT.
+ * Ownership: the objects made are the host's from the moment make returns them, also when the
+ *   call fails later. Thread safety: as the registry.
+ */
+int amber_unarchiver_decode_object(void **out, amber_unarchiver *unarchiver, const char *key,
+                                   const char *const *classes, size_t class_count);
+
+/**
+ * Decodes an array (NSArray) of objects under a key, as amber_unarchiver_decode_object().
+ *
+ * @param out receives at most `capacity` objects (may be NULL when capacity is 0).
+ * @param out_length receives the array's length (call with capacity 0 to learn it; the objects
+ *   are made once however often it is called).
+ * @return as amber_unarchiver_decode_object(); AMBER_TYPE_MISMATCH also for an array holding nil.
+ * Ownership: as amber_unarchiver_decode_object(). Thread safety: as the registry.
+ */
+int amber_unarchiver_decode_object_array(void **out, size_t capacity, size_t *out_length,
+                                         amber_unarchiver *unarchiver, const char *key,
+                                         const char *const *classes, size_t class_count);
 
 #ifdef __cplusplus
 }

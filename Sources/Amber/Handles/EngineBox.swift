@@ -77,6 +77,7 @@ final class EngineBox {
         let boxes = objects.values
         objects = [:]
         for box in boxes { box.context.release() }
+        engine.notificationCenter.removeAllObservers()  // each observer's ctx_free
         engine.delegate = EngineDelegate()
         delegateContext?.release()
         delegateContext = nil

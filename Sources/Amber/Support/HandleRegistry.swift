@@ -18,6 +18,11 @@ enum HandleKind: String {
     case coder = "amber_coder"
     case decoder = "amber_decoder"
     case report = "amber_report"
+    case userInfo = "amber_user_info"
+    case notification = "amber_notification"
+    case codingRegistry = "amber_coding_registry"
+    case archiver = "amber_archiver"
+    case unarchiver = "amber_unarchiver"
 
     /// The four low bits of a handle of this kind (never 0, so no handle is NULL).
     var tag: UInt {
@@ -27,6 +32,11 @@ enum HandleKind: String {
         case .coder: 3
         case .decoder: 4
         case .report: 5
+        case .userInfo: 6
+        case .notification: 7
+        case .codingRegistry: 8
+        case .archiver: 9
+        case .unarchiver: 10
         }
     }
 
@@ -37,6 +47,11 @@ enum HandleKind: String {
         case 3: self = .coder
         case 4: self = .decoder
         case 5: self = .report
+        case 6: self = .userInfo
+        case 7: self = .notification
+        case 8: self = .codingRegistry
+        case 9: self = .archiver
+        case 10: self = .unarchiver
         default: return nil
         }
     }

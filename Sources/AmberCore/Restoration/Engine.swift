@@ -44,6 +44,15 @@ public final class Engine {
     /// Whether the host discarded the archive in this process.
     var discardedByHost = false
 
+    /// The application's state (SPEC R23): not running until `launch()`; then as the host
+    /// reports transitions with `transition(to:)`. Backs `amber_engine_app_state`.
+    public internal(set) var applicationState: ApplicationState = .notRunning
+    /// The engine's notification center (SPEC R24): the lifecycle and memory-warning
+    /// notifications, and whatever the host posts.
+    public let notificationCenter = AppNotificationCenter()
+    /// The transition under way (observers are being called), if any.
+    var transitionUnderWay: (from: ApplicationState, to: ApplicationState)?
+
     /// Creates an engine.
     public init(configuration: EngineConfiguration, codingClasses: ArchiveClassRegistry = ArchiveClassRegistry()) {
         self.configuration = configuration
@@ -116,17 +125,20 @@ public final class Engine {
 
     // MARK: Launch
 
-    /// The launch sequence (SPEC R9): the delegate's will-finish-launching, then `defaultSetup`
-    /// (where the host builds its default interface, if it does not in will-finish-launching:
-    /// restoration runs after both, so the objects they create are found by implicit lookup),
-    /// then `restore()`, then did-finish-launching.
-    /// - Returns: the restoration's report.
+    /// The launch sequence (SPEC R9, R23): the application goes from not running to inactive
+    /// (see `launchInBackground` for a launch into the background); the delegate's
+    /// will-finish-launching, then `defaultSetup` (where the host builds its default interface,
+    /// if it does not in will-finish-launching: restoration runs after both, so the objects they
+    /// create are found by implicit lookup), then `restore()`, then did-finish-launching, then the
+    /// did-finish-launching notification. The host reports the move to active with
+    /// `transition(to: .active)` once its interface is on screen.
+    ///
+    /// Called again while the application runs, it restores again without changing the state
+    /// (the state only leaves not running by a launch).
+    /// - Returns: the restoration's report; an observer of did-finish-launching that threw is
+    ///   noted in it.
     public func launch(defaultSetup: () -> Void = {}) -> RestorationReport {
-        delegate.willFinishLaunching?()
-        defaultSetup()
-        let report = restore()
-        delegate.didFinishLaunching?()
-        return report
+        launch(into: .inactive, defaultSetup: defaultSetup)
     }
 
     // MARK: Discarding and extending

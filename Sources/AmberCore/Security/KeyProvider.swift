@@ -72,7 +72,7 @@ public struct KeyFileProvider: KeyProvider, Sendable {
     public var path: String { directory + "/" + name }
 
     public func masterKey(for purpose: KeyPurpose) throws(AmberError) -> [UInt8] {
-        if let key = try read() { return key }
+        if let key = try read(purpose) { return key }
         switch purpose {
         case .open:
             // The archive was sealed with a key that is gone: it can never be opened.
@@ -81,14 +81,17 @@ public struct KeyFileProvider: KeyProvider, Sendable {
             let fresh = SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
             if try FileSystem.createFileExclusively(directory: directory, name: name, bytes: fresh) { return fresh }
             // Another process created it first: use theirs.
-            guard let key = try read() else { throw AmberError(.io, "the key file '\(path)' vanished while it was created") }
+            guard let key = try read(purpose) else { throw AmberError(.io, "the key file '\(path)' vanished while it was created") }
             return key
         }
     }
 
-    private func read() throws(AmberError) -> [UInt8]? {
+    /// The key in the file, nil if there is none. A file that cannot be read is an I/O error
+    /// when sealing, and "unavailable" when opening, so that the archive is kept, not discarded.
+    private func read(_ purpose: KeyPurpose) throws(AmberError) -> [UInt8]? {
         let file: FileSystem.PrivateFile?
         do { file = try FileSystem.readPrivateFile(path, maxBytes: 64) } catch {
+            if purpose == .seal { throw error }
             throw AmberError(.keyUnavailable, "the key file cannot be used: \(error.message)")
         }
         guard let file else { return nil }

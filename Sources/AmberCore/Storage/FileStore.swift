@@ -37,12 +37,11 @@ public final class FileStore: ArchiveStore {
 
     /// The per-application state directory, on the XDG conventions: `$XDG_STATE_HOME/<app-id>`
     /// if that variable holds an absolute path, else `$HOME/.local/state/<app-id>`.
-    /// - Throws: `.invalidArgument` for an application id that is empty, `.` or `..`, or holds
-    ///   `/` or NUL; `.notFound` if there is no home directory.
+    /// - Throws: `.invalidArgument` for an application id that is empty, `.` or `..`, holds
+    ///   `/` or NUL, or is longer than 255 bytes (`AppDirectories.validate(appID:)`);
+    ///   `.notFound` if there is no home directory.
     public static func defaultDirectory(appID: String) throws(AmberError) -> String {
-        guard !appID.isEmpty, appID != ".", appID != "..", !appID.contains("/"), !appID.utf8.contains(0) else {
-            throw AmberError(.invalidArgument, "'\(appID)' is not a usable application id: it must be a non-empty file name")
-        }
+        try AppDirectories.validate(appID: appID)
         if let state = FileSystem.environment("XDG_STATE_HOME"), state.hasPrefix("/") {
             return state + "/" + appID
         }

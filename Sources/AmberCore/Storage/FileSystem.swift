@@ -33,10 +33,18 @@ enum FileSystem {
     /// The user's home directory: `$HOME`, else the password database's.
     static func homeDirectory() -> String? {
         if let home = environment("HOME"), !home.isEmpty { return home }
+        return passwordHomeDirectory()
+    }
+
+    /// The home directory the password database gives the current user, if any.
+    static func passwordHomeDirectory() -> String? {
         guard let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir else { return nil }
         let home = String(cString: dir)
         return home.isEmpty ? nil : home
     }
+
+    /// The real user id of the process.
+    static func userID() -> UInt32 { UInt32(getuid()) }
 
     // MARK: Clock and kernel
 
@@ -62,6 +70,15 @@ enum FileSystem {
     static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// What `lstat` says of a path (a final symbolic link is not followed), or nil if nothing
+    /// is there.
+    static func linkStatus(_ path: String) -> (isDirectory: Bool, isSymbolicLink: Bool, owner: UInt32, mode: UInt32)? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        let type = info.st_mode & S_IFMT
+        return (type == S_IFDIR, type == S_IFLNK, UInt32(info.st_uid), UInt32(info.st_mode & 0o7777))
     }
 
     /// Creates `path` and the directories above it that are missing, each with `mode`.
@@ -135,7 +152,7 @@ enum FileSystem {
     /// protocol written once:
     ///
     /// 1. create a temporary file `.<name>.<random>.tmp` in the same directory, exclusively,
-    ///    mode 0600 (the directory is created 0700 if needed);
+    ///    mode 0600 (the directory is created 0700 if needed and `createDirectory` is true);
     /// 2. write all the bytes; 3. fsync it; 4. close it;
     /// 5. rename it over `name`; 6. fsync the directory.
     ///
@@ -147,9 +164,9 @@ enum FileSystem {
     ///
     /// `faults` makes the k-th operation fail, for the fault-injection tests.
     static func writeFileAtomically(
-        directory: String, name: String, bytes: [UInt8], faults: FaultInjector? = nil
+        directory: String, name: String, bytes: [UInt8], faults: FaultInjector? = nil, createDirectory: Bool = true
     ) throws(AmberError) {
-        try makeDirectories(directory)
+        if createDirectory { try makeDirectories(directory) }
         let target = directory + "/" + name
         var temporary = ""
         var fd: Int32 = -1
@@ -252,6 +269,11 @@ enum FileSystem {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return UInt32(info.st_mode & 0o7777)
+    }
+
+    /// Changes the permission bits of a path (for tests).
+    static func setPermissions(_ path: String, _ mode: UInt32) {
+        _ = chmod(path, mode_t(mode))
     }
 
     /// The names in a directory (for tests and diagnostics), or nil if it cannot be read.
