@@ -42,6 +42,11 @@ let package = Package(
             dependencies: ["AmberArchive"],
             path: "Benchmarks/ArchiveBench"
         ),
+        // The Foundation peer of the C end-to-end benchmark (scripts/bench-engine.sh).
+        .executableTarget(
+            name: "amber-bench-engine-foundation",
+            path: "Benchmarks/EngineBench"
+        ),
         .testTarget(name: "AmberArchiveTests", dependencies: ["AmberArchive"]),
         .testTarget(name: "AmberCoreTests", dependencies: ["AmberCore"]),
     ],

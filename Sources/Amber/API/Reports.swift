@@ -25,7 +25,7 @@ func reportBox(_ handle: OpaquePointer?) throws(AmberError) -> ReportBox {
 
 /// Backs `amber_report_count`.
 @c @implementation public func amber_report_count(_ report: OpaquePointer?) -> Int {
-    guarded(0) { try reportBox(report).records.count }
+    guarded(0) { try reportBox(report).count }
 }
 
 /// Backs `amber_report_record_at`.
@@ -33,10 +33,10 @@ func reportBox(_ handle: OpaquePointer?) throws(AmberError) -> ReportBox {
     guarded {
         guard let out else { throw invalid("out is NULL") }
         let r = try reportBox(report)
-        guard index >= 0, index < r.records.count else {
-            throw AmberError(.notFound, "record \(UInt(bitPattern: index)) is past the end (the report has \(r.records.count))")
+        guard index >= 0, index < r.count else {
+            throw AmberError(.notFound, "record \(UInt(bitPattern: index)) is past the end (the report has \(r.count))")
         }
-        out.pointee = r.records[index]
+        out.pointee = try r.record(at: index)
     }
 }
 

@@ -4,17 +4,29 @@ import AmberCore
 import CAmber
 
 /// A restoration report (SPEC R16) in the C layout, owning every string it lends.
+///
+/// A record's C form (its path, class name and message as C strings) is made the first time
+/// the host reads it, and kept until the report is freed; the text of amber_report_format() is
+/// made when asked for. A launch that restores a million objects does not pay for a million
+/// C records nobody reads.
 final class ReportBox {
     let freshReason: CInt
     let message: UnsafePointer<CChar>
-    let records: [amber_report_record]
-    let text: String
     /// How the archive was protected (the engine's envelope), in words.
     let protection: UnsafePointer<CChar>
+    /// The protection as Swift text, for `text`.
+    private let protectionText: String
+    private let report: RestorationReport
+    private let extraNotes: [String]
+    /// The C records made so far (a record's `path` is NULL until it is made).
+    private var made: [amber_report_record] = []
+    /// Class names as C strings, one per distinct name.
+    private var classNames: [String: UnsafePointer<CChar>] = [:]
     private let arena = CArena()
 
     init(_ report: RestorationReport, extraNotes: [String], protection: String) throws(AmberError) {
         self.protection = UnsafePointer(try arena.string(protection))
+        self.protectionText = protection
         var notes = report.notes + extraNotes
         if let reason = report.freshLaunchReason {
             freshReason = ReportBox.code(of: reason)
@@ -23,25 +35,43 @@ final class ReportBox {
             freshReason = CInt(AMBER_FRESH_NONE.rawValue)
         }
         message = UnsafePointer(try arena.string(notes.joined(separator: "\n")))
+        self.report = report
+        self.extraNotes = extraNotes
+    }
+
+    /// The number of records.
+    var count: Int { report.records.count }
+
+    /// Record `index` (in range) in the C layout; its pointers live as long as the report.
+    func record(at index: Int) throws(AmberError) -> amber_report_record {
+        if made.isEmpty { made = [amber_report_record](repeating: amber_report_record(), count: report.records.count) }
+        if made[index].path != nil { return made[index] }
+        let r = report.records[index]
+        var c = amber_report_record()
+        c.path = UnsafePointer(try arena.stringArray(r.path))
+        c.path_length = r.path.count
+        if let name = classNames[r.className] {
+            c.class_name = name
+        } else {
+            let name = UnsafePointer(try arena.string(r.className))
+            classNames[r.className] = name
+            c.class_name = name
+        }
+        c.kind = CInt(r.kind.rawValue)
+        let (outcome, why) = ReportBox.outcome(of: r)
+        c.outcome = outcome
+        c.message = why.isEmpty ? staticEmpty : UnsafePointer(try arena.string(why))
+        c.object = ObjectBox.of(r.object)?.handle
+        made[index] = c
+        return c
+    }
+
+    /// The whole report as text, one line per record.
+    var text: String {
         var text = report.description
         for n in extraNotes { text += "\n  note: \(n)" }
-        text += "\n  archive protection: \(protection)"
-        self.text = text
-        var records: [amber_report_record] = []
-        records.reserveCapacity(report.records.count)
-        for r in report.records {
-            var c = amber_report_record()
-            c.path = UnsafePointer(try arena.stringArray(r.path))
-            c.path_length = r.path.count
-            c.class_name = UnsafePointer(try arena.string(r.className))
-            c.kind = CInt(r.kind.rawValue)
-            let (outcome, why) = ReportBox.outcome(of: r)
-            c.outcome = outcome
-            c.message = UnsafePointer(try arena.string(why))
-            c.object = ObjectBox.of(r.object)?.handle
-            records.append(c)
-        }
-        self.records = records
+        text += "\n  archive protection: \(protectionText)"
+        return text
     }
 
     /// The header's fresh-launch reason.

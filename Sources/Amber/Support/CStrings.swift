@@ -70,14 +70,28 @@ final class CArena {
         return raw.assumingMemoryBound(to: UInt8.self)
     }
 
-    /// A borrowed array of borrowed C strings, copies of `strings` (never NULL).
+    /// A borrowed array of borrowed C strings, copies of `strings` (never NULL): one block,
+    /// the pointers followed by the strings.
     func stringArray(_ strings: [String]) throws(AmberError) -> UnsafeMutablePointer<UnsafePointer<CChar>?> {
-        let size = MemoryLayout<UnsafePointer<CChar>?>.stride * max(strings.count, 1)
-        guard let raw = malloc(size) else { throw AmberError(.limitExceeded, "out of memory for \(strings.count) strings") }
+        let slots = max(strings.count, 1)
+        let pointerBytes = MemoryLayout<UnsafePointer<CChar>?>.stride * slots
+        var textBytes = 0
+        for s in strings { textBytes += s.utf8.count + 1 }
+        guard let raw = malloc(pointerBytes + textBytes) else { throw AmberError(.limitExceeded, "out of memory for \(strings.count) strings") }
         blocks.append(raw)
-        let array = raw.bindMemory(to: UnsafePointer<CChar>?.self, capacity: max(strings.count, 1))
+        let array = raw.bindMemory(to: UnsafePointer<CChar>?.self, capacity: slots)
         array[0] = nil
-        for (i, s) in strings.enumerated() { array[i] = UnsafePointer(try string(s)) }
+        var next = (raw + pointerBytes).assumingMemoryBound(to: CChar.self)
+        for (i, s) in strings.enumerated() {
+            var s = s
+            let n = s.withUTF8 { utf8 -> Int in
+                if let base = utf8.baseAddress { memcpy(next, base, utf8.count) }
+                return utf8.count
+            }
+            next[n] = 0
+            array[i] = UnsafePointer(next)
+            next += n + 1
+        }
         return array
     }
 

@@ -146,6 +146,9 @@ extension Engine {
         // Implicit lookup sees the trees as the host built them, before anything is placed.
         let existing = existingObjects()
         let passID = UInt64.random(in: 1 ... UInt64.max)
+        /// The note of objects made by each restoration class, made once: one string shared by
+        /// every record rather than one per record.
+        var madeByClass: [String: String] = [:]
 
         for i in 0 ..< count {
             let r = session.records[i]
@@ -174,7 +177,12 @@ extension Engine {
                             entry.note = "restoration class \(rcName) gave none: neither it nor anything under it is restored"
                             continue
                         }
-                        how = "made by restoration class \(rcName)"
+                        if let note = madeByClass[rcName] {
+                            how = note
+                        } else {
+                            how = "made by restoration class \(rcName)"
+                            madeByClass[rcName] = how
+                        }
                     } else {
                         entry.note = restorationClasses[rcName] == nil
                             ? "restoration class \(rcName) is not registered"

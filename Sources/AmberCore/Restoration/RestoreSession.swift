@@ -70,11 +70,15 @@ final class RestoreSession {
             func bad(_ what: String) -> AmberError {
                 AmberError(.corrupt, "object record \(index) \(what)")
             }
+            // The optional keys are looked up among the record's keys rather than by catching
+            // `.keyNotFound`: the codec builds that error's message, which costs more than
+            // reading the whole record.
+            let keys = r.allKeys()
             func optionalString(_ key: String) throws(ArchiveError) -> String? {
-                do { return try r.decodeString(forKey: key) } catch where error.code == .keyNotFound { return nil }
+                keys.contains(key) ? try r.decodeString(forKey: key) : nil
             }
             func optionalInt(_ key: String) throws(ArchiveError) -> Int64? {
-                do { return try r.decodeInt64(forKey: key) } catch where error.code == .keyNotFound { return nil }
+                keys.contains(key) ? try r.decodeInt64(forKey: key) : nil
             }
             guard className == L.recordClass else { throw bad("is of class \(className), not \(L.recordClass)") }
             let objectClass = try r.decodeString(forKey: L.className)
@@ -92,7 +96,7 @@ final class RestoreSession {
             guard let relationRaw = UInt8(exactly: try r.decodeInt64(forKey: L.relation)),
                   let relation = ObjectRelation(rawValue: relationRaw)
             else { throw bad("has an unknown relation") }
-            let isRoot = r.containsValue(forKey: L.root) ? try r.decodeBool(forKey: L.root) : false
+            let isRoot = keys.contains(L.root) ? try r.decodeBool(forKey: L.root) : false
             let component = RestorableObject.component(identifier, Int(position))
             var path: [String]
             if parent >= 0 {

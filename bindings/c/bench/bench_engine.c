@@ -1,0 +1,567 @@
+/*
+ * bench_engine.c — the end-to-end cost of Amber seen from a C host (issue 3, item 6).
+ *
+ * For each size N it builds the synthetic UI tree through include/amber.h (N restorable
+ * controllers, 4 children per node filled breadth first, each with encode and decode callbacks
+ * and a restoration class that makes it again at launch), then times, in rounds:
+ *
+ *   preserve  amber_engine_preserve(): should_save, the walk, every encode callback, the
+ *             encoding of the archive and its durable write by the built-in file store
+ *             (temporary file, write, fsync, rename, fsync of the directory);
+ *   restore   amber_engine_launch() on a second engine with no objects: the read of the archive,
+ *             the launch guard (written durably), decoding, a restoration class's make for every
+ *             object (the host allocates its struct), every decode callback, the discard of the
+ *             archive and the guard;
+ *   floor     what any durable write of the same number of bytes costs in the same directory:
+ *             open a new file, write, fsync, close, rename, fsync of the directory.
+ *
+ * Each round runs the three once in turn, so that a slow spell of the (shared) machine slows
+ * all three alike; the lines give medians over the rounds. Peak memory is measured in a child
+ * process per phase, forked before the parent builds anything: the resident set after the host
+ * objects are built (preserve) or after the empty engine is opened (restore) is the baseline,
+ * the high-water mark during the phase (reset through /proc/self/clear_refs, else VmHWM) the
+ * peak.
+ *
+ * Usage: bench_engine [--sizes 100,1000,10000,100000,1000000] [--reps 7] [--big-reps 3]
+ *                     [--mem-sizes LIST|none] [--dir DIR]
+ *   --reps      rounds below 100,000 nodes; --big-reps: rounds from 100,000 nodes.
+ *   --mem-sizes sizes whose peak memory is measured (default: the same as --sizes).
+ *   --dir       where the archives are written (default: a new directory under $TMPDIR or /tmp;
+ *               it must be on a real file system for fsync to mean anything).
+ *
+ * Output: machine-readable lines, one per fact, `key=value` separated by spaces:
+ *   engine n=N reps=R bytes=B build=S preserve=S restore=S floor=S preserve_min=S ...
+ *   memory n=N phase=preserve|restore baseline_kb=K peak_kb=K extra_kb=K host_kb=K bytes=B method=M
+ * (seconds as decimals). scripts/bench-engine.sh turns them into the table of BENCHMARKS.md.
+ */
+#define _GNU_SOURCE
+#include "amber.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define APP_ID "org.example.bench"
+#define RESTORATION_CLASS "BenchScreens"
+
+static void die(const char *what, int rc) {
+    fprintf(stderr, "bench_engine: %s failed: %s: %s\n", what, amber_status_string(rc), amber_error_last());
+    exit(1);
+}
+
+#define CHECK(call, what)                  \
+    do {                                   \
+        int rc_ = (call);                  \
+        if (rc_ != AMBER_OK) die(what, rc_); \
+    } while (0)
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* ---- the synthetic tree: the same values as Benchmarks/ArchiveBench --------------------- */
+
+static const char *const CLASS_NAMES[8] = {
+    "ItemsViewController", "DetailViewController", "UINavigationController", "UITableView",
+    "UIScrollView", "UITextField", "ImagePickerController", "SettingsViewController",
+};
+
+static const char *const TITLES[8] = {
+    "Vintage bicycle bell", "Leather notebook set", "Ceramic coffee mug", "Wireless earbuds v2",
+    "Mechanical keyboard", "Hiking boots, size 9", "Cast iron skillet 10", "Noise cancel headset",
+};
+
+/* The host's side of one screen: its state. */
+typedef struct node {
+    long index;
+    int64_t selected_index;
+    int is_editing;
+    double content_offset_y;
+    char item_key[23];
+    char title[32];
+} node;
+
+/* A 22-character key, unique per node (like a base64 UUID); the same as ArchiveBench's. */
+static void item_key(char out[23], long i) {
+    static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    uint64_t x = ((uint64_t)i * 0x9E3779B97F4A7C15ull) ^ 0xD1B54A32D192ED03ull;
+    int k;
+    for (k = 0; k < 22; k++) {
+        if (k == 11) x = (x * 0xBF58476D1CE4E5B9ull) ^ (uint64_t)i;
+        out[k] = alphabet[x & 63];
+        x = x >> 6 | x << 58;
+    }
+    out[22] = '\0';
+}
+
+/* The state node i has when the interface is built. */
+static void fill_node(node *s, long i) {
+    s->index = i;
+    s->selected_index = i % 37;
+    s->is_editing = i % 3 == 0;
+    s->content_offset_y = (double)i * 44.5;
+    item_key(s->item_key, i);
+    snprintf(s->title, sizeof s->title, "%s", TITLES[i % 8]);
+}
+
+/* Whether a restored node holds what node i held. */
+static int node_matches(const node *s, long i) {
+    node want;
+    memset(&want, 0, sizeof want);
+    fill_node(&want, i);
+    return s->index == i && s->selected_index == want.selected_index && s->is_editing == want.is_editing &&
+           s->content_offset_y == want.content_offset_y && strcmp(s->item_key, want.item_key) == 0 &&
+           strcmp(s->title, want.title) == 0;
+}
+
+/* ---- the callbacks ---------------------------------------------------------------------- */
+
+static int encode_node(amber_object *object, amber_coder *coder, void *ctx) {
+    const node *s = ctx;
+    int rc;
+    (void)object;
+    if ((rc = amber_coder_encode_int64(coder, "selectedIndex", s->selected_index)) != AMBER_OK) return rc;
+    if ((rc = amber_coder_encode_bool(coder, "isEditing", s->is_editing)) != AMBER_OK) return rc;
+    if ((rc = amber_coder_encode_double(coder, "contentOffsetY", s->content_offset_y)) != AMBER_OK) return rc;
+    if ((rc = amber_coder_encode_string(coder, "itemKey", s->item_key)) != AMBER_OK) return rc;
+    return amber_coder_encode_string(coder, "title", s->title);
+}
+
+static int decode_node(amber_object *object, amber_decoder *decoder, void *ctx) {
+    node *s = ctx;
+    const char *text = NULL;
+    int flag = 0, rc;
+    (void)object;
+    if ((rc = amber_decoder_decode_int64(&s->selected_index, decoder, "selectedIndex")) != AMBER_OK) return rc;
+    if ((rc = amber_decoder_decode_bool(&flag, decoder, "isEditing")) != AMBER_OK) return rc;
+    s->is_editing = flag;
+    if ((rc = amber_decoder_decode_double(&s->content_offset_y, decoder, "contentOffsetY")) != AMBER_OK) return rc;
+    if ((rc = amber_decoder_decode_string(&text, decoder, "itemKey")) != AMBER_OK) return rc;
+    snprintf(s->item_key, sizeof s->item_key, "%s", text);
+    if ((rc = amber_decoder_decode_string(&text, decoder, "title")) != AMBER_OK) return rc;
+    snprintf(s->title, sizeof s->title, "%s", text);
+    return AMBER_OK;
+}
+
+static amber_object_callbacks node_callbacks(void) {
+    amber_object_callbacks cb;
+    CHECK(amber_object_callbacks_init(&cb, AMBER_OBJECT_CALLBACKS_VERSION), "amber_object_callbacks_init");
+    cb.encode = encode_node;
+    cb.decode = decode_node;
+    return cb;
+}
+
+/* The index in "ItemsViewController-<i>", or -1. */
+static long index_of(const char *identifier) {
+    const char *dash = strrchr(identifier, '-');
+    char *end = NULL;
+    long i;
+    if (!dash) return -1;
+    i = strtol(dash + 1, &end, 10);
+    return end && *end == '\0' && i >= 0 ? i : -1;
+}
+
+/* The restoration class: makes the screen of an archived path, as UIKit's
+ * viewControllerWithRestorationIdentifierPath:coder: would. The host allocates its struct;
+ * Amber frees it with the object. */
+static int make_node(amber_object **out, amber_engine *engine, const char *const *path, size_t path_length,
+                     amber_decoder *decoder, void *ctx) {
+    const char *identifier = path[path_length - 1];
+    long i = index_of(identifier);
+    amber_object_callbacks cb = node_callbacks();
+    node *s;
+    int rc;
+    (void)decoder; (void)ctx;
+    if (i < 0) return AMBER_NOT_FOUND;
+    if ((s = calloc(1, sizeof *s)) == NULL) return AMBER_LIMIT_EXCEEDED;
+    s->index = i;
+    rc = amber_object_new(out, engine, AMBER_KIND_CONTROLLER, CLASS_NAMES[i % 8], identifier, &cb, s, free);
+    if (rc != AMBER_OK) free(s);
+    return rc;
+}
+
+static int should_save(amber_engine *engine, amber_coder *app_coder, void *ctx) {
+    (void)engine; (void)app_coder; (void)ctx;
+    return 1;
+}
+
+static int should_restore(amber_engine *engine, amber_decoder *app_decoder, void *ctx) {
+    (void)engine; (void)app_decoder; (void)ctx;
+    return 1;
+}
+
+static amber_engine *open_engine(const char *dir, int restoring) {
+    amber_engine_options options;
+    amber_engine *engine = NULL;
+    amber_delegate delegate;
+    CHECK(amber_engine_options_init(&options, AMBER_ENGINE_OPTIONS_VERSION), "amber_engine_options_init");
+    options.state_directory = dir;
+    options.bundle_version = "1.0";
+    CHECK(amber_engine_open(&engine, APP_ID, &options), "amber_engine_open");
+    CHECK(amber_delegate_init(&delegate, AMBER_DELEGATE_VERSION), "amber_delegate_init");
+    delegate.should_save = should_save;
+    delegate.should_restore = should_restore;
+    CHECK(amber_engine_set_delegate(engine, &delegate, NULL, NULL), "amber_engine_set_delegate");
+    if (restoring) {
+        amber_restoration_class cls;
+        CHECK(amber_restoration_class_init(&cls, AMBER_RESTORATION_CLASS_VERSION), "amber_restoration_class_init");
+        cls.make = make_node;
+        CHECK(amber_engine_register_restoration_class(engine, RESTORATION_CLASS, &cls, NULL, NULL),
+              "amber_engine_register_restoration_class");
+    }
+    return engine;
+}
+
+/* Builds the interface of n screens in an engine: node 0 is the root (a window), node i > 0
+ * the child of node (i - 1) / 4. */
+static void build_tree(amber_engine *engine, long n) {
+    amber_object **objects = malloc((size_t)n * sizeof *objects);
+    amber_object_callbacks cb = node_callbacks();
+    char identifier[64];
+    long i;
+    if (!objects) { fprintf(stderr, "bench_engine: out of memory\n"); exit(1); }
+    for (i = 0; i < n; i++) {
+        node *s = calloc(1, sizeof *s);
+        if (!s) { fprintf(stderr, "bench_engine: out of memory\n"); exit(1); }
+        fill_node(s, i);
+        snprintf(identifier, sizeof identifier, "ItemsViewController-%ld", i);
+        CHECK(amber_object_new(&objects[i], engine, AMBER_KIND_CONTROLLER, CLASS_NAMES[i % 8], identifier, &cb, s, free),
+              "amber_object_new");
+        CHECK(amber_object_set_restoration_class(objects[i], RESTORATION_CLASS), "amber_object_set_restoration_class");
+        if (i == 0) CHECK(amber_engine_add_root(engine, objects[0]), "amber_engine_add_root");
+        else CHECK(amber_object_add_child(objects[(i - 1) / 4], objects[i]), "amber_object_add_child");
+    }
+    free(objects); /* the engine holds the tree; the host keeps its structs as contexts */
+}
+
+/* ---- the phases --------------------------------------------------------------------------- */
+
+static long archive_bytes(const char *dir) {
+    char path[4096];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/state.archive", dir);
+    if (stat(path, &st) != 0) {
+        fprintf(stderr, "bench_engine: no archive at %s: %s\n", path, strerror(errno));
+        exit(1);
+    }
+    return (long)st.st_size;
+}
+
+static double time_preserve(amber_engine *engine) {
+    int saved = 0;
+    double t0 = now(), t;
+    CHECK(amber_engine_preserve(engine, &saved), "amber_engine_preserve");
+    t = now() - t0;
+    if (!saved) { fprintf(stderr, "bench_engine: nothing was preserved\n"); exit(1); }
+    return t;
+}
+
+/* Checks that a restore brought back all n objects with their state. */
+static void verify(amber_report *report, long n) {
+    amber_report_record rec;
+    size_t count = amber_report_count(report), i;
+    if (amber_report_fresh_reason(report) != AMBER_FRESH_NONE) {
+        fprintf(stderr, "bench_engine: fresh launch: %s\n", amber_report_message(report));
+        exit(1);
+    }
+    if (count != (size_t)n) {
+        fprintf(stderr, "bench_engine: %zu records restored, expected %ld\n", count, n);
+        exit(1);
+    }
+    for (i = 0; i < count; i++) {
+        const node *s;
+        CHECK(amber_report_record_at(&rec, report, i), "amber_report_record_at");
+        s = amber_object_context(rec.object);
+        if (rec.outcome != AMBER_OUTCOME_RESTORED || !s || !node_matches(s, s->index) ||
+            strcmp(amber_object_class_name(rec.object), CLASS_NAMES[s->index % 8]) != 0) {
+            fprintf(stderr, "bench_engine: record %zu was not restored as it was preserved: %s\n", i, rec.message);
+            exit(1);
+        }
+    }
+}
+
+/* One restore of the archive in `dir` by a new engine; returns the seconds of the launch. */
+static double time_restore(const char *dir, long n) {
+    amber_engine *engine = open_engine(dir, 1);
+    amber_report *report = NULL;
+    double t0 = now(), t;
+    CHECK(amber_engine_launch(&report, engine), "amber_engine_launch");
+    t = now() - t0;
+    verify(report, n);
+    amber_report_free(report);
+    amber_engine_close(engine);
+    return t;
+}
+
+static void fail_io(const char *what, const char *path) {
+    fprintf(stderr, "bench_engine: %s %s: %s\n", what, path, strerror(errno));
+    exit(1);
+}
+
+/* The floor: a durable, atomic write of `size` bytes in `dir`, the way any careful program
+ * replaces a file. Returns its seconds. */
+static double time_floor(const char *dir, const unsigned char *bytes, size_t size) {
+    char temporary[4096], target[4096];
+    double t0, t;
+    size_t done = 0;
+    int fd, dfd;
+    snprintf(temporary, sizeof temporary, "%s/floor.tmp", dir);
+    snprintf(target, sizeof target, "%s/floor.bin", dir);
+    t0 = now();
+    if ((fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0) fail_io("open", temporary);
+    while (done < size) {
+        ssize_t w = write(fd, bytes + done, size - done);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            fail_io("write", temporary);
+        }
+        done += (size_t)w;
+    }
+    if (fsync(fd) != 0) fail_io("fsync", temporary);
+    if (close(fd) != 0) fail_io("close", temporary);
+    if (rename(temporary, target) != 0) fail_io("rename", target);
+    if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) fail_io("open", dir);
+    if (fsync(dfd) != 0) fail_io("fsync", dir);
+    close(dfd);
+    t = now() - t0;
+    unlink(target); /* as the archive, which restore discards: the next rename has no target */
+    return t;
+}
+
+/* ---- memory ------------------------------------------------------------------------------ */
+
+/* A field of /proc/self/status in kB, or -1. */
+static long status_kb(const char *field) {
+    char line[256];
+    size_t len = strlen(field);
+    long kb = -1;
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f) return -1;
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, field, len) == 0 && line[len] == ':') {
+            kb = strtol(line + len + 1, NULL, 10);
+            break;
+        }
+    }
+    fclose(f);
+    return kb;
+}
+
+/* Resets the high-water mark to the current resident set (Linux >= 4.0); 1 if it could. */
+static int reset_peak(void) {
+    int fd = open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC), ok;
+    if (fd < 0) return 0;
+    ok = write(fd, "5", 1) == 1;
+    close(fd);
+    return ok;
+}
+
+/* The peak resident set so far, in kB: VmHWM, else getrusage's ru_maxrss. */
+static long peak_kb(void) {
+    struct rusage ru;
+    long kb = status_kb("VmHWM");
+    if (kb >= 0) return kb;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss;
+}
+
+static long resident_kb(void) {
+    return status_kb("VmRSS");
+}
+
+/* Runs `body` in a child process and waits for it. */
+static void in_child(void (*body)(const char *dir, long n), const char *dir, long n) {
+    pid_t pid;
+    int status = 0;
+    fflush(stdout);
+    fflush(stderr);
+    pid = fork();
+    if (pid < 0) { perror("bench_engine: fork"); exit(1); }
+    if (pid == 0) {
+        body(dir, n);
+        fflush(stdout);
+        _exit(0);
+    }
+    if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "bench_engine: the memory child for N=%ld failed\n", n);
+        exit(1);
+    }
+}
+
+
+static void memory_preserve(const char *dir, long n) {
+    amber_engine *engine;
+    long before, built, baseline, peak;
+    int reset;
+    before = resident_kb();
+    engine = open_engine(dir, 0);
+    build_tree(engine, n);
+    built = resident_kb();
+    reset = reset_peak();
+    baseline = resident_kb();
+    if (!reset) baseline = peak_kb(); /* without a reset the peak includes the build: compare to it */
+    time_preserve(engine);
+    peak = peak_kb();
+    printf("memory n=%ld phase=preserve baseline_kb=%ld peak_kb=%ld extra_kb=%ld host_kb=%ld bytes=%ld method=%s\n", n,
+           baseline, peak, peak - baseline, built - before, archive_bytes(dir), reset ? "clear_refs" : "VmHWM");
+    amber_engine_close(engine);
+}
+
+static void memory_restore(const char *dir, long n) {
+    amber_engine *engine = open_engine(dir, 1);
+    amber_report *report = NULL;
+    long baseline, peak, after, bytes = archive_bytes(dir);
+    int reset;
+    reset = reset_peak();
+    baseline = reset ? resident_kb() : peak_kb();
+    CHECK(amber_engine_launch(&report, engine), "amber_engine_launch");
+    peak = peak_kb();
+    after = resident_kb();
+    verify(report, n);
+    printf("memory n=%ld phase=restore baseline_kb=%ld peak_kb=%ld extra_kb=%ld after_kb=%ld bytes=%ld method=%s\n", n,
+           baseline, peak, peak - baseline, after - baseline, bytes, reset ? "clear_refs" : "VmHWM");
+    amber_report_free(report);
+    amber_engine_close(engine);
+}
+
+/* ---- main ---------------------------------------------------------------------------------- */
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *xs, int n) {
+    qsort(xs, (size_t)n, sizeof *xs, cmp_double);
+    return n % 2 ? xs[n / 2] : (xs[n / 2 - 1] + xs[n / 2]) / 2;
+}
+
+static double minimum(const double *xs, int n) {
+    double m = xs[0];
+    int i;
+    for (i = 1; i < n; i++) if (xs[i] < m) m = xs[i];
+    return m;
+}
+
+static int parse_sizes(const char *text, long *out, int max) {
+    int count = 0;
+    const char *p = text;
+    if (strcmp(text, "none") == 0) return 0;
+    while (*p && count < max) {
+        char *end = NULL;
+        long v = strtol(p, &end, 10);
+        if (end == p || v <= 0) { fprintf(stderr, "bench_engine: bad size list '%s'\n", text); exit(2); }
+        if (*end == 'k' || *end == 'K') { v *= 1000; end++; }
+        else if (*end == 'M' || *end == 'm') { v *= 1000000; end++; }
+        out[count++] = v;
+        p = *end == ',' ? end + 1 : end;
+        if (*end && *end != ',') { fprintf(stderr, "bench_engine: bad size list '%s'\n", text); exit(2); }
+    }
+    return count;
+}
+
+static void make_dir(const char *path) {
+    if (mkdir(path, 0700) != 0 && errno != EEXIST) fail_io("mkdir", path);
+}
+
+int main(int argc, char **argv) {
+    long sizes[16] = {100, 1000, 10000, 100000, 1000000}, mem_sizes[16];
+    int size_count = 5, mem_count = -1, reps = 7, big_reps = 3, a, k;
+    char dir[4096] = "", sub[4200];
+    const char *tmp = getenv("TMPDIR");
+
+    for (a = 1; a < argc; a++) {
+        const char *v = a + 1 < argc ? argv[a + 1] : NULL;
+        if (strcmp(argv[a], "--sizes") == 0 && v) { size_count = parse_sizes(v, sizes, 16); a++; }
+        else if (strcmp(argv[a], "--mem-sizes") == 0 && v) { mem_count = parse_sizes(v, mem_sizes, 16); a++; }
+        else if (strcmp(argv[a], "--reps") == 0 && v) { reps = atoi(v); a++; }
+        else if (strcmp(argv[a], "--big-reps") == 0 && v) { big_reps = atoi(v); a++; }
+        else if (strcmp(argv[a], "--dir") == 0 && v) { snprintf(dir, sizeof dir, "%s", v); a++; }
+        else {
+            fprintf(stderr, "usage: bench_engine [--sizes 100,1k,10k,100k,1M] [--reps 7] [--big-reps 3] "
+                            "[--mem-sizes LIST|none] [--dir DIR]\n");
+            return 2;
+        }
+    }
+    if (reps < 1 || big_reps < 1) { fprintf(stderr, "bench_engine: --reps and --big-reps must be >= 1\n"); return 2; }
+    if (mem_count < 0) {
+        memcpy(mem_sizes, sizes, sizeof sizes);
+        mem_count = size_count;
+    }
+    if (!dir[0]) {
+        snprintf(dir, sizeof dir, "%s/amber-bench-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        if (!mkdtemp(dir)) fail_io("mkdtemp", dir);
+    } else {
+        make_dir(dir);
+    }
+    printf("bench_engine amber=%s dir=%s\n", amber_version_string(), dir);
+
+    /* Memory first, each phase in a child forked while this process is still small. */
+    for (k = 0; k < mem_count; k++) {
+        snprintf(sub, sizeof sub, "%s/mem-%ld", dir, mem_sizes[k]);
+        make_dir(sub);
+        in_child(memory_preserve, sub, mem_sizes[k]);
+        in_child(memory_restore, sub, mem_sizes[k]);
+        rmdir(sub);
+    }
+
+    for (k = 0; k < size_count; k++) {
+        long n = sizes[k], bytes;
+        int rounds = n >= 100000 ? big_reps : reps, r;
+        double *pres = calloc((size_t)rounds, sizeof(double)), *rest = calloc((size_t)rounds, sizeof(double)),
+               *flo = calloc((size_t)rounds, sizeof(double));
+        double t0, build;
+        unsigned char *filler;
+        amber_engine *engine;
+        size_t j;
+        uint64_t x = 0x243F6A8885A308D3ull;
+
+        snprintf(sub, sizeof sub, "%s/n-%ld", dir, n);
+        make_dir(sub);
+        engine = open_engine(sub, 0);
+        t0 = now();
+        build_tree(engine, n);
+        build = now() - t0;
+
+        /* Warm-up: one of each; it also gives the archive's size. */
+        time_preserve(engine);
+        bytes = archive_bytes(sub);
+        filler = malloc((size_t)bytes);
+        if (!pres || !rest || !flo || !filler) { fprintf(stderr, "bench_engine: out of memory\n"); return 1; }
+        for (j = 0; j < (size_t)bytes; j++) { /* incompressible, like an encrypted archive */
+            x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+            filler[j] = (unsigned char)x;
+        }
+        time_restore(sub, n);
+        time_floor(sub, filler, (size_t)bytes);
+
+        for (r = 0; r < rounds; r++) {
+            flo[r] = time_floor(sub, filler, (size_t)bytes);
+            pres[r] = time_preserve(engine);
+            if (archive_bytes(sub) != bytes) { fprintf(stderr, "bench_engine: the archive changed size\n"); return 1; }
+            rest[r] = time_restore(sub, n);
+        }
+        printf("engine n=%ld reps=%d bytes=%ld build=%.9f preserve=%.9f restore=%.9f floor=%.9f "
+               "preserve_min=%.9f restore_min=%.9f floor_min=%.9f\n",
+               n, rounds, bytes, build, median(pres, rounds), median(rest, rounds), median(flo, rounds),
+               minimum(pres, rounds), minimum(rest, rounds), minimum(flo, rounds));
+        fflush(stdout);
+        amber_engine_close(engine);
+        free(filler);
+        free(pres);
+        free(rest);
+        free(flo);
+        rmdir(sub);
+    }
+    if (!getenv("AMBER_BENCH_KEEP")) rmdir(dir); /* empty by now unless --dir held other files */
+    return 0;
+}
