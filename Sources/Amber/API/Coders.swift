@@ -5,7 +5,7 @@ import CAmber
 
 /// The coder box of a live handle.
 func coderBox(_ handle: OpaquePointer?) throws(AmberError) -> CoderBox {
-    try HandleRegistry.shared.resolve(handle, .coder, as: CoderBox.self)
+    try HandleRegistry.shared.resolveLent(handle, .coder, as: CoderBox.self)
 }
 
 /// Backs `amber_coder_encode_bool`.

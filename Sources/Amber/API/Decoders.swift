@@ -5,7 +5,7 @@ import CAmber
 
 /// The decoder box of a live handle.
 func decoderBox(_ handle: OpaquePointer?) throws(AmberError) -> DecoderBox {
-    try HandleRegistry.shared.resolve(handle, .decoder, as: DecoderBox.self)
+    try HandleRegistry.shared.resolveLent(handle, .decoder, as: DecoderBox.self)
 }
 
 /// Checks an out pointer and clears nothing (the value is written on success only).

@@ -8,9 +8,11 @@ final class CoderBox {
     enum Source {
         case state(StateCoder)
         case app(AppCoder)
+        /// Between loans (a box is reused by its engine from one callback to the next).
+        case idle
     }
 
-    let source: Source
+    private(set) var source: Source
     weak var engine: EngineBox?
 
     init(_ source: Source, engine: EngineBox?) {
@@ -18,16 +20,32 @@ final class CoderBox {
         self.engine = engine
     }
 
-    /// Lends a coder handle to `body`; the handle is dead once it returns.
+    /// Lends a coder handle to `body`; the handle is dead once it returns. The engine's spare
+    /// box is re-pointed rather than a box made per callback (a new one when callbacks nest).
     static func with<T>(_ source: Source, engine: EngineBox?, _ body: (OpaquePointer) throws -> T) throws -> T {
-        let handle = try HandleRegistry.shared.register(CoderBox(source, engine: engine), .coder)
-        defer { HandleRegistry.shared.unregister(handle) }
-        return try body(handle)
+        let box: CoderBox
+        if let engine, let spare = engine.spareCoder {
+            engine.spareCoder = nil
+            spare.source = source
+            box = spare
+        } else {
+            box = CoderBox(source, engine: engine)
+        }
+        let handle = try HandleRegistry.shared.lend(box, .coder)
+        defer {
+            HandleRegistry.shared.endLoan(handle)
+            box.source = .idle
+            if let engine = box.engine, engine.spareCoder == nil { engine.spareCoder = box }
+        }
+        return try withExtendedLifetime(box) { try body(handle) }
     }
+
+    private func idle() -> AmberError { misuse("the coder is used outside its callback") }
 
     func encode(_ value: Bool, _ key: String) throws(AmberError) {
         switch source {
         case .state(let c): try c.encode(value, forKey: key)
+        case .idle: throw idle()
         case .app(let c): try c.encode(value, forKey: key)
         }
     }
@@ -35,6 +53,7 @@ final class CoderBox {
     func encode(_ value: Int64, _ key: String) throws(AmberError) {
         switch source {
         case .state(let c): try c.encode(value, forKey: key)
+        case .idle: throw idle()
         case .app(let c): try c.encode(value, forKey: key)
         }
     }
@@ -42,6 +61,7 @@ final class CoderBox {
     func encode(_ value: Double, _ key: String) throws(AmberError) {
         switch source {
         case .state(let c): try c.encode(value, forKey: key)
+        case .idle: throw idle()
         case .app(let c): try c.encode(value, forKey: key)
         }
     }
@@ -49,6 +69,7 @@ final class CoderBox {
     func encode(_ value: String, _ key: String) throws(AmberError) {
         switch source {
         case .state(let c): try c.encode(value, forKey: key)
+        case .idle: throw idle()
         case .app(let c): try c.encode(value, forKey: key)
         }
     }
@@ -56,6 +77,7 @@ final class CoderBox {
     func encode(bytes: [UInt8], _ key: String) throws(AmberError) {
         switch source {
         case .state(let c): try c.encode(bytes: bytes, forKey: key)
+        case .idle: throw idle()
         case .app(let c): try c.encode(bytes: bytes, forKey: key)
         }
     }
@@ -63,6 +85,7 @@ final class CoderBox {
     func encode(date: Double, _ key: String) throws(AmberError) {
         switch source {
         case .state(let c): try c.encode(date: date, forKey: key)
+        case .idle: throw idle()
         case .app(let c): try c.encode(date: date, forKey: key)
         }
     }
@@ -70,6 +93,7 @@ final class CoderBox {
     func encode(indexPath: [Int], _ key: String) throws(AmberError) {
         switch source {
         case .state(let c): try c.encode(indexPath: indexPath, forKey: key)
+        case .idle: throw idle()
         case .app(let c): try c.encode(indexPath: indexPath, forKey: key)
         }
     }

@@ -9,35 +9,55 @@ final class DecoderBox {
     enum Source {
         case state(StateDecoder)
         case app(AppDecoder)
+        /// Between loans (a box is reused by its engine from one callback to the next).
+        case idle
     }
 
-    let source: Source
+    private(set) var source: Source
     weak var engine: EngineBox?
-    /// What decode_string and decode_bytes lent; freed when the callback returns.
-    let arena = CArena()
+    /// What decode_string and decode_bytes lent; invalid once the callback returns.
+    let arena = ScratchArena()
 
     init(_ source: Source, engine: EngineBox?) {
         self.source = source
         self.engine = engine
     }
 
-    /// Lends a decoder handle to `body`; the handle is dead once it returns.
+    /// Lends a decoder handle to `body`; the handle is dead once it returns. The engine's spare
+    /// box is re-pointed rather than a box made per callback (a new one when callbacks nest).
     static func with<T>(_ source: Source, engine: EngineBox?, _ body: (OpaquePointer) throws -> T) throws -> T {
-        let handle = try HandleRegistry.shared.register(DecoderBox(source, engine: engine), .decoder)
-        defer { HandleRegistry.shared.unregister(handle) }
-        return try body(handle)
+        let box: DecoderBox
+        if let engine, let spare = engine.spareDecoder {
+            engine.spareDecoder = nil
+            spare.source = source
+            box = spare
+        } else {
+            box = DecoderBox(source, engine: engine)
+        }
+        let handle = try HandleRegistry.shared.lend(box, .decoder)
+        defer {
+            HandleRegistry.shared.endLoan(handle)
+            box.source = .idle
+            box.arena.reset()
+            if let engine = box.engine, engine.spareDecoder == nil { engine.spareDecoder = box }
+        }
+        return try withExtendedLifetime(box) { try body(handle) }
     }
+
+    private func idle() -> AmberError { misuse("the decoder is used outside its callback") }
 
     func contains(_ key: String) -> Bool {
         switch source {
         case .state(let d): return d.containsValue(forKey: key)
         case .app(let d): return d.containsValue(forKey: key)
+        case .idle: return false
         }
     }
 
     func bool(_ key: String) throws(AmberError) -> Bool {
         switch source {
         case .state(let d): return try d.decodeBool(forKey: key)
+        case .idle: throw idle()
         case .app(let d): return try d.decodeBool(forKey: key)
         }
     }
@@ -45,6 +65,7 @@ final class DecoderBox {
     func int64(_ key: String) throws(AmberError) -> Int64 {
         switch source {
         case .state(let d): return try d.decodeInt64(forKey: key)
+        case .idle: throw idle()
         case .app(let d): return try d.decodeInt64(forKey: key)
         }
     }
@@ -52,6 +73,7 @@ final class DecoderBox {
     func double(_ key: String) throws(AmberError) -> Double {
         switch source {
         case .state(let d): return try d.decodeDouble(forKey: key)
+        case .idle: throw idle()
         case .app(let d): return try d.decodeDouble(forKey: key)
         }
     }
@@ -59,6 +81,7 @@ final class DecoderBox {
     func string(_ key: String) throws(AmberError) -> String {
         switch source {
         case .state(let d): return try d.decodeString(forKey: key)
+        case .idle: throw idle()
         case .app(let d): return try d.decodeString(forKey: key)
         }
     }
@@ -66,6 +89,7 @@ final class DecoderBox {
     func bytes(_ key: String) throws(AmberError) -> [UInt8] {
         switch source {
         case .state(let d): return try d.decodeBytes(forKey: key)
+        case .idle: throw idle()
         case .app(let d): return try d.decodeBytes(forKey: key)
         }
     }
@@ -73,6 +97,7 @@ final class DecoderBox {
     func date(_ key: String) throws(AmberError) -> Double {
         switch source {
         case .state(let d): return try d.decodeDate(forKey: key)
+        case .idle: throw idle()
         case .app(let d): return try d.decodeDate(forKey: key)
         }
     }
@@ -80,6 +105,7 @@ final class DecoderBox {
     func indexPath(_ key: String) throws(AmberError) -> [Int] {
         switch source {
         case .state(let d): return try d.decodeIndexPath(forKey: key)
+        case .idle: throw idle()
         case .app(let d): return try d.decodeIndexPath(forKey: key)
         }
     }

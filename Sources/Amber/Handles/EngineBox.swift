@@ -30,6 +30,12 @@ final class EngineBox {
     var launchNotes: [String] = []
     /// How many engine operations are running (close is refused from inside one).
     var busy = 0
+    /// A coder box and a decoder box lent to callbacks and reused (`CoderBox.with`).
+    var spareCoder: CoderBox?
+    var spareDecoder: DecoderBox?
+    /// The C restoration paths of make callbacks (`withCPath`), and whether one is lent.
+    private let pathArena = ScratchArena()
+    private var pathArenaLent = false
 
     init(engine: Engine) { self.engine = engine }
 
@@ -49,20 +55,31 @@ final class EngineBox {
     }
 
     /// An object a host callback gave through `amber_object **out` (NULL: none).
-    func given(_ handle: OpaquePointer?, by what: String) throws -> RestorableObject? {
+    func given(_ handle: OpaquePointer?, by what: @autoclosure () -> String) throws -> RestorableObject? {
         guard let handle else { return nil }
+        if let box = try? object(handle, "") { return box.object }
+        let name = what()
         do {
-            return try object(handle, "the object \(what) gave").object
+            return try object(handle, "the object \(name) gave").object
         } catch {
-            throw AmberError(.callbackFailed, "\(what) gave an object that is not a live object of this engine: \(error.message)")
+            throw AmberError(.callbackFailed, "\(name) gave an object that is not a live object of this engine: \(error.message)")
         }
     }
 
     /// Calls `body` with the path as a C array of C strings.
     func withCPath<T>(_ path: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>, Int) throws -> T) throws -> T {
-        let arena = CArena()
-        let array = try arena.stringArray(path)
-        return try withExtendedLifetime(arena) { try body(UnsafePointer(array), path.count) }
+        guard !pathArenaLent else {
+            let arena = CArena()  // a make callback inside another's
+            let array = try arena.stringArray(path)
+            return try withExtendedLifetime(arena) { try body(UnsafePointer(array), path.count) }
+        }
+        pathArenaLent = true
+        defer {
+            pathArena.reset()
+            pathArenaLent = false
+        }
+        let array = try pathArena.stringArray(path)
+        return try body(UnsafePointer(array), path.count)
     }
 
     // MARK: Closing

@@ -17,8 +17,10 @@ final class ObjectBox {
     let context: HostContext
     /// The handle given out (the box's address).
     var handle: OpaquePointer!
-    let classNameC = CStringSlot()
-    let identifierC = CStringSlot()
+    /// The C strings of amber_object_class_name() and amber_object_identifier(), made when
+    /// first asked for (most objects are never asked).
+    lazy var classNameC = CStringSlot()
+    lazy var identifierC = CStringSlot()
 
     init(object: RestorableObject, engine: EngineBox, context: HostContext) {
         self.object = object

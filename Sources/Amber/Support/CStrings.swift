@@ -98,6 +98,79 @@ final class CArena {
     deinit { for b in blocks { free(b) } }
 }
 
+/// Scratch C memory reused from one use to the next (a decoder's strings for one callback, a
+/// restoration path for one make callback): blocks are carved from a chunk kept across `reset`,
+/// so a string lent to the host costs a copy rather than a malloc and a free.
+final class ScratchArena {
+    private var chunk: UnsafeMutableRawPointer?
+    private var used = 0
+    private var capacity = 0
+    /// Chunks filled before the current one and blocks too large for a chunk, freed at `reset`.
+    private var retired: [UnsafeMutableRawPointer] = []
+    private static let chunkSize = 4096
+
+    /// `count` bytes aligned for pointers, valid until `reset`.
+    func allocate(_ count: Int) throws(AmberError) -> UnsafeMutableRawPointer {
+        let n = (max(count, 1) + 7) & ~7
+        if n > Self.chunkSize / 4 {
+            guard let raw = malloc(n) else { throw AmberError(.limitExceeded, "out of memory for \(count) bytes") }
+            retired.append(raw)
+            return raw
+        }
+        if chunk == nil || used + n > capacity {
+            guard let raw = malloc(Self.chunkSize) else { throw AmberError(.limitExceeded, "out of memory for \(count) bytes") }
+            if let chunk { retired.append(chunk) }
+            chunk = raw
+            capacity = Self.chunkSize
+            used = 0
+        }
+        let p = chunk! + used
+        used += n
+        return p
+    }
+
+    /// A borrowed C string copy of `text`.
+    func string(_ text: String) throws(AmberError) -> UnsafeMutablePointer<CChar> {
+        var text = text
+        let p = try allocate(text.utf8.count + 1)
+        let n = text.withUTF8 { utf8 -> Int in
+            if let base = utf8.baseAddress { memcpy(p, base, utf8.count) }
+            return utf8.count
+        }
+        p.storeBytes(of: 0, toByteOffset: n, as: UInt8.self)
+        return p.assumingMemoryBound(to: CChar.self)
+    }
+
+    /// A borrowed copy of `bytes` (never NULL, even when empty).
+    func bytes(_ bytes: [UInt8]) throws(AmberError) -> UnsafeMutablePointer<UInt8> {
+        let raw = try allocate(bytes.count)
+        bytes.withUnsafeBytes { b in if let base = b.baseAddress { memcpy(raw, base, b.count) } }
+        return raw.assumingMemoryBound(to: UInt8.self)
+    }
+
+    /// A borrowed array of borrowed C strings, copies of `strings` (never NULL).
+    func stringArray(_ strings: [String]) throws(AmberError) -> UnsafeMutablePointer<UnsafePointer<CChar>?> {
+        let slots = max(strings.count, 1)
+        let array = try allocate(MemoryLayout<UnsafePointer<CChar>?>.stride * slots)
+            .bindMemory(to: UnsafePointer<CChar>?.self, capacity: slots)
+        array[0] = nil
+        for (i, s) in strings.enumerated() { array[i] = UnsafePointer(try string(s)) }
+        return array
+    }
+
+    /// Makes every block given out since the last reset invalid; keeps the current chunk.
+    func reset() {
+        for b in retired { free(b) }
+        retired.removeAll(keepingCapacity: true)
+        used = 0
+    }
+
+    deinit {
+        for b in retired { free(b) }
+        free(chunk)
+    }
+}
+
 /// One C string that an owner replaces over time (an object's identifier, the last duplicates).
 final class CStringSlot {
     private(set) var text: String?

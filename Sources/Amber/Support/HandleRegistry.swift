@@ -71,16 +71,38 @@ final class HandleRegistry: @unchecked Sendable {
 
     /// Bits of a handle: generation (32) | index (28) | kind tag (4).
     private static let indexBits: UInt = 28
-    private static let maxSlots = 1 << 28
+    fileprivate static var indexBitsValue: UInt { indexBits }
+    fileprivate static let maxSlots = 1 << 28
 
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    fileprivate let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var slots: [Slot] = []
     private var freeSlots: [Int] = []
+
+    /// A coder or decoder lent to one callback (`lend`): the lender keeps the box alive for the
+    /// loan, so the table holds it unretained, and a loan costs no allocation once the table
+    /// has grown to the deepest nesting of callbacks.
+    fileprivate struct LentSlot {
+        var box: Unmanaged<AnyObject>?
+        var generation: UInt32
+        var kind: HandleKind
+    }
+
+    /// The lent slots (coder and decoder handles index this table, every other kind `slots`).
+    @exclusivity(unchecked) fileprivate var lent: UnsafeMutablePointer<LentSlot>
+    @exclusivity(unchecked) fileprivate var lentCount = 0
+    @exclusivity(unchecked) fileprivate var lentCapacity = 16
+    @exclusivity(unchecked) fileprivate var lentFree: [Int] = []
 
     private init() {
         mutex = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
+        lent = .allocate(capacity: lentCapacity)
+        lentFree.reserveCapacity(lentCapacity)
     }
+
+    /// Whether handles of a kind are lent for one callback (coders and decoders).
+    @inline(__always)
+    fileprivate static func isLent(_ kind: HandleKind) -> Bool { kind == .coder || kind == .decoder }
 
     private func locked<T>(_ body: () throws(AmberError) -> T) throws(AmberError) -> T {
         pthread_mutex_lock(mutex)
@@ -88,12 +110,12 @@ final class HandleRegistry: @unchecked Sendable {
         return try body()
     }
 
-    private static func token(_ index: Int, _ generation: UInt32, _ kind: HandleKind) -> UInt {
+    fileprivate static func token(_ index: Int, _ generation: UInt32, _ kind: HandleKind) -> UInt {
         (UInt(generation) << (indexBits + 4)) | (UInt(index) << 4) | kind.tag
     }
 
     /// The slot index, generation and kind a token names (nil for a value that is no token).
-    private static func parse(_ token: UInt) -> (index: Int, generation: UInt32, kind: HandleKind)? {
+    fileprivate static func parse(_ token: UInt) -> (index: Int, generation: UInt32, kind: HandleKind)? {
         guard let kind = HandleKind(tag: token & 0xF) else { return nil }
         let index = Int((token >> 4) & ((1 << indexBits) - 1))
         let generation = UInt32(truncatingIfNeeded: token >> (indexBits + 4))
@@ -124,6 +146,7 @@ final class HandleRegistry: @unchecked Sendable {
     /// Forgets a handle and releases its box; a handle that is not live is ignored.
     func unregister(_ handle: OpaquePointer) {
         let token = UInt(bitPattern: UnsafeMutableRawPointer(handle))
+        if let kind = HandleKind(tag: token & 0xF), Self.isLent(kind) { return }  // loans end with endLoan
         let box: AnyObject? = try? locked { () -> AnyObject? in
             guard let (index, generation, kind) = Self.parse(token), index < slots.count,
                 slots[index].generation == generation, slots[index].kind == kind,
@@ -145,6 +168,9 @@ final class HandleRegistry: @unchecked Sendable {
 
     private func lookup(_ handle: OpaquePointer, _ kind: HandleKind) throws(AmberError) -> AnyObject {
         let token = UInt(bitPattern: UnsafeMutableRawPointer(handle))
+        if let found = HandleKind(tag: token & 0xF), Self.isLent(found) {
+            return try lentBox(token, found, kind, handle)
+        }
         return try locked { () throws(AmberError) -> AnyObject in
             guard let (index, generation, found) = Self.parse(token), index < slots.count,
                 slots[index].generation == generation, let box = slots[index].box
@@ -168,6 +194,82 @@ final class HandleRegistry: @unchecked Sendable {
             throw misuse("the \(kind.rawValue) \(UnsafeMutableRawPointer(handle)) holds an unexpected box")
         }
         return typed
+    }
+}
+
+extension HandleRegistry {
+    // MARK: Lent handles
+
+    /// Lends `box` (a coder or decoder) for one callback: the caller keeps it alive until
+    /// `endLoan`, after which the handle is refused as any freed handle is.
+    /// - Throws: `.limitExceeded` when 2^28 loans are open at once.
+    func lend(_ box: AnyObject, _ kind: HandleKind) throws(AmberError) -> OpaquePointer {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        let index: Int
+        if let reused = lentFree.popLast() {
+            index = reused
+        } else {
+            guard lentCount < Self.maxSlots else {
+                throw AmberError(.limitExceeded, "too many coders and decoders lent at once (\(Self.maxSlots))")
+            }
+            if lentCount == lentCapacity {
+                let bigger = UnsafeMutablePointer<LentSlot>.allocate(capacity: lentCapacity * 2)
+                bigger.moveInitialize(from: lent, count: lentCount)
+                lent.deallocate()
+                lent = bigger
+                lentCapacity *= 2
+            }
+            index = lentCount
+            (lent + index).initialize(to: LentSlot(box: nil, generation: 1, kind: kind))
+            lentCount += 1
+        }
+        lent[index].box = Unmanaged.passUnretained(box)
+        lent[index].kind = kind
+        let token = Self.token(index, lent[index].generation, kind)
+        return OpaquePointer(bitPattern: token)!
+    }
+
+    /// Ends a loan: the handle is dead from now on. A handle that is not lent is ignored.
+    func endLoan(_ handle: OpaquePointer) {
+        let token = UInt(bitPattern: UnsafeMutableRawPointer(handle))
+        guard let (index, generation, kind) = Self.parse(token), Self.isLent(kind) else { return }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        guard index < lentCount, lent[index].generation == generation, lent[index].box != nil else { return }
+        lent[index].box = nil
+        lent[index].generation &+= 1
+        if lent[index].generation == 0 { lent[index].generation = 1 }
+        lentFree.append(index)
+    }
+
+    /// The box of a live lent handle (a coder or decoder during its callback).
+    /// - Throws: as `resolve`.
+    @inline(__always)
+    func resolveLent<T: AnyObject>(_ handle: OpaquePointer?, _ kind: HandleKind, as type: T.Type) throws(AmberError) -> T {
+        guard let handle else { throw invalid("the \(kind.rawValue) is NULL") }
+        let token = UInt(bitPattern: UnsafeMutableRawPointer(handle))
+        guard token & 0xF == kind.tag else { return try resolve(handle, kind, as: type) }  // for the message
+        let box = try lentBox(token, kind, kind, handle)
+        // Only a T is ever lent as `kind` (CoderBox as .coder, DecoderBox as .decoder).
+        return unsafeDowncast(box, to: T.self)
+    }
+
+    /// The box of lent handle `token` of kind `found`, asked for as a `kind`.
+    fileprivate func lentBox(_ token: UInt, _ found: HandleKind, _ kind: HandleKind, _ handle: OpaquePointer) throws(AmberError) -> AnyObject {
+        let index = Int((token >> 4) & ((1 << Self.indexBitsValue) - 1))
+        let generation = UInt32(truncatingIfNeeded: token >> (Self.indexBitsValue + 4))
+        pthread_mutex_lock(mutex)
+        let box: AnyObject? = index < lentCount && lent[index].generation == generation && lent[index].kind == found
+            ? lent[index].box?.takeUnretainedValue() : nil
+        pthread_mutex_unlock(mutex)
+        guard let box else {
+            throw misuse("the \(kind.rawValue) \(UnsafeMutableRawPointer(handle)) is not live: freed, closed, never given out by Amber, or (for a coder or decoder) used outside its callback")
+        }
+        guard found == kind else {
+            throw misuse("the handle \(UnsafeMutableRawPointer(handle)) is an \(found.rawValue), not an \(kind.rawValue)")
+        }
+        return box
     }
 }
 

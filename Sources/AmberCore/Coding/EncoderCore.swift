@@ -31,6 +31,7 @@ final class EncoderCore {
             return
         }
         for k in written where k == key { throw duplicate(key) }
+        if written.isEmpty { written.reserveCapacity(9) }  // one allocation, not four
         written.append(key)
         if written.count > 8 {
             writtenSet = Set(written)

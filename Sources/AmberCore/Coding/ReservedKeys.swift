@@ -23,16 +23,23 @@ public enum ReservedKeys {
     /// Every key with this prefix is reserved.
     public static let prefix = "amber."
 
+    /// For each first byte, a bit per length (63: 63 bytes or more) of the names: most keys
+    /// differ from every name in their first byte or length, which decides without hashing.
+    private static let shapes: [UInt64] = {
+        var table = [UInt64](repeating: 0, count: 256)
+        for name in names {
+            guard let first = name.utf8.first else { continue }
+            table[Int(first)] |= 1 << UInt64(min(name.utf8.count, 63))
+        }
+        return table
+    }()
+
     /// Whether host code is refused the key.
     @inline(__always)
     public static func contains(_ key: String) -> Bool {
-        // Most keys start with a letter no reserved key starts with: one byte decides.
-        switch key.utf8.first {
-        case UInt8(ascii: "a"): return key.hasPrefix(prefix)
-        case UInt8(ascii: "b"), UInt8(ascii: "i"), UInt8(ascii: "t"), UInt8(ascii: "s"),
-             UInt8(ascii: "r"), UInt8(ascii: "c"), UInt8(ascii: "k"), UInt8(ascii: "U"):
-            return names.contains(key)
-        default: return false
-        }
+        guard let first = key.utf8.first else { return false }
+        if first == UInt8(ascii: "a") { return key.hasPrefix(prefix) || names.contains(key) }
+        guard shapes[Int(first)] & (1 << UInt64(min(key.utf8.count, 63))) != 0 else { return false }
+        return names.contains(key)
     }
 }

@@ -54,8 +54,10 @@ extension Engine {
         }
         do {
             try archiver.encode(objectUIDs: uids, forKey: ArchiveLayout.objectsKey)
-            let bytes = try archiver.finishEncoding()
+            // Each copy is dropped once the next exists, so that at most two are alive at once.
+            var bytes = try archiver.finishEncoding()
             let sealed = try configuration.envelope.seal(bytes)
+            bytes = []
             try store.write(sealed)
             if waitingForExtensions { restoredArchiveSuperseded = true }
             return PreservationResult(saved: true, objectCount: uids.count, byteCount: sealed.count, duplicates: pass.duplicates)

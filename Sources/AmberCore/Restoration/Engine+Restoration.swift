@@ -53,7 +53,9 @@ extension Engine {
         }
 
         // 1. The archive.
-        let sealed: [UInt8]
+        // Held only until the envelope is opened: at the peak of a restore the sealed copy
+        // would be one more archive's worth of memory.
+        var sealed: [UInt8]
         do {
             guard let bytes = try store.read() else {
                 clearGuard()
@@ -81,6 +83,7 @@ extension Engine {
         let plain: [UInt8]
         do {
             plain = try configuration.envelope.open(sealed)
+            sealed = []
         } catch {
             let e = AmberError.wrapping(error)
             switch e.code {

@@ -163,8 +163,13 @@ enum FileSystem {
     /// left by a process that died mid-save is removed by `removeStaleTemporaryFiles`.
     ///
     /// `faults` makes the k-th operation fail, for the fault-injection tests.
+    ///
+    /// `durable: false` skips both fsyncs (the fault-injection steps stay, so operations are
+    /// numbered alike): the replacement is still atomic and survives the process's death, not
+    /// a power failure.
     static func writeFileAtomically(
-        directory: String, name: String, bytes: [UInt8], faults: FaultInjector? = nil, createDirectory: Bool = true
+        directory: String, name: String, bytes: [UInt8], faults: FaultInjector? = nil, createDirectory: Bool = true,
+        durable: Bool = true
     ) throws(AmberError) {
         if createDirectory { try makeDirectories(directory) }
         let target = directory + "/" + name
@@ -195,7 +200,7 @@ enum FileSystem {
             try faults?.step("write", temporary)
             try writeAll(fd, bytes, temporary)
             try faults?.step("fsync", temporary)
-            if fsync(fd) != 0 { throw failure("sync", temporary, errno) }
+            if durable, fsync(fd) != 0 { throw failure("sync", temporary, errno) }
         } catch {
             close(fd)
             throw error
@@ -211,7 +216,7 @@ enum FileSystem {
         if rename(temporary, target) != 0 { throw failure("rename over", target, errno) }
         renamed = true
         try faults?.step("fsync directory", directory)
-        try syncDirectory(directory)
+        if durable { try syncDirectory(directory) }
     }
 
     private static func writeAll(_ fd: Int32, _ bytes: [UInt8], _ path: String) throws(AmberError) {
@@ -244,15 +249,16 @@ enum FileSystem {
         return removed
     }
 
-    /// Removes a file durably; nothing happens if it does not exist.
-    static func removeFile(directory: String, name: String) throws(AmberError) {
+    /// Removes a file durably (`durable: false`: without the directory's fsync, so the removal
+    /// survives the process's death, not a power failure); nothing happens if it does not exist.
+    static func removeFile(directory: String, name: String, durable: Bool = true) throws(AmberError) {
         let path = directory + "/" + name
         if unlink(path) != 0 {
             let code = errno
             if code == ENOENT { return }
             throw failure("remove", path, code)
         }
-        try syncDirectory(directory)
+        if durable { try syncDirectory(directory) }
     }
 
     /// Removes an empty directory; nothing happens if it does not exist.
