@@ -8,7 +8,7 @@ enum CoderOwner: CustomStringConvertible {
         switch self {
         case .application: return "the application"
         case .preserving(let pass, let i): return "'/" + pass.path(ofRecord: i).joined(separator: "/") + "'"
-        case .restoring(let session, let i): return "'/" + session.records[i].path.joined(separator: "/") + "'"
+        case .restoring(let session, let i): return "'/" + session.path(ofRecord: i).joined(separator: "/") + "'"
         }
     }
 }

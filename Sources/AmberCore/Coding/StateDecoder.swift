@@ -20,7 +20,7 @@ public final class StateDecoder: KeyedStateDecoder {
     }
 
     /// The restoration path of the object being restored.
-    public var restorationPath: [String] { session.records[recordIndex].path }
+    public var restorationPath: [String] { session.path(ofRecord: recordIndex) }
 
     /// Decodes a reference written by `StateCoder.encodeReference(to:forKey:)` (SPEC R4): the
     /// object restored for the referenced path, or nil if the reference is null or that object
@@ -44,7 +44,7 @@ public final class StateDecoder: KeyedStateDecoder {
         let record = session.records[index]
         let hierarchy = session.hierarchy
         func allowed(_ name: String) -> Bool { classes.contains { hierarchy.isKind(name, of: $0) } }
-        let path = "/" + record.path.joined(separator: "/")
+        let path = "/" + session.path(ofRecord: index).joined(separator: "/")
         guard allowed(record.className) else {
             throw AmberError(
                 .typeMismatch,

@@ -27,6 +27,23 @@ extension Engine {
         activity = .preserving
         defer { activity = .idle }
 
+        // The archiver (its object table) and the pass are gone once the bytes exist: at a
+        // million objects the table is several times the archive, and sealing makes two more
+        // copies of the archive.
+        guard var archive = try encodeArchive() else { return PreservationResult(saved: false) }
+        do {
+            let sealed = try configuration.envelope.seal(archive.bytes)
+            archive.bytes = []
+            try store.write(sealed)
+            if waitingForExtensions { restoredArchiveSuperseded = true }
+            return PreservationResult(saved: true, objectCount: archive.objectCount, byteCount: sealed.count, duplicates: archive.duplicates)
+        } catch let e as ArchiveError {
+            throw AmberError(e)
+        }
+    }
+
+    /// Steps 1–4 of `preserve()`: the archive's bytes, or nil if should-save declined.
+    private func encodeArchive() throws -> (bytes: [UInt8], objectCount: Int, duplicates: [[String]])? {
         let archiver = KeyedArchiver(registry: codingClasses)
         archiver.encode(ArchiveLayout.formatVersion, forKey: ArchiveLayout.formatKey)
         var save = false
@@ -41,7 +58,7 @@ extension Engine {
             a.encode(date: FileSystem.now(), forKey: ArchiveLayout.timestamp)
             a.encode(configuration.systemVersion ?? FileSystem.systemRelease(), forKey: ArchiveLayout.systemVersion)
         }
-        guard save else { return PreservationResult(saved: false) }
+        guard save else { return nil }
 
         let pass = PreservationPass()
         pass.walk(roots: roots)
@@ -54,13 +71,7 @@ extension Engine {
         }
         do {
             try archiver.encode(objectUIDs: uids, forKey: ArchiveLayout.objectsKey)
-            // Each copy is dropped once the next exists, so that at most two are alive at once.
-            var bytes = try archiver.finishEncoding()
-            let sealed = try configuration.envelope.seal(bytes)
-            bytes = []
-            try store.write(sealed)
-            if waitingForExtensions { restoredArchiveSuperseded = true }
-            return PreservationResult(saved: true, objectCount: uids.count, byteCount: sealed.count, duplicates: pass.duplicates)
+            return (try archiver.finishEncoding(), uids.count, pass.duplicates)
         } catch let e as ArchiveError {
             throw AmberError(e)
         }

@@ -155,7 +155,7 @@ extension Engine {
 
         for i in 0 ..< count {
             let r = session.records[i]
-            var entry = RestorationRecord(path: r.path, className: r.className, kind: r.kind, outcome: .notFound)
+            var entry = RestorationRecord(paths: session.paths, index: i, className: r.className, kind: r.kind, outcome: .notFound)
             defer { report.append(entry) }
             if r.parent >= 0, dropped[r.parent] {
                 dropped[i] = true
@@ -173,7 +173,7 @@ extension Engine {
                         classStands = true
                         let coder = StateDecoder(session: session, record: i)
                         defer { coder.core.isActive = false }
-                        found = try make(r.path, coder)
+                        found = try make(session.path(ofRecord: i), coder)
                         guard found != nil else {
                             dropped[i] = true
                             entry.outcome = .declinedByClass
@@ -196,13 +196,13 @@ extension Engine {
                     // 2. The delegate.
                     if let objectForPath = delegate.objectForPath {
                         let coder = StateDecoder(session: session, record: i)
-                        found = objectForPath(r.path, coder)
+                        found = objectForPath(session.path(ofRecord: i), coder)
                         coder.core.isActive = false
                         if found != nil { how = "given by the delegate" }
                     }
                     // 3. Implicit lookup.
                     if found == nil {
-                        found = existing[r.path]
+                        found = existing[session.path(ofRecord: i)]
                         if found != nil { how = "found in the existing trees" }
                     }
                     // 4. The blueprint factory.
@@ -211,7 +211,7 @@ extension Engine {
                     {
                         let coder = StateDecoder(session: session, record: i)
                         defer { coder.core.isActive = false }
-                        found = try factory.make(bp, r.path, coder)
+                        found = try factory.make(bp, session.path(ofRecord: i), coder)
                         if found != nil { how = "made by blueprint factory \(factory.name)" }
                     }
                 }
@@ -298,7 +298,7 @@ extension Engine {
         if r.parent >= 0 {
             guard let p = session.objects[r.parent] else { return }
             if !object.adopt(into: p, as: r.relation) {
-                entry.note = "could not be placed under /\(session.records[r.parent].path.joined(separator: "/"))"
+                entry.note = "could not be placed under /\(session.path(ofRecord: r.parent).joined(separator: "/"))"
             }
         } else if r.isRoot, object.kind == .controller {
             roots.append(object)

@@ -1,7 +1,18 @@
 /// One archived object in a restoration report (SPEC R16).
 public struct RestorationRecord {
     /// Its restoration path.
-    public var path: [String]
+    public var path: [String] {
+        get { storedPath ?? paths?.path(pathIndex) ?? [] }
+        set {
+            storedPath = newValue
+            paths = nil
+        }
+    }
+    /// The path as given, or the table that makes it (a restore's records share their
+    /// session's table rather than hold a path each).
+    private var storedPath: [String]?
+    private var paths: RestorationPaths?
+    private var pathIndex = 0
     /// The archived class name.
     public var className: String
     /// The archived kind.
@@ -20,12 +31,21 @@ public struct RestorationRecord {
         path: [String], className: String, kind: ObjectKind, outcome: RestorationOutcome,
         object: RestorableObject? = nil, note: String? = nil, error: (any Error)? = nil
     ) {
-        self.path = path
+        self.storedPath = path
         self.className = className
         self.kind = kind
         self.outcome = outcome
         self.object = object
         self.note = note
         self.error = error
+    }
+
+    /// A record whose path is record `index` of `paths`.
+    init(paths: RestorationPaths, index: Int, className: String, kind: ObjectKind, outcome: RestorationOutcome) {
+        self.paths = paths
+        self.pathIndex = index
+        self.className = className
+        self.kind = kind
+        self.outcome = outcome
     }
 }

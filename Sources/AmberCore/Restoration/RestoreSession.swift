@@ -13,7 +13,8 @@ final class RestoreSession {
         let parent: Int
         let relation: ObjectRelation
         let isRoot: Bool
-        let path: [String]
+        /// The last component of its restoration path (its identifier, with its stack position).
+        let component: String
         let restorationClassName: String?
         let blueprintIdentifier: String?
     }
@@ -21,6 +22,9 @@ final class RestoreSession {
     let unarchiver: KeyedUnarchiver
     let app: AppDecoder
     private(set) var records: [Record] = []
+    /// The records' restoration paths, as parent links and components: a path is made when
+    /// asked for (`path(ofRecord:)`), not kept per record.
+    let paths = RestorationPaths()
     /// The object restored (or found, for a class mismatch) for each record.
     var objects: [RestorableObject?] = []
     /// The engine's class relation when restoration began, for secure decoding of references
@@ -54,6 +58,7 @@ final class RestoreSession {
             app = AppDecoder(unarchiver: u, uid: appUID)
             let recordUIDs = try u.decodeObjectUIDs(forKey: L.objectsKey)
             records.reserveCapacity(recordUIDs.count)
+            paths.reserveCapacity(recordUIDs.count)
             for (index, uid) in recordUIDs.enumerated() {
                 records.append(try readRecord(index, uid))
             }
@@ -98,21 +103,20 @@ final class RestoreSession {
             else { throw bad("has an unknown relation") }
             let isRoot = keys.contains(L.root) ? try r.decodeBool(forKey: L.root) : false
             let component = RestorableObject.component(identifier, Int(position))
-            var path: [String]
             if parent >= 0 {
-                path = records[Int(parent)].path
-                path.append(component)
+                paths.append(parent: Int(parent), component: component)
             } else {
                 guard case .array(let items) = try r.decodeValue(forKey: L.path), !items.isEmpty else {
                     throw bad("has no parent and no path")
                 }
-                path = []
+                var path: [String] = []
                 path.reserveCapacity(items.count)
                 for item in items {
                     guard case .string(let s) = item, !s.isEmpty else { throw bad("has a path component that is not a non-empty string") }
                     path.append(s)
                 }
                 guard path.last == component else { throw bad("has a path that does not end with its identifier") }
+                paths.append(root: path)
             }
             let stateUID = try r.objectUID(forKey: L.state) ?? 0
             try r.withObject(uid: stateUID) { _, stateClass in
@@ -120,14 +124,71 @@ final class RestoreSession {
             }
             return Record(
                 stateUID: stateUID, className: objectClass, kind: kind, identifier: identifier, parent: Int(parent),
-                relation: relation, isRoot: isRoot, path: path,
+                relation: relation, isRoot: isRoot, component: component,
                 restorationClassName: try optionalString(L.restorationClass),
                 blueprintIdentifier: try optionalString(L.blueprint))
         }
     }
 
+    /// A record's restoration path.
+    func path(ofRecord index: Int) -> [String] { paths.path(index) }
+
     /// The record whose object is `object` in this session, if any.
     func index(of object: RestorableObject) -> Int? {
         objects.firstIndex { $0 === object }
+    }
+}
+
+/// The restoration paths of an archive's records, kept as each record's parent and last
+/// component (a record without parent keeps its whole path): a path is made when asked for,
+/// so that a restore does not hold an array of strings per record, and the report's records
+/// share this table instead of a path each.
+final class RestorationPaths {
+    private var parents: [Int] = []
+    private var components: [String] = []
+    /// The whole paths of records without parent, by record index.
+    private var rootPaths: [Int: [String]] = [:]
+
+    var count: Int { parents.count }
+
+    func reserveCapacity(_ n: Int) {
+        parents.reserveCapacity(n)
+        components.reserveCapacity(n)
+    }
+
+    /// Appends a record under record `parent` (which comes before it).
+    func append(parent: Int, component: String) {
+        parents.append(parent)
+        components.append(component)
+    }
+
+    /// Appends a record without parent, with its whole path.
+    func append(root path: [String]) {
+        rootPaths[parents.count] = path
+        parents.append(-1)
+        components.append(path.last ?? "")
+    }
+
+    /// The path of record `index`.
+    func path(_ index: Int) -> [String] {
+        var depth = 0
+        var i = index
+        while i >= 0, parents[i] >= 0 {
+            depth += 1
+            i = parents[i]
+        }
+        let prefix = i >= 0 ? rootPaths[i] ?? [components[i]] : []
+        var path = prefix
+        path.reserveCapacity(prefix.count + depth)
+        let start = path.count
+        path.append(contentsOf: repeatElement("", count: depth))
+        i = index
+        var k = start + depth - 1
+        while k >= start {
+            path[k] = components[i]
+            i = parents[i]
+            k -= 1
+        }
+        return path
     }
 }

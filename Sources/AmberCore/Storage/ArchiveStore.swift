@@ -15,7 +15,9 @@ public protocol ArchiveStore: AnyObject {
     /// The launch guard's count: how many launches in a row started restoring and did not
     /// complete (0 when there is no guard).
     func readGuard() throws -> Int
-    /// Sets the launch guard's count, durably.
+    /// Sets the launch guard's count, atomically and so that it survives the death of the
+    /// process (what it guards against: a crash while restoring). Surviving a power failure is
+    /// not required: that costs at most one restore attempt more or less.
     func writeGuard(_ count: Int) throws
     /// Removes the launch guard; nothing happens if there is none.
     func removeGuard() throws
