@@ -109,6 +109,23 @@ typedef enum amber_status {
     AMBER_CALLBACK_FAILED = 12
 } amber_status;
 
+/*
+ * Limits on what Amber reads (R22). Every archive and every keyed archive is checked against them
+ * before anything is allocated by a declared size or count, and before any recursion: a file or
+ * buffer over a limit is AMBER_LIMIT_EXCEEDED (a restoration: a fresh launch, the archive
+ * discarded, the reason in the report), never an allocation it cannot afford or a deep stack.
+ */
+/** The largest keyed archive (a property list) read, in bytes: 512 MiB. */
+#define AMBER_LIMIT_ARCHIVE_BYTES (512L * 1024 * 1024)
+/** The largest file the built-in file store reads (the archive in its envelope): 1 GiB. */
+#define AMBER_LIMIT_STORED_BYTES (1024L * 1024 * 1024)
+/** The most objects a property list may declare: 32 Mi. */
+#define AMBER_LIMIT_OBJECTS (32L * 1024 * 1024)
+/** The deepest nesting of containers, and of objects decoded inside objects: 512. */
+#define AMBER_LIMIT_DEPTH 512
+/** The longest string or data value, in bytes: 64 MiB. */
+#define AMBER_LIMIT_VALUE_BYTES (64L * 1024 * 1024)
+
 /**
  * The message of the last failure on the calling thread.
  *
