@@ -30,6 +30,8 @@ final class EngineBox {
     var launchNotes: [String] = []
     /// How many engine operations are running (close is refused from inside one).
     var busy = 0
+    /// The snapshot amber_engine_snapshot() lent last.
+    var lentSnapshot: CArena?
 
     init(engine: Engine) { self.engine = engine }
 
