@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The C tests: the header test (amber.h alone as C99 and as C++, -Wall -Wextra -pedantic
 # -Werror), the export check, test_smoke, test_rules (every rule R1-R16 through the C ABI),
-# test_envelope (R20, R22), test_app (R23, R24, R25, R27) and test_kill (R19: SIGKILL while saving, AMBER_KILLS times,
-# default 1000) against libamber.so.
+# test_envelope (R20, R22), test_app (R23, R24, R25, R27), test_views (R17, R18, R21) and
+# test_kill (R19: SIGKILL while saving, AMBER_KILLS times, default 1000) against libamber.so.
 # Usage: bindings/c/run-tests.sh   (builds the library with scripts/build-lib.sh unless
 #        AMBER_SKIP_BUILD=1). Exits non-zero if anything fails.
 set -uo pipefail
@@ -57,4 +57,8 @@ $CC "${flags[@]}" bindings/c/tests/test_envelope.c -o "$out/test_envelope" "${li
 echo "== test_app"
 $CC "${flags[@]}" bindings/c/tests/test_app.c -o "$out/test_app" "${link[@]}" || { echo "test_app does not compile"; exit 1; }
 "$out/test_app" || status=1
+
+echo "== test_views (R17, R18, R21)"
+$CC "${flags[@]}" bindings/c/tests/test_views.c -o "$out/test_views" "${link[@]}" || { echo "test_views does not compile"; exit 1; }
+"$out/test_views" || status=1
 exit $status
