@@ -23,7 +23,7 @@ extension Engine {
             return
         }
         guard accessors.kind == state.kind else {
-            record.addNote("its standard state was archived for a \(state.kind); the view is now a \(accessors.kind): not applied")
+            record.addNote("its standard state was archived for kind \(state.kind); the view is now of kind \(accessors.kind): not applied")
             return
         }
         var dropped: [String] = []
