@@ -52,7 +52,7 @@ extension Engine {
             record.droppedModelIdentifiers = dropped
             record.addNote(object.modelAssociation == nil
                 ? "model identifiers archived, but the view has no model association: \(dropped.count) dropped"
-                : "\(dropped.count) model identifier\(dropped.count == 1 ? "" : "s") no longer resolve: dropped")
+                : "\(dropped.count) model identifier\(dropped.count == 1 ? " no longer resolves" : "s no longer resolve"): dropped")
         }
         if let range = state.selectedRange, state.kind.hasText {
             if let textLength = accessors.textLength {
