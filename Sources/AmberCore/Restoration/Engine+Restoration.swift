@@ -268,6 +268,7 @@ extension Engine {
         if let classNote { steps.append(classNote) }
         steps.append(delegate.objectForPath == nil ? "the delegate has no object-for-path callback" : "the delegate's object-for-path gave none")
         steps.append("no object had this path at launch")
+        if r.relation == .view { steps.append("no restored controller holds a view with identifier \(r.identifier)") }
         if let bp = r.blueprintIdentifier {
             let name = BlueprintFactory.factoryName(forBlueprint: bp)
             steps.append(blueprintFactories[name] == nil
