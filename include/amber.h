@@ -28,11 +28,11 @@
  * functions that take none of these handles are safe from any thread.
  *
  * Handles: every amber_* handle (engine, object, coder, decoder, report, user info,
- * notification, coding registry, archiver, unarchiver) is an opaque token, not an address; never
- * dereference one. Amber checks every handle it is given: NULL is AMBER_INVALID_ARGUMENT; a freed
- * handle, a coder or decoder kept past its callback, a handle of another kind or a pointer Amber
- * never gave out is AMBER_MISUSE (a freed handle stays detectable until its slot has been reused
- * 2^32 times).
+ * notification, coding registry, archiver, unarchiver, view state) is an opaque token, not an
+ * address; never dereference one. Amber checks every handle it is given: NULL is
+ * AMBER_INVALID_ARGUMENT; a freed handle, a coder, decoder or view state kept past its callback,
+ * a handle of another kind or a pointer Amber never gave out is AMBER_MISUSE (a freed handle
+ * stays detectable until its slot has been reused 2^32 times).
  */
 #ifndef AMBER_H
 #define AMBER_H
