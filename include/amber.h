@@ -28,11 +28,11 @@
  * functions that take none of these handles are safe from any thread.
  *
  * Handles: every amber_* handle (engine, object, coder, decoder, report, user info,
- * notification, coding registry, archiver, unarchiver) is an opaque token, not an address; never
- * dereference one. Amber checks every handle it is given: NULL is AMBER_INVALID_ARGUMENT; a freed
- * handle, a coder or decoder kept past its callback, a handle of another kind or a pointer Amber
- * never gave out is AMBER_MISUSE (a freed handle stays detectable until its slot has been reused
- * 2^32 times).
+ * notification, coding registry, archiver, unarchiver, view state) is an opaque token, not an
+ * address; never dereference one. Amber checks every handle it is given: NULL is
+ * AMBER_INVALID_ARGUMENT; a freed handle, a coder, decoder or view state kept past its callback,
+ * a handle of another kind or a pointer Amber never gave out is AMBER_MISUSE (a freed handle
+ * stays detectable until its slot has been reused 2^32 times).
  */
 #ifndef AMBER_H
 #define AMBER_H
@@ -108,6 +108,23 @@ typedef enum amber_status {
      *  its value. */
     AMBER_CALLBACK_FAILED = 12
 } amber_status;
+
+/*
+ * Limits on what Amber reads (R22). Every archive and every keyed archive is checked against them
+ * before anything is allocated by a declared size or count, and before any recursion: a file or
+ * buffer over a limit is AMBER_LIMIT_EXCEEDED (a restoration: a fresh launch, the archive
+ * discarded, the reason in the report), never an allocation it cannot afford or a deep stack.
+ */
+/** The largest keyed archive (a property list) read, in bytes: 512 MiB. */
+#define AMBER_LIMIT_ARCHIVE_BYTES (512L * 1024 * 1024)
+/** The largest file the built-in file store reads (the archive in its envelope): 1 GiB. */
+#define AMBER_LIMIT_STORED_BYTES (1024L * 1024 * 1024)
+/** The most objects a property list may declare: 32 Mi. */
+#define AMBER_LIMIT_OBJECTS (32L * 1024 * 1024)
+/** The deepest nesting of containers, and of objects decoded inside objects: 512. */
+#define AMBER_LIMIT_DEPTH 512
+/** The longest string or data value, in bytes: 64 MiB. */
+#define AMBER_LIMIT_VALUE_BYTES (64L * 1024 * 1024)
 
 /**
  * The message of the last failure on the calling thread.
@@ -874,6 +891,342 @@ int amber_report_format(char **out, const amber_report *report);
  * Ownership: pointers borrowed from it dangle. Thread safety: as the engine.
  */
 void amber_report_free(amber_report *report);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Views, model association and snapshots (SPEC R17, R18, R21)                               */
+/* ---------------------------------------------------------------------------------------- */
+
+/*
+ * A view (AMBER_KIND_VIEW) keeps, besides what its encode callback writes, the standard state
+ * of its kind (R17) when the host gives it a kind and accessors (amber_view_set_accessors()).
+ * Like every object it is preserved only when it and its controller, and every ancestor, have
+ * restoration identifiers (R2). The engine archives the standard state itself, under keys of
+ * the view's own coder that host code cannot write ("amber.view.*", R7), so they never collide
+ * with the host's keys.
+ *
+ * At preservation the engine calls the view's `read` accessor with an amber_view_state to fill
+ * with the amber_view_state_set_* functions. If the view's data source gave a model association
+ * (amber_view_set_model_association(), R18), each selected item and the first visible item are
+ * archived as the model identifier of the item at that index path; without one, or for an item
+ * without an identifier, as the index path itself.
+ *
+ * At restoration, once every object exists and after the view's own decode callback succeeded
+ * (so the controller above it and the view itself have restored their data first), the engine
+ * turns model identifiers back into index paths through the association (those that resolve to
+ * nothing are dropped and listed in the report: amber_report_dropped_identifier_at()), asks a
+ * text field or text view for its text length and restores a selected range that no longer fits
+ * as no selection, then calls the `apply` accessor with the state, read with the
+ * amber_view_state_get_* functions. A failing accessor or association callback at restoration
+ * makes the view's record AMBER_OUTCOME_DECODE_ERROR; at preservation it stops the preservation
+ * and its code is passed up.
+ *
+ * An amber_view_state is a handle like a coder: lent to one accessor call, checked on every use
+ * (AMBER_MISUSE once the accessor has returned).
+ *
+ * Finding views at restoration (R10): besides the lookup chain, a view whose controller was
+ * restored is found among that controller's views by its identifier, so a restoration class that
+ * makes a controller together with its views (as loadView would) needs to do nothing more.
+ */
+
+/** The kinds of view whose standard state the engine keeps (R17). */
+typedef enum amber_view_kind {
+    /** Content offset, content inset, zoom scale. */
+    AMBER_VIEW_SCROLL = 1,
+    /** A scroll view's state, plus the selected items, the first visible item and editing mode. */
+    AMBER_VIEW_TABLE = 2,
+    /** As a table. */
+    AMBER_VIEW_COLLECTION = 3,
+    /** The selected range. */
+    AMBER_VIEW_TEXT_FIELD = 4,
+    /** The selected range and whether the text is editable. */
+    AMBER_VIEW_TEXT_VIEW = 5,
+    /** Bounds, center, transform and anchor point. */
+    AMBER_VIEW_IMAGE = 6,
+    /** The back/forward list: each page's URL and scroll position, and the current page. */
+    AMBER_VIEW_WEB = 7
+} amber_view_kind;
+
+/** A point (CGPoint). */
+typedef struct amber_point {
+    double x, y;
+} amber_point;
+
+/** A size (CGSize). */
+typedef struct amber_size {
+    double width, height;
+} amber_size;
+
+/** A rectangle (CGRect). */
+typedef struct amber_rect {
+    amber_point origin;
+    amber_size size;
+} amber_rect;
+
+/** Insets from each edge (UIEdgeInsets). */
+typedef struct amber_insets {
+    double top, left, bottom, right;
+} amber_insets;
+
+/** An affine transform (CGAffineTransform): x' = a*x + c*y + tx, y' = b*x + d*y + ty. */
+typedef struct amber_transform {
+    double a, b, c, d, tx, ty;
+} amber_transform;
+
+/** A range of a text (NSRange), in the unit the host counts its text in (UTF-16 code units in
+ *  UIKit) — the unit of the length its text_length accessor gives. */
+typedef struct amber_range {
+    uint64_t location, length;
+} amber_range;
+
+/** An index path read from a view state: `length` indexes (at least 1), borrowed. */
+typedef struct amber_index_path {
+    const int64_t *indexes;
+    size_t length;
+} amber_index_path;
+
+/** A page of a web view's back/forward list read from a view state; `url` is borrowed. */
+typedef struct amber_web_page {
+    const char *url;
+    amber_point scroll;
+} amber_web_page;
+
+/** A view's standard state, lent to its read and apply accessors for the call. */
+typedef struct amber_view_state amber_view_state;
+
+/** The accessors of a view's standard state (a plugin). */
+typedef struct amber_view_accessors {
+    /** AMBER_VIEW_ACCESSORS_VERSION. */
+    unsigned int version;
+    /** At preservation: writes the view's standard state into `state` with the
+     *  amber_view_state_set_* functions (the properties not set are not archived). Returns 0 or
+     *  a code. Required. */
+    int (*read)(amber_object *view, amber_view_state *state, void *ctx);
+    /** At restoration: applies the restored state, read with the amber_view_state_get_*
+     *  functions (a property that was not archived, or that restored as nothing, is
+     *  AMBER_NOT_FOUND). Returns 0 or a code. Required. */
+    int (*apply)(amber_object *view, const amber_view_state *state, void *ctx);
+    /** Text fields and text views: sets *out to the length of the text the view shows now, in
+     *  the unit of its selected ranges; called at restoration before apply. Returns 0 or a code.
+     *  Required for AMBER_VIEW_TEXT_FIELD and AMBER_VIEW_TEXT_VIEW; ignored for other kinds. */
+    int (*text_length)(uint64_t *out, amber_object *view, void *ctx);
+} amber_view_accessors;
+
+#define AMBER_VIEW_ACCESSORS_VERSION 1
+
+/** Fills view accessors with NULLs and their version. @return AMBER_OK or
+ *  AMBER_INVALID_ARGUMENT (NULL, unknown version). Ownership: none. Thread safety: safe from any
+ *  thread. */
+int amber_view_accessors_init(amber_view_accessors *accessors, unsigned int version);
+
+/**
+ * Gives a view a kind and the accessors of its standard state (R17), replacing any it had
+ * (whose ctx_free then runs), or removes them (`accessors` NULL: the view keeps only what its
+ * encode callback writes).
+ *
+ * @param view a view (AMBER_KIND_VIEW).
+ * @param kind an amber_view_kind (ignored when `accessors` is NULL).
+ * @param accessors copied; read and apply are required, and text_length for text fields and text
+ *        views.
+ * @param ctx passed to the accessors.
+ * @param ctx_free called once with ctx when the accessors are replaced or removed, the view is
+ *        freed or the engine closes; may be NULL.
+ * @return AMBER_OK; AMBER_INVALID_ARGUMENT (not a view, an unknown kind or version, a required
+ *   accessor missing).
+ * Ownership: on failure ctx_free is not called. Thread safety: as the engine.
+ */
+int amber_view_set_accessors(amber_object *view, int kind, const amber_view_accessors *accessors, void *ctx,
+                             void (*ctx_free)(void *ctx));
+
+/**
+ * The kind a view was given with amber_view_set_accessors().
+ *
+ * @return an amber_view_kind; 0 for a view without accessors; -1 for NULL or an object that is
+ *   not a view (amber_error_last() says which).
+ * Ownership: none. Thread safety: as the engine.
+ */
+int amber_view_kind_of(const amber_object *view);
+
+/** The data source of a table or collection as a model association (UIDataSourceModelAssociation,
+ *  R18), a plugin. */
+typedef struct amber_model_association {
+    /** AMBER_MODEL_ASSOCIATION_VERSION. */
+    unsigned int version;
+    /** At preservation: sets *out to the identifier of the model object the item at the index
+     *  path (`length` indexes) shows, or to NULL for an item without one (then archived as its
+     *  index path). The string must stay valid until the callback has returned: Amber copies it
+     *  then. Returns 0 or a code. Required. */
+    int (*identifier_for_index_path)(const char **out, amber_object *view, const int64_t *indexes, size_t length,
+                                     void *ctx);
+    /** At restoration: writes the index path of the item showing the model object `identifier`
+     *  now into `out` (room for `capacity` indexes) and sets *out_length to its length; sets
+     *  *out_length to 0 if no item shows it (the identifier is then dropped and reported). When
+     *  the path is longer than `capacity`, write nothing else and set *out_length: Amber calls
+     *  again with room for it. Returns 0 or a code. Required. */
+    int (*index_path_for_identifier)(int64_t *out, size_t capacity, size_t *out_length, amber_object *view,
+                                     const char *identifier, void *ctx);
+} amber_model_association;
+
+#define AMBER_MODEL_ASSOCIATION_VERSION 1
+
+/** Fills a model association with NULLs and its version. @return AMBER_OK or
+ *  AMBER_INVALID_ARGUMENT. Ownership: none. Thread safety: safe from any thread. */
+int amber_model_association_init(amber_model_association *association, unsigned int version);
+
+/**
+ * Gives a view (a table or collection, in practice) the model association of its data source
+ * (R18), replacing any it had (whose ctx_free then runs), or removes it (NULL: items are
+ * archived as index paths).
+ *
+ * @param view a view (AMBER_KIND_VIEW).
+ * @param association copied; both callbacks are required.
+ * @param ctx passed to the callbacks (the data source).
+ * @param ctx_free called once with ctx when the association is replaced or removed, the view is
+ *        freed or the engine closes; may be NULL.
+ * @return AMBER_OK; AMBER_INVALID_ARGUMENT (not a view, an unknown version, a callback missing).
+ * Ownership: on failure ctx_free is not called. Thread safety: as the engine.
+ */
+int amber_view_set_model_association(amber_object *view, const amber_model_association *association, void *ctx,
+                                     void (*ctx_free)(void *ctx));
+
+/**
+ * The kind of view a state belongs to.
+ *
+ * @return an amber_view_kind, or -1 for NULL or a state used outside its accessor.
+ * Ownership: none. Thread safety: as the engine.
+ */
+int amber_view_state_kind(const amber_view_state *state);
+
+/**
+ * Setters, for the read accessor: record one property of the view's standard state, replacing
+ * what was set before (the add_ functions append).
+ *
+ * @return AMBER_OK; AMBER_INVALID_ARGUMENT for a property the view's kind does not keep (a text
+ *   range on a scroll view), a value that is not finite, a zoom scale not greater than 0, an
+ *   index path with no index or a negative one, a NULL or empty URL, a current page that is not
+ *   a page added before; AMBER_LIMIT_EXCEEDED beyond 1024 indexes in a path, 2^20 selected items,
+ *   2^16 pages or URLs of 64 KiB; AMBER_MISUSE for a state used outside the read accessor, or an
+ *   apply accessor's state.
+ * Ownership: index paths and URLs are copied. Thread safety: as the engine.
+ */
+int amber_view_state_set_content_offset(amber_view_state *state, amber_point offset);
+int amber_view_state_set_content_inset(amber_view_state *state, amber_insets inset);
+int amber_view_state_set_zoom_scale(amber_view_state *state, double scale);
+/** Appends a selected item (tables, collections): an index path of `length` indexes, any
+ *  length from 1 (a row of a plain list) through 2 (section, row) and beyond. */
+int amber_view_state_add_selected_item(amber_view_state *state, const int64_t *indexes, size_t length);
+int amber_view_state_set_first_visible_item(amber_view_state *state, const int64_t *indexes, size_t length);
+int amber_view_state_set_editing(amber_view_state *state, int editing);
+/** Text fields and text views. A location or length above INT64_MAX, or a sum above it, is
+ *  AMBER_INVALID_ARGUMENT. */
+int amber_view_state_set_selected_range(amber_view_state *state, amber_range range);
+int amber_view_state_set_editable(amber_view_state *state, int editable);
+int amber_view_state_set_bounds(amber_view_state *state, amber_rect bounds);
+int amber_view_state_set_center(amber_view_state *state, amber_point center);
+int amber_view_state_set_transform(amber_view_state *state, amber_transform transform);
+int amber_view_state_set_anchor_point(amber_view_state *state, amber_point anchor_point);
+/** Appends a page to a web view's back/forward list (oldest first). */
+int amber_view_state_add_page(amber_view_state *state, const char *url, amber_point scroll);
+/** The index of the page shown among the pages added (those before it are "back"). */
+int amber_view_state_set_current_page(amber_view_state *state, size_t index);
+
+/**
+ * Getters, for the apply accessor (they also read back what a read accessor set).
+ *
+ * @param out receives the value.
+ * @return AMBER_OK; AMBER_NOT_FOUND if the property was not archived, or restored as nothing
+ *   (a selected range that no longer fits the text, a first visible item whose model identifier
+ *   no longer resolves); AMBER_INVALID_ARGUMENT for a property the view's kind does not keep, or
+ *   NULL; AMBER_MISUSE for a state used outside its accessor.
+ * Ownership: index paths and URLs are borrowed: valid until the accessor returns.
+ * Thread safety: as the engine.
+ */
+int amber_view_state_get_content_offset(amber_point *out, const amber_view_state *state);
+int amber_view_state_get_content_inset(amber_insets *out, const amber_view_state *state);
+int amber_view_state_get_zoom_scale(double *out, const amber_view_state *state);
+int amber_view_state_get_first_visible_item(amber_index_path *out, const amber_view_state *state);
+int amber_view_state_get_editing(int *out, const amber_view_state *state);
+int amber_view_state_get_selected_range(amber_range *out, const amber_view_state *state);
+int amber_view_state_get_editable(int *out, const amber_view_state *state);
+int amber_view_state_get_bounds(amber_rect *out, const amber_view_state *state);
+int amber_view_state_get_center(amber_point *out, const amber_view_state *state);
+int amber_view_state_get_transform(amber_transform *out, const amber_view_state *state);
+int amber_view_state_get_anchor_point(amber_point *out, const amber_view_state *state);
+int amber_view_state_get_current_page(size_t *out, const amber_view_state *state);
+/** Selected item `index` (0-based, below amber_view_state_selected_count()); past the end is
+ *  AMBER_NOT_FOUND. */
+int amber_view_state_get_selected_item(amber_index_path *out, const amber_view_state *state, size_t index);
+/** Page `index` of the back/forward list (below amber_view_state_page_count()); past the end is
+ *  AMBER_NOT_FOUND. */
+int amber_view_state_get_page(amber_web_page *out, const amber_view_state *state, size_t index);
+
+/**
+ * The number of selected items (after model identifiers that no longer resolve were dropped),
+ * or of pages; 0 when none were archived, for another kind, NULL or a dead state.
+ *
+ * Ownership: none. Thread safety: as the engine.
+ */
+size_t amber_view_state_selected_count(const amber_view_state *state);
+size_t amber_view_state_page_count(const amber_view_state *state);
+
+/**
+ * The number of model identifiers of record `index` that no longer resolve to an index path
+ * (R18): the view's archived selected items and first visible item whose identifier its data
+ * source no longer knows (or all of them, if the view has no model association now). They were
+ * dropped; the rest of the view's state was applied.
+ *
+ * @return the count; 0 for other records, an index past the end, NULL or a freed report.
+ * Ownership: none. Thread safety: as the engine.
+ */
+size_t amber_report_dropped_identifier_count(const amber_report *report, size_t index);
+
+/**
+ * Dropped model identifier `i` of record `index`, in archived order (each listed once).
+ *
+ * @param out receives the identifier.
+ * @return AMBER_OK; AMBER_NOT_FOUND past the end; AMBER_INVALID_ARGUMENT.
+ * Ownership: *out is borrowed from the report, valid until it is freed. Thread safety: as the
+ *   engine.
+ */
+int amber_report_dropped_identifier_at(const char **out, const amber_report *report, size_t index, size_t i);
+
+/**
+ * Attaches a snapshot of the interface (a PNG, say) to the next preservation that writes an
+ * archive (R21), replacing one attached before; NULL with size 0 removes it. Call it before
+ * amber_engine_preserve() or from one of its callbacks. The snapshot belongs to that archive
+ * only: a later preservation carries none unless another is attached. It is stored inside the
+ * archive, so the envelope that protects the archive (its authenticated encryption, R20)
+ * protects the snapshot too, it is written atomically with it, and it is discarded with it (R14).
+ *
+ * @return AMBER_OK; AMBER_INVALID_ARGUMENT (NULL bytes with a size); AMBER_LIMIT_EXCEEDED beyond
+ *   64 MiB.
+ * Ownership: the bytes are copied. Thread safety: as the engine.
+ */
+int amber_engine_set_snapshot(amber_engine *engine, const void *bytes, size_t size);
+
+/**
+ * Asks that the snapshot not be used at the next launch (UIKit's
+ * ignoreSnapshotOnNextApplicationLaunch): the next archive written records that its snapshot is
+ * ignored, and leaves the bytes out. Call it before or during the preservation it is for.
+ *
+ * @return AMBER_OK or AMBER_INVALID_ARGUMENT.
+ * Ownership: none. Thread safety: as the engine.
+ */
+int amber_engine_ignore_snapshot(amber_engine *engine);
+
+/**
+ * The snapshot of the archive there is, to show while restoring: before amber_engine_launch()
+ * it is read from the store (and opened like the archive); from a callback during restoration,
+ * it is the snapshot of the archive being restored. After the restore attempt the archive is
+ * discarded, and its snapshot with it.
+ *
+ * @param out receives the bytes; @param out_size their count.
+ * @return AMBER_OK; AMBER_NOT_FOUND when there is no archive, no snapshot in it, or the host
+ *   asked to ignore it (the message says which); AMBER_CORRUPT, AMBER_KEY_UNAVAILABLE, AMBER_IO
+ *   when the archive cannot be read; AMBER_INVALID_ARGUMENT.
+ * Ownership: *out is borrowed from the engine: valid until the next call of this function on the
+ *   engine, or until it closes. Thread safety: as the engine.
+ */
+int amber_engine_snapshot(const uint8_t **out, size_t *out_size, amber_engine *engine);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Plugins                                                                                   */

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The C demo: bindings/c/demo/homepwner.c preserves the Homepwner interface in one run and
-# restores it in a second, through include/amber.h and libamber.so.
+# The C demo: bindings/c/demo/homepwner.c preserves the Homepwner interface in one run, the item
+# store changes, and a second run restores the interface (the same item selected at its new row,
+# the half-edited name, the scroll position; a deleted selected item reported as dropped),
+# through include/amber.h and libamber.so.
 # Usage: scripts/demo-c.sh   (builds the library with scripts/build-lib.sh only if
 #        .build-lib/lib/libamber.so is missing). Exits non-zero if anything fails.
 set -euo pipefail
@@ -22,6 +24,9 @@ trap 'rm -rf "$dir"' EXIT
 
 echo "== homepwner $dir run1"
 "$out/homepwner" "$dir" run1
+echo
+echo "== homepwner $dir change"
+"$out/homepwner" "$dir" change
 echo
 echo "== homepwner $dir run2"
 "$out/homepwner" "$dir" run2

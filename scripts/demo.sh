@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The demo, in two parts:
-# 1. the C host (bindings/c/demo/homepwner.c): run 1 builds the Homepwner interface and preserves
-#    it, run 2 restores it through libamber.so and prints the restored tree and the report;
+# 1. the C host (bindings/c/demo/homepwner.c): run 1 builds the Homepwner interface (a table with
+#    a selection and a scroll position, a half-edited text field) and preserves it with a
+#    snapshot; the item store then changes; run 2 restores it through libamber.so and prints the
+#    restored tree (the same item selected at its new row) and the report (the dropped item);
 # 2. the seeds' item store archived with AmberArchive's keyed archiver (the NSKeyedArchiver
 #    layout), read back, and shown with `amber dump --keyed`.
 set -euo pipefail

@@ -20,7 +20,18 @@ bash Tests/cli/run.sh .build/debug/amber | grep -Ev '^ok - ' || true
 echo "== C tests (bindings/c/run-tests.sh: header test, exports, C ABI)"
 bash bindings/c/run-tests.sh || status=1
 echo "== the C demo runs (scripts/demo-c.sh)"
-if bash scripts/demo-c.sh > .build/demo-c.log 2>&1 && grep -q "restored 8 of 8 archived objects" .build/demo-c.log; then
+# Run 2 (after the item store changed) must show the same item selected at its new row, the
+# half-edited name with its cursor, the scroll position, and the deleted selected item dropped.
+demo_ok() {
+    bash scripts/demo-c.sh > .build/demo-c.log 2>&1 || return 1
+    sed -n '/^== homepwner .* run2$/,$p' .build/demo-c.log > .build/demo-c-run2.log
+    grep -q "restored 10 of 10 archived objects" .build/demo-c-run2.log \
+        && grep -q 'selected row 1: 7F3A-SPORK "Shiny Spork"' .build/demo-c-run2.log \
+        && grep -q 'NameField (UITextField)  text "Shiny Spork (edi", cursor at 16' .build/demo-c-run2.log \
+        && grep -q 'ItemsTable (UITableView)  scrolled to (0, 44)' .build/demo-c-run2.log \
+        && grep -q "dropped model identifier: 9D55-LAMP" .build/demo-c-run2.log
+}
+if demo_ok; then
     echo "1 passed, 0 failed"
 else
     cat .build/demo-c.log; echo "0 passed, 1 failed"; status=1

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The C tests: the header test (amber.h alone as C99 and as C++, -Wall -Wextra -pedantic
 # -Werror), the export check, test_smoke, test_rules (every rule R1-R16 through the C ABI),
-# test_app (R23, R24, R25, R27) and test_kill (R19: SIGKILL while saving, AMBER_KILLS times,
-# default 1000) against libamber.so.
+# test_envelope (R20, R22), test_app (R23, R24, R25, R27), test_views (R17, R18, R21) and
+# test_kill (R19: SIGKILL while saving, AMBER_KILLS times, default 1000) against libamber.so.
 # Usage: bindings/c/run-tests.sh   (builds the library with scripts/build-lib.sh unless
 #        AMBER_SKIP_BUILD=1). Exits non-zero if anything fails.
 set -uo pipefail
@@ -50,7 +50,15 @@ echo "== test_kill (R19: SIGKILL at ${AMBER_KILLS:-1000} random moments of savin
 $CC "${flags[@]}" bindings/c/tests/test_kill.c -o "$out/test_kill" "${link[@]}" || { echo "test_kill does not compile"; exit 1; }
 "$out/test_kill" "${AMBER_KILLS:-1000}" || status=1
 
+echo "== test_envelope (R20, R22)"
+$CC "${flags[@]}" bindings/c/tests/test_envelope.c -o "$out/test_envelope" "${link[@]}" || { echo "test_envelope does not compile"; exit 1; }
+"$out/test_envelope" || status=1
+
 echo "== test_app"
 $CC "${flags[@]}" bindings/c/tests/test_app.c -o "$out/test_app" "${link[@]}" || { echo "test_app does not compile"; exit 1; }
 "$out/test_app" || status=1
+
+echo "== test_views (R17, R18, R21)"
+$CC "${flags[@]}" bindings/c/tests/test_views.c -o "$out/test_views" "${link[@]}" || { echo "test_views does not compile"; exit 1; }
+"$out/test_views" || status=1
 exit $status

@@ -21,6 +21,9 @@ final class ObjectBox {
     /// first asked for (most objects are never asked).
     lazy var classNameC = CStringSlot()
     lazy var identifierC = CStringSlot()
+    /// The contexts of a view's accessors and model association (SPEC R17, R18).
+    var accessorsContext: HostContext?
+    var associationContext: HostContext?
 
     init(object: RestorableObject, engine: EngineBox, context: HostContext) {
         self.object = object
@@ -59,7 +62,8 @@ final class ObjectBox {
         object.callbacks = callbacks
     }
 
-    /// Takes the object out of every tree and forgets the host's callbacks (before ctx_free).
+    /// Takes the object out of every tree, forgets the host's callbacks and releases the contexts
+    /// of a view's accessors and model association (before the object's own ctx_free).
     func detach() {
         let o = object
         o.removeFromParent()
@@ -69,6 +73,12 @@ final class ObjectBox {
         for p in o.restorationChildren { try? p.setRestorationParent(nil) }
         engine?.engine.removeRoot(o)
         o.callbacks = RestorableCallbacks()
+        o.viewAccessors = nil
+        o.modelAssociation = nil
         o.host = nil
+        accessorsContext?.release()
+        accessorsContext = nil
+        associationContext?.release()
+        associationContext = nil
     }
 }

@@ -23,6 +23,7 @@ enum HandleKind: String {
     case codingRegistry = "amber_coding_registry"
     case archiver = "amber_archiver"
     case unarchiver = "amber_unarchiver"
+    case viewState = "amber_view_state"
 
     /// The four low bits of a handle of this kind (never 0, so no handle is NULL).
     var tag: UInt {
@@ -37,6 +38,7 @@ enum HandleKind: String {
         case .codingRegistry: 8
         case .archiver: 9
         case .unarchiver: 10
+        case .viewState: 11
         }
     }
 
@@ -52,6 +54,7 @@ enum HandleKind: String {
         case 8: self = .codingRegistry
         case 9: self = .archiver
         case 10: self = .unarchiver
+        case 11: self = .viewState
         default: return nil
         }
     }

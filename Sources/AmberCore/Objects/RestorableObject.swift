@@ -36,6 +36,12 @@ public final class RestorableObject {
     public var host: AnyObject?
     /// The host's encode, decode and finished-restoring callbacks.
     public var callbacks: RestorableCallbacks
+    /// A view's kind and the accessors of its standard state (SPEC R17); nil: the view keeps
+    /// only what its encode callback writes. Ignored on controllers and plain objects.
+    public var viewAccessors: ViewAccessors?
+    /// A table's or collection's data source as a model association (SPEC R18); nil: its items
+    /// are archived as index paths.
+    public var modelAssociation: ModelAssociation?
 
     /// The children of this controller, in order.
     public private(set) var children: [RestorableObject] = []

@@ -20,8 +20,14 @@
 ///     restorationClass: NSString, blueprint: NSString   (when the object has them)
 ///     state: AmberState { …what the object's encode callback wrote }
 ///   }
+///   amber.snapshot: NSData,       the snapshot attached at preservation (SPEC R21), if any
+///   amber.snapshotIgnored: true,  when the host asked to ignore it at the next launch (the
+///                                 bytes are then left out)
 /// }
 /// ```
+///
+/// A view's record's state also holds its standard state under `amber.view.*` keys
+/// (`ViewStateArchive`, SPEC R17, R18).
 ///
 /// A record's path is its parent's path followed by its own component, so each record stores
 /// one identifier, not its whole path. A reference (SPEC R4) is an `AmberReference { index }`

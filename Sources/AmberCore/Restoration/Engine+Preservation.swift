@@ -14,7 +14,8 @@ extension Engine {
     ///    objects are preserved only when referenced (SPEC R4).
     /// 4. Each preserved object's encode callback, in walk order, each with its own coder;
     ///    objects they reference are recorded after, and encoded in turn.
-    /// 5. One keyed archive (`ArchiveLayout`), sealed by the envelope, written by the store.
+    /// 5. One keyed archive (`ArchiveLayout`), with the snapshot attached (SPEC R21), sealed by
+    ///    the envelope, written by the store.
     ///
     /// - Throws: `.misuse` if called while the engine preserves or restores; an error thrown by
     ///   a host callback, unchanged; `AmberError` from the codec, envelope or store. Nothing is
@@ -35,6 +36,7 @@ extension Engine {
             let sealed = try configuration.envelope.seal(archive.bytes)
             archive.bytes = []
             try store.write(sealed)
+            snapshots.didWrite()
             if waitingForExtensions { restoredArchiveSuperseded = true }
             return PreservationResult(saved: true, objectCount: archive.objectCount, byteCount: sealed.count, duplicates: archive.duplicates)
         } catch let e as ArchiveError {
@@ -71,6 +73,7 @@ extension Engine {
         }
         do {
             try archiver.encode(objectUIDs: uids, forKey: ArchiveLayout.objectsKey)
+            snapshots.encode(into: archiver)
             return (try archiver.finishEncoding(), uids.count, pass.duplicates)
         } catch let e as ArchiveError {
             throw AmberError(e)
@@ -94,10 +97,13 @@ extension Engine {
             if let rc = object.restorationClassName { a.encode(rc, forKey: L.restorationClass) }
             if let bp = object.blueprintIdentifier { a.encode(bp, forKey: L.blueprint) }
             try a.encodeObject(forKey: L.state, className: L.stateClass) { s in
-                guard let encode = object.callbacks.encode else { return }
-                let coder = StateCoder(archiver: s, pass: pass, record: i, object: object)
-                defer { coder.core.isActive = false }
-                try encode(object, coder)
+                if let encode = object.callbacks.encode {
+                    let coder = StateCoder(archiver: s, pass: pass, record: i, object: object)
+                    defer { coder.core.isActive = false }
+                    try encode(object, coder)
+                }
+                // A view's standard state, under reserved keys beside the host's (SPEC R17, R18).
+                try ViewStateArchive.encode(object, into: s)
             }
         }
     }

@@ -17,13 +17,16 @@ extension Engine {
     ///    restored, `declinedByClass`/`leftOut`); without a restoration class, the delegate's
     ///    object-for-path; then an object the host already created with the same path
     ///    (implicit lookup, among the trees of the roots as they were when restoration began);
-    ///    then the blueprint factory the record's blueprint names. What none provides is
+    ///    then, for a view, a view with its identifier among the views of the controller
+    ///    restored for its parent record (one the controller made while being restored); then
+    ///    the blueprint factory the record's blueprint names. What none provides is
     ///    `notFound`; the objects under it are still looked up on their own. An object found is
     ///    given the archived identifier (and restoration class, blueprint) if it has none, and is
     ///    placed where its record was if it has no parent (`attachesRestoredObjects`).
     /// 5. The class check (SPEC R11): an object not of the archived class (or a registered
     ///    subclass) or kind is kept but not decoded (`classMismatch`).
-    /// 6. Once every object exists, decode callbacks, parents before children (SPEC R12); then
+    /// 6. Once every object exists, decode callbacks, parents before children (SPEC R12), each
+    ///    view's followed by its standard state (SPEC R17, R18, `applyViewState`); then
     ///    finished-restoring on every restored object, then did-decode (SPEC R13).
     /// 7. Discards the archive and the launch guard, whether restoration succeeded or failed
     ///    (SPEC R14), unless the host extended restoration (SPEC R15): then both stay until the
@@ -106,6 +109,11 @@ extension Engine {
             return fresh(.corruptArchive(error.message))
         }
         session.hierarchy = hierarchy
+        do { snapshots.restoring = try ArchivedSnapshot(reading: session.unarchiver) } catch {
+            discard()
+            return fresh(.corruptArchive(error.message))
+        }
+        defer { snapshots.restoring = nil }
         session.app.core.isActive = true
         let agreed = delegate.shouldRestore?(session.app) ?? false
         session.app.core.isActive = false
@@ -205,6 +213,12 @@ extension Engine {
                         found = existing[session.path(ofRecord: i)]
                         if found != nil { how = "found in the existing trees" }
                     }
+                    // 3'. A view its controller made while being restored (as UIKit finds a
+                    // view in its restored controller's view hierarchy).
+                    if found == nil, r.relation == .view, r.parent >= 0, let controller = session.objects[r.parent] {
+                        found = controller.views.first { $0.identifier == r.identifier && $0.passID != passID }
+                        if found != nil { how = "a view of its restored controller" }
+                    }
                     // 4. The blueprint factory.
                     if found == nil, let bp = r.blueprintIdentifier,
                        let factory = blueprintFactories[BlueprintFactory.factoryName(forBlueprint: bp)]
@@ -257,6 +271,7 @@ extension Engine {
         if let classNote { steps.append(classNote) }
         steps.append(delegate.objectForPath == nil ? "the delegate has no object-for-path callback" : "the delegate's object-for-path gave none")
         steps.append("no object had this path at launch")
+        if r.relation == .view { steps.append("no restored controller holds a view with identifier \(r.identifier)") }
         if let bp = r.blueprintIdentifier {
             let name = BlueprintFactory.factoryName(forBlueprint: bp)
             steps.append(blueprintFactories[name] == nil
@@ -271,11 +286,14 @@ extension Engine {
     /// Step 6: the decode callbacks, in archive order (a parent's record comes before its children's).
     private func decodeObjects(_ session: RestoreSession, _ records: inout [RestorationRecord]) {
         for i in records.indices where records[i].outcome == .restored {
-            guard let object = session.objects[i], let decode = object.callbacks.decode else { continue }
+            guard let object = session.objects[i], object.callbacks.decode != nil || object.kind == .view else { continue }
+            let decode = object.callbacks.decode ?? { _, _ in }
             let coder = StateDecoder(session: session, record: i)
             do {
-                try session.unarchiver.withObject(uid: session.records[i].stateUID) { _, _ in
+                try session.unarchiver.withObject(uid: session.records[i].stateUID) { u, _ in
                     try decode(object, coder)
+                    // A view's standard state, once its own state is decoded (SPEC R17, R18).
+                    try applyViewState(object, u, &records[i])
                 }
             } catch {
                 records[i].outcome = .decodeError(AmberError.wrapping(error).message)

@@ -43,6 +43,8 @@ public final class Engine {
     var restoredArchiveSuperseded = false
     /// Whether the host discarded the archive in this process.
     var discardedByHost = false
+    /// The snapshot attached for the next preservation, and the one being restored (SPEC R21).
+    let snapshots = SnapshotSlot()
 
     /// The application's state (SPEC R23): not running until `launch()`; then as the host
     /// reports transitions with `transition(to:)`. Backs `amber_engine_app_state`.

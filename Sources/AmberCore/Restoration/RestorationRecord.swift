@@ -25,6 +25,9 @@ public struct RestorationRecord {
     public var note: String?
     /// The error behind a `decodeError` outcome, as thrown (host errors unchanged).
     public var error: (any Error)?
+    /// The model identifiers of the view's archived items (selection, first visible item)
+    /// that no longer resolve to an index path (SPEC R18): dropped, in archived order.
+    public var droppedModelIdentifiers: [String] = []
 
     /// Creates a record.
     public init(

@@ -57,6 +57,9 @@ public struct RestorationReport: RandomAccessCollection, CustomStringConvertible
             var line = "  \(r.outcome)  /\(r.path.joined(separator: "/"))  \(r.className) (\(r.kind))"
             if let note = r.note { line += "  — \(note)" }
             lines.append(line)
+            if !r.droppedModelIdentifiers.isEmpty {
+                lines.append("    dropped model identifiers: \(r.droppedModelIdentifiers.joined(separator: ", "))")
+            }
         }
         for note in notes { lines.append("  note: \(note)") }
         return lines.joined(separator: "\n")

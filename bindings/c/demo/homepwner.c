@@ -1,15 +1,22 @@
 /*
  * homepwner.c — Amber from C, on the interface of the Homepwner app.
  *
- *   homepwner DIR run1   builds the interface, edits an item, preserves it into DIR, exits.
- *   homepwner DIR run2   opens an engine on DIR, recreates the objects, restores them, and
- *                        prints the restored tree and the report.
+ *   homepwner DIR run1     writes the item store to DIR/items.txt, builds the interface, selects
+ *                          two items, scrolls, half-edits an item's name, preserves it into DIR
+ *                          with a snapshot, exits.
+ *   homepwner DIR change   changes the item store between the runs: deletes a row before the
+ *                          selected one, deletes the second selected item, appends a new one.
+ *   homepwner DIR run2     reads the item store, opens an engine on DIR, shows the snapshot's
+ *                          size, recreates the objects, restores them, and prints the restored
+ *                          tree and the report (with the model identifiers that were dropped).
  *
  * The interface (restoration paths in brackets):
  *
  *   window 1: NavRoot, a navigation stack                      [NavRoot]
  *               Items, the list of items                       [NavRoot/Items]
+ *                 ItemsTable, its table view (R17, R18)        [NavRoot/Items/ItemsTable]
  *               Detail, one item being edited                  [NavRoot/Detail]
+ *                 NameField, the name's text field (R17)       [NavRoot/Detail/NameField]
  *             presents NewItemNav modally                      [NavRoot/NewItemNav]
  *               NewItem, the form for a new item               [NavRoot/NewItemNav/NewItem]
  *   window 2: Tabs, a container with two children              [Tabs]
@@ -22,7 +29,13 @@
  *
  * Run 2 recreates the objects in the two ways Amber offers: the screens of window 1 name a
  * restoration class ("HomepwnerScreens", R10 step 1); those of window 2 have none and are found
- * by the delegate's object_for_path (R10 step 2).
+ * by the delegate's object_for_path (R10 step 2). A screen makes its views when it is made (as
+ * loadView would); Amber finds them among their restored controller's views.
+ *
+ * The table's data source is a model association (UIDataSourceModelAssociation, R18): the
+ * selected items and the first visible item are archived as item keys, so after the store
+ * changed the same item is selected at its new row, and a selected item that was deleted is
+ * dropped and listed in the report.
  *
  * Every call is checked: on failure the demo prints amber_error_last() and exits with 1.
  */
@@ -44,14 +57,90 @@ static void check(int rc, const char *what) {
     }
 }
 
-/* ---- the host's side of a screen: a plain C struct, the object's context ------------------ */
+/* ---- the item store (Homepwner's BNRItemStore), kept in DIR/items.txt between runs --------- */
+
+typedef struct item {
+    char key[16];  /* itemKey: the model identifier */
+    char name[48];
+} item;
+
+#define MAX_ITEMS 32
+static item store[MAX_ITEMS];
+static size_t store_count;
+
+static const item FIRST_STORE[] = {
+    {"0A11-BEAR", "Rusty Bear"}, {"5B22-MAC", "Fluffy Mac"}, {"7F3A-SPORK", "Shiny Spork"},
+    {"2C44-SOFA", "Old Sofa"},   {"9D55-LAMP", "Lava Lamp"}, {"3E66-RING", "Silver Ring"},
+};
+
+static void store_path(char *out, size_t size, const char *dir) { snprintf(out, size, "%s/items.txt", dir); }
+
+static void save_store(const char *dir) {
+    char path[1024];
+    FILE *f;
+    size_t i;
+    store_path(path, sizeof path, dir);
+    if (!(f = fopen(path, "w"))) {
+        perror(path);
+        exit(1);
+    }
+    for (i = 0; i < store_count; i++) fprintf(f, "%s\t%s\n", store[i].key, store[i].name);
+    fclose(f);
+}
+
+static void load_store(const char *dir) {
+    char path[1024], line[128], *tab;
+    FILE *f;
+    store_path(path, sizeof path, dir);
+    if (!(f = fopen(path, "r"))) {
+        perror(path);
+        exit(1);
+    }
+    store_count = 0;
+    while (store_count < MAX_ITEMS && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        if (!(tab = strchr(line, '\t'))) continue;
+        *tab = 0;
+        snprintf(store[store_count].key, sizeof store[store_count].key, "%.15s", line);
+        snprintf(store[store_count].name, sizeof store[store_count].name, "%.47s", tab + 1);
+        store_count++;
+    }
+    fclose(f);
+}
+
+static long row_of_key(const char *key) {
+    size_t i;
+    for (i = 0; i < store_count; i++)
+        if (strcmp(store[i].key, key) == 0) return (long)i;
+    return -1;
+}
+
+static void delete_row(size_t row) {
+    printf("  deleted row %zu: %s \"%s\"\n", row, store[row].key, store[row].name);
+    memmove(&store[row], &store[row + 1], (store_count - row - 1) * sizeof store[0]);
+    store_count--;
+}
+
+/* ---- the host's side of a screen or view: a plain C struct, the object's context ----------- */
 
 typedef struct screen {
     const char *id;            /* its restoration identifier, for printing */
-    int64_t selected_row;      /* Items: the row of the item opened */
+    int64_t selected_row;      /* Left, Right: the row shown */
     char item_key[40];         /* Detail: which item (Homepwner's itemKey) */
-    char item_name[64];        /* Detail: its name as edited; NewItem: the draft name */
+    char item_name[64];        /* Detail: its name as being edited; NewItem: the draft name */
     int64_t selected_tab;      /* Tabs: the child shown */
+    struct screen *owner;      /* a view: the screen of its controller */
+    struct screen *view;       /* a controller: the screen of the view it made */
+    amber_object *view_object; /* a controller: that view */
+    /* ItemsTable (a table view, R17): */
+    amber_point offset;        /* the scroll position */
+    int64_t selected[4];       /* the selected rows (section 0) */
+    size_t selected_count;
+    int64_t first_visible;     /* the first visible row, -1 for none */
+    int editing;
+    /* NameField (a text field, R17): the selection in the owner's item_name */
+    amber_range selection;
+    int has_selection;
 } screen;
 
 /* Writes each screen's state while preserving (R6). */
@@ -88,7 +177,7 @@ static int decode_items(amber_object *object, amber_decoder *decoder, void *ctx)
     int rc;
     (void)object;
     if ((rc = amber_decoder_decode_int64(&s->selected_row, decoder, "selectedRow")) != AMBER_OK) return rc;
-    printf("  decode Items: selectedRow = %lld\n", (long long)s->selected_row);
+    printf("  decode %s: selectedRow = %lld\n", s->id, (long long)s->selected_row);
     return AMBER_OK;
 }
 
@@ -101,7 +190,7 @@ static int decode_detail(amber_object *object, amber_decoder *decoder, void *ctx
     snprintf(s->item_key, sizeof s->item_key, "%s", text);
     if ((rc = amber_decoder_decode_string(&text, decoder, "itemName")) != AMBER_OK) return rc;
     snprintf(s->item_name, sizeof s->item_name, "%s", text);
-    printf("  decode Detail: itemKey = %s, itemName = \"%s\"\n", s->item_key, s->item_name);
+    printf("  decode Detail: itemKey = %s, itemName = \"%s\" (half-edited)\n", s->item_key, s->item_name);
     return AMBER_OK;
 }
 
@@ -125,6 +214,97 @@ static int decode_tabs(amber_object *object, amber_decoder *decoder, void *ctx) 
     return AMBER_OK;
 }
 
+/* ---- the views' standard state (R17) and the table's model association (R18) ------------- */
+
+/* The table: its scroll position, selection, first visible row and editing mode. */
+static int read_table(amber_object *view, amber_view_state *state, void *ctx) {
+    screen *s = ctx;
+    size_t i;
+    int rc;
+    (void)view;
+    if ((rc = amber_view_state_set_content_offset(state, s->offset)) != AMBER_OK) return rc;
+    for (i = 0; i < s->selected_count; i++) {
+        int64_t path[2] = {0, 0};
+        path[1] = s->selected[i];
+        if ((rc = amber_view_state_add_selected_item(state, path, 2)) != AMBER_OK) return rc;
+    }
+    if (s->first_visible >= 0) {
+        int64_t path[2] = {0, 0};
+        path[1] = s->first_visible;
+        if ((rc = amber_view_state_set_first_visible_item(state, path, 2)) != AMBER_OK) return rc;
+    }
+    return amber_view_state_set_editing(state, s->editing);
+}
+
+static int apply_table(amber_object *view, const amber_view_state *state, void *ctx) {
+    screen *s = ctx;
+    amber_index_path path;
+    size_t i, n = amber_view_state_selected_count(state);
+    int rc;
+    (void)view;
+    if ((rc = amber_view_state_get_content_offset(&s->offset, state)) != AMBER_OK) return rc;
+    s->selected_count = 0;
+    for (i = 0; i < n && s->selected_count < 4; i++) {
+        if ((rc = amber_view_state_get_selected_item(&path, state, i)) != AMBER_OK) return rc;
+        if (path.length == 2) s->selected[s->selected_count++] = path.indexes[1];
+    }
+    s->first_visible = -1;
+    if (amber_view_state_get_first_visible_item(&path, state) == AMBER_OK && path.length == 2)
+        s->first_visible = path.indexes[1];
+    if ((rc = amber_view_state_get_editing(&s->editing, state)) != AMBER_OK) return rc;
+    printf("  apply ItemsTable: offset (%g, %g), %zu selected, first visible row %lld\n", s->offset.x, s->offset.y,
+           s->selected_count, (long long)s->first_visible);
+    return AMBER_OK;
+}
+
+/* UIDataSourceModelAssociation: index path (section 0, row) <-> itemKey. */
+static int key_for_index_path(const char **out, amber_object *view, const int64_t *indexes, size_t length, void *ctx) {
+    (void)view; (void)ctx;
+    *out = NULL;
+    if (length == 2 && indexes[0] == 0 && indexes[1] >= 0 && (size_t)indexes[1] < store_count)
+        *out = store[indexes[1]].key; /* lives in the store: valid after the callback returns */
+    return AMBER_OK;
+}
+
+static int index_path_for_key(int64_t *out, size_t capacity, size_t *out_length, amber_object *view,
+                              const char *identifier, void *ctx) {
+    long row = row_of_key(identifier);
+    (void)view; (void)ctx;
+    *out_length = 0;
+    if (row < 0) return AMBER_OK; /* the item is gone */
+    *out_length = 2;
+    if (capacity < 2) return AMBER_OK;
+    out[0] = 0;
+    out[1] = row;
+    return AMBER_OK;
+}
+
+/* The text field: its selection in the text its controller holds. */
+static int read_field(amber_object *view, amber_view_state *state, void *ctx) {
+    screen *s = ctx;
+    (void)view;
+    return s->has_selection ? amber_view_state_set_selected_range(state, s->selection) : AMBER_OK;
+}
+
+static int apply_field(amber_object *view, const amber_view_state *state, void *ctx) {
+    screen *s = ctx;
+    (void)view;
+    s->has_selection = amber_view_state_get_selected_range(&s->selection, state) == AMBER_OK;
+    if (s->has_selection)
+        printf("  apply NameField: selection %llu+%llu in \"%s\"\n", (unsigned long long)s->selection.location,
+               (unsigned long long)s->selection.length, s->owner->item_name);
+    else
+        printf("  apply NameField: no selection\n");
+    return AMBER_OK;
+}
+
+static int field_text_length(uint64_t *out, amber_object *view, void *ctx) {
+    screen *s = ctx;
+    (void)view;
+    *out = strlen(s->owner->item_name); /* the owner decoded its text before: parents first */
+    return AMBER_OK;
+}
+
 /* The screens of the app, by restoration identifier. Both runs make objects from this table. */
 typedef struct screen_type {
     const char *id;
@@ -133,17 +313,18 @@ typedef struct screen_type {
     int is_stack;                  /* a navigation controller */
     int (*encode)(amber_object *, amber_coder *, void *);
     int (*decode)(amber_object *, amber_decoder *, void *);
+    const char *view_id;           /* the view it makes with itself, if any */
 } screen_type;
 
 static const screen_type SCREENS[] = {
-    {"NavRoot", "UINavigationController", "HomepwnerScreens", 1, NULL, NULL},
-    {"Items", "ItemsViewController", "HomepwnerScreens", 0, encode_items, decode_items},
-    {"Detail", "DetailViewController", "HomepwnerScreens", 0, encode_detail, decode_detail},
-    {"NewItemNav", "UINavigationController", "HomepwnerScreens", 1, NULL, NULL},
-    {"NewItem", "DetailViewController", "HomepwnerScreens", 0, encode_new_item, decode_new_item},
-    {"Tabs", "UITabBarController", NULL, 0, encode_tabs, decode_tabs},
-    {"Left", "ItemsViewController", NULL, 0, encode_items, decode_items},
-    {"Right", "ItemsViewController", NULL, 0, encode_items, decode_items},
+    {"NavRoot", "UINavigationController", "HomepwnerScreens", 1, NULL, NULL, NULL},
+    {"Items", "ItemsViewController", "HomepwnerScreens", 0, NULL, NULL, "ItemsTable"},
+    {"Detail", "DetailViewController", "HomepwnerScreens", 0, encode_detail, decode_detail, "NameField"},
+    {"NewItemNav", "UINavigationController", "HomepwnerScreens", 1, NULL, NULL, NULL},
+    {"NewItem", "DetailViewController", "HomepwnerScreens", 0, encode_new_item, decode_new_item, NULL},
+    {"Tabs", "UITabBarController", NULL, 0, encode_tabs, decode_tabs, NULL},
+    {"Left", "ItemsViewController", NULL, 0, encode_items, decode_items, NULL},
+    {"Right", "ItemsViewController", NULL, 0, encode_items, decode_items, NULL},
 };
 
 static const screen_type *screen_type_for(const char *id) {
@@ -154,8 +335,43 @@ static const screen_type *screen_type_for(const char *id) {
     return NULL;
 }
 
-/* Makes the restorable object of a screen; its context is a fresh `screen`, freed by Amber with
- * the object. */
+/* Makes a view of a controller with its accessors; its context is a fresh `screen`. */
+static int new_view(amber_object *controller, amber_engine *engine, const char *id, screen *owner) {
+    amber_view_accessors accessors;
+    amber_model_association association;
+    amber_object *view = NULL;
+    int table = strcmp(id, "ItemsTable") == 0;
+    screen *s;
+    int rc;
+
+    if ((s = calloc(1, sizeof *s)) == NULL) return AMBER_LIMIT_EXCEEDED;
+    s->id = table ? "ItemsTable" : "NameField";
+    s->owner = owner;
+    owner->view = s;
+    s->first_visible = -1;
+    if ((rc = amber_object_new(&view, engine, AMBER_KIND_VIEW, table ? "UITableView" : "UITextField", s->id, NULL, s,
+                               free)) != AMBER_OK) {
+        free(s);
+        return rc;
+    }
+    owner->view_object = view;
+    if ((rc = amber_object_add_view(controller, view)) != AMBER_OK) return rc;
+    if ((rc = amber_view_accessors_init(&accessors, AMBER_VIEW_ACCESSORS_VERSION)) != AMBER_OK) return rc;
+    accessors.read = table ? read_table : read_field;
+    accessors.apply = table ? apply_table : apply_field;
+    accessors.text_length = table ? NULL : field_text_length;
+    if ((rc = amber_view_set_accessors(view, table ? AMBER_VIEW_TABLE : AMBER_VIEW_TEXT_FIELD, &accessors, s, NULL)) !=
+        AMBER_OK)
+        return rc;
+    if (!table) return AMBER_OK;
+    if ((rc = amber_model_association_init(&association, AMBER_MODEL_ASSOCIATION_VERSION)) != AMBER_OK) return rc;
+    association.identifier_for_index_path = key_for_index_path;
+    association.index_path_for_identifier = index_path_for_key;
+    return amber_view_set_model_association(view, &association, NULL, NULL);
+}
+
+/* Makes the restorable object of a screen, and its view; its context is a fresh `screen`, freed
+ * by Amber with the object. */
 static int new_screen(amber_object **out, amber_engine *engine, const char *id) {
     const screen_type *type = screen_type_for(id);
     amber_object_callbacks callbacks;
@@ -173,6 +389,7 @@ static int new_screen(amber_object **out, amber_engine *engine, const char *id) 
     if (type->is_stack && (rc = amber_object_set_stack(*out, 1)) != AMBER_OK) return rc;
     if (type->restoration_class && (rc = amber_object_set_restoration_class(*out, type->restoration_class)) != AMBER_OK)
         return rc;
+    if (type->view_id && (rc = new_view(*out, engine, type->view_id, s)) != AMBER_OK) return rc;
     return AMBER_OK;
 fail:
     free(s);
@@ -185,14 +402,32 @@ static amber_object *make_screen(amber_engine *engine, const char *id) {
     return object;
 }
 
-/* Prints what the host keeps for a screen. */
+/* Prints what the host keeps for a screen or view. */
 static void describe(const screen *s) {
+    size_t i;
     if (!s) return;
-    if (strcmp(s->id, "Items") == 0 || strcmp(s->id, "Left") == 0 || strcmp(s->id, "Right") == 0)
+    if (strcmp(s->id, "Left") == 0 || strcmp(s->id, "Right") == 0)
         printf("  selectedRow = %lld", (long long)s->selected_row);
     if (strcmp(s->id, "Detail") == 0) printf("  itemKey = %s, itemName = \"%s\"", s->item_key, s->item_name);
     if (strcmp(s->id, "NewItem") == 0) printf("  draftName = \"%s\"", s->item_name);
     if (strcmp(s->id, "Tabs") == 0) printf("  selectedTab = %lld", (long long)s->selected_tab);
+    if (strcmp(s->id, "ItemsTable") == 0) {
+        printf("  scrolled to (%g, %g), editing %s", s->offset.x, s->offset.y, s->editing ? "on" : "off");
+        if (s->first_visible >= 0 && (size_t)s->first_visible < store_count)
+            printf(", first visible row %lld (%s)", (long long)s->first_visible, store[s->first_visible].name);
+        for (i = 0; i < s->selected_count; i++) {
+            int64_t row = s->selected[i];
+            if (row >= 0 && (size_t)row < store_count)
+                printf("\n        selected row %lld: %s \"%s\"", (long long)row, store[row].key, store[row].name);
+        }
+    }
+    if (strcmp(s->id, "NameField") == 0) {
+        if (s->has_selection)
+            printf("  text \"%s\", cursor at %llu (selection length %llu)", s->owner->item_name,
+                   (unsigned long long)s->selection.location, (unsigned long long)s->selection.length);
+        else
+            printf("  text \"%s\", no selection", s->owner->item_name);
+    }
 }
 
 /* Prints an object's restoration path (indented by its depth), its class and its state. */
@@ -219,13 +454,22 @@ static int should_save(amber_engine *engine, amber_coder *app_coder, void *ctx) 
     return 1;
 }
 
+/* A stand-in for the PNG of the screen the app shows when it goes to the background (R21). */
+static const uint8_t SNAPSHOT[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 'I', 't', 'e', 'm', 's', ' ',
+                                   's', 'c', 'r', 'e', 'e', 'n', ' ', '(', 'd', 'e', 'm', 'o', ')'};
+
 static int run1(const char *dir) {
     amber_engine_options options;
     amber_engine *engine = NULL;
     amber_delegate delegate;
     amber_object *nav, *items, *detail, *new_item_nav, *new_item, *tabs, *left, *right, *login = NULL;
-    screen *s;
+    screen *s, *table, *field;
     int saved = 0;
+
+    /* The item store, as the app keeps it in its documents. */
+    memcpy(store, FIRST_STORE, sizeof FIRST_STORE);
+    store_count = sizeof FIRST_STORE / sizeof FIRST_STORE[0];
+    save_store(dir);
 
     check(amber_engine_options_init(&options, AMBER_ENGINE_OPTIONS_VERSION), "amber_engine_options_init");
     options.state_directory = dir; /* the built-in file store: DIR/state.archive */
@@ -242,12 +486,24 @@ static int run1(const char *dir) {
     detail = make_screen(engine, "Detail");
     check(amber_engine_add_root(engine, nav), "add NavRoot as a root");
     check(amber_object_add_child(nav, items), "push Items");
-    ((screen *)amber_object_context(items))->selected_row = 2; /* the user taps row 2, Shiny Spork */
+    /* The user scrolls the list by one row, enters editing mode, selects Shiny Spork (row 2)
+     * and Lava Lamp (row 4). */
+    table = ((screen *)amber_object_context(items))->view;
+    table->offset.y = 44;
+    table->first_visible = 1;
+    table->editing = 1;
+    table->selected[0] = 2;
+    table->selected[1] = 4;
+    table->selected_count = 2;
     check(amber_object_add_child(nav, detail), "push Detail");
     s = amber_object_context(detail);
-    snprintf(s->item_key, sizeof s->item_key, "%s", "7F3A-SPORK");
-    snprintf(s->item_name, sizeof s->item_name, "%s", "Shiny Spork");
-    snprintf(s->item_name, sizeof s->item_name, "%s", "Shiny Spork (edited)"); /* the user edits the name */
+    snprintf(s->item_key, sizeof s->item_key, "%s", store[2].key);
+    /* The user is typing " (edited)" after the name and has got halfway: the cursor is at the end. */
+    snprintf(s->item_name, sizeof s->item_name, "%s", "Shiny Spork (edi");
+    field = s->view;
+    field->selection.location = strlen(s->item_name);
+    field->selection.length = 0;
+    field->has_selection = 1;
 
     /* The user taps "+": a new-item form in its own navigation controller, presented modally. */
     new_item_nav = make_screen(engine, "NewItemNav");
@@ -270,13 +526,19 @@ static int run1(const char *dir) {
           "make Login");
     check(amber_engine_add_root(engine, login), "add Login as a root");
 
-    /* The app goes to the background: preserve. */
+    /* The app goes to the background: a snapshot of the screen, then preserve (R21). */
+    check(amber_engine_set_snapshot(engine, SNAPSHOT, sizeof SNAPSHOT), "amber_engine_set_snapshot");
     check(amber_engine_preserve(engine, &saved), "amber_engine_preserve");
-    printf("run 1: %s into %s/state.archive\n", saved ? "preserved" : "NOT preserved", dir);
+    printf("run 1: %s into %s/state.archive, with a snapshot of %zu bytes\n", saved ? "preserved" : "NOT preserved",
+           dir, sizeof SNAPSHOT);
     {
         amber_object *all[] = {nav, items, detail, new_item_nav, new_item, tabs, left, right, login};
         size_t i;
-        for (i = 0; i < sizeof all / sizeof all[0]; i++) print_object(all[i]);
+        for (i = 0; i < sizeof all / sizeof all[0]; i++) {
+            screen *sc = amber_object_context(all[i]);
+            print_object(all[i]);
+            if (sc && sc->view_object) print_object(sc->view_object);
+        }
     }
     printf("  application coder: appVersion = \"4.2\"\n");
     if (amber_engine_last_duplicates(engine)[0] != '\0') {
@@ -285,6 +547,27 @@ static int run1(const char *dir) {
 
     amber_engine_close(engine); /* frees the objects and their screens */
     return saved ? 0 : 1;
+}
+
+/* ---- between the runs: the item store changes ----------------------------------------------- */
+
+static int change(const char *dir) {
+    load_store(dir);
+    printf("the item store changes (%s/items.txt):\n", dir);
+    delete_row(0); /* a row before the selected Shiny Spork */
+    delete_row((size_t)row_of_key("9D55-LAMP")); /* the second selected item */
+    snprintf(store[store_count].key, sizeof store[0].key, "%s", "6F77-KETTLE");
+    snprintf(store[store_count].name, sizeof store[0].name, "%s", "Copper Kettle");
+    printf("  inserted row %zu: %s \"%s\"\n", store_count, store[store_count].key, store[store_count].name);
+    store_count++;
+    save_store(dir);
+    {
+        size_t i;
+        printf("  now:");
+        for (i = 0; i < store_count; i++) printf(" %zu=%s", i, store[i].name);
+        printf("\n");
+    }
+    return 0;
 }
 
 /* ---- run 2: recreate the objects and restore them ----------------------------------------- */
@@ -297,7 +580,8 @@ static int make_homepwner_screen(amber_object **out, amber_engine *engine, const
     return new_screen(out, engine, path[path_length - 1]);
 }
 
-/* R10 step 2: the delegate finds the objects with no restoration class (window 2). */
+/* R10 step 2: the delegate finds the objects with no restoration class (window 2). Views are not
+ * its business: their controllers made them, and Amber finds them there. */
 static int object_for_path(amber_object **out, amber_engine *engine, const char *const *path, size_t path_length,
                            amber_decoder *decoder, void *ctx) {
     (void)decoder; (void)ctx;
@@ -346,10 +630,13 @@ static int run2(const char *dir) {
     amber_restoration_class cls;
     amber_report *report = NULL;
     amber_report_record rec;
+    const uint8_t *snapshot = NULL;
+    size_t snapshot_size = 0;
     char *text = NULL;
-    size_t i, j, count;
-    int failures = 0;
+    size_t i, j, k, count;
+    int failures = 0, rc;
 
+    load_store(dir);
     check(amber_engine_options_init(&options, AMBER_ENGINE_OPTIONS_VERSION), "amber_engine_options_init");
     options.state_directory = dir;
     options.bundle_version = "4.2";
@@ -366,6 +653,14 @@ static int run2(const char *dir) {
     delegate.will_finish_launching = will_finish_launching;
     delegate.did_finish_launching = did_finish_launching;
     check(amber_engine_set_delegate(engine, &delegate, NULL, NULL), "amber_engine_set_delegate");
+
+    /* The snapshot, shown while the interface is rebuilt (R21). */
+    rc = amber_engine_snapshot(&snapshot, &snapshot_size, engine);
+    if (rc == AMBER_OK)
+        printf("run 2: the snapshot to show while restoring: %zu bytes, %s\n", snapshot_size,
+               snapshot_size > 8 && memcmp(snapshot, SNAPSHOT, 8) == 0 ? "a PNG" : "not a PNG");
+    else
+        printf("run 2: no snapshot to show: %s\n", amber_error_last());
 
     printf("run 2: launching from %s/state.archive\n", dir);
     check(amber_engine_launch(&report, engine), "amber_engine_launch");
@@ -385,13 +680,18 @@ static int run2(const char *dir) {
         if (rec.outcome == AMBER_OUTCOME_RESTORED) print_object(rec.object);
     }
 
-    /* The report, record by record (R16)... */
+    /* The report, record by record (R16), with the model identifiers dropped (R18)... */
     printf("report, %zu records:\n", count);
     for (i = 0; i < count; i++) {
         check(amber_report_record_at(&rec, report, i), "amber_report_record_at");
         printf("  ");
         for (j = 0; j < rec.path_length; j++) printf("%s%s", j ? "/" : "", rec.path[j]);
         printf(": %s%s%s\n", outcome_name(rec.outcome), rec.message[0] ? " - " : "", rec.message);
+        for (k = 0; k < amber_report_dropped_identifier_count(report, i); k++) {
+            const char *id = NULL;
+            check(amber_report_dropped_identifier_at(&id, report, i, k), "amber_report_dropped_identifier_at");
+            printf("    dropped model identifier: %s (no longer in the item store)\n", id);
+        }
         if (rec.outcome != AMBER_OUTCOME_RESTORED) failures++;
     }
     /* ...and as Amber formats it. */
@@ -399,16 +699,21 @@ static int run2(const char *dir) {
     printf("amber_report_format:\n%s\n", text);
     amber_string_free(text);
 
+    rc = amber_engine_snapshot(&snapshot, &snapshot_size, engine);
+    printf("after restoring, the snapshot: %s\n", rc == AMBER_NOT_FOUND ? "gone, discarded with the archive" : "still there?");
+
     amber_report_free(report);
     amber_engine_close(engine); /* frees the restored objects and their screens */
-    return failures == 0 ? 0 : 1;
+    return failures == 0 && rc == AMBER_NOT_FOUND ? 0 : 1;
 }
 
 int main(int argc, char **argv) {
-    if (argc != 3 || (strcmp(argv[2], "run1") != 0 && strcmp(argv[2], "run2") != 0)) {
-        fprintf(stderr, "usage: homepwner STATE_DIR run1|run2\n");
+    if (argc != 3 || (strcmp(argv[2], "run1") != 0 && strcmp(argv[2], "change") != 0 && strcmp(argv[2], "run2") != 0)) {
+        fprintf(stderr, "usage: homepwner STATE_DIR run1|change|run2\n");
         return 2;
     }
     printf("Amber %s\n", amber_version_string());
-    return strcmp(argv[2], "run1") == 0 ? run1(argv[1]) : run2(argv[1]);
+    if (strcmp(argv[2], "run1") == 0) return run1(argv[1]);
+    if (strcmp(argv[2], "change") == 0) return change(argv[1]);
+    return run2(argv[1]);
 }

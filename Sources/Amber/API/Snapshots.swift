@@ -1,0 +1,49 @@
+// amber.h — Snapshots (SPEC R21): attached at preservation, carried and discarded with the
+// archive, ignorable at the next launch.
+
+import AmberCore
+import CAmber
+
+/// Backs `amber_engine_set_snapshot`.
+@c @implementation public func amber_engine_set_snapshot(_ engine: OpaquePointer?, _ bytes: UnsafeRawPointer?, _ size: Int) -> CInt {
+    guarded {
+        let box = try engineBox(engine)
+        guard let bytes else {
+            guard size == 0 else { throw invalid("bytes is NULL and size is \(UInt(bitPattern: size))") }
+            try box.engine.attachSnapshot(nil)
+            return
+        }
+        let limit = box.engine.configuration.limits.maxValueLength
+        guard size >= 0, size <= limit else {
+            throw AmberError(.limitExceeded, "a snapshot of \(UInt(bitPattern: size)) bytes; at most \(limit) are kept")
+        }
+        try box.engine.attachSnapshot(Array(UnsafeRawBufferPointer(start: bytes, count: size)))
+    }
+}
+
+/// Backs `amber_engine_ignore_snapshot`.
+@c @implementation public func amber_engine_ignore_snapshot(_ engine: OpaquePointer?) -> CInt {
+    guarded { try engineBox(engine).engine.ignoreSnapshotOnNextLaunch() }
+}
+
+/// Backs `amber_engine_snapshot`.
+@c @implementation public func amber_engine_snapshot(
+    _ out: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, _ out_size: UnsafeMutablePointer<Int>?, _ engine: OpaquePointer?
+) -> CInt {
+    guarded {
+        guard let out, let out_size else { throw invalid("out or out_size is NULL") }
+        out.pointee = nil
+        out_size.pointee = 0
+        let box = try engineBox(engine)
+        guard let snapshot = try box.engine.archivedSnapshot() else { throw AmberError(.notFound, "there is no archive, so no snapshot") }
+        if snapshot.isIgnored {
+            throw AmberError(.notFound, "the archive's snapshot is ignored: the host asked to ignore it at this launch")
+        }
+        guard let bytes = snapshot.bytes else { throw AmberError(.notFound, "the archive has no snapshot") }
+        let arena = CArena()
+        let p = try arena.bytes(bytes)
+        box.lentSnapshot = arena
+        out.pointee = UnsafePointer(p)
+        out_size.pointee = bytes.count
+    }
+}

@@ -1,0 +1,187 @@
+// amber.h — Views and model association (SPEC R17, R18): kinds, accessors, data sources, and
+// the dropped identifiers of a report.
+
+import AmberCore
+import CAmber
+
+/// The box of a live view handle.
+private func viewBox(_ handle: OpaquePointer?) throws(AmberError) -> ObjectBox {
+    let o = try objectBox(handle, "the view")
+    guard o.object.kind == .view else {
+        throw invalid("'\(o.object.className)' is a \(o.object.kind), not a view")
+    }
+    return o
+}
+
+/// Backs `amber_view_accessors_init`.
+@c @implementation public func amber_view_accessors_init(_ accessors: UnsafeMutablePointer<amber_view_accessors>?, _ version: CUnsignedInt) -> CInt {
+    guarded {
+        guard let accessors else { throw invalid("accessors is NULL") }
+        guard version == AMBER_VIEW_ACCESSORS_VERSION else {
+            throw invalid("amber_view_accessors version \(version) is not supported (expected \(AMBER_VIEW_ACCESSORS_VERSION))")
+        }
+        accessors.pointee = amber_view_accessors()
+        accessors.pointee.version = version
+    }
+}
+
+/// Gives a view a kind and accessors. Backs `amber_view_set_accessors`.
+@c @implementation public func amber_view_set_accessors(
+    _ view: OpaquePointer?, _ kind: CInt, _ accessors: UnsafePointer<amber_view_accessors>?,
+    _ ctx: UnsafeMutableRawPointer?, _ ctx_free: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?
+) -> CInt {
+    guarded {
+        let o = try viewBox(view)
+        guard let accessors else {
+            o.object.viewAccessors = nil
+            o.accessorsContext?.release()
+            o.accessorsContext = nil
+            return
+        }
+        let a = accessors.pointee
+        guard a.version == AMBER_VIEW_ACCESSORS_VERSION else {
+            throw invalid("amber_view_accessors version \(a.version) is not supported (expected \(AMBER_VIEW_ACCESSORS_VERSION))")
+        }
+        guard kind >= 1, kind <= 255, let k = ViewKind(rawValue: UInt8(kind)) else { throw invalid("\(kind) is not an amber_view_kind") }
+        guard let read = a.read, let apply = a.apply else { throw invalid("amber_view_accessors needs read and apply") }
+        if k.hasText, a.text_length == nil {
+            throw invalid("a \(k) needs a text_length accessor (a selected range that no longer fits the text restores as no selection)")
+        }
+        let context = HostContext(ctx, ctx_free)
+        let handle = o.handle
+        let c = ctx
+        var textLength: ((RestorableObject) throws -> Int)?
+        if let f = a.text_length {
+            textLength = { object in
+                var n: UInt64 = 0
+                try callHost("the text_length accessor of '\(object.className)'") { f(&n, handle, c) }
+                guard n <= UInt64(Int.max) else {
+                    throw AmberError(.callbackFailed, "the text_length accessor of '\(object.className)' gave \(n), more than a text can hold")
+                }
+                return Int(n)
+            }
+        }
+        let accessorsValue = ViewAccessors(
+            kind: k,
+            read: { object, state in
+                try ViewStateBox.with(&state, writable: true) { h in
+                    try callHost("the read accessor of '\(object.className)'") { read(handle, h, c) }
+                }
+            },
+            apply: { object, state in
+                var s = state
+                try ViewStateBox.with(&s, writable: false) { h in
+                    try callHost("the apply accessor of '\(object.className)'") { apply(handle, h, c) }
+                }
+            },
+            textLength: textLength)
+        o.object.viewAccessors = accessorsValue
+        o.accessorsContext?.release()
+        o.accessorsContext = context
+    }
+}
+
+/// Backs `amber_view_kind_of`.
+@c @implementation public func amber_view_kind_of(_ view: OpaquePointer?) -> CInt {
+    guarded(-1) { CInt(try viewBox(view).object.viewAccessors?.kind.rawValue ?? 0) }
+}
+
+/// Backs `amber_model_association_init`.
+@c @implementation public func amber_model_association_init(_ association: UnsafeMutablePointer<amber_model_association>?, _ version: CUnsignedInt) -> CInt {
+    guarded {
+        guard let association else { throw invalid("association is NULL") }
+        guard version == AMBER_MODEL_ASSOCIATION_VERSION else {
+            throw invalid("amber_model_association version \(version) is not supported (expected \(AMBER_MODEL_ASSOCIATION_VERSION))")
+        }
+        association.pointee = amber_model_association()
+        association.pointee.version = version
+    }
+}
+
+/// Gives a view its data source's model association. Backs `amber_view_set_model_association`.
+@c @implementation public func amber_view_set_model_association(
+    _ view: OpaquePointer?, _ association: UnsafePointer<amber_model_association>?,
+    _ ctx: UnsafeMutableRawPointer?, _ ctx_free: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?
+) -> CInt {
+    guarded {
+        let o = try viewBox(view)
+        guard let association else {
+            o.object.modelAssociation = nil
+            o.associationContext?.release()
+            o.associationContext = nil
+            return
+        }
+        let a = association.pointee
+        guard a.version == AMBER_MODEL_ASSOCIATION_VERSION else {
+            throw invalid("amber_model_association version \(a.version) is not supported (expected \(AMBER_MODEL_ASSOCIATION_VERSION))")
+        }
+        guard let toIdentifier = a.identifier_for_index_path, let toIndexPath = a.index_path_for_identifier else {
+            throw invalid("amber_model_association needs identifier_for_index_path and index_path_for_identifier")
+        }
+        let context = HostContext(ctx, ctx_free)
+        let handle = o.handle
+        let c = ctx
+        o.object.modelAssociation = ModelAssociation(
+            identifierForIndexPath: { object, path in
+                let what = "the identifier_for_index_path callback of '\(object.className)'"
+                var out: UnsafePointer<CChar>?
+                let indexes = path.map { Int64($0) }
+                try indexes.withUnsafeBufferPointer { b in
+                    try callHost(what) { toIdentifier(&out, handle, b.baseAddress, b.count, c) }
+                }
+                guard let out else { return nil }
+                guard let id = String(validatingCString: out) else { throw AmberError(.callbackFailed, "\(what) gave an identifier that is not valid UTF-8") }
+                guard !id.isEmpty else { throw AmberError(.callbackFailed, "\(what) gave an empty identifier (NULL means none)") }
+                return id
+            },
+            indexPathForIdentifier: { object, identifier in
+                let what = "the index_path_for_identifier callback of '\(object.className)'"
+                var capacity = 16
+                while true {
+                    var buffer = [Int64](repeating: 0, count: capacity)
+                    var length = 0
+                    try buffer.withUnsafeMutableBufferPointer { b in
+                        try identifier.withCString { id in
+                            try callHost(what) { toIndexPath(b.baseAddress, b.count, &length, handle, id, c) }
+                        }
+                    }
+                    if length == 0 { return nil }
+                    if length <= capacity { return buffer[0 ..< length].map { Int($0) } }
+                    guard length <= ViewState.maxIndexPathLength, capacity == 16 else {
+                        throw AmberError(.callbackFailed, "\(what) asked for room for \(UInt(bitPattern: length)) indexes; an index path has at most \(ViewState.maxIndexPathLength)")
+                    }
+                    capacity = length
+                }
+            })
+        o.associationContext?.release()
+        o.associationContext = context
+    }
+}
+
+// MARK: Reports
+
+/// Backs `amber_report_dropped_identifier_count`.
+@c @implementation public func amber_report_dropped_identifier_count(_ report: OpaquePointer?, _ index: Int) -> Int {
+    guarded(0) {
+        let r = try reportBox(report)
+        return index >= 0 && index < r.count ? r.droppedCount(at: index) : 0
+    }
+}
+
+/// Backs `amber_report_dropped_identifier_at`.
+@c @implementation public func amber_report_dropped_identifier_at(
+    _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ report: OpaquePointer?, _ index: Int, _ i: Int
+) -> CInt {
+    guarded {
+        guard let out else { throw invalid("out is NULL") }
+        let r = try reportBox(report)
+        guard index >= 0, index < r.count else {
+            throw AmberError(.notFound, "record \(UInt(bitPattern: index)) is past the end (the report has \(r.count))")
+        }
+        let n = r.droppedCount(at: index)
+        guard i >= 0, i < n else {
+            throw AmberError(.notFound, "record \(index) has \(n) dropped identifiers; \(UInt(bitPattern: i)) is past the end")
+        }
+        out.pointee = try r.dropped(at: index, i)
+    }
+}

@@ -1,0 +1,331 @@
+/*
+ * R20, R22 through the C ABI: archives sealed with AES-256-GCM under a key from a key file, a
+ * host callback (which may say "unavailable") or a fixed key; no encryption only when asked and
+ * then shown; wrong keys, downgrades, every single-bit flip and every truncation of an encrypted
+ * archive rejected with a fresh launch and the reason in the report.
+ *
+ * Prints one line per check and "N passed, N failed".
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "amber.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int passed, failed;
+
+static void check(int ok, const char *what) {
+    if (ok) {
+        passed++;
+        printf("ok    %s\n", what);
+    } else {
+        failed++;
+        printf("FAIL  %s (last error: %s: %s)\n", what, amber_status_string(amber_error_last_code()), amber_error_last());
+    }
+}
+
+static int contains(const uint8_t *bytes, size_t size, const char *text) {
+    size_t n = strlen(text), i;
+    for (i = 0; i + n <= size; i++)
+        if (memcmp(bytes + i, text, n) == 0) return 1;
+    return 0;
+}
+
+static uint8_t *read_file(const char *path, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    uint8_t *bytes;
+    long n;
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    bytes = malloc(n > 0 ? (size_t)n : 1);
+    *size = fread(bytes, 1, (size_t)n, f);
+    fclose(f);
+    return bytes;
+}
+
+/* ---- a host: one controller saving a string; a delegate that always agrees ------------------ */
+
+static int yes_save(amber_engine *e, amber_coder *c, void *ctx) { (void)e; (void)c; (void)ctx; return 1; }
+static int yes_restore(amber_engine *e, amber_decoder *d, void *ctx) { (void)e; (void)d; (void)ctx; return 1; }
+
+static char decoded[64];
+static int encode(amber_object *o, amber_coder *c, void *ctx) {
+    (void)o; (void)ctx;
+    return amber_coder_encode_string(c, "secret", "the half-typed message");
+}
+static int decode(amber_object *o, amber_decoder *d, void *ctx) {
+    const char *s = NULL;
+    int status;
+    (void)o; (void)ctx;
+    status = amber_decoder_decode_string(&s, d, "secret");
+    if (status == AMBER_OK) snprintf(decoded, sizeof decoded, "%s", s);
+    return status;
+}
+
+static amber_engine *host(const amber_engine_options *opts) {
+    amber_engine *e = NULL;
+    amber_delegate d;
+    amber_object_callbacks cb;
+    amber_object *root = NULL;
+    if (amber_engine_open(&e, "org.amber.envelope", opts) != AMBER_OK) return NULL;
+    amber_delegate_init(&d, AMBER_DELEGATE_VERSION);
+    d.should_save = yes_save;
+    d.should_restore = yes_restore;
+    amber_engine_set_delegate(e, &d, NULL, NULL);
+    amber_object_callbacks_init(&cb, AMBER_OBJECT_CALLBACKS_VERSION);
+    cb.encode = encode;
+    cb.decode = decode;
+    amber_object_new(&root, e, AMBER_KIND_CONTROLLER, "Composer", "Composer", &cb, NULL, NULL);
+    amber_engine_add_root(e, root);
+    return e;
+}
+
+static int save(const amber_engine_options *opts) {
+    amber_engine *e = host(opts);
+    int saved = 0, status;
+    if (!e) return amber_error_last_code();
+    status = amber_engine_preserve(e, &saved);
+    amber_engine_close(e);
+    return status != AMBER_OK ? status : saved ? AMBER_OK : -1;
+}
+
+/* Launches an engine; returns the fresh reason (or -1), the report's message and protection. */
+static char message[2048], protection[128];
+static int launch(const amber_engine_options *opts) {
+    amber_engine *e = host(opts);
+    amber_report *r = NULL;
+    int reason;
+    decoded[0] = 0;
+    message[0] = 0;
+    if (!e) return -1;
+    if (amber_engine_launch(&r, e) != AMBER_OK) { amber_engine_close(e); return -1; }
+    reason = amber_report_fresh_reason(r);
+    snprintf(message, sizeof message, "%s", amber_report_message(r));
+    snprintf(protection, sizeof protection, "%s", amber_report_protection(r));
+    amber_report_free(r);
+    amber_engine_close(e);
+    return reason;
+}
+
+/* ---- the key callback ---------------------------------------------------------------------- */
+
+typedef struct keyring {
+    int locked;
+    int calls_saving, calls_opening;
+    int freed;
+} keyring;
+
+static int key_callback(uint8_t key[32], int for_saving, void *ctx) {
+    keyring *k = ctx;
+    if (for_saving) k->calls_saving++; else k->calls_opening++;
+    if (k->locked) return AMBER_KEY_UNAVAILABLE;
+    memset(key, 0x42, 32);
+    return AMBER_OK;
+}
+static void key_free(void *ctx) { ((keyring *)ctx)->freed++; }
+
+/* ---- a memory store, for thousands of launches without fsync -------------------------------- */
+
+typedef struct mem {
+    uint8_t *bytes;
+    size_t size;
+    int guard;
+} mem;
+static int m_read(void *(*alloc)(size_t, void *), void *alloc_ctx, uint8_t **out, size_t *size, int *found, void *ctx) {
+    mem *m = ctx;
+    *found = m->bytes != NULL;
+    if (!m->bytes) return 0;
+    *out = alloc(m->size, alloc_ctx);
+    if (!*out) return AMBER_LIMIT_EXCEEDED;
+    memcpy(*out, m->bytes, m->size);
+    *size = m->size;
+    return 0;
+}
+static int m_write(const uint8_t *bytes, size_t size, void *ctx) {
+    mem *m = ctx;
+    free(m->bytes);
+    m->bytes = malloc(size ? size : 1);
+    memcpy(m->bytes, bytes, size);
+    m->size = size;
+    return 0;
+}
+static int m_remove(void *ctx) {
+    mem *m = ctx;
+    free(m->bytes);
+    m->bytes = NULL;
+    return 0;
+}
+static int m_read_guard(int *count, void *ctx) { *count = ((mem *)ctx)->guard; return 0; }
+static int m_write_guard(int count, void *ctx) { ((mem *)ctx)->guard = count; return 0; }
+
+int main(void) {
+    char dir[] = "/tmp/amber-envelope-XXXXXX";
+    char path[512], keypath[512];
+    amber_engine_options opts;
+    amber_engine *e = NULL;
+    uint8_t *bytes;
+    size_t size = 0;
+    struct stat st;
+    if (!mkdtemp(dir)) { perror("mkdtemp"); return 1; }
+    snprintf(path, sizeof path, "%s/state.archive", dir);
+    snprintf(keypath, sizeof keypath, "%s/archive.key", dir);
+
+    printf("== R20 the default: a key file in the state directory\n");
+    amber_engine_options_init(&opts, AMBER_ENGINE_OPTIONS_VERSION);
+    opts.state_directory = dir;
+    check(save(&opts) == AMBER_OK, "R20 save with the default protection");
+    check(stat(keypath, &st) == 0 && (st.st_mode & 0777) == 0600 && st.st_size == 32,
+          "R20 the key file was created: 32 bytes, mode 0600");
+    bytes = read_file(path, &size);
+    check(bytes && size > 8 && memcmp(bytes, "AMBERENV", 8) == 0 && !contains(bytes, size, "half-typed") &&
+              !contains(bytes, size, "Composer") && !contains(bytes, size, "NSKeyedArchiver"),
+          "R20 the archive on disk is in the envelope and shows none of its contents");
+    free(bytes);
+    chmod(keypath, 0644);
+    check(launch(&opts) == AMBER_FRESH_KEY_UNAVAILABLE && strstr(message, "644") != NULL,
+          "R20 a key file others can read is refused: a fresh launch saying why");
+    check(access(path, F_OK) == 0, "R20 ... and the archive is kept");
+    check(save(&opts) == AMBER_KEY_UNAVAILABLE, "R20 ... and a save is refused with AMBER_KEY_UNAVAILABLE");
+    chmod(keypath, 0600);
+    check(launch(&opts) == AMBER_FRESH_NONE && strcmp(decoded, "the half-typed message") == 0,
+          "R20 with the key file fixed, the kept archive restores");
+    check(strstr(protection, "AES-256-GCM") != NULL, "R20 the report names the protection");
+    check(access(path, F_OK) != 0, "R14 the archive was discarded after restoring");
+
+    printf("== R20 the host's key callback\n");
+    {
+        keyring k = {0, 0, 0, 0};
+        amber_engine_options_init(&opts, AMBER_ENGINE_OPTIONS_VERSION);
+        opts.state_directory = dir;
+        opts.protection = AMBER_PROTECTION_KEY_CALLBACK;
+        opts.key_callback = key_callback;
+        opts.key_ctx = &k;
+        opts.key_ctx_free = key_free;
+        check(save(&opts) == AMBER_OK && k.calls_saving == 1 && k.calls_opening == 0,
+              "R20 the callback gives the key to seal (for_saving = 1)");
+        check(k.freed == 1, "the key context is freed once when the engine closes");
+        k.locked = 1;
+        check(launch(&opts) == AMBER_FRESH_KEY_UNAVAILABLE && k.calls_opening == 1,
+              "R20 'unavailable' (device locked): a fresh launch with the reason");
+        check(access(path, F_OK) == 0, "R20 ... restoration deferred: the archive is kept");
+        check(strstr(message, "key unavailable") != NULL, "R16 the report says the key was unavailable");
+        check(save(&opts) == AMBER_KEY_UNAVAILABLE, "R20 a save while locked fails with AMBER_KEY_UNAVAILABLE");
+        k.locked = 0;
+        check(launch(&opts) == AMBER_FRESH_NONE && strcmp(decoded, "the half-typed message") == 0,
+              "R20 once unlocked, the deferred archive restores");
+    }
+
+    printf("== R20 wrong keys and downgrades\n");
+    {
+        static const uint8_t key_a[32] = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+        static const uint8_t key_b[32] = "BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB";
+        amber_engine_options_init(&opts, AMBER_ENGINE_OPTIONS_VERSION);
+        opts.state_directory = dir;
+        opts.protection = AMBER_PROTECTION_FIXED_KEY;
+        opts.fixed_key = key_a;
+        check(save(&opts) == AMBER_OK, "R20 save under a fixed key");
+        opts.fixed_key = key_b;
+        check(launch(&opts) == AMBER_FRESH_AUTHENTICATION_FAILED && decoded[0] == 0,
+              "R20 another key: the archive does not authenticate, nothing is decoded");
+        check(access(path, F_OK) != 0, "R22 ... and it is discarded");
+
+        amber_engine_options_init(&opts, AMBER_ENGINE_OPTIONS_VERSION);
+        opts.state_directory = dir;
+        opts.protection = AMBER_PROTECTION_NONE;
+        check(save(&opts) == AMBER_OK, "R20 no encryption, asked for explicitly");
+        bytes = read_file(path, &size);
+        check(bytes && memcmp(bytes, "AMBERENV", 8) == 0 && contains(bytes, size, "NSKeyedArchiver"),
+              "R20 ... the envelope header, then the archive in the clear");
+        free(bytes);
+        opts.fixed_key = key_a;
+        opts.protection = AMBER_PROTECTION_FIXED_KEY;
+        check(launch(&opts) == AMBER_FRESH_AUTHENTICATION_FAILED && strstr(message, "downgrade") != NULL,
+              "R20 an engine that encrypts refuses an unencrypted archive as a downgrade");
+        opts.protection = AMBER_PROTECTION_NONE;
+        check(save(&opts) == AMBER_OK && launch(&opts) == AMBER_FRESH_NONE && strstr(protection, "not encrypted") != NULL,
+              "R20 an unencrypted archive restores when asked for, and the report shows it");
+    }
+
+    printf("== R22 every single-bit flip and every truncation of an encrypted archive\n");
+    {
+        static const uint8_t key_a[32] = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+        amber_store store;
+        mem m = {NULL, 0, 0};
+        uint8_t *good;
+        size_t good_size, i;
+        int bit, restored = 0, fresh_ok = 0, other = 0;
+        amber_store_init(&store, AMBER_STORE_VERSION);
+        store.read = m_read;
+        store.write = m_write;
+        store.remove = m_remove;
+        store.read_guard = m_read_guard;
+        store.write_guard = m_write_guard;
+        amber_engine_options_init(&opts, AMBER_ENGINE_OPTIONS_VERSION);
+        opts.store = &store;
+        opts.store_ctx = &m;
+        opts.protection = AMBER_PROTECTION_FIXED_KEY;
+        opts.fixed_key = key_a;
+        check(save(&opts) == AMBER_OK && m.bytes != NULL, "R20 save into a host store");
+        good_size = m.size;
+        good = malloc(good_size);
+        memcpy(good, m.bytes, good_size);
+        for (i = 0; i < good_size; i++) {
+            for (bit = 0; bit < 8; bit++) {
+                int reason;
+                m_write(good, good_size, &m);
+                m.bytes[i] ^= (uint8_t)(1u << bit);
+                m.guard = 0;
+                reason = launch(&opts);
+                if (reason == AMBER_FRESH_NONE) restored++;
+                else if ((reason == AMBER_FRESH_AUTHENTICATION_FAILED || reason == AMBER_FRESH_CORRUPT) && m.bytes == NULL) fresh_ok++;
+                else other++;
+            }
+        }
+        for (i = 0; i < good_size; i++) {
+            int reason;
+            m_write(good, i, &m);
+            m.guard = 0;
+            reason = launch(&opts);
+            if (reason == AMBER_FRESH_NONE) restored++;
+            else if ((reason == AMBER_FRESH_AUTHENTICATION_FAILED || reason == AMBER_FRESH_CORRUPT) && m.bytes == NULL) fresh_ok++;
+            else other++;
+        }
+        printf("      %zu-byte archive: %zu flips and %zu truncations: %d restored, %d rejected and discarded, %d other\n",
+               good_size, good_size * 8, good_size, restored, fresh_ok, other);
+        check(restored == 0 && other == 0 && (size_t)fresh_ok == good_size * 9,
+              "R22 every flip and every truncation: a fresh launch, authentication failed or corrupt, archive discarded");
+        m_write(good, good_size, &m);
+        m.guard = 0;
+        check(launch(&opts) == AMBER_FRESH_NONE && strcmp(decoded, "the half-typed message") == 0,
+              "R20 the untouched archive still restores");
+        free(good);
+        m_remove(&m);
+    }
+
+    printf("== R22 bad protection options\n");
+    amber_engine_options_init(&opts, AMBER_ENGINE_OPTIONS_VERSION);
+    opts.memory_store = 1;
+    opts.protection = 99;
+    check(amber_engine_open(&e, "org.amber.envelope", &opts) == AMBER_INVALID_ARGUMENT && e == NULL,
+          "R22 an unknown protection is AMBER_INVALID_ARGUMENT");
+    opts.protection = AMBER_PROTECTION_FIXED_KEY;
+    check(amber_engine_open(&e, "org.amber.envelope", &opts) == AMBER_INVALID_ARGUMENT, "R22 a fixed key that is NULL");
+    opts.protection = AMBER_PROTECTION_KEY_CALLBACK;
+    check(amber_engine_open(&e, "org.amber.envelope", &opts) == AMBER_INVALID_ARGUMENT, "R22 a key callback that is NULL");
+    opts.protection = AMBER_PROTECTION_KEY_FILE;
+    check(amber_engine_open(&e, "org.amber.envelope", &opts) == AMBER_OK, "the memory store with the default protection");
+    amber_engine_close(e);
+
+    {
+        char command[600];
+        snprintf(command, sizeof command, "rm -rf %s", dir);
+        if (system(command) != 0) fprintf(stderr, "could not remove %s\n", dir);
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
