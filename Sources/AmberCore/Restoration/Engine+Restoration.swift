@@ -160,6 +160,9 @@ extension Engine {
         /// The note of objects made by each restoration class, made once: one string shared by
         /// every record rather than one per record.
         var madeByClass: [String: String] = [:]
+        /// The restoration class of the previous record that named one, and its note: records
+        /// mostly name the class their neighbour named, found again without hashing its name.
+        var lastClass: (name: String, rc: RestorationClass?, how: String?)?
 
         for i in 0 ..< count {
             let r = session.records[i]
@@ -177,7 +180,10 @@ extension Engine {
                 // 1. The restoration class.
                 var classStands = false
                 if let rcName = r.restorationClassName {
-                    if let rc = restorationClasses[rcName], let make = rc.make {
+                    if lastClass == nil || lastClass!.name != rcName {
+                        lastClass = (rcName, restorationClasses[rcName], nil)
+                    }
+                    if let rc = lastClass!.rc, let make = rc.make {
                         classStands = true
                         let coder = StateDecoder(session: session, record: i)
                         defer { coder.core.isActive = false }
@@ -188,11 +194,15 @@ extension Engine {
                             entry.note = "restoration class \(rcName) gave none: neither it nor anything under it is restored"
                             continue
                         }
-                        if let note = madeByClass[rcName] {
+                        if let note = lastClass!.how {
                             how = note
+                        } else if let note = madeByClass[rcName] {
+                            how = note
+                            lastClass!.how = note
                         } else {
                             how = "made by restoration class \(rcName)"
                             madeByClass[rcName] = how
+                            lastClass!.how = how
                         }
                     } else {
                         entry.note = restorationClasses[rcName] == nil

@@ -13,8 +13,6 @@ final class RestoreSession {
         let parent: Int
         let relation: ObjectRelation
         let isRoot: Bool
-        /// The last component of its restoration path (its identifier, with its stack position).
-        let component: String
         let restorationClassName: String?
         let blueprintIdentifier: String?
     }
@@ -124,7 +122,7 @@ final class RestoreSession {
             }
             return Record(
                 stateUID: stateUID, className: objectClass, kind: kind, identifier: identifier, parent: Int(parent),
-                relation: relation, isRoot: isRoot, component: component,
+                relation: relation, isRoot: isRoot,
                 restorationClassName: try optionalString(L.restorationClass),
                 blueprintIdentifier: try optionalString(L.blueprint))
         }
@@ -144,7 +142,7 @@ final class RestoreSession {
 /// so that a restore does not hold an array of strings per record, and the report's records
 /// share this table instead of a path each.
 final class RestorationPaths {
-    private var parents: [Int] = []
+    private var parents: [Int32] = []
     private var components: [String] = []
     /// The whole paths of records without parent, by record index.
     private var rootPaths: [Int: [String]] = [:]
@@ -158,7 +156,7 @@ final class RestorationPaths {
 
     /// Appends a record under record `parent` (which comes before it).
     func append(parent: Int, component: String) {
-        parents.append(parent)
+        parents.append(Int32(truncatingIfNeeded: parent))
         components.append(component)
     }
 
@@ -175,7 +173,7 @@ final class RestorationPaths {
         var i = index
         while i >= 0, parents[i] >= 0 {
             depth += 1
-            i = parents[i]
+            i = Int(parents[i])
         }
         let prefix = i >= 0 ? rootPaths[i] ?? [components[i]] : []
         var path = prefix
@@ -186,7 +184,7 @@ final class RestorationPaths {
         var k = start + depth - 1
         while k >= start {
             path[k] = components[i]
-            i = parents[i]
+            i = Int(parents[i])
             k -= 1
         }
         return path
