@@ -175,7 +175,7 @@ def _str(value: Optional[bytes]) -> Optional[str]:
 
 
 def _path_tuple(path, length: int) -> Tuple[str, ...]:
-    return tuple(path[i].decode("utf-8", "surrogateescape") for i in range(length))
+    return tuple([b.decode("utf-8", "surrogateescape") for b in path[:length]])
 
 
 def _take_string(p: c_void_p) -> str:
@@ -517,19 +517,25 @@ class Object(_Holder):
         self._h = None
         self._enc, self._dec, self._fin = encode, decode, finished
         cls = type(self)
-        callbacks = F.ObjectCallbacks()
-        check(lib.amber_object_callbacks_init(byref(callbacks), F.OBJECT_CALLBACKS_VERSION))
-        if encode or cls.encode_restorable_state is not Object.encode_restorable_state:
-            callbacks.encode = _T_ENCODE
-        if decode or cls.decode_restorable_state is not Object.decode_restorable_state:
-            callbacks.decode = _T_DECODE
-        if finished or cls.application_finished_restoring is not Object.application_finished_restoring:
-            callbacks.finished_restoring = _T_FINISHED
+        which = (bool(encode) or cls.encode_restorable_state is not Object.encode_restorable_state,
+                 bool(decode) or cls.decode_restorable_state is not Object.decode_restorable_state,
+                 bool(finished) or cls.application_finished_restoring is not Object.application_finished_restoring)
+        callbacks = _CALLBACKS.get(which)
+        if callbacks is None:
+            callbacks = F.ObjectCallbacks()
+            check(lib.amber_object_callbacks_init(byref(callbacks), F.OBJECT_CALLBACKS_VERSION))
+            if which[0]:
+                callbacks.encode = _T_ENCODE
+            if which[1]:
+                callbacks.decode = _T_DECODE
+            if which[2]:
+                callbacks.finished_restoring = _T_FINISHED
+            _CALLBACKS[which] = callbacks
         if kind is None:
             kind = cls.kind
         key = self._register(engine)
         out = F.ObjectP()
-        rc = lib.amber_object_new(byref(out), engine._handle(), int(kind), _s(class_name or cls.__name__),
+        rc = lib.amber_object_new(byref(out), engine._handle(), int(kind), _key(class_name or cls.__name__),
                                   _s(identifier), byref(callbacks), key, CTX_FREE)
         if rc:
             _contexts.pop(key, None)
@@ -658,6 +664,9 @@ class Object(_Holder):
         if self._h is None:
             return f"<{type(self).__name__} (freed)>"
         return f"<{type(self).__name__} {self.class_name} {self.identifier!r}>"
+
+
+_CALLBACKS: Dict[Tuple[bool, bool, bool], F.ObjectCallbacks] = {}  # read-only once made; C copies them
 
 
 class Controller(Object):
@@ -933,8 +942,9 @@ class Report:
         return self.text
 
 
-def _read_report(handle: F.ReportP) -> Report:
+def _read_report(handle: F.ReportP, engine: Optional["Engine"] = None) -> Report:
     lib = load()
+    objects = engine._objects if engine is not None else {}
     try:
         count = lib.amber_report_count(handle)
         rec = F.ReportRecord()
@@ -943,7 +953,7 @@ def _read_report(handle: F.ReportP) -> Report:
             check(lib.amber_report_record_at(byref(rec), handle, i))
             records.append(Record(_path_tuple(rec.path, rec.path_length), _str(rec.class_name) or "",
                                   Kind(rec.kind), Outcome(rec.outcome), _str(rec.message) or "",
-                                  Object._from_handle(rec.object)))
+                                  objects.get(rec.object.value) if rec.object else None))
         text = c_void_p()
         check(lib.amber_report_format(byref(text), handle))
         return Report(FreshReason(lib.amber_report_fresh_reason(handle)), _str(lib.amber_report_message(handle)) or "",
@@ -1486,7 +1496,7 @@ class Engine:
         since = E.mark()
         rc = fn(byref(out), self._handle())
         error = E.take(since)
-        report = _read_report(out) if out else None
+        report = _read_report(out, self) if out else None
         if error is not None:
             if report is not None:
                 error.amber_report = report  # type: ignore[attr-defined]
