@@ -3,8 +3,14 @@ import sys
 
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+# The source tree's package, unless run-tests.sh tests the one installed into its venv.
+if not os.environ.get("AMBER_TEST_INSTALLED"):
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import amber  # noqa: E402
+
+
+def pytest_report_header(config):
+    return f"amber package: {os.path.dirname(amber.__file__)}; library: {amber.library_path()}"
 
 
 class Delegate:
