@@ -378,6 +378,6 @@ struct ArchiveWriter {
             table.string("$top"), topDict,
             table.string("$objects"), objectsRef,
         ][...])
-        return table.serialize(top: root)
+        return table.finish(top: root)
     }
 }

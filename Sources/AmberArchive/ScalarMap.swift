@@ -62,85 +62,106 @@ struct ScalarMap {
     }
 }
 
-/// A hash set of the strings of an object table, for the writer's string uniquing: it maps a
-/// string to the reference of its object, and keeps no copy of the strings (the table holds their
-/// bytes), so a table of a million strings costs no retains and releases.
+/// A hash set of the objects of a table, for the writer's uniquing of strings, numbers and object
+/// identities: it maps a value to the reference of its object and keeps no copy of the value (the
+/// table holds it), so that a slot is one word and a probe touches one cache line.
 ///
-/// Strings are compared by code units, not by Unicode canonical equivalence as `String`'s `==`
-/// does: two spellings of "é" are two strings in a property list, and the file must keep the one
-/// the program gave. The hash is FNV-1a over the UTF-8 bytes: the keys come from the program
-/// doing the encoding, never from a file.
-struct StringMap {
-    /// Each slot: the object reference plus one in the low half (0: empty), the string's hash
-    /// in the high half, compared before the string itself so that a probe touches the string's
-    /// bytes only when the hashes match. One word a slot, one cache line a probe.
+/// Each slot holds a 32-bit tag, the high half of the value's 64-bit hash, and the reference plus
+/// one (0: empty). The tag's high bits also choose the slot, so the table grows by rehashing the
+/// tags it holds, without reading any value again. A probe reads the value itself (through
+/// `matches`) only when the tags are equal: for a value met before, or once in 2^(32 - log2 size)
+/// probes by chance. Linear probing, at most 4/5 full. The hashes are of values the program
+/// encoding gives (strings, numbers, object identities), never of a file's contents.
+struct RefMap {
     private var slots: [UInt64]
     private var used = 0
-    private var mask: Int
+    private var shift: UInt32
+    private var limit: Int
 
-    init(capacity: Int = 16) {
+    /// `capacity`: how many values to hold before the first growth.
+    init(capacity: Int = 8) {
         var size = 16
-        while size < capacity * 2 { size <<= 1 }
+        while size * 4 < capacity * 5 { size <<= 1 }
         slots = [UInt64](repeating: 0, count: size)
-        mask = size - 1
+        shift = UInt32(32 - size.trailingZeroBitCount)
+        limit = size * 4 / 5
     }
 
+    /// The reference of the value whose hash is `hash` and for whose object `matches` is true (-1
+    /// if none), and the slot where it is or would go, and the tag to insert it with.
     @inline(__always)
-    static func hash(_ key: String) -> UInt64 {
-        let utf8 = key.utf8
-        let bytes = utf8.span
-        var h: UInt64 = 0xCBF2_9CE4_8422_2325
-        for i in bytes.indices { h = (h ^ UInt64(bytes[i])) &* 0x100_0000_01B3 }
-        return h ^ (h >> 29)
-    }
-
-    /// The same hash of UTF-8 bytes.
-    static func hash(bytes: ArraySlice<UInt8>) -> UInt64 {
-        var h: UInt64 = 0xCBF2_9CE4_8422_2325
-        for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01B3 }
-        return h ^ (h >> 29)
-    }
-
-    /// The reference of `key` (-1 if none), the slot where it is or would go, and its hash;
-    /// `matches` says whether the string object of a reference is `key`.
-    @inline(__always)
-    func find(_ key: String, matches: (Int32) -> Bool) -> (ref: Int32, slot: Int, hash: UInt32) {
-        let h = StringMap.hash(key)
-        let tag = UInt32(truncatingIfNeeded: h >> 32)
-        var i = Int(truncatingIfNeeded: h) & mask
+    func find(hash: UInt64, matches: (Int32) -> Bool) -> (ref: Int32, slot: Int, tag: UInt32) {
+        let tag = UInt32(truncatingIfNeeded: hash >> 32)
+        let mask = slots.count - 1
+        var i = Int(tag >> shift)
         while true {
             let s = slots[i]
             if s == 0 { return (-1, i, tag) }
             if UInt32(truncatingIfNeeded: s >> 32) == tag {
-                let ref = Int32(truncatingIfNeeded: s) - 1
+                let ref = Int32(truncatingIfNeeded: s) &- 1
                 if matches(ref) { return (ref, i, tag) }
             }
             i = (i + 1) & mask
         }
     }
 
-    /// Records `ref` in the slot `find` returned for a string it did not hold. Then, if
-    /// `isFull`, the caller grows the table.
+    /// Records `ref` in the slot `find` returned for a value it did not hold.
     @inline(__always)
-    mutating func insert(_ ref: Int32, hash: UInt32, at slot: Int) {
-        slots[slot] = UInt64(hash) << 32 | UInt64(UInt32(ref) + 1)
+    mutating func insert(_ ref: Int32, tag: UInt32, at slot: Int) {
+        slots[slot] = UInt64(tag) << 32 | UInt64(UInt32(bitPattern: ref) &+ 1)
         used += 1
+        if used > limit { grow() }
     }
 
-    /// Whether the table must grow before the next `find`.
-    var isFull: Bool { used * 2 > mask }
-
-    /// Doubles the table; `hashOf` gives the hash of a reference's string.
-    mutating func grow(_ hashOf: (Int32) -> UInt64) {
+    private mutating func grow() {
         let old = slots
-        let size = (mask + 1) * 2
+        let size = old.count * 2
         slots = [UInt64](repeating: 0, count: size)
-        mask = size - 1
+        shift -= 1
+        limit = size * 4 / 5
+        let mask = size - 1
         for s in old where s != 0 {
-            let ref = Int32(truncatingIfNeeded: s) - 1
-            var i = Int(truncatingIfNeeded: hashOf(ref)) & mask
+            var i = Int(UInt32(truncatingIfNeeded: s >> 32) >> shift)
             while slots[i] != 0 { i = (i + 1) & mask }
             slots[i] = s
         }
+    }
+
+    /// A 64-bit hash of a 64-bit value (the finalizer of MurmurHash3).
+    @inline(__always)
+    static func hash(_ key: UInt64) -> UInt64 {
+        var h = key
+        h ^= h >> 33
+        h &*= 0xFF51_AFD7_ED55_8CCD
+        h ^= h >> 33
+        h &*= 0xC4CE_B9FE_1A85_EC53
+        h ^= h >> 33
+        return h
+    }
+
+    /// A 64-bit hash of bytes, eight at a time.
+    @inline(__always)
+    static func hash(_ bytes: Span<UInt8>) -> UInt64 {
+        let n = bytes.count
+        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 &* UInt64(truncatingIfNeeded: n &+ 1)
+        var i = 0
+        while i &+ 8 <= n {
+            var w: UInt64 = 0
+            for k in 0 ..< 8 { w |= UInt64(bytes[i &+ k]) << UInt64(8 &* k) }
+            h = (h ^ w) &* 0xFF51_AFD7_ED55_8CCD
+            h ^= h >> 29
+            i &+= 8
+        }
+        if i < n {
+            var w: UInt64 = 0
+            var k: UInt64 = 0
+            while i < n {
+                w |= UInt64(bytes[i]) << k
+                k &+= 8
+                i &+= 1
+            }
+            h = (h ^ w) &* 0xFF51_AFD7_ED55_8CCD
+        }
+        return hash(h)
     }
 }
