@@ -42,6 +42,7 @@ struct ObjectTable {
         if objects > 0 {
             body.reserveCapacity(objects * 192)
             offsets.reserveCapacity(expected)
+            uidRefs.reserveCapacity(objects * 4)
             strings = RefMap(capacity: objects * 2)
             ints = RefMap(capacity: min(objects, 4096))
             reals = RefMap(capacity: objects)

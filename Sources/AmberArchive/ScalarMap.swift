@@ -63,45 +63,71 @@ struct ScalarMap {
 }
 
 /// A hash set of the objects of a table, for the writer's uniquing of strings, numbers and object
-/// identities: it maps a value to the reference of its object and keeps no copy of the value (the
-/// table holds it), so that a slot is one word and a probe touches one cache line.
+/// identities: it maps a value to a reference (of its object, or to where the caller keeps it)
+/// and keeps no copy of the value; the caller compares values (`matches`).
 ///
-/// Each slot holds a 32-bit tag, the high half of the value's 64-bit hash, and the reference plus
-/// one (0: empty). The tag's high bits also choose the slot, so the table grows by rehashing the
-/// tags it holds, without reading any value again. A probe reads the value itself (through
-/// `matches`) only when the tags are equal: for a value met before, or once in 2^(32 - log2 size)
-/// probes by chance. Linear probing, at most 4/5 full. The hashes are of values the program
-/// encoding gives (strings, numbers, object identities), never of a file's contents.
+/// The layout keeps the encoder's misses few when the tables outgrow the caches (hundreds of
+/// thousands of values). Slots come in groups of eight, and each group has one control word
+/// apart from the slots: a byte per slot, 0 when empty, else 0x80 and seven bits of the value's
+/// hash. The control words, an eighth of the table, are what every probe reads; a slot is read
+/// only when its control byte matches (a value met before, or 1 in 128 by chance), and a new
+/// value's slot is only written, which the processor does without waiting. Each slot holds the
+/// reference plus one and a 32-bit tag, the high half of the hash, whose high bits also choose
+/// the group: the table grows by rehashing the tags it holds, without reading any value again.
+/// Linear probing by group, at most 4/5 full. The hashes are of values the program encoding
+/// gives (strings, numbers, object identities), never of a file's contents.
 struct RefMap {
+    private var control: [UInt64]
     private var slots: [UInt64]
     private var used = 0
+    /// The group of a tag: `tag >> shift`.
     private var shift: UInt32
     private var limit: Int
 
     /// `capacity`: how many values to hold before the first growth.
     init(capacity: Int = 8) {
-        var size = 16
-        while size * 4 < capacity * 5 { size <<= 1 }
-        slots = [UInt64](repeating: 0, count: size)
-        shift = UInt32(32 - size.trailingZeroBitCount)
-        limit = size * 4 / 5
+        var groups = 2
+        while groups * 8 * 4 < capacity * 5 { groups <<= 1 }
+        control = [UInt64](repeating: 0, count: groups)
+        slots = [UInt64](repeating: 0, count: groups * 8)
+        shift = UInt32(32 - groups.trailingZeroBitCount)
+        limit = groups * 8 * 4 / 5
     }
 
-    /// The reference of the value whose hash is `hash` and for whose object `matches` is true (-1
-    /// if none), and the slot where it is or would go, and the tag to insert it with.
+    private static let lows: UInt64 = 0x0101_0101_0101_0101
+    private static let highs: UInt64 = 0x8080_8080_8080_8080
+
+    /// The control byte of a tag: its low seven bits (independent of the high bits that choose
+    /// the group, for any table below 2^25 groups).
+    @inline(__always)
+    private static func controlByte(_ tag: UInt32) -> UInt64 { UInt64(0x80 | (tag & 0x7F)) }
+
+    /// The reference of the value whose hash is `hash` and for which `matches` is true (-1 if
+    /// none), the slot where it is or would go, and the tag to insert it with.
     @inline(__always)
     func find(hash: UInt64, matches: (Int32) -> Bool) -> (ref: Int32, slot: Int, tag: UInt32) {
         let tag = UInt32(truncatingIfNeeded: hash >> 32)
-        let mask = slots.count - 1
-        var i = Int(tag >> shift)
+        let pattern = RefMap.controlByte(tag) &* RefMap.lows
+        let groupMask = control.count - 1
+        var g = Int(tag >> shift)
         while true {
-            let s = slots[i]
-            if s == 0 { return (-1, i, tag) }
-            if UInt32(truncatingIfNeeded: s >> 32) == tag {
-                let ref = Int32(truncatingIfNeeded: s) &- 1
-                if matches(ref) { return (ref, i, tag) }
+            let c = control[g]
+            // The bytes of c equal to the pattern's: zero bytes of x, found exactly.
+            let x = c ^ pattern
+            var m = ~(((x & ~RefMap.highs) &+ ~RefMap.highs) | x | ~RefMap.highs)
+            while m != 0 {
+                let slot = g &* 8 &+ (m.trailingZeroBitCount >> 3)
+                let s = slots[slot]
+                if UInt32(truncatingIfNeeded: s >> 32) == tag {
+                    let ref = Int32(truncatingIfNeeded: s) &- 1
+                    if matches(ref) { return (ref, slot, tag) }
+                }
+                m &= m &- 1
             }
-            i = (i + 1) & mask
+            // Slots fill in order and are never emptied: the first empty one ends the probe.
+            let empty = ~c & RefMap.highs
+            if empty != 0 { return (-1, g &* 8 &+ (empty.trailingZeroBitCount >> 3), tag) }
+            g = (g &+ 1) & groupMask
         }
     }
 
@@ -109,21 +135,32 @@ struct RefMap {
     @inline(__always)
     mutating func insert(_ ref: Int32, tag: UInt32, at slot: Int) {
         slots[slot] = UInt64(tag) << 32 | UInt64(UInt32(bitPattern: ref) &+ 1)
+        control[slot >> 3] |= RefMap.controlByte(tag) << UInt64((slot & 7) &* 8)
         used += 1
         if used > limit { grow() }
     }
 
     private mutating func grow() {
-        let old = slots
-        let size = old.count * 2
-        slots = [UInt64](repeating: 0, count: size)
+        let oldSlots = slots
+        let groups = control.count * 2
+        control = [UInt64](repeating: 0, count: groups)
+        slots = [UInt64](repeating: 0, count: groups * 8)
         shift -= 1
-        limit = size * 4 / 5
-        let mask = size - 1
-        for s in old where s != 0 {
-            var i = Int(UInt32(truncatingIfNeeded: s >> 32) >> shift)
-            while slots[i] != 0 { i = (i + 1) & mask }
-            slots[i] = s
+        limit = groups * 8 * 4 / 5
+        let groupMask = groups - 1
+        for s in oldSlots where s != 0 {
+            let tag = UInt32(truncatingIfNeeded: s >> 32)
+            var g = Int(tag >> shift)
+            while true {
+                let empty = ~control[g] & RefMap.highs
+                if empty != 0 {
+                    let i = empty.trailingZeroBitCount >> 3
+                    slots[g * 8 + i] = s
+                    control[g] |= RefMap.controlByte(tag) << UInt64(i * 8)
+                    break
+                }
+                g = (g + 1) & groupMask
+            }
         }
     }
 
