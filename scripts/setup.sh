@@ -13,4 +13,5 @@ if ((${#need[@]})); then
     "${sudo_cmd[@]}" apt-get update -qq
     DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${need[@]}" >/dev/null
 fi
+python3 -c 'import pytest' 2>/dev/null || python3 -m pip install --quiet pytest  # the Python binding's tests
 command -v swift >/dev/null || { echo "setup: the Swift toolchain (6.3) is not on PATH" >&2; exit 1; }

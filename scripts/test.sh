@@ -36,5 +36,7 @@ if demo_ok; then
 else
     cat .build/demo-c.log; echo "0 passed, 1 failed"; status=1
 fi
+echo "== Python binding (bindings/python/run-tests.sh)"
+AMBER_SKIP_BUILD=1 bash bindings/python/run-tests.sh || status=1
 [[ $status -eq 0 ]] && echo "all suites passed" || echo "FAILED (full Swift log: .build/swift-test.log)"
 exit $status

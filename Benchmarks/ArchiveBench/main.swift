@@ -2,7 +2,7 @@
 // Foundation's NSKeyedArchiver/NSKeyedUnarchiver and by PropertyListEncoder/Decoder (binary),
 // in the same run. Prints medians, bytes and ratios as a Markdown table.
 //
-//   swift run -c release amber-bench-archive [--sizes 100,1000,10000,100000] [--reps 5]
+//   swift run -c release amber-bench-archive [--sizes 100,1000,10000,100000] [--reps 7]
 //        [--foundation-max 10000]
 //
 // The tree: N nodes, 4 children per node filled breadth first; each node has an identifier
@@ -204,6 +204,13 @@ func pcount(_ node: PNode) -> Int { 1 + node.children.reduce(0) { $0 + pcount($1
 // so the codecs are measured in rounds: each round runs every codec once, one after another.
 // A slow spell then slows every codec alike, and the ratios, taken between medians of samples
 // gathered side by side, stay true.
+//
+// Each codec's run in a round happens in a process of its own, forked from this one: the
+// child inherits the trees already built and nothing else, warms the codec up, times it, sends
+// the figures back through a pipe and exits. Run in one process, a codec inherits the heap the
+// codecs before it left (hundreds of thousands of freed small blocks after Foundation's
+// decoders), and the allocator's work on that heap lands in its timing: in one process
+// AmberArchive's 10k encode took 22 ms after the NSKeyedArchiver phases and 15 ms alone.
 
 func median(_ xs: [Double]) -> Double {
     guard !xs.isEmpty else { return .nan }
@@ -217,6 +224,50 @@ let clock = ContinuousClock()
 func seconds(_ body: () throws -> Void) rethrows -> Double {
     let d = try clock.measure { try body() }
     return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+}
+
+/// Runs `body` in a child process (fork) and returns the numbers it returns there. A failure in
+/// the child (a thrown error, a failed precondition) ends the benchmark.
+func isolated(_ what: String, _ body: () throws -> [Double]) -> [Double] {
+    var fds: [Int32] = [0, 0]
+    guard pipe(&fds) == 0 else { fatalError("pipe failed") }
+    let pid = fork()
+    guard pid >= 0 else { fatalError("fork failed") }
+    if pid == 0 {
+        close(fds[0])
+        var line: String
+        do {
+            line = try body().map { String($0) }.joined(separator: " ")
+        } catch {
+            line = "error: \(error)"
+        }
+        let bytes = Array((line + "\n").utf8)
+        var written = 0
+        while written < bytes.count {
+            let k = bytes[written...].withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) }
+            if k <= 0 { break }
+            written += k
+        }
+        _exit(0)
+    }
+    close(fds[1])
+    var data: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let k = buffer.withUnsafeMutableBytes { read(fds[0], $0.baseAddress, $0.count) }
+        if k <= 0 { break }
+        data += buffer[0 ..< k]
+    }
+    close(fds[0])
+    var status: Int32 = 0
+    _ = waitpid(pid, &status, 0)
+    let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    let values = text.split(separator: " ").compactMap { Double($0) }
+    guard status == 0, !text.isEmpty, !text.hasPrefix("error"), values.count == text.split(separator: " ").count else {
+        FileHandle.standardError.write("\(what): the child process failed (status \(status)): \(text)\n".data(using: .utf8)!)
+        exit(1)
+    }
+    return values
 }
 
 func fmt(_ seconds: Double) -> String {
@@ -268,8 +319,20 @@ struct Row {
     var amber = Samples(), nska = Samples(), ple = Samples()
 }
 
-/// NSKeyedArchiver's encoding takes close to a minute at 10,000 nodes: it runs in 3 rounds there.
+/// NSKeyedArchiver's encoding takes close to a minute at 10,000 nodes: it runs in 3 rounds there,
+/// without a warm-up run.
 func nskaRounds(_ n: Int, _ reps: Int) -> Int { n >= 5000 ? min(reps, 3) : reps }
+
+/// In a child: a warm-up encode, the timed encode, a warm-up decode, the timed decode (each
+/// operation timed after a run of itself). Returns [encode seconds, decode seconds, bytes].
+func timeCodec(warmUp: Bool, encode: () throws -> Int, decode: () throws -> Void) rethrows -> [Double] {
+    if warmUp { _ = try encode() }
+    var bytes = 0
+    let e = try seconds { bytes = try encode() }
+    if warmUp { try decode() }
+    let d = try seconds { try decode() }
+    return [e, d, Double(bytes)]
+}
 
 var rows: [Row] = []
 for n in sizes {
@@ -277,45 +340,56 @@ for n in sizes {
     let tree = makeTree(n)
     let ptree = PNode(tree)
     let ftree = n <= foundationMax && !amberOnly ? FNode(tree) : nil
-    let encoder = PropertyListEncoder()
-    encoder.outputFormat = .binary
-    // Warm-up, and the outputs that the decoders read.
-    var bytes = try amberEncode(tree, n)
-    _ = try amberDecode(bytes)
-    var pdata = amberOnly ? Data() : try encoder.encode(ptree)
-    if !amberOnly { _ = try PropertyListDecoder().decode(PNode.self, from: pdata) }
-    var fdata = Data()
-    if let ftree {
-        fdata = foundationEncode(ftree)
-        if n < 5000 { _ = foundationDecode(fdata) }
-    }
     for round in 0 ..< reps {
-        row.amber.encode.append(try seconds { bytes = try amberEncode(tree, n) })
-        var back: Node?
-        row.amber.decode.append(try seconds { back = try amberDecode(bytes) })
-        precondition(count(back!) == n && back!.children.first?.itemKey == tree.children.first?.itemKey, "AmberArchive round trip")
+        let a = isolated("AmberArchive, \(n) nodes") {
+            var bytes: [UInt8] = []
+            return try timeCodec(warmUp: true, encode: {
+                bytes = try amberEncode(tree, n)
+                return bytes.count
+            }, decode: {
+                let back = try amberDecode(bytes)
+                precondition(count(back) == n && back.children.first?.itemKey == tree.children.first?.itemKey, "AmberArchive round trip")
+            })
+        }
+        row.amber.encode.append(a[0])
+        row.amber.decode.append(a[1])
+        row.amber.bytes = Int(a[2])
         if amberOnly { continue }
-        row.ple.encode.append(try seconds { pdata = try encoder.encode(ptree) })
-        var pback: PNode?
-        row.ple.decode.append(try seconds { pback = try PropertyListDecoder().decode(PNode.self, from: pdata) })
-        precondition(pcount(pback!) == n, "PropertyListDecoder round trip")
-        if let ftree {
-            if round < nskaRounds(n, reps) {
-                row.nska.encode.append(seconds { fdata = foundationEncode(ftree) })
+        let p = isolated("PropertyListEncoder, \(n) nodes") {
+            let encoder = PropertyListEncoder()
+            encoder.outputFormat = .binary
+            var data = Data()
+            return try timeCodec(warmUp: true, encode: {
+                data = try encoder.encode(ptree)
+                return data.count
+            }, decode: {
+                let back = try PropertyListDecoder().decode(PNode.self, from: data)
+                precondition(pcount(back) == n, "PropertyListDecoder round trip")
+            })
+        }
+        row.ple.encode.append(p[0])
+        row.ple.decode.append(p[1])
+        row.ple.bytes = Int(p[2])
+        if let ftree, round < nskaRounds(n, reps) {
+            let f = isolated("NSKeyedArchiver, \(n) nodes") {
+                var data = Data()
+                return timeCodec(warmUp: n < 5000, encode: {
+                    data = foundationEncode(ftree)
+                    return data.count
+                }, decode: {
+                    precondition(foundationDecode(data).map(fcount) == n, "NSKeyedUnarchiver round trip")
+                })
             }
-            var fback: FNode?
-            row.nska.decode.append(seconds { fback = foundationDecode(fdata) })
-            precondition(fback.map(fcount) == n, "NSKeyedUnarchiver round trip")
+            row.nska.encode.append(f[0])
+            row.nska.decode.append(f[1])
+            row.nska.bytes = Int(f[2])
         }
     }
-    row.amber.bytes = bytes.count
-    row.ple.bytes = pdata.count
-    row.nska.bytes = fdata.count
     rows.append(row)
     FileHandle.standardError.write("done N=\(n)\n".data(using: .utf8)!)
 }
 
-print("Encode and decode of the synthetic UI tree: medians of \(reps) rounds, each round running every codec once in turn (NSKeyedArchiver encoding: 3 rounds from 5,000 nodes; not run above \(foundationMax) nodes).")
+print("Encode and decode of the synthetic UI tree: medians of \(reps) rounds, each round running every codec once in turn, each in a process of its own (NSKeyedArchiver: 3 rounds from 5,000 nodes; not run above \(foundationMax) nodes).")
 print("")
 print("| N | codec | encode | decode | bytes | encode: peer / Amber | decode: peer / Amber | bytes: Amber / peer |")
 print("|---:|---|---:|---:|---:|---:|---:|---:|")
@@ -331,28 +405,33 @@ for r in rows {
 // Growth: AmberArchive at consecutive sizes, measured alternately in the same rounds, so that
 // both sides of each ratio see the same machine.
 print("")
-print("AmberArchive's growth: in each of \(reps) rounds, each size runs three times in a row and the third run counts; medians:")
+print("AmberArchive's growth: in each of \(reps) rounds, each size runs in a process of its own, three times in a row, and the third run counts; medians:")
 print("")
 print("| from N | to N | encode grows | decode grows | nodes grow |")
 print("|---:|---:|---:|---:|---:|")
 for (a, b) in zip(sizes, sizes.dropFirst()) {
     let small = makeTree(a), large = makeTree(b)
-    var smallBytes = try amberEncode(small, a), largeBytes = try amberEncode(large, b)
-    _ = try amberDecode(smallBytes)
-    _ = try amberDecode(largeBytes)
-    var se: [Double] = [], sd: [Double] = [], le: [Double] = [], ld: [Double] = []
-    // Each round runs each size three times in a row and keeps the third run: the first two
-    // absorb what the other size left in the caches, so each sample is that size's steady state.
-    func steady(_ body: () throws -> Void) rethrows -> Double {
-        try body()
-        try body()
-        return try seconds(body)
+    // Each child runs its size three times in a row and keeps the third run: the first two
+    // absorb the child's first touches of the inherited heap, so each sample is that size's
+    // steady state.
+    func steady(_ tree: Node, _ n: Int) -> [Double] {
+        isolated("AmberArchive growth, \(n) nodes") {
+            var bytes: [UInt8] = []
+            for _ in 0 ..< 2 { bytes = try amberEncode(tree, n) }
+            let e = try seconds { bytes = try amberEncode(tree, n) }
+            for _ in 0 ..< 2 { _ = try amberDecode(bytes) }
+            let d = try seconds { _ = try amberDecode(bytes) }
+            return [e, d]
+        }
     }
+    var se: [Double] = [], sd: [Double] = [], le: [Double] = [], ld: [Double] = []
     for _ in 0 ..< reps {
-        se.append(try steady { smallBytes = try amberEncode(small, a) })
-        sd.append(try steady { _ = try amberDecode(smallBytes) })
-        le.append(try steady { largeBytes = try amberEncode(large, b) })
-        ld.append(try steady { _ = try amberDecode(largeBytes) })
+        let s = steady(small, a)
+        se.append(s[0])
+        sd.append(s[1])
+        let l = steady(large, b)
+        le.append(l[0])
+        ld.append(l[1])
     }
     print(String(format: "| %d | %d | %.1f× (%@ → %@) | %.1f× (%@ → %@) | %.0f× |",
                  a, b, median(le) / median(se), fmt(median(se)), fmt(median(le)),

@@ -467,7 +467,7 @@ extension BinaryPropertyList {
     public static func encode(_ value: PropertyList) -> [UInt8] {
         var table = ObjectTable()
         let top = table.add(value)
-        return table.serialize(top: top)
+        return table.finish(top: top)
     }
 
     /// Decodes a binary property list into a value.

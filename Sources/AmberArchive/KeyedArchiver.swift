@@ -35,6 +35,7 @@ public final class KeyedArchiver {
     public init(registry: ArchiveClassRegistry? = nil, capacity: Int = 0) {
         self.registry = registry
         w = ArchiveWriter(capacity: capacity)
+        retained.reserveCapacity(capacity)
     }
 
     // MARK: Scalars
@@ -83,6 +84,18 @@ public final class KeyedArchiver {
         w.putArray(key, scratchFrom: start)
     }
 
+    /// Encodes an array of objects of one class (an NSArray), read as it is rather than converted
+    /// to `[AnyObject]` first.
+    public func encodeObjects<T: AnyObject>(_ objects: [T], forKey key: String) throws {
+        // The UIDs collect on a stack shared by nested calls: encoding an item may encode others.
+        let start = w.scratch.count
+        for object in objects {
+            let u = try uid(of: object)
+            w.scratch.append(Int32(truncatingIfNeeded: u))
+        }
+        w.putArray(key, scratchFrom: start)
+    }
+
     /// Encodes a nested object of class `className` whose contents `body` writes; the archiver
     /// is positioned on the nested object while `body` runs. `classes` is its `$classes` chain
     /// (default: the class, then NSObject).
@@ -101,8 +114,8 @@ public final class KeyedArchiver {
     func uid(of object: AnyObject?) throws -> Int {
         guard let object else { return 0 }
         let identity = UInt64(UInt(bitPattern: ObjectIdentifier(object)))
-        let (found, slot) = w.findObject(identity)
-        if found >= 0 { return Int(found) }
+        let (found, slot, tag) = w.findObject(identity)
+        if found >= 0 { return found }
         let cls: ArchiveClass
         let chain: [String]
         let typeID = ObjectIdentifier(type(of: object))
@@ -116,7 +129,7 @@ public final class KeyedArchiver {
         } else {
             throw ArchiveError(.invalidValue, "no coding class is registered for an object of type \(type(of: object))")
         }
-        let objectUID = w.beginObject(identity: identity, slot: slot, className: cls.name, classes: chain)
+        let objectUID = w.beginObject(identity: identity, slot: slot, tag: tag, className: cls.name, classes: chain)
         retained.append(object)
         try cls.encode(object, self)
         w.endObject()
@@ -162,8 +175,10 @@ struct ArchiveWriter {
     /// Indexed by reference: strings are added in order, so a new string's entry is at the end
     /// (no hashing, no cache miss), and a repeated one was met recently.
     var stringUIDs: [Int32] = []
-    /// The UID of each object encoded, by identity.
-    var objectUIDs = ScalarMap()
+    /// The objects encoded, by identity: indexes into `encoded`.
+    var objectIndex = RefMap()
+    /// The identity and UID of each object encoded, in order.
+    var encoded: [(identity: UInt64, uid: Int)] = []
     /// The UID of the empty NSArray, stored once like Foundation does.
     var emptyArrayUID = -1
     /// UIDs being collected for arrays, innermost last.
@@ -178,10 +193,13 @@ struct ArchiveWriter {
     init(capacity: Int) {
         table = ObjectTable(capacity: capacity)
         if capacity > 0 {
-            objectUIDs = ScalarMap(capacity: capacity)
+            objectIndex = RefMap(capacity: capacity)
+            encoded.reserveCapacity(capacity)
         }
         objects = [0]
-        objects.reserveCapacity(capacity * 2 + 8)
+        // In a typical archive each object brings a few strings with it, each an item of $objects.
+        objects.reserveCapacity(capacity * 4 + 8)
+        stringUIDs.reserveCapacity(capacity * 9)
         objects[0] = table.string("$null")
         classKey = table.string("$class")
         objectsKey = table.string("NS.objects")
@@ -237,19 +255,21 @@ struct ArchiveWriter {
         putUID(key, arrayUID)
     }
 
-    /// Opens an object for an identity whose slot in `objectUIDs` was found empty.
-    mutating func beginObject(identity: UInt64, slot: Int, className: String, classes: [String]) -> Int {
-        // Describing the class may add to `$objects`, but not to `objectUIDs`: `slot` stays valid.
+    /// Opens an object for an identity whose slot in `objectIndex` was found empty.
+    mutating func beginObject(identity: UInt64, slot: Int, tag: UInt32, className: String, classes: [String]) -> Int {
+        // Describing the class may add to `$objects`, but not to `objectIndex`: `slot` stays valid.
         let objectUID = beginObject(className: className, classes: classes)
-        objectUIDs.insert(identity, Int32(truncatingIfNeeded: objectUID), at: slot)
+        objectIndex.insert(Int32(truncatingIfNeeded: encoded.count), tag: tag, at: slot)
+        encoded.append((identity, objectUID))
         return objectUID
     }
 
-    /// The UID of an object already encoded (-1 if none), and its slot in `objectUIDs`.
+    /// The UID of an object already encoded (-1 if none), its slot in `objectIndex` and tag.
     /// Mutating, so that the caller's access modifies in place rather than copying the writer.
     @inline(__always)
-    mutating func findObject(_ identity: UInt64) -> (value: Int32, slot: Int) {
-        objectUIDs.find(identity)
+    mutating func findObject(_ identity: UInt64) -> (uid: Int, slot: Int, tag: UInt32) {
+        let (found, slot, tag) = objectIndex.find(hash: RefMap.hash(identity)) { encoded[Int($0)].identity == identity }
+        return (found >= 0 ? encoded[Int(found)].uid : -1, slot, tag)
     }
 
     /// Opens an object: reserves its UID and starts collecting its pairs with its `$class`
@@ -378,6 +398,6 @@ struct ArchiveWriter {
             table.string("$top"), topDict,
             table.string("$objects"), objectsRef,
         ][...])
-        return table.serialize(top: root)
+        return table.finish(top: root)
     }
 }

@@ -24,7 +24,8 @@ public final class KeyedUnarchiver {
     @exclusivity(unchecked) var cursor: Cursor
     /// Objects made so far, by UID (allocated at the first).
     @exclusivity(unchecked) var decoded: [AnyObject?] = []
-    var making: Set<Int> = []
+    /// Whether each object, by UID, is being made (its `make` is running); allocated with `decoded`.
+    @exclusivity(unchecked) var making: [Bool] = []
     /// Values the current `decodeValue` may still produce (see `BinaryPropertyList.valueBudget`):
     /// an NSArray may be referenced from many places, and decoding copies it each time.
     var valueBudget = 0
@@ -34,6 +35,9 @@ public final class KeyedUnarchiver {
     @exclusivity(unchecked) var classes: [ClassInfo] = []
     /// The object table reference of recently used keys (archives store each key string once).
     @exclusivity(unchecked) var keyRefs = KeyRefCache()
+    /// The string objects of the keys `$class` and `NS.objects` as last found (-1: not yet).
+    @exclusivity(unchecked) var classKeyRef = -1
+    @exclusivity(unchecked) var objectsKeyRef = -1
     /// Recently made strings, by object table reference (direct-mapped, 1,024 entries): a
     /// string that many objects share (a class name, a title) is made once and then shared,
     /// while strings met once cost no more than a slot overwritten.
@@ -339,7 +343,7 @@ public final class KeyedUnarchiver {
 
     /// The class of the instance dictionary `h` of object `u`, resolved once per description.
     func classInfo(of u: Int, _ h: BinaryPropertyList.Header) throws(ArchiveError) -> ClassInfo {
-        guard let classRef = plist.lookup("$class", in: h) else {
+        guard let classRef = lookup(h, "$class", cached: &classKeyRef) else {
             throw ArchiveError.notKeyed("object \(u) is a dictionary without $class")
         }
         let c = plist.header(classRef)
@@ -356,6 +360,16 @@ public final class KeyedUnarchiver {
         classes.append(info)
         classIndex.insert(classUID, Int32(classes.count - 1), at: slot)
         return info
+    }
+
+    /// The value under `key` in dictionary `h`: first by the key's string object as last found
+    /// (`cached`), comparing references, else by the key's characters.
+    @inline(__always)
+    private func lookup(_ h: BinaryPropertyList.Header, _ key: String, cached: inout Int) -> Int? {
+        if cached >= 0, let r = plist.lookup(keyRef: cached, in: h) { return r }
+        guard let (k, r) = plist.lookupPair(key, in: h) else { return nil }
+        cached = k
+        return r
     }
 
     /// Decodes an object of a registered coding class, or nil for `$null`. The same archived
@@ -377,7 +391,7 @@ public final class KeyedUnarchiver {
         let h = plist.header(archive.objectRefs[u])
         guard h.marker >> 4 == 0xD, let info = try? classInfo(of: u, h),
               info.name == "NSArray" || info.name == "NSMutableArray",
-              let itemsRef = plist.lookup("NS.objects", in: h)
+              let itemsRef = lookup(h, "NS.objects", cached: &objectsKeyRef)
         else { throw mismatch(key, "array", ref) }
         let items = plist.header(itemsRef)
         guard items.marker >> 4 == 0xA else { throw ArchiveError.notKeyed("the NSArray object \(u)'s NS.objects is not an array") }
@@ -410,9 +424,12 @@ public final class KeyedUnarchiver {
         if let allowed, !info.chain.contains(where: { allowed.contains($0) }) {
             throw ArchiveError(.classNotAllowed, "object \(u) is of class \(cls.name), which is not among the allowed classes \(allowed.sorted())")
         }
-        if decoded.isEmpty { decoded = [AnyObject?](repeating: nil, count: archive.objectCount) }
+        if decoded.isEmpty {
+            decoded = [AnyObject?](repeating: nil, count: archive.objectCount)
+            making = [Bool](repeating: false, count: archive.objectCount)
+        }
         if let existing = decoded[u] { return existing }
-        guard !making.contains(u) else {
+        guard !making[u] else {
             throw ArchiveError(.notKeyedArchive, "object \(u) refers to itself before it can be made; a cycle must pass through a class that decodes after it is made")
         }
         let saved = cursor
@@ -420,14 +437,14 @@ public final class KeyedUnarchiver {
             throw ArchiveError.limit("objects nest deeper than the limit of \(plist.limits.maxDepth)")
         }
         cursor = Cursor(dict: h, uid: u, depth: saved.depth + 1)
-        making.insert(u)
+        making[u] = true
         defer {
             cursor = saved
-            making.remove(u)
+            making[u] = false
         }
         let object = try cls.make(self)
         decoded[u] = object
-        making.remove(u)
+        making[u] = false
         if let decode = cls.decode { try decode(object, self) }
         return object
     }

@@ -1,112 +1,204 @@
-/// The object table of a binary property list under construction, and its serialization.
+/// The object table of a binary property list under construction, written as it grows.
 ///
-/// Objects are added children first; each addition returns the object's reference. Equal
-/// strings, integers, reals, dates and UIDs, and the two booleans, are stored once. Containers
-/// keep their references in one shared buffer, so building a table allocates a handful of
-/// arrays however many objects it holds. `serialize(top:)` then picks the smallest reference and
-/// offset sizes and writes the `bplist00` file in one pass.
+/// Objects are added children first; each addition returns the object's reference and writes
+/// the object's bytes at once at the end of `body`, the file being built, so that finishing
+/// only appends the offset table and the trailer. Equal strings, integers, reals, dates and UIDs,
+/// and the two booleans, are stored once: the uniquing tables hold references, and compare
+/// values against the bytes already written.
+///
+/// Containers' references are written `refWidth` bytes wide: the width the final number of
+/// objects needs, as far as it is known. The capacity hint sets it from the start; when more
+/// objects come than it can refer to, the objects written so far are rewritten wider
+/// (`rewrite(refWidth:)`), and `finish` rewrites them once more if the final count needs fewer
+/// bytes than were used. Either way the file is the one whose widths are the smallest.
 struct ObjectTable {
-    enum Entry {
-        case bool(Bool)
-        case int(Int64)
-        case uint(UInt64)
-        case float(UInt32)
-        case double(UInt64)
-        case date(UInt64)
-        /// ASCII string: `payload[start ..< start + count]`.
-        case ascii(Int32, Int32)
-        /// UTF-16 string: `payload[start ..< start + 2 * count]`, big-endian, `count` code units.
-        case utf16(Int32, Int32)
-        case data(Int32, Int32)
-        case uid(UInt64)
-        /// Containers: `refs[start ..< start + count]` (a dictionary: `2 * count` references,
-        /// key and value interleaved; serialization writes the keys, then the values).
-        case array(Int32, Int32)
-        case set(Int32, Int32)
-        case dict(Int32, Int32)
-    }
+    /// The file so far: `bplist00`, then every object in reference order. Its count runs ahead of
+    /// `end` (zeros, extended a block at a time), so that an object is written through one
+    /// mutable span instead of one append per byte.
+    private var body: [UInt8]
+    /// Where the bytes written end.
+    private var end = 8
+    /// Where each object begins in `body`, by reference.
+    private var offsets: [Int] = []
+    /// The width of container references written so far (1 to 4).
+    private var refWidth: Int
 
-    private(set) var entries: [Entry] = []
-    private var payload: [UInt8] = []
-
-    private var refs: [Int32] = []
-    private var stringRefs = StringMap()
-    private var intRefs = ScalarMap()
-    private var realRefs = ScalarMap()
-    /// 4-byte reals and 16-byte integers: rare, but stored once like the others.
-    private var floatRefs = ScalarMap()
-    private var uintRefs = ScalarMap()
-    private var dateRefs = ScalarMap()
+    private var strings = RefMap()
+    private var ints = RefMap()
+    private var reals = RefMap()
+    /// 4-byte reals, 16-byte integers and dates: stored once like the others.
+    private var others = RefMap()
     /// UIDs are small and dense in a keyed archive (below the number of objects): their objects
     /// are found by value in an array. A UID beyond what the table could hold goes to a map.
     private var uidRefs: [Int32] = []
-    private var largeUIDRefs = ScalarMap()
+    private var largeUIDs = RefMap()
     private var boolRefs: (Int32, Int32) = (-1, -1)
 
     /// `objects` is a hint: how many archived objects (each with a few values) to expect.
     init(capacity objects: Int = 0) {
+        let expected = min(max(objects, 0), 1 << 24) * 9
+        refWidth = ObjectTable.byteWidth(UInt64(max(expected, 1)))
+        body = [0x62, 0x70, 0x6C, 0x69, 0x73, 0x74, 0x30, 0x30]  // "bplist00"
         if objects > 0 {
-            entries.reserveCapacity(objects * 8)
-            refs.reserveCapacity(objects * 16)
-            payload.reserveCapacity(objects * 48)
-            stringRefs = StringMap(capacity: objects * 2)
-            intRefs = ScalarMap(capacity: min(objects, 4096))
-            realRefs = ScalarMap(capacity: objects)
+            body.reserveCapacity(objects * 192)
+            offsets.reserveCapacity(expected)
+            uidRefs.reserveCapacity(objects * 4)
+            strings = RefMap(capacity: objects * 2)
+            ints = RefMap(capacity: min(objects, 4096))
+            reals = RefMap(capacity: objects)
         }
     }
 
-    var count: Int { entries.count }
+    var count: Int { offsets.count }
 
-    private mutating func append(_ entry: Entry) -> Int32 {
-        entries.append(entry)
-        return Int32(truncatingIfNeeded: entries.count - 1)
+    // MARK: Writing bytes
+
+    /// Makes room for `size` more bytes after `end`.
+    @inline(__always)
+    private mutating func room(_ size: Int) {
+        if end + size > body.count { extend(size) }
+    }
+
+    private mutating func extend(_ size: Int) {
+        // Doubling while small, then a block at a time (zeroed just before it is written).
+        let block = max(size, min(max(body.count, 248), 1 << 16))
+        body.append(contentsOf: repeatElement(0, count: block))
+    }
+
+    /// Starts a new object of at most `size` bytes: records its offset and returns its reference.
+    @inline(__always)
+    private mutating func begin(_ size: Int) -> Int32 {
+        room(size)
+        offsets.append(end)
+        return Int32(truncatingIfNeeded: offsets.count - 1)
     }
 
     mutating func bool(_ value: Bool) -> Int32 {
         if value {
-            if boolRefs.1 < 0 { boolRefs.1 = append(.bool(true)) }
+            if boolRefs.1 < 0 { boolRefs.1 = oneByte(0x09) }
             return boolRefs.1
         } else {
-            if boolRefs.0 < 0 { boolRefs.0 = append(.bool(false)) }
+            if boolRefs.0 < 0 { boolRefs.0 = oneByte(0x08) }
             return boolRefs.0
         }
     }
 
-    /// The reference of the entry uniquely keyed by `key` in `map`: found, or appended.
+    private mutating func oneByte(_ b: UInt8) -> Int32 {
+        let ref = begin(1)
+        var at = end
+        var w = body.mutableSpan
+        w.byte(&at, b)
+        _ = consume w
+        end = at
+        return ref
+    }
+
+    /// The value a scalar object holds, as the bits its uniquing table is keyed by: an integer's
+    /// value (an unsigned 16-byte integer's low half), a real's or date's bits, a UID's value.
+    private func scalarBits(_ ref: Int32) -> UInt64 {
+        let at = offsets[Int(ref)]
+        let marker = body[at]
+        switch marker {
+        case 0x10 ... 0x13: return BinaryPropertyList.readUInt(body, at: at + 1, width: 1 << Int(marker & 0x0F))
+        case 0x14: return BinaryPropertyList.readUInt(body, at: at + 9, width: 8)
+        case 0x22: return BinaryPropertyList.readUInt(body, at: at + 1, width: 4)
+        case 0x23, 0x33: return BinaryPropertyList.readUInt(body, at: at + 1, width: 8)
+        default: return BinaryPropertyList.readUInt(body, at: at + 1, width: Int(marker & 0x0F) + 1)  // UID
+        }
+    }
+
+    /// Looks up in `map` the scalar whose object's marker is `marker` and whose bits are `bits`.
     @inline(__always)
-    private static func unique(_ map: inout ScalarMap, _ entries: inout [Entry], _ key: UInt64, _ entry: Entry) -> Int32 {
-        let (found, slot) = map.find(key)
-        if found >= 0 { return found }
-        entries.append(entry)
-        let ref = Int32(truncatingIfNeeded: entries.count - 1)
-        map.insert(key, ref, at: slot)
+    private func find(_ map: RefMap, _ marker: UInt8, _ bits: UInt64) -> (ref: Int32, slot: Int, tag: UInt32) {
+        map.find(hash: RefMap.hash(bits ^ UInt64(marker) << 56)) { ref in
+            body[offsets[Int(ref)]] == marker && scalarBits(ref) == bits
+        }
+    }
+
+    /// Writes a scalar object other than an integer.
+    private mutating func scalar(_ marker: UInt8, _ bits: UInt64) -> Int32 {
+        let ref = begin(17)
+        var at = end
+        var w = body.mutableSpan
+        switch marker {
+        case 0x14:
+            w.byte(&at, 0x14)
+            w.bigEndian(&at, 0, width: 8)
+            w.bigEndian(&at, bits, width: 8)
+        case 0x22:
+            w.byte(&at, 0x22)
+            w.bigEndian(&at, bits, width: 4)
+        case 0x80:
+            let width = ObjectTable.byteWidth(bits)
+            w.byte(&at, 0x80 | UInt8(width - 1))
+            w.bigEndian(&at, bits, width: width)
+        default:  // 0x23, 0x33
+            w.byte(&at, marker)
+            w.bigEndian(&at, bits, width: 8)
+        }
+        _ = consume w
+        end = at
         return ref
     }
 
     mutating func int(_ value: Int64) -> Int32 {
-        ObjectTable.unique(&intRefs, &entries, UInt64(bitPattern: value), .int(value))
+        let bits = UInt64(bitPattern: value)
+        // Matched by value whatever the width it was written in (0x10 to 0x13).
+        let (found, slot, tag) = ints.find(hash: RefMap.hash(bits)) { ref in
+            let at = offsets[Int(ref)]
+            return scalarBits(ref) == bits && body[at] & 0xF0 == 0x10
+        }
+        if found >= 0 { return found }
+        let ref = begin(9)
+        var at = end
+        var w = body.mutableSpan
+        w.int(&at, value)
+        _ = consume w
+        end = at
+        ints.insert(ref, tag: tag, at: slot)
+        return ref
     }
 
     mutating func uint(_ value: UInt64) -> Int32 {
         if value <= UInt64(Int64.max) { return int(Int64(value)) }
-        return ObjectTable.unique(&uintRefs, &entries, value, .uint(value))
+        let (found, slot, tag) = find(others, 0x14, value)
+        if found >= 0 { return found }
+        let ref = scalar(0x14, value)
+        others.insert(ref, tag: tag, at: slot)
+        return ref
     }
 
     mutating func double(_ value: Double) -> Int32 {
-        ObjectTable.unique(&realRefs, &entries, value.bitPattern, .double(value.bitPattern))
+        let (found, slot, tag) = find(reals, 0x23, value.bitPattern)
+        if found >= 0 { return found }
+        let ref = scalar(0x23, value.bitPattern)
+        reals.insert(ref, tag: tag, at: slot)
+        return ref
     }
 
     mutating func float(_ value: Float) -> Int32 {
-        ObjectTable.unique(&floatRefs, &entries, UInt64(value.bitPattern), .float(value.bitPattern))
+        let (found, slot, tag) = find(others, 0x22, UInt64(value.bitPattern))
+        if found >= 0 { return found }
+        let ref = scalar(0x22, UInt64(value.bitPattern))
+        others.insert(ref, tag: tag, at: slot)
+        return ref
     }
 
     mutating func date(_ value: Double) -> Int32 {
-        ObjectTable.unique(&dateRefs, &entries, value.bitPattern, .date(value.bitPattern))
+        let (found, slot, tag) = find(others, 0x33, value.bitPattern)
+        if found >= 0 { return found }
+        let ref = scalar(0x33, value.bitPattern)
+        others.insert(ref, tag: tag, at: slot)
+        return ref
     }
 
     mutating func uid(_ value: UInt64) -> Int32 {
-        guard value < UInt64(max(entries.count * 2, 1024)) else {
-            return ObjectTable.unique(&largeUIDRefs, &entries, value, .uid(value))
+        guard value < UInt64(max(offsets.count * 2, 1024)) else {
+            let (found, slot, tag) = find(largeUIDs, 0x80, value)
+            if found >= 0 { return found }
+            let ref = scalar(0x80, value)
+            largeUIDs.insert(ref, tag: tag, at: slot)
+            return ref
         }
         let index = Int(value)
         if index < uidRefs.count {
@@ -115,68 +207,86 @@ struct ObjectTable {
         } else {
             uidRefs.append(contentsOf: repeatElement(-1, count: max(index + 1 - uidRefs.count, uidRefs.count)))
         }
-        let ref = append(.uid(value))
+        let ref = begin(9)
+        let width = ObjectTable.byteWidth(value)
+        var at = end
+        var w = body.mutableSpan
+        w.byte(&at, 0x80 | UInt8(width - 1))
+        w.bigEndian(&at, value, width: width)
+        _ = consume w
+        end = at
         uidRefs[index] = ref
         return ref
     }
 
     mutating func data(_ bytes: [UInt8]) -> Int32 {
-        let start = Int32(truncatingIfNeeded: payload.count)
-        payload.append(contentsOf: bytes)
-        return append(.data(start, Int32(truncatingIfNeeded: bytes.count)))
+        let ref = begin(ObjectTable.headerSize(bytes.count) + bytes.count)
+        var at = end
+        var w = body.mutableSpan
+        w.header(&at, 0x40, count: bytes.count)
+        w.bytes(&at, bytes)
+        _ = consume w
+        end = at
+        return ref
     }
 
     /// A string, stored once however often it is added.
     mutating func string(_ value: String) -> Int32 {
-        let (found, slot, hash) = stringRefs.find(value) { ref in stringEquals(ref, value) }
-        if found >= 0 { return found }
-        let start = Int32(truncatingIfNeeded: payload.count)
         let utf8 = value.utf8
-        let bytes = utf8.span
-        var high: UInt8 = 0
-        for i in bytes.indices {
-            high |= bytes[i]
-            payload.append(bytes[i])
-        }
+        let units = utf8.span
+        let (found, slot, tag) = strings.find(hash: RefMap.hash(units)) { ref in stringEquals(ref, value, units) }
+        if found >= 0 { return found }
         let ref: Int32
-        if high < 0x80 {
-            ref = append(.ascii(start, Int32(truncatingIfNeeded: bytes.count)))
+        // ASCII exactly when there are as many UTF-16 code units as UTF-8 ones (every other
+        // scalar takes more UTF-8 bytes than UTF-16 units); a native string knows both at once.
+        let count = units.count
+        if value.utf16.count == count {
+            ref = begin(ObjectTable.headerSize(count) + count)
+            var at = end
+        var w = body.mutableSpan
+            w.header(&at, 0x50, count: count)
+            for i in units.indices { w[at &+ i] = units[i] }
+            at += count
+            _ = consume w
+            end = at
         } else {
-            payload.removeSubrange(Int(start)...)
-            var units: Int32 = 0
+            let n = value.utf16.count
+            ref = begin(ObjectTable.headerSize(n) + 2 * n)
+            var at = end
+        var w = body.mutableSpan
+            w.header(&at, 0x60, count: n)
             for unit in value.utf16 {
-                payload.append(UInt8(truncatingIfNeeded: unit >> 8))
-                payload.append(UInt8(truncatingIfNeeded: unit))
-                units += 1
+                w.byte(&at, UInt8(truncatingIfNeeded: unit >> 8))
+                w.byte(&at, UInt8(truncatingIfNeeded: unit))
             }
-            ref = append(.utf16(start, units))
+            _ = consume w
+            end = at
         }
-        stringRefs.insert(ref, hash: hash, at: slot)
-        if stringRefs.isFull {
-            let (e, p) = (entries, payload)
-            stringRefs.grow { ObjectTable.stringHash($0, e, p) }
-        }
+        strings.insert(ref, tag: tag, at: slot)
         return ref
     }
 
-    /// Whether string object `ref` holds exactly `value`'s characters (by code units).
-    private func stringEquals(_ ref: Int32, _ value: String) -> Bool {
-        switch entries[Int(ref)] {
-        case .ascii(let start, let count):
-            let utf8 = value.utf8
-            let bytes = utf8.span
-            guard bytes.count == Int(count) else { return false }
-            var at = Int(start)
-            for i in bytes.indices {
-                if payload[at] != bytes[i] { return false }
-                at += 1
-            }
+    /// Whether object `ref` is a string holding exactly `value`'s code units.
+    private func stringEquals(_ ref: Int32, _ value: String, _ units: Span<UInt8>) -> Bool {
+        let at = offsets[Int(ref)]
+        let marker = body[at]
+        let (count, start): (Int, Int)
+        if marker & 0x0F != 0x0F {
+            (count, start) = (Int(marker & 0x0F), at + 1)
+        } else {
+            let width = 1 << Int(body[at + 1] & 0x0F)
+            (count, start) = (Int(BinaryPropertyList.readUInt(body, at: at + 2, width: width)), at + 2 + width)
+        }
+        switch marker >> 4 {
+        case 0x5:
+            guard units.count == count else { return false }
+            for i in units.indices where body[start + i] != units[i] { return false }
             return true
-        case .utf16(let start, let count):
-            var at = Int(start)
-            let end = at + 2 * Int(count)
+        case 0x6:
+            var at = start
+            let end = at + 2 * count
             for unit in value.utf16 {
-                guard at < end, UInt16(payload[at]) << 8 | UInt16(payload[at + 1]) == unit else { return false }
+                guard at < end, UInt16(body[at]) << 8 | UInt16(body[at + 1]) == unit else { return false }
                 at += 2
             }
             return at == end
@@ -185,51 +295,39 @@ struct ObjectTable {
         }
     }
 
-    /// The hash of string object `ref`, as `StringMap.hash` computes it of the string.
-    private static func stringHash(_ ref: Int32, _ entries: [Entry], _ payload: [UInt8]) -> UInt64 {
-        switch entries[Int(ref)] {
-        case .ascii(let start, let count):
-            return StringMap.hash(bytes: payload[Int(start) ..< Int(start) + Int(count)])
-        case .utf16(let start, let count):
-            var units: [UInt16] = []
-            for i in 0 ..< Int(count) {
-                units.append(UInt16(payload[Int(start) + 2 * i]) << 8 | UInt16(payload[Int(start) + 2 * i + 1]))
-            }
-            return StringMap.hash(String(decoding: units, as: UTF16.self))
-        default:
-            return 0
-        }
+    // MARK: Containers
+
+    /// A container of `count` references (a dictionary: `2 * count`) whose marker nibble is
+    /// `marker`: its header, then `write` writes the references.
+    @inline(__always)
+    private mutating func container(_ marker: UInt8, _ count: Int, _ refs: Int, _ write: (inout MutableSpan<UInt8>, inout Int, Int) -> Void) -> Int32 {
+        // The new object's own reference is the largest any container can hold once it exists.
+        if offsets.count > 1 << (8 * refWidth) { rewrite(refWidth: ObjectTable.byteWidth(UInt64(offsets.count - 1))) }
+        let ref = begin(ObjectTable.headerSize(count) + refs * refWidth)
+        let width = refWidth
+        var at = end
+        var w = body.mutableSpan
+        w.header(&at, marker, count: count)
+        write(&w, &at, width)
+        _ = consume w
+        end = at
+        return ref
     }
 
-
     mutating func array(_ items: some Collection<Int32>) -> Int32 {
-        let start = Int32(truncatingIfNeeded: refs.count)
-        refs.append(contentsOf: items)
-        return append(.array(start, Int32(truncatingIfNeeded: items.count)))
+        container(0xA0, items.count, items.count) { w, at, width in w.refs(&at, items, width) }
     }
 
     mutating func set(_ items: some Collection<Int32>) -> Int32 {
-        let start = Int32(truncatingIfNeeded: refs.count)
-        refs.append(contentsOf: items)
-        return append(.set(start, Int32(truncatingIfNeeded: items.count)))
+        container(0xC0, items.count, items.count) { w, at, width in w.refs(&at, items, width) }
     }
 
     /// A dictionary from `pairs`, laid out as key, value, key, value, ….
     mutating func dictionary(interleaved pairs: ArraySlice<Int32>) -> Int32 {
-        let start = Int32(truncatingIfNeeded: refs.count)
-        refs.append(contentsOf: pairs)
-        return append(.dict(start, Int32(truncatingIfNeeded: pairs.count / 2)))
-    }
-
-    /// Reserves a reference for an array whose items are known later (see `fillArray`).
-    mutating func reserve() -> Int32 {
-        append(.bool(false))
-    }
-
-    mutating func fillArray(_ ref: Int32, items: some Collection<Int32>) {
-        let start = Int32(truncatingIfNeeded: refs.count)
-        refs.append(contentsOf: items)
-        entries[Int(ref)] = .array(start, Int32(truncatingIfNeeded: items.count))
+        container(0xD0, pairs.count / 2, pairs.count) { w, at, width in
+            w.refs(&at, pairs, width, from: 0)
+            w.refs(&at, pairs, width, from: 1)
+        }
     }
 
     /// Adds a whole property list value, children first.
@@ -261,7 +359,7 @@ struct ObjectTable {
         }
     }
 
-    // MARK: Serialization
+    // MARK: Finishing
 
     /// The fewest bytes (1 to 8) that hold `value`.
     static func byteWidth(_ value: UInt64) -> Int {
@@ -277,98 +375,82 @@ struct ObjectTable {
         return 8
     }
 
-    /// Bytes of a marker with a count (see `writeHeader`).
+    /// Bytes of a marker with a count (see `header`).
     @inline(__always)
     static func headerSize(_ count: Int) -> Int {
         count < 15 ? 1 : 2 + intWidth(UInt64(count))
     }
 
-    /// The serialized size of an entry whose references are `refSize` bytes.
-    @inline(__always)
-    func size(of entry: Entry, refSize: Int) -> Int {
-        switch entry {
-        case .bool: return 1
-        case .int(let v): return v < 0 ? 9 : 1 + ObjectTable.intWidth(UInt64(v))
-        case .uint: return 17
-        case .float: return 5
-        case .double, .date: return 9
-        case .ascii(_, let c), .data(_, let c): return ObjectTable.headerSize(Int(c)) + Int(c)
-        case .utf16(_, let c): return ObjectTable.headerSize(Int(c)) + 2 * Int(c)
-        case .uid(let v): return 1 + ObjectTable.byteWidth(v)
-        case .array(_, let c), .set(_, let c): return ObjectTable.headerSize(Int(c)) + Int(c) * refSize
-        case .dict(_, let c): return ObjectTable.headerSize(Int(c)) + 2 * Int(c) * refSize
-        }
-    }
-
-    /// Writes the table as a `bplist00` file whose top object is `top`: sizes first, then every
-    /// byte into a buffer of exactly the file's length.
-    func serialize(top: Int32) -> [UInt8] {
-        let n = entries.count
-        let refSize = ObjectTable.byteWidth(UInt64(max(n - 1, 0)))
-        var offsets = [Int](repeating: 0, count: n)
-        var end = 8
-        for index in 0 ..< n {
-            offsets[index] = end
-            end += size(of: entries[index], refSize: refSize)
-        }
-        let tableOffset = end
-        let offsetSize = ObjectTable.byteWidth(UInt64(tableOffset))
-        var out = [UInt8](repeating: 0, count: tableOffset + n * offsetSize + 32)
+    /// Rewrites every object written so far with container references `width` bytes wide.
+    private mutating func rewrite(refWidth width: Int) {
+        let old = body
+        let oldWidth = refWidth
+        let n = offsets.count
+        // Containers grow at most by the ratio of the widths.
+        var out = [UInt8](repeating: 0, count: 8 + (end - 8) * max(width, oldWidth) / oldWidth + 256)
         var w = out.mutableSpan
         var at = 0
-        w.bytes(&at, [0x62, 0x70, 0x6C, 0x69, 0x73, 0x74, 0x30, 0x30])  // "bplist00"
+        for i in 0 ..< 8 { w[i] = old[i] }
+        at = 8
         for index in 0 ..< n {
-            switch entries[index] {
-            case .bool(let b):
-                w.byte(&at, b ? 0x09 : 0x08)
-            case .int(let v):
-                w.int(&at, v)
-            case .uint(let v):
-                w.byte(&at, 0x14)
-                w.bigEndian(&at, 0, width: 8)
-                w.bigEndian(&at, v, width: 8)
-            case .float(let bits):
-                w.byte(&at, 0x22)
-                w.bigEndian(&at, UInt64(bits), width: 4)
-            case .double(let bits):
-                w.byte(&at, 0x23)
-                w.bigEndian(&at, bits, width: 8)
-            case .date(let bits):
-                w.byte(&at, 0x33)
-                w.bigEndian(&at, bits, width: 8)
-            case .ascii(let index, let count):
-                w.header(&at, 0x50, count: Int(count))
-                w.bytes(&at, payload[Int(index) ..< Int(index) + Int(count)])
-            case .utf16(let index, let count):
-                w.header(&at, 0x60, count: Int(count))
-                w.bytes(&at, payload[Int(index) ..< Int(index) + 2 * Int(count)])
-            case .data(let start, let count):
-                w.header(&at, 0x40, count: Int(count))
-                w.bytes(&at, payload[Int(start) ..< Int(start) + Int(count)])
-            case .uid(let v):
-                let width = ObjectTable.byteWidth(v)
-                w.byte(&at, 0x80 | UInt8(width - 1))
-                w.bigEndian(&at, v, width: width)
-            case .array(let start, let count):
-                w.header(&at, 0xA0, count: Int(count))
-                w.refs(&at, refs, Int(start), Int(count), refSize)
-            case .set(let start, let count):
-                w.header(&at, 0xC0, count: Int(count))
-                w.refs(&at, refs, Int(start), Int(count), refSize)
-            case .dict(let start, let count):
-                w.header(&at, 0xD0, count: Int(count))
-                w.refs(&at, refs, Int(start), Int(count), refSize, stride: 2)
-                w.refs(&at, refs, Int(start) + 1, Int(count), refSize, stride: 2)
+            let start = offsets[index]
+            let stop = index + 1 < n ? offsets[index + 1] : end
+            offsets[index] = at
+            let marker = old[start]
+            switch marker >> 4 {
+            case 0xA, 0xC, 0xD:
+                var count = Int(marker & 0x0F)
+                var refsAt = start + 1
+                if count == 0x0F {
+                    let intWidth = 1 << Int(old[start + 1] & 0x0F)
+                    count = Int(BinaryPropertyList.readUInt(old, at: start + 2, width: intWidth))
+                    refsAt = start + 2 + intWidth
+                }
+                for i in start ..< refsAt {
+                    w[at] = old[i]
+                    at += 1
+                }
+                let refs = marker >> 4 == 0xD ? 2 * count : count
+                for k in 0 ..< refs {
+                    w.bigEndian(&at, BinaryPropertyList.readUInt(old, at: refsAt + k * oldWidth, width: oldWidth), width: width)
+                }
+            default:
+                for i in start ..< stop {
+                    w[at] = old[i]
+                    at += 1
+                }
             }
         }
+        _ = consume w
+        end = at
+        body = out
+        end = at
+        refWidth = width
+    }
+
+    /// The finished `bplist00` file whose top object is `top`.
+    mutating func finish(top: Int32) -> [UInt8] {
+        let n = offsets.count
+        let width = ObjectTable.byteWidth(UInt64(max(n - 1, 0)))
+        if width != refWidth { rewrite(refWidth: width) }
+        let tableOffset = end
+        let offsetSize = ObjectTable.byteWidth(UInt64(tableOffset))
+        room(n * offsetSize + 32)
+        let offsets = self.offsets
+        var at = end
+        var w = body.mutableSpan
         for offset in offsets {
             w.bigEndian(&at, UInt64(offset), width: offsetSize)
         }
-        w.bytes(&at, [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(refSize)])
+        w.bytes(&at, [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(width)])
         w.bigEndian(&at, UInt64(n), width: 8)
         w.bigEndian(&at, UInt64(top), width: 8)
         w.bigEndian(&at, UInt64(tableOffset), width: 8)
         _ = consume w
+        end = at
+        body.removeSubrange(end...)
+        var out: [UInt8] = []
+        swap(&out, &body)
         return out
     }
 }
@@ -432,39 +514,39 @@ extension MutableSpan where Element == UInt8 {
         }
     }
 
+    /// A reference, `width` bytes.
     @inline(__always)
-    mutating func refs(_ at: inout Int, _ refs: [Int32], _ start: Int, _ count: Int, _ width: Int, stride step: Int = 1) {
-        var i = start
-        let end = start + count * step
+    mutating func ref(_ at: inout Int, _ r: Int32, _ width: Int) {
         switch width {
         case 1:
-            while i < end {
-                self[at] = UInt8(truncatingIfNeeded: refs[i])
-                at += 1
-                i += step
-            }
+            self[at] = UInt8(truncatingIfNeeded: r)
+            at += 1
         case 2:
-            while i < end {
-                let r = refs[i]
-                self[at] = UInt8(truncatingIfNeeded: r >> 8)
-                self[at + 1] = UInt8(truncatingIfNeeded: r)
-                at += 2
-                i += step
-            }
+            self[at] = UInt8(truncatingIfNeeded: r >> 8)
+            self[at + 1] = UInt8(truncatingIfNeeded: r)
+            at += 2
         case 3:
-            while i < end {
-                let r = refs[i]
-                self[at] = UInt8(truncatingIfNeeded: r >> 16)
-                self[at + 1] = UInt8(truncatingIfNeeded: r >> 8)
-                self[at + 2] = UInt8(truncatingIfNeeded: r)
-                at += 3
-                i += step
-            }
+            self[at] = UInt8(truncatingIfNeeded: r >> 16)
+            self[at + 1] = UInt8(truncatingIfNeeded: r >> 8)
+            self[at + 2] = UInt8(truncatingIfNeeded: r)
+            at += 3
         default:
-            while i < end {
-                bigEndian(&at, UInt64(UInt32(bitPattern: refs[i])), width: width)
-                i += step
-            }
+            bigEndian(&at, UInt64(UInt32(bitPattern: r)), width: width)
+        }
+    }
+
+    @inline(__always)
+    mutating func refs(_ at: inout Int, _ refs: some Collection<Int32>, _ width: Int) {
+        for r in refs { ref(&at, r, width) }
+    }
+
+    /// Every other reference of `pairs`, from its `first`: a dictionary's keys or values.
+    @inline(__always)
+    mutating func refs(_ at: inout Int, _ pairs: ArraySlice<Int32>, _ width: Int, from first: Int) {
+        var i = pairs.startIndex + first
+        while i < pairs.endIndex {
+            ref(&at, pairs[i], width)
+            i += 2
         }
     }
 }

@@ -62,85 +62,143 @@ struct ScalarMap {
     }
 }
 
-/// A hash set of the strings of an object table, for the writer's string uniquing: it maps a
-/// string to the reference of its object, and keeps no copy of the strings (the table holds their
-/// bytes), so a table of a million strings costs no retains and releases.
+/// A hash set of the objects of a table, for the writer's uniquing of strings, numbers and object
+/// identities: it maps a value to a reference (of its object, or to where the caller keeps it)
+/// and keeps no copy of the value; the caller compares values (`matches`).
 ///
-/// Strings are compared by code units, not by Unicode canonical equivalence as `String`'s `==`
-/// does: two spellings of "é" are two strings in a property list, and the file must keep the one
-/// the program gave. The hash is FNV-1a over the UTF-8 bytes: the keys come from the program
-/// doing the encoding, never from a file.
-struct StringMap {
-    /// Each slot: the object reference plus one in the low half (0: empty), the string's hash
-    /// in the high half, compared before the string itself so that a probe touches the string's
-    /// bytes only when the hashes match. One word a slot, one cache line a probe.
+/// The layout keeps the encoder's misses few when the tables outgrow the caches (hundreds of
+/// thousands of values). Slots come in groups of eight, and each group has one control word
+/// apart from the slots: a byte per slot, 0 when empty, else 0x80 and seven bits of the value's
+/// hash. The control words, an eighth of the table, are what every probe reads; a slot is read
+/// only when its control byte matches (a value met before, or 1 in 128 by chance), and a new
+/// value's slot is only written, which the processor does without waiting. Each slot holds the
+/// reference plus one and a 32-bit tag, the high half of the hash, whose high bits also choose
+/// the group: the table grows by rehashing the tags it holds, without reading any value again.
+/// Linear probing by group, at most 4/5 full. The hashes are of values the program encoding
+/// gives (strings, numbers, object identities), never of a file's contents.
+struct RefMap {
+    private var control: [UInt64]
     private var slots: [UInt64]
     private var used = 0
-    private var mask: Int
+    /// The group of a tag: `tag >> shift`.
+    private var shift: UInt32
+    private var limit: Int
 
-    init(capacity: Int = 16) {
-        var size = 16
-        while size < capacity * 2 { size <<= 1 }
-        slots = [UInt64](repeating: 0, count: size)
-        mask = size - 1
+    /// `capacity`: how many values to hold before the first growth.
+    init(capacity: Int = 8) {
+        var groups = 2
+        while groups * 8 * 4 < capacity * 5 { groups <<= 1 }
+        control = [UInt64](repeating: 0, count: groups)
+        slots = [UInt64](repeating: 0, count: groups * 8)
+        shift = UInt32(32 - groups.trailingZeroBitCount)
+        limit = groups * 8 * 4 / 5
     }
 
+    private static let lows: UInt64 = 0x0101_0101_0101_0101
+    private static let highs: UInt64 = 0x8080_8080_8080_8080
+
+    /// The control byte of a tag: its low seven bits (independent of the high bits that choose
+    /// the group, for any table below 2^25 groups).
     @inline(__always)
-    static func hash(_ key: String) -> UInt64 {
-        let utf8 = key.utf8
-        let bytes = utf8.span
-        var h: UInt64 = 0xCBF2_9CE4_8422_2325
-        for i in bytes.indices { h = (h ^ UInt64(bytes[i])) &* 0x100_0000_01B3 }
-        return h ^ (h >> 29)
-    }
+    private static func controlByte(_ tag: UInt32) -> UInt64 { UInt64(0x80 | (tag & 0x7F)) }
 
-    /// The same hash of UTF-8 bytes.
-    static func hash(bytes: ArraySlice<UInt8>) -> UInt64 {
-        var h: UInt64 = 0xCBF2_9CE4_8422_2325
-        for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01B3 }
-        return h ^ (h >> 29)
-    }
-
-    /// The reference of `key` (-1 if none), the slot where it is or would go, and its hash;
-    /// `matches` says whether the string object of a reference is `key`.
+    /// The reference of the value whose hash is `hash` and for which `matches` is true (-1 if
+    /// none), the slot where it is or would go, and the tag to insert it with.
     @inline(__always)
-    func find(_ key: String, matches: (Int32) -> Bool) -> (ref: Int32, slot: Int, hash: UInt32) {
-        let h = StringMap.hash(key)
-        let tag = UInt32(truncatingIfNeeded: h >> 32)
-        var i = Int(truncatingIfNeeded: h) & mask
+    func find(hash: UInt64, matches: (Int32) -> Bool) -> (ref: Int32, slot: Int, tag: UInt32) {
+        let tag = UInt32(truncatingIfNeeded: hash >> 32)
+        let pattern = RefMap.controlByte(tag) &* RefMap.lows
+        let groupMask = control.count - 1
+        var g = Int(tag >> shift)
         while true {
-            let s = slots[i]
-            if s == 0 { return (-1, i, tag) }
-            if UInt32(truncatingIfNeeded: s >> 32) == tag {
-                let ref = Int32(truncatingIfNeeded: s) - 1
-                if matches(ref) { return (ref, i, tag) }
+            let c = control[g]
+            // The bytes of c equal to the pattern's: zero bytes of x, found exactly.
+            let x = c ^ pattern
+            var m = ~(((x & ~RefMap.highs) &+ ~RefMap.highs) | x | ~RefMap.highs)
+            while m != 0 {
+                let slot = g &* 8 &+ (m.trailingZeroBitCount >> 3)
+                let s = slots[slot]
+                if UInt32(truncatingIfNeeded: s >> 32) == tag {
+                    let ref = Int32(truncatingIfNeeded: s) &- 1
+                    if matches(ref) { return (ref, slot, tag) }
+                }
+                m &= m &- 1
             }
-            i = (i + 1) & mask
+            // Slots fill in order and are never emptied: the first empty one ends the probe.
+            let empty = ~c & RefMap.highs
+            if empty != 0 { return (-1, g &* 8 &+ (empty.trailingZeroBitCount >> 3), tag) }
+            g = (g &+ 1) & groupMask
         }
     }
 
-    /// Records `ref` in the slot `find` returned for a string it did not hold. Then, if
-    /// `isFull`, the caller grows the table.
+    /// Records `ref` in the slot `find` returned for a value it did not hold.
     @inline(__always)
-    mutating func insert(_ ref: Int32, hash: UInt32, at slot: Int) {
-        slots[slot] = UInt64(hash) << 32 | UInt64(UInt32(ref) + 1)
+    mutating func insert(_ ref: Int32, tag: UInt32, at slot: Int) {
+        slots[slot] = UInt64(tag) << 32 | UInt64(UInt32(bitPattern: ref) &+ 1)
+        control[slot >> 3] |= RefMap.controlByte(tag) << UInt64((slot & 7) &* 8)
         used += 1
+        if used > limit { grow() }
     }
 
-    /// Whether the table must grow before the next `find`.
-    var isFull: Bool { used * 2 > mask }
-
-    /// Doubles the table; `hashOf` gives the hash of a reference's string.
-    mutating func grow(_ hashOf: (Int32) -> UInt64) {
-        let old = slots
-        let size = (mask + 1) * 2
-        slots = [UInt64](repeating: 0, count: size)
-        mask = size - 1
-        for s in old where s != 0 {
-            let ref = Int32(truncatingIfNeeded: s) - 1
-            var i = Int(truncatingIfNeeded: hashOf(ref)) & mask
-            while slots[i] != 0 { i = (i + 1) & mask }
-            slots[i] = s
+    private mutating func grow() {
+        let oldSlots = slots
+        let groups = control.count * 2
+        control = [UInt64](repeating: 0, count: groups)
+        slots = [UInt64](repeating: 0, count: groups * 8)
+        shift -= 1
+        limit = groups * 8 * 4 / 5
+        let groupMask = groups - 1
+        for s in oldSlots where s != 0 {
+            let tag = UInt32(truncatingIfNeeded: s >> 32)
+            var g = Int(tag >> shift)
+            while true {
+                let empty = ~control[g] & RefMap.highs
+                if empty != 0 {
+                    let i = empty.trailingZeroBitCount >> 3
+                    slots[g * 8 + i] = s
+                    control[g] |= RefMap.controlByte(tag) << UInt64(i * 8)
+                    break
+                }
+                g = (g + 1) & groupMask
+            }
         }
+    }
+
+    /// A 64-bit hash of a 64-bit value (the finalizer of MurmurHash3).
+    @inline(__always)
+    static func hash(_ key: UInt64) -> UInt64 {
+        var h = key
+        h ^= h >> 33
+        h &*= 0xFF51_AFD7_ED55_8CCD
+        h ^= h >> 33
+        h &*= 0xC4CE_B9FE_1A85_EC53
+        h ^= h >> 33
+        return h
+    }
+
+    /// A 64-bit hash of bytes, eight at a time.
+    @inline(__always)
+    static func hash(_ bytes: Span<UInt8>) -> UInt64 {
+        let n = bytes.count
+        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 &* UInt64(truncatingIfNeeded: n &+ 1)
+        var i = 0
+        while i &+ 8 <= n {
+            var w: UInt64 = 0
+            for k in 0 ..< 8 { w |= UInt64(bytes[i &+ k]) << UInt64(8 &* k) }
+            h = (h ^ w) &* 0xFF51_AFD7_ED55_8CCD
+            h ^= h >> 29
+            i &+= 8
+        }
+        if i < n {
+            var w: UInt64 = 0
+            var k: UInt64 = 0
+            while i < n {
+                w |= UInt64(bytes[i]) << k
+                k &+= 8
+                i &+= 1
+            }
+            h = (h ^ w) &* 0xFF51_AFD7_ED55_8CCD
+        }
+        return hash(h)
     }
 }

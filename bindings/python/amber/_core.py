@@ -1,0 +1,1595 @@
+"""The engine, its objects, coders, delegate, classes, report, lifecycle and notifications."""
+from __future__ import annotations
+
+import ctypes
+import datetime as _dt
+import enum
+import itertools
+import weakref
+from ctypes import byref, c_char_p, c_double, c_int, c_int64, c_size_t, c_uint8, c_uint64, c_void_p, POINTER
+from dataclasses import dataclass
+from typing import (Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Type,
+                    TypeVar, Union)
+
+from . import _errors as E
+from . import _ffi as F
+from ._ffi import load
+
+__all__ = ["Kind", "Outcome", "FreshReason", "AppState", "IndexPath", "Object", "Controller", "View",
+           "PlainObject", "Coder", "Decoder", "Record", "Report", "Notification", "Store", "MemoryStore",
+           "Protection", "KeyFile", "FixedKey", "KeyProvider", "NoEncryption", "Engine", "check",
+           "Notifications", "date_from_seconds", "seconds_from_date"]
+
+
+class Kind(enum.IntEnum):
+    """The kind of a restorable object (amber_kind)."""
+    CONTROLLER = 0
+    VIEW = 1
+    OBJECT = 2
+
+
+class Outcome(enum.IntEnum):
+    """What happened to one archived object (amber_outcome, R16)."""
+    RESTORED = 0
+    DECLINED_BY_CLASS = 1
+    NOT_FOUND = 2
+    CLASS_MISMATCH = 3
+    LEFT_OUT = 4
+    DECODE_ERROR = 5
+    DUPLICATE = 6
+
+
+class FreshReason(enum.IntEnum):
+    """Why a launch was fresh (amber_fresh_reason); NONE: restoration ran."""
+    NONE = 0
+    NO_ARCHIVE = 1
+    DECLINED = 2
+    CORRUPT = 3
+    CRASH_LOOP = 4
+    KEY_UNAVAILABLE = 5
+    STORE_ERROR = 6
+    AUTHENTICATION_FAILED = 7
+    DISCARDED_BY_HOST = 8
+    IN_PROGRESS = 9
+
+
+class AppState(enum.IntEnum):
+    """The application's state (amber_app_state, R23)."""
+    NOT_RUNNING = 0
+    INACTIVE = 1
+    ACTIVE = 2
+    BACKGROUND = 3
+    SUSPENDED = 4
+
+
+class Notifications:
+    """The names of the engine's own notifications (R24)."""
+    DID_FINISH_LAUNCHING = "AmberApplicationDidFinishLaunchingNotification"
+    WILL_RESIGN_ACTIVE = "AmberApplicationWillResignActiveNotification"
+    DID_BECOME_ACTIVE = "AmberApplicationDidBecomeActiveNotification"
+    DID_ENTER_BACKGROUND = "AmberApplicationDidEnterBackgroundNotification"
+    WILL_ENTER_FOREGROUND = "AmberApplicationWillEnterForegroundNotification"
+    WILL_TERMINATE = "AmberApplicationWillTerminateNotification"
+    DID_RECEIVE_MEMORY_WARNING = "AmberApplicationDidReceiveMemoryWarningNotification"
+
+
+class IndexPath(tuple):
+    """An index path (NSIndexPath): a tuple of ints that a coder stores as an index path."""
+
+    def __new__(cls, *indexes: int) -> "IndexPath":
+        if len(indexes) == 1 and not isinstance(indexes[0], int):
+            indexes = tuple(indexes[0])
+        return super().__new__(cls, (int(i) for i in indexes))
+
+    def __repr__(self) -> str:
+        return f"IndexPath{tuple.__repr__(self)}"
+
+
+_EPOCH_2001 = _dt.datetime(2001, 1, 1, tzinfo=_dt.timezone.utc)
+
+
+def seconds_from_date(value: _dt.datetime) -> float:
+    """Seconds since 2001-01-01T00:00:00Z (NSDate's reference date); a naive datetime is UTC."""
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=_dt.timezone.utc)
+    return (value - _EPOCH_2001).total_seconds()
+
+
+def date_from_seconds(seconds: float) -> _dt.datetime:
+    """The aware UTC datetime of seconds since 2001-01-01T00:00:00Z."""
+    return _EPOCH_2001 + _dt.timedelta(seconds=seconds)
+
+
+# ---- errors -------------------------------------------------------------------------------------
+
+def _raise(code: int) -> None:
+    lib = load()
+    message = lib.amber_error_last().decode("utf-8", "replace")
+    raise E.error_for(code, message, lib.amber_status_string(code).decode())
+
+
+def check(code: int) -> None:
+    """Raises the exception of a status code (nothing for AMBER_OK)."""
+    if code:
+        _raise(code)
+
+
+class _Call:
+    """Runs a C call that may call back into Python: exceptions raised by callbacks during it are
+    re-raised after it returns (the first one; the others are noted on it), before any status
+    code is turned into an exception."""
+    __slots__ = ("since",)
+
+    def __enter__(self) -> "_Call":
+        self.since = E.mark()
+        return self
+
+    def __exit__(self, et, ev, tb) -> None:
+        error = E.take(self.since)
+        if error is not None:
+            if ev is not None and error is not ev:
+                error.__context__ = ev
+            raise error
+
+
+def _call(fn: Callable[..., int], *args: Any) -> int:
+    """Calls ``fn(*args)`` (a C function returning a status), re-raising callbacks' exceptions,
+    then raising for a non-zero status."""
+    since = E.mark()
+    rc = fn(*args)
+    error = E.take(since)
+    if error is not None:
+        raise error
+    if rc:
+        _raise(rc)
+    return rc
+
+
+def _s(text: Optional[str]) -> Optional[bytes]:
+    """Text to a C string: None stays None; a NUL inside is a ValueError (C would cut it)."""
+    if text is None:
+        return None
+    if not isinstance(text, str):
+        raise TypeError(f"expected str, got {type(text).__name__}")
+    if "\0" in text:
+        raise E.InvalidArgumentError("a string with a NUL character cannot cross the C ABI", E.INVALID_ARGUMENT,
+                                     "AMBER_INVALID_ARGUMENT")
+    return text.encode("utf-8", "surrogateescape")
+
+
+_KEYS: Dict[str, bytes] = {}
+
+
+def _key(key: str) -> bytes:
+    """A coder key as bytes, cached (keys repeat across thousands of objects)."""
+    b = _KEYS.get(key)
+    if b is None:
+        b = _s(key)
+        if len(_KEYS) < 65536:
+            _KEYS[key] = b
+    return b
+
+
+def _str(value: Optional[bytes]) -> Optional[str]:
+    return None if value is None else value.decode("utf-8", "surrogateescape")
+
+
+def _path_tuple(path, length: int) -> Tuple[str, ...]:
+    return tuple([b.decode("utf-8", "surrogateescape") for b in path[:length]])
+
+
+def _take_string(p: c_void_p) -> str:
+    """A string Amber returned through an out parameter, freed."""
+    lib = load()
+    try:
+        return ctypes.string_at(p.value).decode("utf-8", "surrogateescape")
+    finally:
+        lib.amber_string_free(p)
+
+
+# ---- contexts: what a C context pointer stands for ----------------------------------------------
+# A context is a small integer key. The global table maps it weakly to its holder (an Object, a
+# delegate box, ...); the holder's engine keeps it strongly until Amber calls ctx_free, which
+# forgets both. So gc never frees what C may still call, and an engine nobody references can
+# still be collected (closing it frees the rest).
+
+_contexts: Dict[int, "weakref.ref[Any]"] = {}
+_next_key = itertools.count(1).__next__
+
+
+class _Holder:
+    """Something a C context stands for; ``owner`` keeps it alive (an Engine or a registry)."""
+    __slots__ = ("__weakref__", "owner", "key")
+
+    def _register(self, owner: Any) -> int:
+        self.owner = owner
+        self.key = key = _next_key()
+        owner._keep[key] = self
+        _contexts[key] = weakref.ref(self)
+        return key
+
+    def _released(self) -> None:
+        """Amber no longer needs this context."""
+
+
+def _ctx_free(key: Optional[int]) -> None:
+    try:
+        ref = _contexts.pop(key, None)
+        holder = ref() if ref is not None else None
+        if holder is not None:
+            holder.owner._keep.pop(key, None)
+            holder._released()
+    except BaseException as error:  # never propagate into C
+        E.callback_failed(error)
+
+
+CTX_FREE = F.CtxFree(_ctx_free)
+
+
+def _holder(key: Optional[int]) -> Any:
+    ref = _contexts.get(key)
+    holder = ref() if ref is not None else None
+    if holder is None:
+        raise RuntimeError(f"amber: callback context {key} is gone")
+    return holder
+
+
+# ---- coders -----------------------------------------------------------------------------------
+
+class Coder:
+    """The coder an encode callback writes an object's state into (R6), or the application
+    coder. Valid only during the callback. Write with typed setters, ``coder[key] = value``
+    (the type picks the setter), or ``coder.update(mapping)`` for a whole dict at once."""
+    __slots__ = ("_h", "_engine")
+
+    def __init__(self, handle: F.CoderP, engine: "Engine"):
+        self._h = handle
+        self._engine = engine
+
+    def encode_bool(self, key: str, value: bool) -> None:
+        """Writes a boolean."""
+        rc = load().amber_coder_encode_bool(self._h, _key(key), 1 if value else 0)
+        if rc: _raise(rc)
+
+    def encode_int(self, key: str, value: int) -> None:
+        """Writes a signed 64-bit integer (OverflowError outside its range)."""
+        if not -(1 << 63) <= value < (1 << 63):
+            raise OverflowError(f"{value} does not fit in int64")
+        rc = load().amber_coder_encode_int64(self._h, _key(key), value)
+        if rc: _raise(rc)
+
+    def encode_float(self, key: str, value: float) -> None:
+        """Writes a double."""
+        rc = load().amber_coder_encode_double(self._h, _key(key), value)
+        if rc: _raise(rc)
+
+    def encode_string(self, key: str, value: str) -> None:
+        """Writes a string (UTF-8; no NUL characters)."""
+        rc = load().amber_coder_encode_string(self._h, _key(key), _s(value))
+        if rc: _raise(rc)
+
+    def encode_bytes(self, key: str, value: Union[bytes, bytearray, memoryview]) -> None:
+        """Writes bytes."""
+        data = bytes(value)
+        rc = load().amber_coder_encode_bytes(self._h, _key(key), data, len(data))
+        if rc: _raise(rc)
+
+    def encode_date(self, key: str, value: _dt.datetime) -> None:
+        """Writes a date (NSDate)."""
+        rc = load().amber_coder_encode_date(self._h, _key(key), seconds_from_date(value))
+        if rc: _raise(rc)
+
+    def encode_index_path(self, key: str, value: Sequence[int]) -> None:
+        """Writes an index path (NSIndexPath)."""
+        arr = (c_int64 * len(value))(*value)
+        rc = load().amber_coder_encode_index_path(self._h, _key(key), arr, len(value))
+        if rc: _raise(rc)
+
+    def encode_object(self, key: str, value: Optional["Object"]) -> None:
+        """Writes a reference to another restorable object (R4), or None."""
+        handle = None if value is None else value._handle()
+        rc = load().amber_coder_encode_object_ref(self._h, _key(key), handle)
+        if rc: _raise(rc)
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.update(((key, value),))
+
+    def update(self, values: Union[Mapping[str, Any], Iterable[Tuple[str, Any]]] = (), **more: Any) -> None:
+        """Writes every value of a mapping (or of (key, value) pairs), each with the setter its
+        type calls for: bool, int, float, str, bytes, datetime, IndexPath, Object or None.
+
+        The C ABI has no call that writes several values, so this makes one C call per value,
+        with nothing else in between: the functions and keys are looked up once, and the type
+        dispatch is a dictionary lookup."""
+        lib = load()
+        h = self._h
+        items = values.items() if isinstance(values, Mapping) else values
+        if more:
+            items = itertools.chain(items, more.items())
+        keys = _KEYS
+        enc_int, enc_str, enc_bool, enc_dbl = (lib.amber_coder_encode_int64, lib.amber_coder_encode_string,
+                                               lib.amber_coder_encode_bool, lib.amber_coder_encode_double)
+        for key, value in items:
+            k = keys.get(key) or _key(key)
+            t = type(value)
+            if t is str:
+                if "\0" in value:
+                    _s(value)
+                rc = enc_str(h, k, value.encode("utf-8", "surrogateescape"))
+            elif t is int:
+                if not -0x8000000000000000 <= value <= 0x7FFFFFFFFFFFFFFF:
+                    raise OverflowError(f"{key}: {value} does not fit in int64")
+                rc = enc_int(h, k, value)
+            elif t is float:
+                rc = enc_dbl(h, k, value)
+            elif t is bool:
+                rc = enc_bool(h, k, value)
+            else:
+                self._encode_other(key, value)
+                continue
+            if rc:
+                _raise(rc)
+
+    def _encode_other(self, key: str, value: Any) -> None:
+        if isinstance(value, bool):
+            self.encode_bool(key, value)
+        elif isinstance(value, IndexPath):
+            self.encode_index_path(key, value)
+        elif isinstance(value, int):
+            self.encode_int(key, value)
+        elif isinstance(value, float):
+            self.encode_float(key, value)
+        elif isinstance(value, str):
+            self.encode_string(key, value)
+        elif isinstance(value, (bytes, bytearray, memoryview)):
+            self.encode_bytes(key, value)
+        elif isinstance(value, _dt.datetime):
+            self.encode_date(key, value)
+        elif value is None or isinstance(value, Object):
+            self.encode_object(key, value)
+        else:
+            raise TypeError(f"amber: cannot encode {type(value).__name__} under {key!r} (bool, int, float, str, "
+                            "bytes, datetime, IndexPath, Object or None)")
+
+
+_MISSING = object()
+
+
+class Decoder:
+    """The decoder a callback reads an object's state (or the application state) from (R12).
+    Valid only during the callback. Typed getters raise KeyError for a missing key and TypeError
+    for a value of another type; ``decoder[key]`` finds the type itself."""
+    __slots__ = ("_h", "_engine")
+
+    def __init__(self, handle: F.DecoderP, engine: Optional["Engine"]):
+        self._h = handle
+        self._engine = engine
+
+    def decode_bool(self, key: str) -> bool:
+        out = c_int()
+        rc = load().amber_decoder_decode_bool(byref(out), self._h, _key(key))
+        if rc: _raise(rc)
+        return bool(out.value)
+
+    def decode_int(self, key: str) -> int:
+        out = c_int64()
+        rc = load().amber_decoder_decode_int64(byref(out), self._h, _key(key))
+        if rc: _raise(rc)
+        return out.value
+
+    def decode_float(self, key: str) -> float:
+        """A double (an integer is converted)."""
+        out = c_double()
+        rc = load().amber_decoder_decode_double(byref(out), self._h, _key(key))
+        if rc: _raise(rc)
+        return out.value
+
+    def decode_string(self, key: str) -> str:
+        out = c_char_p()
+        rc = load().amber_decoder_decode_string(byref(out), self._h, _key(key))
+        if rc: _raise(rc)
+        return out.value.decode("utf-8", "surrogateescape")
+
+    def decode_bytes(self, key: str) -> bytes:
+        out = POINTER(c_uint8)()
+        size = c_size_t()
+        rc = load().amber_decoder_decode_bytes(byref(out), byref(size), self._h, _key(key))
+        if rc: _raise(rc)
+        return ctypes.string_at(out, size.value) if size.value else b""
+
+    def decode_date(self, key: str) -> _dt.datetime:
+        out = c_double()
+        rc = load().amber_decoder_decode_date(byref(out), self._h, _key(key))
+        if rc: _raise(rc)
+        return date_from_seconds(out.value)
+
+    def decode_index_path(self, key: str) -> IndexPath:
+        lib = load()
+        length = c_size_t()
+        k = _key(key)
+        rc = lib.amber_decoder_decode_index_path(None, 0, byref(length), self._h, k)
+        if rc: _raise(rc)
+        arr = (c_int64 * length.value)()
+        rc = lib.amber_decoder_decode_index_path(arr, length.value, byref(length), self._h, k)
+        if rc: _raise(rc)
+        return IndexPath(*arr[:length.value])
+
+    def decode_object(self, key: str, classes: Optional[Sequence[str]] = None) -> Optional["Object"]:
+        """The restored object a reference names (R4), or None if it was not restored. With
+        ``classes``, secure decoding (R12): an object of another class is a TypeError."""
+        lib = load()
+        out = F.ObjectP()
+        if classes is None:
+            rc = lib.amber_decoder_decode_object_ref(byref(out), self._h, _key(key))
+        else:
+            names = [_s(c) for c in classes]
+            arr = (c_char_p * len(names))(*names)
+            rc = lib.amber_decoder_decode_object_ref_of_classes(byref(out), self._h, _key(key), arr, len(names))
+        if rc: _raise(rc)
+        return Object._from_handle(out)
+
+    def __contains__(self, key: str) -> bool:
+        return bool(load().amber_decoder_contains(self._h, _key(key)))
+
+    _PROBES = ("decode_int", "decode_bool", "decode_float", "decode_string", "decode_bytes", "decode_date",
+               "decode_index_path", "decode_object")
+
+    def __getitem__(self, key: str) -> Any:
+        """The value under ``key`` whatever its type (KeyError if missing). The C ABI cannot tell
+        a value's type, so this tries the typed getters in turn; use those where speed counts."""
+        for name in self._PROBES:
+            try:
+                return getattr(self, name)(key)
+            except E.TypeMismatchError:
+                continue
+        raise E.TypeMismatchError(f"the value under {key!r} is of no type the binding knows", E.TYPE_MISMATCH,
+                                  "AMBER_TYPE_MISMATCH")
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """``decoder[key]``, or ``default`` for a missing key."""
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+    def read(self, schema: Mapping[str, type]) -> Dict[str, Any]:
+        """Reads several values at once: ``schema`` maps each key to its type (bool, int, float,
+        str, bytes, datetime, IndexPath or Object); a missing key is left out of the result."""
+        lib = load()
+        h = self._h
+        out: Dict[str, Any] = {}
+        i64, dbl, cint, cstr = c_int64(), c_double(), c_int(), c_char_p()
+        d_int, d_str, d_dbl, d_bool = (lib.amber_decoder_decode_int64, lib.amber_decoder_decode_string,
+                                       lib.amber_decoder_decode_double, lib.amber_decoder_decode_bool)
+        ri64, rdbl, rint, rstr = byref(i64), byref(dbl), byref(cint), byref(cstr)
+        keys = _KEYS
+        for key, t in schema.items():
+            k = keys.get(key) or _key(key)
+            if t is int:
+                rc = d_int(ri64, h, k)
+                value = i64.value
+            elif t is str:
+                rc = d_str(rstr, h, k)
+                value = cstr.value.decode("utf-8", "surrogateescape") if not rc else None
+            elif t is float:
+                rc = d_dbl(rdbl, h, k)
+                value = dbl.value
+            elif t is bool:
+                rc = d_bool(rint, h, k)
+                value = bool(cint.value)
+            else:
+                try:
+                    out[key] = getattr(self, _TYPED[t])(key)
+                except KeyError:
+                    pass
+                continue
+            if rc == E.NOT_FOUND:
+                continue
+            if rc:
+                _raise(rc)
+            out[key] = value
+        return out
+
+
+_TYPED = {bytes: "decode_bytes", _dt.datetime: "decode_date", IndexPath: "decode_index_path"}
+
+
+# ---- restorable objects ----------------------------------------------------------------------
+
+class Object(_Holder):
+    """A restorable object (R1), owned by its engine. Subclass it (or ``Controller``, ``View``,
+    ``PlainObject``) and override ``encode_restorable_state``, ``decode_restorable_state`` and
+    ``application_finished_restoring``; or pass ``encode=``, ``decode=``, ``finished=`` callables
+    taking ``(obj, coder)``, ``(obj, decoder)``, ``(obj,)``. The class name defaults to the Python
+    class's name. The engine keeps the object alive until ``free()`` or the engine closes."""
+    __slots__ = ("_h", "engine", "_enc", "_dec", "_fin", "__dict__")
+
+    kind: Kind = Kind.OBJECT
+
+    def __init__(self, engine: "Engine", identifier: Optional[str] = None, *, class_name: Optional[str] = None,
+                 kind: Optional[Kind] = None, restoration_class: Optional[str] = None,
+                 blueprint: Optional[str] = None, stack: bool = False,
+                 encode: Optional[Callable[["Object", Coder], None]] = None,
+                 decode: Optional[Callable[["Object", Decoder], None]] = None,
+                 finished: Optional[Callable[["Object"], None]] = None):
+        lib = load()
+        self.engine = engine
+        self._h = None
+        self._enc, self._dec, self._fin = encode, decode, finished
+        cls = type(self)
+        which = (bool(encode) or cls.encode_restorable_state is not Object.encode_restorable_state,
+                 bool(decode) or cls.decode_restorable_state is not Object.decode_restorable_state,
+                 bool(finished) or cls.application_finished_restoring is not Object.application_finished_restoring)
+        callbacks = _CALLBACKS.get(which)
+        if callbacks is None:
+            callbacks = F.ObjectCallbacks()
+            check(lib.amber_object_callbacks_init(byref(callbacks), F.OBJECT_CALLBACKS_VERSION))
+            if which[0]:
+                callbacks.encode = _T_ENCODE
+            if which[1]:
+                callbacks.decode = _T_DECODE
+            if which[2]:
+                callbacks.finished_restoring = _T_FINISHED
+            _CALLBACKS[which] = callbacks
+        if kind is None:
+            kind = cls.kind
+        key = self._register(engine)
+        out = F.ObjectP()
+        rc = lib.amber_object_new(byref(out), engine._handle(), int(kind), _key(class_name or cls.__name__),
+                                  _s(identifier), byref(callbacks), key, CTX_FREE)
+        if rc:
+            _contexts.pop(key, None)
+            engine._keep.pop(key, None)
+            _raise(rc)
+        self._h = out
+        engine._objects[out.value] = self
+        if restoration_class is not None:
+            self.restoration_class = restoration_class
+        if blueprint is not None:
+            self.blueprint = blueprint
+        if stack:
+            self.set_stack(True)
+
+    # -- the callbacks: override these --
+    def encode_restorable_state(self, coder: Coder) -> None:
+        """Writes this object's state while preserving (R6)."""
+        if self._enc:
+            self._enc(self, coder)
+
+    def decode_restorable_state(self, decoder: Decoder) -> None:
+        """Reads it back while restoring, once every object exists (R12)."""
+        if self._dec:
+            self._dec(self, decoder)
+
+    def application_finished_restoring(self) -> None:
+        """Called once every restored object has decoded (R13)."""
+        if self._fin:
+            self._fin(self)
+
+    # -- internals --
+    def _handle(self) -> F.ObjectP:
+        if self._h is None:
+            raise E.MisuseError("the object was freed (or its engine closed)", E.MISUSE, "AMBER_MISUSE")
+        return self._h
+
+    def _released(self) -> None:
+        if self._h is not None:
+            self.engine._objects.pop(self._h.value, None)
+        self._h = None
+
+    @staticmethod
+    def _from_handle(handle: F.ObjectP) -> Optional["Object"]:
+        if not handle:
+            return None
+        key = load().amber_object_context(handle)
+        ref = _contexts.get(key)
+        obj = ref() if ref is not None else None
+        return obj if isinstance(obj, Object) else None
+
+    # -- properties and the tree --
+    @property
+    def alive(self) -> bool:
+        """False once the object was freed or its engine closed."""
+        return self._h is not None
+
+    @property
+    def identifier(self) -> Optional[str]:
+        """The restoration identifier (R2), None for none; settable."""
+        return _str(load().amber_object_identifier(self._handle()))
+
+    @identifier.setter
+    def identifier(self, value: Optional[str]) -> None:
+        check(load().amber_object_set_identifier(self._handle(), _s(value)))
+
+    @property
+    def class_name(self) -> str:
+        return _str(load().amber_object_class_name(self._handle())) or ""
+
+    @property
+    def object_kind(self) -> Kind:
+        return Kind(load().amber_object_kind(self._handle()))
+
+    @property
+    def path(self) -> Optional[str]:
+        """The restoration path joined with '/' (R3), None if it or an ancestor has no identifier."""
+        out = c_void_p()
+        rc = load().amber_object_path(byref(out), self._handle())
+        if rc == E.NOT_FOUND:
+            return None
+        check(rc)
+        return _take_string(out)
+
+    def _set_restoration_class(self, name: Optional[str]) -> None:
+        check(load().amber_object_set_restoration_class(self._handle(), _s(name)))
+
+    restoration_class = property(None, _set_restoration_class, doc="The restoration class that remakes it (R10 step 1); write-only.")
+
+    def _set_blueprint(self, blueprint_id: Optional[str]) -> None:
+        check(load().amber_object_set_blueprint(self._handle(), _s(blueprint_id)))
+
+    blueprint = property(None, _set_blueprint, doc="The blueprint it was made from (R6, R10 step 4); write-only.")
+
+    def set_stack(self, is_stack: bool = True) -> None:
+        """Declares a controller a stack container (R3)."""
+        check(load().amber_object_set_stack(self._handle(), 1 if is_stack else 0))
+
+    def add_child(self, child: "Object") -> "Object":
+        """Appends a child controller (containment); returns the child."""
+        check(load().amber_object_add_child(self._handle(), child._handle()))
+        return child
+
+    def remove_child(self, child: "Object") -> None:
+        check(load().amber_object_remove_child(self._handle(), child._handle()))
+
+    def present(self, presented: Optional["Object"]) -> None:
+        """Presents a controller modally; None dismisses."""
+        check(load().amber_object_present(self._handle(), None if presented is None else presented._handle()))
+
+    def add_view(self, view: "Object") -> "Object":
+        check(load().amber_object_add_view(self._handle(), view._handle()))
+        return view
+
+    def set_restoration_parent(self, parent: Optional["Object"]) -> None:
+        """The restoration parent of a plain object (UIStateRestoring)."""
+        check(load().amber_object_set_restoration_parent(self._handle(), None if parent is None else parent._handle()))
+
+    def free(self) -> None:
+        """Frees the object now (its children are not freed). Harmless twice."""
+        if self._h is not None:
+            with _Call():
+                load().amber_object_free(self._h)
+            self._released()
+
+    def __repr__(self) -> str:
+        if self._h is None:
+            return f"<{type(self).__name__} (freed)>"
+        return f"<{type(self).__name__} {self.class_name} {self.identifier!r}>"
+
+
+_CALLBACKS: Dict[Tuple[bool, bool, bool], F.ObjectCallbacks] = {}  # read-only once made; C copies them
+
+
+class Controller(Object):
+    """A controller (a screen; R1)."""
+    __slots__ = ()
+    kind = Kind.CONTROLLER
+
+
+class View(Object):
+    """A view belonging to a controller (R1)."""
+    __slots__ = ()
+    kind = Kind.VIEW
+
+
+class PlainObject(Object):
+    """A plain restorable object (UIStateRestoring) with a restoration parent (R1)."""
+    __slots__ = ()
+    kind = Kind.OBJECT
+
+
+def _object_of(ctx: Optional[int]) -> Object:
+    return _holder(ctx)
+
+
+def _t_encode(obj_h, coder_h, ctx):
+    try:
+        obj = _contexts[ctx]()
+        coder = Coder(coder_h, obj.engine)
+        try:
+            obj.encode_restorable_state(coder)
+        finally:
+            coder._h = None
+        return 0
+    except BaseException as error:
+        return E.callback_failed(error)
+
+
+def _t_decode(obj_h, decoder_h, ctx):
+    try:
+        obj = _contexts[ctx]()
+        decoder = Decoder(decoder_h, obj.engine)
+        try:
+            obj.decode_restorable_state(decoder)
+        finally:
+            decoder._h = None
+        return 0
+    except BaseException as error:
+        return E.callback_failed(error)
+
+
+def _t_finished(obj_h, ctx):
+    try:
+        _object_of(ctx).application_finished_restoring()
+    except BaseException as error:
+        E.callback_failed(error)
+
+
+_T_ENCODE = F.ObjEncode(_t_encode)
+_T_DECODE = F.ObjDecode(_t_decode)
+_T_FINISHED = F.ObjFinished(_t_finished)
+
+
+def _give_object(out, engine: "Engine", result: Any, what: str) -> int:
+    """Sets a make callback's *out to the handle of ``result`` (an Object of ``engine``, or None)."""
+    if result is None:
+        out[0] = F.ObjectP()
+        return 0
+    if not isinstance(result, Object):
+        raise TypeError(f"{what} must return an amber.Object or None, not {type(result).__name__}")
+    if result.engine is not engine:
+        raise ValueError(f"{what} returned an object of another engine")
+    out[0] = result._handle()
+    return 0
+
+
+# ---- restoration classes, blueprint factories ----------------------------------------------------
+
+class _Maker(_Holder):
+    __slots__ = ("fn",)
+
+    def __init__(self, fn):
+        self.fn = fn
+
+
+def _t_class_make(out, engine_h, path, length, decoder_h, ctx):
+    try:
+        maker = _holder(ctx)
+        engine = maker.owner
+        decoder = Decoder(decoder_h, engine)
+        try:
+            result = maker.fn(engine, _path_tuple(path, length), decoder)
+        finally:
+            decoder._h = None
+        return _give_object(out, engine, result, "a restoration class's make")
+    except BaseException as error:
+        return E.callback_failed(error)
+
+
+def _t_blueprint_make(out, engine_h, blueprint_id, path, length, decoder_h, ctx):
+    try:
+        maker = _holder(ctx)
+        engine = maker.owner
+        decoder = Decoder(decoder_h, engine)
+        try:
+            result = maker.fn(engine, blueprint_id.decode("utf-8", "surrogateescape"), _path_tuple(path, length),
+                              decoder)
+        finally:
+            decoder._h = None
+        return _give_object(out, engine, result, "a blueprint factory")
+    except BaseException as error:
+        return E.callback_failed(error)
+
+
+_T_CLASS_MAKE = F.ClassMake(_t_class_make)
+_T_BLUEPRINT_MAKE = F.BlueprintMake(_t_blueprint_make)
+
+
+# ---- the delegate ---------------------------------------------------------------------------
+
+class _DelegateBox(_Holder):
+    __slots__ = ("delegate",)
+
+
+def _delegate_of(ctx):
+    box = _holder(ctx)
+    return box.owner, box.delegate
+
+
+def _t_should_save(engine_h, coder_h, ctx):
+    try:
+        engine, delegate = _delegate_of(ctx)
+        coder = Coder(coder_h, engine)
+        try:
+            return 1 if delegate.should_save(engine, coder) else 0
+        finally:
+            coder._h = None
+    except BaseException as error:
+        E.callback_failed(error)
+        return 0  # do not save; the exception reaches preserve()'s caller
+
+
+def _t_will_encode(engine_h, coder_h, ctx):
+    try:
+        engine, delegate = _delegate_of(ctx)
+        coder = Coder(coder_h, engine)
+        try:
+            delegate.will_encode(engine, coder)
+        finally:
+            coder._h = None
+        return 0
+    except BaseException as error:
+        return E.callback_failed(error)
+
+
+def _t_should_restore(engine_h, decoder_h, ctx):
+    try:
+        engine, delegate = _delegate_of(ctx)
+        decoder = Decoder(decoder_h, engine)
+        try:
+            return 1 if delegate.should_restore(engine, decoder) else 0
+        finally:
+            decoder._h = None
+    except BaseException as error:
+        E.callback_failed(error)
+        return 0  # do not restore; the exception reaches launch()'s caller
+
+
+def _t_did_decode(engine_h, decoder_h, ctx):
+    try:
+        engine, delegate = _delegate_of(ctx)
+        decoder = Decoder(decoder_h, engine)
+        try:
+            delegate.did_decode(engine, decoder)
+        finally:
+            decoder._h = None
+        return 0
+    except BaseException as error:
+        return E.callback_failed(error)
+
+
+def _t_object_for_path(out, engine_h, path, length, decoder_h, ctx):
+    try:
+        engine, delegate = _delegate_of(ctx)
+        decoder = Decoder(decoder_h, engine)
+        try:
+            result = delegate.object_for_path(engine, _path_tuple(path, length), decoder)
+        finally:
+            decoder._h = None
+        return _give_object(out, engine, result, "the delegate's object_for_path")
+    except BaseException as error:
+        return E.callback_failed(error)
+
+
+def _t_will_finish(engine_h, ctx):
+    try:
+        engine, delegate = _delegate_of(ctx)
+        delegate.will_finish_launching(engine)
+    except BaseException as error:
+        E.callback_failed(error)
+
+
+def _t_did_finish(engine_h, ctx):
+    try:
+        engine, delegate = _delegate_of(ctx)
+        delegate.did_finish_launching(engine)
+    except BaseException as error:
+        E.callback_failed(error)
+
+
+_DELEGATE_TRAMPOLINES = {
+    "should_save": F.DelShouldSave(_t_should_save),
+    "will_encode": F.DelWillEncode(_t_will_encode),
+    "should_restore": F.DelShouldRestore(_t_should_restore),
+    "did_decode": F.DelDidDecode(_t_did_decode),
+    "object_for_path": F.DelObjectForPath(_t_object_for_path),
+    "will_finish_launching": F.DelLaunchStep(_t_will_finish),
+    "did_finish_launching": F.DelLaunchStep(_t_did_finish),
+}
+
+
+# ---- the report ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Record:
+    """What happened to one archived object (R16)."""
+    path: Tuple[str, ...]
+    class_name: str
+    kind: Kind
+    outcome: Outcome
+    message: str
+    object: Optional[Object]
+
+    @property
+    def path_string(self) -> str:
+        return "/".join(self.path)
+
+
+@dataclass(frozen=True)
+class Report:
+    """What a launch restored and why not (R16): ``fresh_reason`` (FreshReason.NONE if it
+    restored), the launch's ``message``, the ``protection`` in words, one Record per archived
+    object, and Amber's own ``text`` of it."""
+    fresh_reason: FreshReason
+    message: str
+    protection: str
+    records: Tuple[Record, ...]
+    text: str
+
+    @property
+    def fresh(self) -> bool:
+        return self.fresh_reason != FreshReason.NONE
+
+    @property
+    def restored(self) -> List[Object]:
+        """The objects restored, parents first."""
+        return [r.object for r in self.records if r.outcome == Outcome.RESTORED and r.object is not None]
+
+    def __iter__(self) -> Iterator[Record]:
+        return iter(self.records)
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def outcome(self, path: Union[str, Sequence[str]]) -> Optional[Outcome]:
+        """The outcome of the record at a path ("A/B" or a sequence), None if there is none."""
+        key = tuple(path.split("/")) if isinstance(path, str) else tuple(path)
+        for r in self.records:
+            if r.path == key:
+                return r.outcome
+        return None
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _read_report(handle: F.ReportP, engine: Optional["Engine"] = None) -> Report:
+    lib = load()
+    objects = engine._objects if engine is not None else {}
+    try:
+        count = lib.amber_report_count(handle)
+        rec = F.ReportRecord()
+        records = []
+        for i in range(count):
+            check(lib.amber_report_record_at(byref(rec), handle, i))
+            records.append(Record(_path_tuple(rec.path, rec.path_length), _str(rec.class_name) or "",
+                                  Kind(rec.kind), Outcome(rec.outcome), _str(rec.message) or "",
+                                  objects.get(rec.object.value) if rec.object else None))
+        text = c_void_p()
+        check(lib.amber_report_format(byref(text), handle))
+        return Report(FreshReason(lib.amber_report_fresh_reason(handle)), _str(lib.amber_report_message(handle)) or "",
+                      _str(lib.amber_report_protection(handle)) or "", tuple(records), _take_string(text))
+    finally:
+        lib.amber_report_free(handle)
+
+
+# ---- notifications ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Notification:
+    """A notification delivered to an observer (R24): its name, its sender (the Engine for the
+    engine's own; the object given to post_notification; None) and its user info as a dict."""
+    name: str
+    sender: Any
+    user_info: Dict[str, Any]
+
+
+_UI_GETTERS = {1: ("amber_user_info_get_bool", c_int), 2: ("amber_user_info_get_int64", c_int64),
+               3: ("amber_user_info_get_double", c_double), 4: ("amber_user_info_get_string", c_char_p)}
+
+
+def _read_user_info(info: F.UserInfoP) -> Dict[str, Any]:
+    lib = load()
+    result: Dict[str, Any] = {}
+    key = c_char_p()
+    kind = c_int()
+    for i in range(lib.amber_user_info_count(info)):
+        check(lib.amber_user_info_key_at(byref(key), info, i))
+        k = key.value
+        check(lib.amber_user_info_type(byref(kind), info, k))
+        if kind.value == 5:
+            out = POINTER(c_uint8)()
+            size = c_size_t()
+            check(lib.amber_user_info_get_bytes(byref(out), byref(size), info, k))
+            value: Any = ctypes.string_at(out, size.value) if size.value else b""
+        else:
+            name, ctype = _UI_GETTERS[kind.value]
+            cell = ctype()
+            check(getattr(lib, name)(byref(cell), info, k))
+            value = cell.value
+            if kind.value == 1:
+                value = bool(value)
+            elif kind.value == 4:
+                value = value.decode("utf-8", "surrogateescape")
+        result[k.decode("utf-8", "surrogateescape")] = value
+    return result
+
+
+def _make_user_info(values: Mapping[str, Any]) -> F.UserInfoP:
+    lib = load()
+    info = F.UserInfoP()
+    check(lib.amber_user_info_new(byref(info)))
+    try:
+        for key, value in values.items():
+            k = _s(key)
+            if isinstance(value, bool):
+                rc = lib.amber_user_info_set_bool(info, k, int(value))
+            elif isinstance(value, int):
+                rc = lib.amber_user_info_set_int64(info, k, value)
+            elif isinstance(value, float):
+                rc = lib.amber_user_info_set_double(info, k, value)
+            elif isinstance(value, str):
+                rc = lib.amber_user_info_set_string(info, k, _s(value))
+            elif isinstance(value, (bytes, bytearray, memoryview)):
+                data = bytes(value)
+                rc = lib.amber_user_info_set_bytes(info, k, data, len(data))
+            else:
+                raise TypeError(f"a user info holds bool, int, float, str or bytes, not {type(value).__name__}")
+            check(rc)
+    except BaseException:
+        lib.amber_user_info_free(info)
+        raise
+    return info
+
+
+class _ObserverBox(_Holder):
+    __slots__ = ("fn", "token")
+
+
+def _t_observer(note_h, ctx):
+    try:
+        box = _holder(ctx)
+        engine = box.owner
+        lib = load()
+        sender_p = lib.amber_notification_sender(note_h)
+        if sender_p is None:
+            sender = None
+        elif engine._h is not None and sender_p == engine._h.value:
+            sender = engine
+        else:
+            sender = engine._senders.get(sender_p, sender_p)
+        note = Notification(lib.amber_notification_name(note_h).decode("utf-8", "surrogateescape"), sender,
+                            _read_user_info(lib.amber_notification_user_info(note_h)))
+        result = box.fn(note)
+        return result if isinstance(result, int) and not isinstance(result, bool) else 0
+    except BaseException as error:
+        return E.callback_failed(error)
+
+
+_T_OBSERVER = F.ObserverFn(_t_observer)
+
+
+# ---- stores and key providers ---------------------------------------------------------------
+
+class Store:
+    """An archive store (a plugin; R19): where the engine keeps the archive and the launch
+    guard. Subclass it and implement the five methods; ``write`` must be atomic (the old archive
+    or the new one, never a torn one)."""
+
+    def read(self) -> Optional[bytes]:
+        """The archive, or None when there is none."""
+        raise NotImplementedError
+
+    def write(self, data: bytes) -> None:
+        """Replaces the archive, atomically."""
+        raise NotImplementedError
+
+    def remove(self) -> None:
+        """Removes the archive (none is not an error)."""
+        raise NotImplementedError
+
+    def read_guard(self) -> int:
+        """The launch guard count (0 when none)."""
+        raise NotImplementedError
+
+    def write_guard(self, count: int) -> None:
+        """Writes the launch guard count; 0 removes it."""
+        raise NotImplementedError
+
+
+class MemoryStore(Store):
+    """A store in a Python object: survives engines (open a second engine on the same store to
+    relaunch), not the process."""
+
+    def __init__(self) -> None:
+        self.data: Optional[bytes] = None
+        self.guard = 0
+        self.writes = 0
+
+    def read(self) -> Optional[bytes]:
+        return self.data
+
+    def write(self, data: bytes) -> None:
+        self.data = bytes(data)
+        self.writes += 1
+
+    def remove(self) -> None:
+        self.data = None
+
+    def read_guard(self) -> int:
+        return self.guard
+
+    def write_guard(self, count: int) -> None:
+        self.guard = count
+
+
+class _StoreBox(_Holder):
+    __slots__ = ("store",)
+
+
+def _t_store_read(alloc, alloc_ctx, out, out_size, out_found, ctx):
+    try:
+        data = _holder(ctx).store.read()
+        if data is None:
+            out_found[0] = 0
+            out_size[0] = 0
+            return 0
+        data = bytes(data)
+        p = alloc(max(len(data), 1), alloc_ctx)
+        if not p:
+            return E.LIMIT_EXCEEDED
+        ctypes.memmove(p, data, len(data))
+        out[0] = ctypes.cast(p, POINTER(c_uint8))
+        out_size[0] = len(data)
+        out_found[0] = 1
+        return 0
+    except BaseException as error:
+        return E.callback_failed(error)
+
+
+def _t_store_write(data, size, ctx):
+    try:
+        _holder(ctx).store.write(ctypes.string_at(data, size) if size else b"")
+        return 0
+    except BaseException as error:
+        return E.callback_failed(error)
+
+
+def _t_store_remove(ctx):
+    try:
+        _holder(ctx).store.remove()
+        return 0
+    except BaseException as error:
+        return E.callback_failed(error)
+
+
+def _t_store_read_guard(out, ctx):
+    try:
+        out[0] = int(_holder(ctx).store.read_guard())
+        return 0
+    except BaseException as error:
+        return E.callback_failed(error)
+
+
+def _t_store_write_guard(count, ctx):
+    try:
+        _holder(ctx).store.write_guard(count)
+        return 0
+    except BaseException as error:
+        return E.callback_failed(error)
+
+
+_T_STORE = (F.StoreRead(_t_store_read), F.StoreWrite(_t_store_write), F.StoreRemove(_t_store_remove),
+            F.StoreReadGuard(_t_store_read_guard), F.StoreWriteGuard(_t_store_write_guard))
+
+
+class Protection:
+    """How archives are protected (R20). Use KeyFile, FixedKey, KeyProvider or NoEncryption."""
+    code = 0
+
+
+class KeyFile(Protection):
+    """The default: a key file of 32 random bytes, mode 0600 (``path`` None: archive.key in the
+    state directory)."""
+    code = 0
+
+    def __init__(self, path: Optional[str] = None):
+        self.path = path
+
+
+class FixedKey(Protection):
+    """A fixed 32-byte master key."""
+    code = 2
+
+    def __init__(self, key: bytes):
+        if len(key) != 32:
+            raise ValueError("a fixed key is 32 bytes")
+        self.key = bytes(key)
+
+
+class KeyProvider(Protection):
+    """The host's key callback: ``fn(for_saving: bool) -> bytes`` (32 bytes), or pass a
+    subclass overriding ``key``. Raise KeyUnavailableError (or return None) when the key cannot
+    be had now (device locked): restoration is deferred, a save fails."""
+    code = 1
+
+    def __init__(self, fn: Optional[Callable[[bool], Optional[bytes]]] = None):
+        self.fn = fn
+
+    def key(self, for_saving: bool) -> Optional[bytes]:
+        if self.fn is None:
+            raise NotImplementedError("KeyProvider needs fn or an overridden key()")
+        return self.fn(for_saving)
+
+
+class NoEncryption(Protection):
+    """No encryption, an explicit choice (the report says so)."""
+    code = 3
+
+
+class _KeyBox(_Holder):
+    __slots__ = ("provider",)
+
+
+def _t_key(key_out, for_saving, ctx):
+    try:
+        key = _holder(ctx).provider.key(bool(for_saving))
+        if key is None:
+            return E.KEY_UNAVAILABLE
+        key = bytes(key)
+        if len(key) != 32:
+            raise ValueError(f"a key provider must give 32 bytes, not {len(key)}")
+        ctypes.memmove(key_out, key, 32)
+        return 0
+    except E.KeyUnavailableError:
+        return E.KEY_UNAVAILABLE
+    except BaseException as error:
+        return E.callback_failed(error)
+
+
+_T_KEY = F.KeyCallback(_t_key)
+
+
+# ---- the engine --------------------------------------------------------------------------------
+
+_O = TypeVar("_O")
+
+
+class Engine:
+    """An engine: the restorable objects of one program, its classes, delegate and store.
+
+    Use it as a context manager (``with amber.Engine("org.example.app", ...) as engine:``) or
+    call ``close()``. Only one thread at a time may use an engine; separate engines may run on
+    separate threads.
+
+    :param app_id: the application's identifier, a file name (e.g. "org.example.homepwner").
+    :param state_directory: the built-in file store's directory (default $XDG_STATE_HOME/<app_id>).
+    :param memory_store: keep the archive in memory only (it lives as long as the engine).
+    :param store: a Store of the host's instead of the file store.
+    :param protection: KeyFile (default), FixedKey, KeyProvider or NoEncryption.
+    :param bundle_version: recorded in every archive (R8).
+    :param interface_idiom: recorded in every archive (R8).
+    :param delegate: an object with any of the delegate's methods (see set_delegate).
+    """
+
+    def __init__(self, app_id: str, *, state_directory: Optional[str] = None, memory_store: bool = False,
+                 store: Optional[Store] = None, protection: Optional[Protection] = None,
+                 bundle_version: Optional[str] = None, interface_idiom: Optional[str] = None,
+                 delegate: Any = None):
+        lib = load()
+        self._h: Optional[F.EngineP] = None
+        self._keep: Dict[int, Any] = {}
+        self._objects: Dict[int, Object] = {}
+        self._senders: Dict[int, Any] = {}
+        self._delegate: Any = None
+        self.app_id = app_id
+        opts = F.EngineOptions()
+        check(lib.amber_engine_options_init(byref(opts), F.ENGINE_OPTIONS_VERSION))
+        opts.bundle_version = _s(bundle_version)
+        opts.interface_idiom = _s(interface_idiom)
+        opts.state_directory = _s(state_directory)
+        opts.memory_store = 1 if memory_store else 0
+        keys = []
+        self._store_struct = None
+        if store is not None:
+            box = _StoreBox()
+            box.store = store
+            keys.append(box._register(self))
+            st = F.Store()
+            check(lib.amber_store_init(byref(st), F.STORE_VERSION))
+            st.read, st.write, st.remove, st.read_guard, st.write_guard = _T_STORE
+            self._store_struct = st
+            opts.store = ctypes.pointer(st)
+            opts.store_ctx = box.key
+            opts.store_ctx_free = CTX_FREE
+        protection = protection or KeyFile()
+        opts.protection = protection.code
+        fixed = None
+        if isinstance(protection, KeyFile):
+            opts.key_file = _s(protection.path)
+        elif isinstance(protection, FixedKey):
+            fixed = (c_uint8 * 32).from_buffer_copy(protection.key)
+            opts.fixed_key = ctypes.cast(fixed, POINTER(c_uint8))
+        elif isinstance(protection, KeyProvider):
+            box = _KeyBox()
+            box.provider = protection
+            keys.append(box._register(self))
+            opts.key_callback = _T_KEY
+            opts.key_ctx = box.key
+            opts.key_ctx_free = CTX_FREE
+        out = F.EngineP()
+        rc = lib.amber_engine_open(byref(out), _s(app_id), byref(opts))
+        if rc:
+            for k in keys:  # on failure Amber does not call ctx_free
+                _contexts.pop(k, None)
+                self._keep.pop(k, None)
+            _raise(rc)
+        self._h = out
+        if delegate is not None:
+            self.set_delegate(delegate)
+
+    # -- lifetime --
+    def _handle(self) -> F.EngineP:
+        if self._h is None:
+            raise E.MisuseError("the engine is closed", E.MISUSE, "AMBER_MISUSE")
+        return self._h
+
+    @property
+    def closed(self) -> bool:
+        return self._h is None
+
+    def close(self) -> None:
+        """Closes the engine: frees its objects (their Python wrappers become dead), classes and
+        callbacks. Harmless twice. Exceptions of ctx_free callbacks are re-raised."""
+        if self._h is None:
+            return
+        lib = load()
+        with _Call():
+            lib.amber_engine_close(self._h)
+            if lib.amber_error_last_code() == E.MISUSE and b"callback" in lib.amber_error_last():
+                raise E.MisuseError(lib.amber_error_last().decode(), E.MISUSE, "AMBER_MISUSE")
+            self._h = None
+            for obj in list(self._objects.values()):
+                obj._h = None
+            self._objects.clear()
+            for key in list(self._keep):
+                _contexts.pop(key, None)
+            self._keep.clear()
+
+    def __enter__(self) -> "Engine":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            if self._h is not None:
+                load().amber_engine_close(self._h)
+                self._h = None
+        except Exception:
+            pass
+
+    # -- objects --
+    def controller(self, identifier: Optional[str], class_name: str = "UIViewController", **kw: Any) -> Controller:
+        """A new controller (kwargs as Object)."""
+        return Controller(self, identifier, class_name=class_name, **kw)
+
+    def view(self, identifier: Optional[str], class_name: str = "UIView", **kw: Any) -> View:
+        return View(self, identifier, class_name=class_name, **kw)
+
+    def plain_object(self, identifier: Optional[str], class_name: str = "NSObject", **kw: Any) -> PlainObject:
+        return PlainObject(self, identifier, class_name=class_name, **kw)
+
+    def add_root(self, root: Object) -> Object:
+        """Adds a root (a window or scene; R2); returns it."""
+        check(load().amber_engine_add_root(self._handle(), root._handle()))
+        return root
+
+    def remove_root(self, root: Object) -> None:
+        check(load().amber_engine_remove_root(self._handle(), root._handle()))
+
+    # -- classes --
+    def register_restoration_class(self, name: Optional[str] = None, make: Any = None) -> Any:
+        """Registers a restoration class (R10 step 1): by call, ``register_restoration_class(name,
+        make)``, or as a decorator of a function or of a class with a ``make`` (class)method:
+
+            @engine.register_restoration_class("Screens")
+            class Screens:
+                @classmethod
+                def make(cls, engine, path, decoder): return ... or None
+
+        ``make(engine, path: tuple[str, ...], decoder)`` returns an Object of this engine, or None
+        to decline (neither it nor anything under it is restored). A class's name defaults to
+        its Python name."""
+        if make is None and name is not None and not isinstance(name, str):
+            make, name = name, None
+        if make is None:
+            return lambda target: self.register_restoration_class(name, target)
+        fn = getattr(make, "make", make) if isinstance(make, type) else make
+        box = _Maker(fn)
+        cls = F.RestorationClass()
+        check(load().amber_restoration_class_init(byref(cls), F.RESTORATION_CLASS_VERSION))
+        cls.make = _T_CLASS_MAKE
+        self._register_maker(box, load().amber_engine_register_restoration_class,
+                             name or getattr(make, "__name__", None), cls)
+        return make
+
+    restoration_class = register_restoration_class
+
+    def register_blueprint_factory(self, name: str, make: Any = None) -> Any:
+        """Registers a blueprint factory (R10 step 4): ``make(engine, blueprint_id, path, decoder)``
+        returns an Object or None. Usable as a decorator."""
+        if make is None:
+            return lambda target: self.register_blueprint_factory(name, target)
+        fn = getattr(make, "make", make) if isinstance(make, type) else make
+        box = _Maker(fn)
+        fac = F.BlueprintFactory()
+        check(load().amber_blueprint_factory_init(byref(fac), F.BLUEPRINT_FACTORY_VERSION))
+        fac.make = _T_BLUEPRINT_MAKE
+        self._register_maker(box, load().amber_engine_register_blueprint_factory, name, fac)
+        return make
+
+    blueprint_factory = register_blueprint_factory
+
+    def _register_maker(self, box: _Holder, fn: Callable[..., int], name: Optional[str], struct: Any) -> None:
+        if not name:
+            raise ValueError("a name is needed")
+        key = box._register(self)
+        rc = fn(self._handle(), _s(name), byref(struct), key, CTX_FREE)
+        if rc:
+            _contexts.pop(key, None)
+            self._keep.pop(key, None)
+            _raise(rc)
+
+    def register_subclass(self, name: str, superclass: str) -> None:
+        """Declares class ``name`` a subclass of ``superclass`` (the class check, R11)."""
+        check(load().amber_engine_register_subclass(self._handle(), _s(name), _s(superclass)))
+
+    def load_plugin(self, path: str) -> None:
+        """Loads a plugin library and calls its entry point with this engine."""
+        _call(load().amber_engine_load_plugin, self._handle(), _s(path))
+
+    # -- the delegate --
+    def set_delegate(self, delegate: Any) -> None:
+        """Sets the delegate, any object with some of these methods (those missing get Amber's
+        defaults: never save, never restore):
+
+        - ``should_save(engine, coder) -> bool`` (R5; may write app state into the coder)
+        - ``will_encode(engine, coder)`` (R8)
+        - ``should_restore(engine, decoder) -> bool`` (R9; bundleVersion etc. are readable)
+        - ``did_decode(engine, decoder)`` (R13)
+        - ``object_for_path(engine, path, decoder) -> Object | None`` (R10 step 2)
+        - ``will_finish_launching(engine)``, ``did_finish_launching(engine)``
+        None removes it."""
+        lib = load()
+        if delegate is None:
+            with _Call():
+                check(lib.amber_engine_set_delegate(self._handle(), None, None, CTX_FREE))
+            self._delegate = None
+            return
+        d = F.Delegate()
+        check(lib.amber_delegate_init(byref(d), F.DELEGATE_VERSION))
+        for name, trampoline in _DELEGATE_TRAMPOLINES.items():
+            if callable(getattr(delegate, name, None)):
+                setattr(d, name, trampoline)
+        box = _DelegateBox()
+        box.delegate = delegate
+        key = box._register(self)
+        with _Call():
+            rc = lib.amber_engine_set_delegate(self._handle(), byref(d), key, CTX_FREE)
+        if rc:
+            _contexts.pop(key, None)
+            self._keep.pop(key, None)
+            _raise(rc)
+        self._delegate = delegate
+
+    @property
+    def delegate(self) -> Any:
+        return self._delegate
+
+    # -- preserving and restoring --
+    def preserve(self) -> bool:
+        """Preserves the interface (R5-R8): True if an archive was written, False if should_save
+        declined. An exception in any callback is re-raised here."""
+        saved = c_int()
+        _call(load().released.amber_engine_preserve, self._handle(), byref(saved))
+        return bool(saved.value)
+
+    @property
+    def last_duplicates(self) -> List[str]:
+        """The restoration paths the last preservation met more than once (R3)."""
+        text = load().amber_engine_last_duplicates(self._handle()).decode("utf-8", "surrogateescape")
+        return [line for line in text.split("\n") if line]
+
+    def _launch(self, fn: Callable[..., int]) -> Report:
+        out = F.ReportP()
+        since = E.mark()
+        rc = fn(byref(out), self._handle())
+        error = E.take(since)
+        report = _read_report(out, self) if out else None
+        if error is not None:
+            if report is not None:
+                error.amber_report = report  # type: ignore[attr-defined]
+            raise error
+        check(rc)
+        assert report is not None
+        return report
+
+    def launch(self, *, in_background: bool = False) -> Report:
+        """The launch sequence (R9-R16, R23): will_finish_launching, restoration,
+        did_finish_launching; returns the report. If a callback raised, its exception is
+        re-raised after the launch completes, with the report as ``exception.amber_report``."""
+        lib = load().released
+        return self._launch(lib.amber_engine_launch_in_background if in_background else lib.amber_engine_launch)
+
+    def discard(self) -> None:
+        """Discards the archive on purpose (R14)."""
+        check(load().released.amber_engine_discard(self._handle()))
+
+    def extend_restoration(self) -> int:
+        """Extends restoration while data loads (R15); returns a token for complete_restoration.
+        Call it from a restoration callback."""
+        out = c_uint64()
+        check(load().amber_engine_extend_restoration(byref(out), self._handle()))
+        return out.value
+
+    def complete_restoration(self, token: int) -> None:
+        """Completes an extension; after the last, the archive is discarded (R15)."""
+        _call(load().released.amber_engine_complete_restoration, self._handle(), token)
+
+    # -- lifecycle (R23) --
+    @property
+    def state(self) -> AppState:
+        return AppState(load().amber_engine_app_state(self._handle()))
+
+    def transition(self, state: AppState) -> bool:
+        """Moves the application to ``state`` (R23); returns True if entering the background wrote
+        an archive. MisuseError for a transition UIKit does not allow."""
+        saved = c_int()
+        _call(load().released.amber_engine_transition, byref(saved), self._handle(), int(state))
+        return bool(saved.value)
+
+    def report_memory_warning(self) -> None:
+        """Posts the memory warning notification (R24)."""
+        _call(load().amber_engine_report_memory_warning, self._handle())
+
+    # -- notifications (R24) --
+    def add_observer(self, callback: Callable[[Notification], Optional[int]], name: Optional[str] = None,
+                     sender: Any = None) -> int:
+        """Registers ``callback(notification)`` for notifications named ``name`` (None: all) from
+        ``sender`` (None: any; the engine for its own). Returns a token for remove_observer. A
+        callback may return a non-zero int, which the post returns (as an exception)."""
+        lib = load()
+        box = _ObserverBox()
+        box.fn = callback
+        key = box._register(self)
+        out = c_uint64()
+        rc = lib.amber_engine_add_observer(byref(out), self._handle(), _s(name), self._sender_ptr(sender),
+                                           _T_OBSERVER, key, CTX_FREE)
+        if rc:
+            _contexts.pop(key, None)
+            self._keep.pop(key, None)
+            _raise(rc)
+        box.token = out.value
+        return out.value
+
+    def remove_observer(self, token: int) -> None:
+        _call(load().amber_engine_remove_observer, self._handle(), token)
+
+    def observe(self, name: Optional[str] = None, sender: Any = None) -> Callable[[_O], _O]:
+        """Decorator form of add_observer."""
+        def register(fn):
+            self.add_observer(fn, name, sender)
+            return fn
+        return register
+
+    def _sender_ptr(self, sender: Any) -> Optional[int]:
+        if sender is None:
+            return None
+        if sender is self:
+            return self._handle().value
+        self._senders[id(sender)] = sender  # kept: C compares by pointer while observers live
+        return id(sender)
+
+    def post_notification(self, name: str, sender: Any = None, user_info: Optional[Mapping[str, Any]] = None) -> None:
+        """Posts a notification to the matching observers, at once, in registration order."""
+        lib = load()
+        info = _make_user_info(user_info) if user_info else None
+        try:
+            _call(lib.amber_engine_post_notification, self._handle(), _s(name), self._sender_ptr(sender), info)
+        finally:
+            if info is not None:
+                lib.amber_user_info_free(info)
+
+    def __repr__(self) -> str:
+        return f"<amber.Engine {self.app_id!r}{' closed' if self._h is None else ''}>"

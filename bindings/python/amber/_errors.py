@@ -1,0 +1,163 @@
+"""Status codes to exceptions, and the pending exceptions of Python callbacks.
+
+Codes map to Python's own exceptions where they fit: AMBER_NOT_FOUND is a KeyError,
+AMBER_TYPE_MISMATCH a TypeError, AMBER_INVALID_ARGUMENT a ValueError; each is also an AmberError
+carrying the code and amber_error_last()'s message. The other codes are AmberError subclasses.
+
+An exception raised inside a Python callback is caught by the trampoline that called it, kept
+in a per-thread list, reported to Amber as a non-zero code, and re-raised (the same object, with
+its traceback) once the C call that led to the callback returns: see ``Call``.
+"""
+from __future__ import annotations
+
+import threading
+from typing import Dict, List, Optional, Type
+
+OK = 0
+INVALID_ARGUMENT = 1
+NOT_FOUND = 2
+TYPE_MISMATCH = 3
+RESERVED_KEY = 4
+DUPLICATE = 5
+IO = 6
+CORRUPT = 7
+KEY_UNAVAILABLE = 8
+AUTHENTICATION_FAILED = 9
+LIMIT_EXCEEDED = 10
+MISUSE = 11
+CALLBACK_FAILED = 12
+
+
+class AmberError(Exception):
+    """A failure reported by libamber. ``code`` is the amber_status, ``status`` its name,
+    ``message`` the text of amber_error_last()."""
+
+    code: int = -1
+
+    def __init__(self, message: str = "", code: Optional[int] = None, status: str = ""):
+        super().__init__(message)
+        if code is not None:
+            self.code = code
+        self.status = status
+        self.message = message
+
+    def __str__(self) -> str:  # KeyError would repr() its argument; keep the message readable
+        return f"{self.status}: {self.message}" if self.status else self.message
+
+
+class InvalidArgumentError(AmberError, ValueError):
+    """AMBER_INVALID_ARGUMENT: a bad argument (also a ValueError)."""
+    code = INVALID_ARGUMENT
+
+
+class NotFoundError(AmberError, KeyError):
+    """AMBER_NOT_FOUND: no such key, class, object, archive or record (also a KeyError)."""
+    code = NOT_FOUND
+
+
+class TypeMismatchError(AmberError, TypeError):
+    """AMBER_TYPE_MISMATCH: a value of another type than asked for (also a TypeError)."""
+    code = TYPE_MISMATCH
+
+
+class ReservedKeyError(AmberError):
+    """AMBER_RESERVED_KEY: a key the engine keeps for itself (R7)."""
+    code = RESERVED_KEY
+
+
+class DuplicateError(AmberError):
+    """AMBER_DUPLICATE: a name registered twice, a key written twice."""
+    code = DUPLICATE
+
+
+class AmberIOError(AmberError, OSError):
+    """AMBER_IO: the file system refused (also an OSError)."""
+    code = IO
+
+    def __init__(self, message: str = "", code: Optional[int] = None, status: str = ""):
+        AmberError.__init__(self, message, code, status)
+
+    def __str__(self) -> str:
+        return AmberError.__str__(self)
+
+
+class CorruptError(AmberError):
+    """AMBER_CORRUPT: a damaged archive, or not an Amber archive."""
+    code = CORRUPT
+
+
+class KeyUnavailableError(AmberError):
+    """AMBER_KEY_UNAVAILABLE: the key provider cannot give the key now (device locked). A key
+    provider raises it to say so."""
+    code = KEY_UNAVAILABLE
+
+
+class AuthenticationError(AmberError):
+    """AMBER_AUTHENTICATION_FAILED: tampered, or the wrong key."""
+    code = AUTHENTICATION_FAILED
+
+
+class LimitExceededError(AmberError):
+    """AMBER_LIMIT_EXCEEDED: a limit on size, count, length or nesting (R22)."""
+    code = LIMIT_EXCEEDED
+
+
+class MisuseError(AmberError):
+    """AMBER_MISUSE: a call at the wrong moment (a closed handle, a coder kept past its callback,
+    a transition that is not allowed)."""
+    code = MISUSE
+
+
+class CallbackFailedError(AmberError):
+    """AMBER_CALLBACK_FAILED, or a code a callback returned that Amber passed up."""
+    code = CALLBACK_FAILED
+
+
+_BY_CODE: Dict[int, Type[AmberError]] = {cls.code: cls for cls in (
+    InvalidArgumentError, NotFoundError, TypeMismatchError, ReservedKeyError, DuplicateError, AmberIOError,
+    CorruptError, KeyUnavailableError, AuthenticationError, LimitExceededError, MisuseError,
+    CallbackFailedError)}
+
+
+def error_for(code: int, message: str, status: str) -> AmberError:
+    """The exception for a status code."""
+    cls = _BY_CODE.get(code, CallbackFailedError)
+    return cls(message, code, status)
+
+
+# ---- exceptions of callbacks ------------------------------------------------------------------
+
+class _Pending(threading.local):
+    def __init__(self) -> None:
+        self.items: List[BaseException] = []
+
+
+_pending = _Pending()
+
+
+def callback_failed(error: BaseException) -> int:
+    """Called by a trampoline that caught ``error``: keeps it for the caller and returns the code
+    to give Amber (an AmberError's own code, else AMBER_CALLBACK_FAILED)."""
+    _pending.items.append(error)
+    code = getattr(error, "code", None) if isinstance(error, AmberError) else None
+    return code if isinstance(code, int) and code > 0 else CALLBACK_FAILED
+
+
+def mark() -> int:
+    """Where the pending list stands before a C call that may call back."""
+    return len(_pending.items)
+
+
+def take(since: int) -> Optional[BaseException]:
+    """Removes the exceptions raised in callbacks since ``since`` and returns the first, with a
+    note naming the others (None if there were none)."""
+    items = _pending.items
+    if len(items) <= since:
+        return None
+    raised = items[since:]
+    del items[since:]
+    first = raised[0]
+    if len(raised) > 1 and hasattr(first, "add_note"):
+        for other in raised[1:]:
+            first.add_note(f"amber: another callback raised during the same call: {type(other).__name__}: {other}")
+    return first

@@ -1,0 +1,356 @@
+"""The one ctypes layer: loading libamber.so, the C types of include/amber.h, and its functions.
+
+Everything that touches ctypes lives here (after clang's cindex.py and llvmlite's ffi.py): a
+declarative table of ``(name, argtypes, restype)``, a distinct opaque pointer type per handle,
+and the loader. The public modules only call ``lib().<function>``.
+"""
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+import threading
+from ctypes import (CFUNCTYPE, POINTER, Structure, c_char_p, c_double, c_int, c_int64, c_size_t,
+                    c_uint, c_uint64, c_uint8, c_void_p)
+from pathlib import Path
+from typing import Optional
+
+#: The major version of the C ABI this binding was written for (AMBER_VERSION_MAJOR).
+ABI_MAJOR = 0
+#: The lowest minor version it needs (AMBER_VERSION_MINOR of the header it follows).
+ABI_MINOR = 1
+
+LIBRARY_NAME = "libamber.so"
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+# ---- opaque handle types: one per kind of handle, so they cannot be mixed up -----------------
+
+class EngineP(c_void_p): pass
+class ObjectP(c_void_p): pass
+class CoderP(c_void_p): pass
+class DecoderP(c_void_p): pass
+class ReportP(c_void_p): pass
+class UserInfoP(c_void_p): pass
+class NotificationP(c_void_p): pass
+class RegistryP(c_void_p): pass
+class ArchiverP(c_void_p): pass
+class UnarchiverP(c_void_p): pass
+
+
+# ---- callback types and structs --------------------------------------------------------------
+
+CtxFree = CFUNCTYPE(None, c_void_p)
+AllocFn = CFUNCTYPE(c_void_p, c_size_t, c_void_p)
+
+StoreRead = CFUNCTYPE(c_int, AllocFn, c_void_p, POINTER(POINTER(c_uint8)), POINTER(c_size_t),
+                      POINTER(c_int), c_void_p)
+StoreWrite = CFUNCTYPE(c_int, POINTER(c_uint8), c_size_t, c_void_p)
+StoreRemove = CFUNCTYPE(c_int, c_void_p)
+StoreReadGuard = CFUNCTYPE(c_int, POINTER(c_int), c_void_p)
+StoreWriteGuard = CFUNCTYPE(c_int, c_int, c_void_p)
+KeyCallback = CFUNCTYPE(c_int, POINTER(c_uint8), c_int, c_void_p)
+
+ObjEncode = CFUNCTYPE(c_int, ObjectP, CoderP, c_void_p)
+ObjDecode = CFUNCTYPE(c_int, ObjectP, DecoderP, c_void_p)
+ObjFinished = CFUNCTYPE(None, ObjectP, c_void_p)
+
+ClassMake = CFUNCTYPE(c_int, POINTER(ObjectP), EngineP, POINTER(c_char_p), c_size_t, DecoderP, c_void_p)
+BlueprintMake = CFUNCTYPE(c_int, POINTER(ObjectP), EngineP, c_char_p, POINTER(c_char_p), c_size_t,
+                          DecoderP, c_void_p)
+
+DelShouldSave = CFUNCTYPE(c_int, EngineP, CoderP, c_void_p)
+DelWillEncode = CFUNCTYPE(c_int, EngineP, CoderP, c_void_p)
+DelShouldRestore = CFUNCTYPE(c_int, EngineP, DecoderP, c_void_p)
+DelDidDecode = CFUNCTYPE(c_int, EngineP, DecoderP, c_void_p)
+DelObjectForPath = CFUNCTYPE(c_int, POINTER(ObjectP), EngineP, POINTER(c_char_p), c_size_t, DecoderP,
+                             c_void_p)
+DelLaunchStep = CFUNCTYPE(None, EngineP, c_void_p)
+
+ObserverFn = CFUNCTYPE(c_int, NotificationP, c_void_p)
+
+CodingEncode = CFUNCTYPE(c_int, c_void_p, ArchiverP, c_void_p)
+CodingMake = CFUNCTYPE(c_int, POINTER(c_void_p), UnarchiverP, c_void_p)
+CodingDecode = CFUNCTYPE(c_int, c_void_p, UnarchiverP, c_void_p)
+
+
+class Store(Structure):
+    _fields_ = [("version", c_uint), ("read", StoreRead), ("write", StoreWrite), ("remove", StoreRemove),
+                ("read_guard", StoreReadGuard), ("write_guard", StoreWriteGuard)]
+
+
+class EngineOptions(Structure):
+    _fields_ = [("version", c_uint), ("bundle_version", c_char_p), ("interface_idiom", c_char_p),
+                ("store", POINTER(Store)), ("store_ctx", c_void_p), ("store_ctx_free", CtxFree),
+                ("state_directory", c_char_p), ("memory_store", c_int), ("protection", c_int),
+                ("key_file", c_char_p), ("fixed_key", POINTER(c_uint8)), ("key_callback", KeyCallback),
+                ("key_ctx", c_void_p), ("key_ctx_free", CtxFree)]
+
+
+class ObjectCallbacks(Structure):
+    _fields_ = [("version", c_uint), ("encode", ObjEncode), ("decode", ObjDecode),
+                ("finished_restoring", ObjFinished)]
+
+
+class RestorationClass(Structure):
+    _fields_ = [("version", c_uint), ("make", ClassMake)]
+
+
+class BlueprintFactory(Structure):
+    _fields_ = [("version", c_uint), ("make", BlueprintMake)]
+
+
+class Delegate(Structure):
+    _fields_ = [("version", c_uint), ("should_save", DelShouldSave), ("will_encode", DelWillEncode),
+                ("should_restore", DelShouldRestore), ("did_decode", DelDidDecode),
+                ("object_for_path", DelObjectForPath), ("will_finish_launching", DelLaunchStep),
+                ("did_finish_launching", DelLaunchStep)]
+
+
+class ReportRecord(Structure):
+    _fields_ = [("path", POINTER(c_char_p)), ("path_length", c_size_t), ("class_name", c_char_p),
+                ("kind", c_int), ("outcome", c_int), ("message", c_char_p), ("object", ObjectP)]
+
+
+class CodingClass(Structure):
+    _fields_ = [("version", c_uint), ("encode", CodingEncode), ("make", CodingMake), ("decode", CodingDecode)]
+
+
+# The versions of the structs above (the *_VERSION macros of amber.h).
+STORE_VERSION = 1
+ENGINE_OPTIONS_VERSION = 1
+OBJECT_CALLBACKS_VERSION = 1
+RESTORATION_CLASS_VERSION = 1
+BLUEPRINT_FACTORY_VERSION = 1
+DELEGATE_VERSION = 1
+CODING_CLASS_VERSION = 1
+
+_s = c_char_p
+_i = c_int
+_p = c_void_p
+_sz = c_size_t
+_ps = POINTER(c_char_p)
+_pi64 = POINTER(c_int64)
+_pu8 = POINTER(POINTER(c_uint8))
+
+# (name, argtypes, restype). restype c_int: a status code, checked by the caller.
+FUNCTIONS = [
+    ("amber_version_number", [], _i),
+    ("amber_version_string", [], _s),
+    ("amber_error_last", [], _s),
+    ("amber_error_last_code", [], _i),
+    ("amber_error_clear", [], None),
+    ("amber_status_string", [_i], _s),
+    ("amber_store_init", [POINTER(Store), c_uint], _i),
+    ("amber_engine_options_init", [POINTER(EngineOptions), c_uint], _i),
+    ("amber_engine_open", [POINTER(EngineP), _s, POINTER(EngineOptions)], _i),
+    ("amber_engine_close", [EngineP], None),
+    ("amber_object_callbacks_init", [POINTER(ObjectCallbacks), c_uint], _i),
+    ("amber_object_new", [POINTER(ObjectP), EngineP, _i, _s, _s, POINTER(ObjectCallbacks), _p, CtxFree], _i),
+    ("amber_object_free", [ObjectP], None),
+    ("amber_object_set_identifier", [ObjectP, _s], _i),
+    ("amber_object_set_restoration_class", [ObjectP, _s], _i),
+    ("amber_object_set_blueprint", [ObjectP, _s], _i),
+    ("amber_object_set_stack", [ObjectP, _i], _i),
+    ("amber_object_add_child", [ObjectP, ObjectP], _i),
+    ("amber_object_remove_child", [ObjectP, ObjectP], _i),
+    ("amber_object_present", [ObjectP, ObjectP], _i),
+    ("amber_object_add_view", [ObjectP, ObjectP], _i),
+    ("amber_object_set_restoration_parent", [ObjectP, ObjectP], _i),
+    ("amber_object_context", [ObjectP], _p),
+    ("amber_object_class_name", [ObjectP], _s),
+    ("amber_object_identifier", [ObjectP], _s),
+    ("amber_object_kind", [ObjectP], _i),
+    ("amber_object_path", [POINTER(_p), ObjectP], _i),
+    ("amber_string_free", [_p], None),
+    ("amber_engine_add_root", [EngineP, ObjectP], _i),
+    ("amber_engine_remove_root", [EngineP, ObjectP], _i),
+    ("amber_coder_encode_bool", [CoderP, _s, _i], _i),
+    ("amber_coder_encode_int64", [CoderP, _s, c_int64], _i),
+    ("amber_coder_encode_double", [CoderP, _s, c_double], _i),
+    ("amber_coder_encode_string", [CoderP, _s, _s], _i),
+    ("amber_coder_encode_bytes", [CoderP, _s, _p, _sz], _i),
+    ("amber_coder_encode_date", [CoderP, _s, c_double], _i),
+    ("amber_coder_encode_index_path", [CoderP, _s, _pi64, _sz], _i),
+    ("amber_coder_encode_object_ref", [CoderP, _s, ObjectP], _i),
+    ("amber_decoder_decode_bool", [POINTER(c_int), DecoderP, _s], _i),
+    ("amber_decoder_decode_int64", [_pi64, DecoderP, _s], _i),
+    ("amber_decoder_decode_double", [POINTER(c_double), DecoderP, _s], _i),
+    ("amber_decoder_decode_string", [POINTER(_s), DecoderP, _s], _i),
+    ("amber_decoder_decode_bytes", [_pu8, POINTER(_sz), DecoderP, _s], _i),
+    ("amber_decoder_decode_date", [POINTER(c_double), DecoderP, _s], _i),
+    ("amber_decoder_decode_index_path", [_pi64, _sz, POINTER(_sz), DecoderP, _s], _i),
+    ("amber_decoder_decode_object_ref", [POINTER(ObjectP), DecoderP, _s], _i),
+    ("amber_decoder_decode_object_ref_of_classes", [POINTER(ObjectP), DecoderP, _s, _ps, _sz], _i),
+    ("amber_decoder_contains", [DecoderP, _s], _i),
+    ("amber_restoration_class_init", [POINTER(RestorationClass), c_uint], _i),
+    ("amber_engine_register_restoration_class", [EngineP, _s, POINTER(RestorationClass), _p, CtxFree], _i),
+    ("amber_engine_register_subclass", [EngineP, _s, _s], _i),
+    ("amber_blueprint_factory_init", [POINTER(BlueprintFactory), c_uint], _i),
+    ("amber_engine_register_blueprint_factory", [EngineP, _s, POINTER(BlueprintFactory), _p, CtxFree], _i),
+    ("amber_delegate_init", [POINTER(Delegate), c_uint], _i),
+    ("amber_engine_set_delegate", [EngineP, POINTER(Delegate), _p, CtxFree], _i),
+    ("amber_engine_preserve", [EngineP, POINTER(_i)], _i),
+    ("amber_engine_last_duplicates", [EngineP], _s),
+    ("amber_engine_launch", [POINTER(ReportP), EngineP], _i),
+    ("amber_engine_discard", [EngineP], _i),
+    ("amber_engine_extend_restoration", [POINTER(c_uint64), EngineP], _i),
+    ("amber_engine_complete_restoration", [EngineP, c_uint64], _i),
+    ("amber_report_fresh_reason", [ReportP], _i),
+    ("amber_report_message", [ReportP], _s),
+    ("amber_report_protection", [ReportP], _s),
+    ("amber_report_count", [ReportP], _sz),
+    ("amber_report_record_at", [POINTER(ReportRecord), ReportP, _sz], _i),
+    ("amber_report_format", [POINTER(_p), ReportP], _i),
+    ("amber_report_free", [ReportP], None),
+    ("amber_engine_load_plugin", [EngineP, _s], _i),
+    ("amber_engine_app_state", [EngineP], _i),
+    ("amber_app_state_string", [_i], _s),
+    ("amber_engine_transition", [POINTER(_i), EngineP, _i], _i),
+    ("amber_engine_launch_in_background", [POINTER(ReportP), EngineP], _i),
+    ("amber_engine_report_memory_warning", [EngineP], _i),
+    ("amber_user_info_new", [POINTER(UserInfoP)], _i),
+    ("amber_user_info_free", [UserInfoP], None),
+    ("amber_user_info_set_bool", [UserInfoP, _s, _i], _i),
+    ("amber_user_info_set_int64", [UserInfoP, _s, c_int64], _i),
+    ("amber_user_info_set_double", [UserInfoP, _s, c_double], _i),
+    ("amber_user_info_set_string", [UserInfoP, _s, _s], _i),
+    ("amber_user_info_set_bytes", [UserInfoP, _s, _p, _sz], _i),
+    ("amber_user_info_count", [UserInfoP], _sz),
+    ("amber_user_info_key_at", [POINTER(_s), UserInfoP, _sz], _i),
+    ("amber_user_info_type", [POINTER(_i), UserInfoP, _s], _i),
+    ("amber_user_info_get_bool", [POINTER(_i), UserInfoP, _s], _i),
+    ("amber_user_info_get_int64", [_pi64, UserInfoP, _s], _i),
+    ("amber_user_info_get_double", [POINTER(c_double), UserInfoP, _s], _i),
+    ("amber_user_info_get_string", [POINTER(_s), UserInfoP, _s], _i),
+    ("amber_user_info_get_bytes", [_pu8, POINTER(_sz), UserInfoP, _s], _i),
+    ("amber_notification_name", [NotificationP], _s),
+    ("amber_notification_sender", [NotificationP], _p),
+    ("amber_notification_user_info", [NotificationP], UserInfoP),
+    ("amber_engine_add_observer", [POINTER(c_uint64), EngineP, _s, _p, ObserverFn, _p, CtxFree], _i),
+    ("amber_engine_remove_observer", [EngineP, c_uint64], _i),
+    ("amber_engine_post_notification", [EngineP, _s, _p, UserInfoP], _i),
+    ("amber_app_directory", [POINTER(_p), _s, _i], _i),
+    ("amber_file_write_atomic", [_s, _p, _sz], _i),
+    ("amber_file_read", [_pu8, POINTER(_sz), _s], _i),
+    ("amber_bytes_free", [POINTER(c_uint8)], None),
+    ("amber_coding_class_init", [POINTER(CodingClass), c_uint], _i),
+    ("amber_coding_registry_new", [POINTER(RegistryP)], _i),
+    ("amber_coding_registry_free", [RegistryP], None),
+    ("amber_coding_registry_register", [RegistryP, _s, _s, POINTER(CodingClass), _p, CtxFree], _i),
+    ("amber_archiver_new", [POINTER(ArchiverP), RegistryP], _i),
+    ("amber_archiver_free", [ArchiverP], None),
+    ("amber_archiver_encode_bool", [ArchiverP, _s, _i], _i),
+    ("amber_archiver_encode_int64", [ArchiverP, _s, c_int64], _i),
+    ("amber_archiver_encode_double", [ArchiverP, _s, c_double], _i),
+    ("amber_archiver_encode_string", [ArchiverP, _s, _s], _i),
+    ("amber_archiver_encode_bytes", [ArchiverP, _s, _p, _sz], _i),
+    ("amber_archiver_encode_date", [ArchiverP, _s, c_double], _i),
+    ("amber_archiver_encode_object", [ArchiverP, _s, _s, _p], _i),
+    ("amber_archiver_encode_object_array", [ArchiverP, _s, _s, POINTER(_p), _sz], _i),
+    ("amber_archiver_finish", [_pu8, POINTER(_sz), ArchiverP], _i),
+    ("amber_archiver_write_file", [ArchiverP, _s], _i),
+    ("amber_unarchiver_new", [POINTER(UnarchiverP), RegistryP, _p, _sz], _i),
+    ("amber_unarchiver_open_file", [POINTER(UnarchiverP), RegistryP, _s], _i),
+    ("amber_unarchiver_free", [UnarchiverP], None),
+    ("amber_unarchiver_contains", [UnarchiverP, _s], _i),
+    ("amber_unarchiver_decode_bool", [POINTER(_i), UnarchiverP, _s], _i),
+    ("amber_unarchiver_decode_int64", [_pi64, UnarchiverP, _s], _i),
+    ("amber_unarchiver_decode_double", [POINTER(c_double), UnarchiverP, _s], _i),
+    ("amber_unarchiver_decode_string", [POINTER(_s), UnarchiverP, _s], _i),
+    ("amber_unarchiver_decode_bytes", [_pu8, POINTER(_sz), UnarchiverP, _s], _i),
+    ("amber_unarchiver_decode_date", [POINTER(c_double), UnarchiverP, _s], _i),
+    ("amber_unarchiver_decode_object", [POINTER(_p), UnarchiverP, _s, _ps, _sz], _i),
+    ("amber_unarchiver_decode_object_array", [POINTER(_p), _sz, POINTER(_sz), UnarchiverP, _s, _ps, _sz], _i),
+]
+
+
+class LibraryNotFound(ImportError):
+    """libamber.so could not be loaded, or is of another major version; the message says how to fix it."""
+
+
+def candidates() -> list[tuple[str, str]]:
+    """The places the loader tries, in order: ``(where, path-or-name)``.
+
+    1. ``$AMBER_LIBRARY``, a file (when set, it is the only one tried);
+    2. the copy inside the package (``amber/libamber.so``, placed by ``bindings/python/build-lib.sh``
+       or the test runner);
+    3. the system search path (``ctypes.util.find_library("amber")``, else ``libamber.so`` for dlopen).
+    """
+    env = os.environ.get("AMBER_LIBRARY")
+    if env:
+        return [("AMBER_LIBRARY", env)]
+    found: list[tuple[str, str]] = []
+    bundled = PACKAGE_DIR / LIBRARY_NAME
+    if bundled.is_file():
+        found.append(("package", str(bundled)))
+    found.append(("system", ctypes.util.find_library("amber") or LIBRARY_NAME))
+    return found
+
+
+_HOW_TO_FIX = ("Build it with scripts/build-lib.sh (it writes .build-lib/lib/libamber.so), then either set "
+               "AMBER_LIBRARY=/path/to/libamber.so, copy it into the package directory ({pkg}), or install it "
+               "where the dynamic linker finds it (e.g. /usr/local/lib, then ldconfig).")
+
+
+class Library:
+    """libamber.so loaded and declared. ``lib.<name>`` are ctypes functions that keep the GIL
+    (cheap accessors); ``lib.released.<name>`` release it (calls that may do I/O)."""
+
+    def __init__(self, path: str, where: str):
+        self.path = path
+        self.where = where
+        # PyDLL keeps the GIL held during calls: the coder and decoder accessors (called millions
+        # of times from callbacks that hold it anyway) skip a release and re-acquire each.
+        # CDLL releases it: preserve, launch and the file calls let other Python threads run.
+        self._py = ctypes.PyDLL(path)
+        self.released = ctypes.CDLL(path)
+        for name, argtypes, restype in FUNCTIONS:
+            for handle in (self._py, self.released):
+                fn = getattr(handle, name)
+                fn.argtypes = argtypes
+                fn.restype = restype
+            setattr(self, name, getattr(self._py, name))
+        number = self.amber_version_number()
+        major, minor = number // 1000000, number // 1000 % 1000
+        if major != ABI_MAJOR or minor < ABI_MINOR:
+            raise LibraryNotFound(
+                f"{path} (from {where}) is Amber {self.amber_version_string().decode()} (version number {number}); "
+                f"this binding needs major version {ABI_MAJOR}, minor >= {ABI_MINOR}. "
+                + _HOW_TO_FIX.format(pkg=PACKAGE_DIR))
+        self.version_number = number
+
+
+_lib: Optional[Library] = None
+_lock = threading.Lock()
+
+
+def load() -> Library:
+    """Loads the library on first use (lazily) and returns it. Raises LibraryNotFound."""
+    global _lib
+    if _lib is not None:
+        return _lib
+    with _lock:
+        if _lib is not None:
+            return _lib
+        tried = []
+        for where, path in candidates():
+            if where == "AMBER_LIBRARY" and not os.path.isfile(path):
+                tried.append(f"{where}: {path} is not a file")
+                break
+            try:
+                _lib = Library(path, where)
+                return _lib
+            except OSError as error:
+                tried.append(f"{where}: {error}")
+                if where == "AMBER_LIBRARY":
+                    break
+        raise LibraryNotFound("cannot load libamber.so (tried " + "; ".join(tried) + "). "
+                              + _HOW_TO_FIX.format(pkg=PACKAGE_DIR))
+
+
+def reset_for_tests() -> None:
+    """Forgets the loaded library so that the next load() searches again (tests of the search order)."""
+    global _lib
+    with _lock:
+        _lib = None

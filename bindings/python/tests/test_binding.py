@@ -1,0 +1,291 @@
+"""The binding itself: exceptions in every kind of callback, lifetimes, threads, the loader."""
+import gc
+import os
+import subprocess
+import sys
+import threading
+import traceback
+
+import pytest
+
+import amber
+from amber import _ffi
+from conftest import Delegate, Screen
+
+
+class Boom(Exception):
+    pass
+
+
+def raiser(*args, **kw):
+    raise Boom("from a callback")
+
+
+def frames(error):
+    return [f.name for f in traceback.extract_tb(error.__traceback__)]
+
+
+def saved_tree(open_engine):
+    e = open_engine(Delegate())
+    e.add_root(Screen(e, "Root", {"selectedRow": 1}))
+    assert e.preserve()
+    e.close()
+
+
+@pytest.mark.parametrize("method", ["should_save", "will_encode"])
+def test_exception_in_preserving_delegate_methods(open_engine, store, method):
+    d = Delegate()
+    setattr(d, method, raiser)
+    e = open_engine(d)
+    e.add_root(Screen(e, "Root"))
+    with pytest.raises(Boom) as info:
+        e.preserve()
+    assert "raiser" in frames(info.value) and store.data is None  # with its traceback; nothing saved
+
+
+def test_exception_in_encode(open_engine, store):
+    e = open_engine(Delegate())
+    root = e.add_root(Screen(e, "Root"))
+    root.encode_restorable_state = raiser
+    with pytest.raises(Boom) as info:
+        e.preserve()
+    assert "raiser" in frames(info.value) and store.data is None
+
+
+@pytest.mark.parametrize("method", ["should_restore", "did_decode", "object_for_path", "will_finish_launching",
+                                    "did_finish_launching"])
+def test_exception_in_launch_delegate_methods(open_engine, method):
+    saved_tree(open_engine)
+    d = Delegate()
+    setattr(d, method, raiser)
+    e = open_engine(d)
+    with pytest.raises(Boom) as info:
+        e.launch()
+    assert "raiser" in frames(info.value) and isinstance(info.value.amber_report, amber.Report)
+
+
+@pytest.mark.parametrize("where", ["decode", "finished", "restoration_class", "blueprint"])
+def test_exception_in_object_callbacks_and_makers(open_engine, where):
+    e = open_engine(Delegate())
+    e.add_root(Screen(e, "Root", {"selectedRow": 1}, restoration_class="Cls" if where == "restoration_class" else None,
+                      blueprint="BP" if where == "blueprint" else None))
+    e.preserve()
+    e.close()
+    e2 = open_engine(Delegate())
+    if where in ("decode", "finished"):
+        root = e2.add_root(Screen(e2, "Root"))
+        setattr(root, "decode_restorable_state" if where == "decode" else "application_finished_restoring", raiser)
+    elif where == "restoration_class":
+        e2.register_restoration_class("Cls", raiser)
+    else:
+        e2.register_blueprint_factory("BP", raiser)
+    with pytest.raises(Boom) as info:
+        e2.launch()
+    assert "raiser" in frames(info.value)
+    if where != "finished":
+        assert info.value.amber_report.outcome("Root") == amber.Outcome.DECODE_ERROR
+
+
+def test_exception_in_observer_and_store_and_key_provider(open_engine, store):
+    e = open_engine(Delegate())
+    e.add_observer(raiser, "X")
+    with pytest.raises(Boom):
+        e.post_notification("X")
+
+    class BadStore(amber.MemoryStore):
+        write = raiser
+    e = open_engine(Delegate(), store=BadStore())
+    e.add_root(Screen(e, "Root"))
+    with pytest.raises(Boom):
+        e.preserve()
+    e = open_engine(Delegate(), protection=amber.KeyProvider(raiser))
+    e.add_root(Screen(e, "Root"))
+    with pytest.raises(Boom):
+        e.preserve()
+
+
+def test_exception_in_coding_callbacks():
+    class Bad:
+        def encode_with_coder(self, a):
+            raise Boom("encode")
+
+        @classmethod
+        def init_with_coder(cls, u):
+            raise Boom("make")
+    reg = amber.CodingRegistry()
+    reg.register("Bad", Bad)
+    with pytest.raises(Boom, match="encode"):
+        amber.archive(Bad(), reg)
+
+    class Good(Bad):
+        def encode_with_coder(self, a):
+            a["x"] = 1
+    reg.register("Good", Good, superclass="Bad")
+    data = amber.archive(Good(), reg)
+    with pytest.raises(Boom, match="make"):
+        amber.unarchive(data, reg)
+
+
+def test_keyboard_interrupt_is_not_swallowed(open_engine):
+    e = open_engine(Delegate())
+    root = e.add_root(Screen(e, "Root"))
+
+    def interrupt(coder):
+        raise KeyboardInterrupt
+    root.encode_restorable_state = interrupt
+    with pytest.raises(KeyboardInterrupt):
+        e.preserve()
+    root.encode_restorable_state = lambda c: None
+    assert e.preserve()  # the engine still works
+
+
+def test_gc_while_engine_runs(open_engine):
+    e = open_engine(Delegate())
+    root = e.add_root(Screen(e, "Root", {"selectedRow": 5}))
+    for i in range(50):  # objects nobody in Python references: the engine keeps them
+        root.add_child(Screen(e, f"C{i}", {"selectedRow": i}))
+    e.register_restoration_class("Tmp", lambda engine, path, decoder: None)
+    e.add_observer(lambda n: None)
+    e.set_delegate(Delegate())  # the previous delegate's context is freed, the new one kept
+    del root
+    gc.collect()
+    assert e.preserve()
+    e.close()
+    e2 = open_engine(Delegate())
+
+    def make(engine, path, decoder):
+        gc.collect()  # inside a callback, in the middle of a restoration
+        return Screen(engine, None)
+    e2.register_restoration_class("R", make)
+
+    class D(Delegate):
+        def object_for_path(self, engine, path, decoder):
+            gc.collect()
+            return Screen(engine, None)  # referenced only by the engine
+    e2.set_delegate(D())
+    report = e2.launch()
+    gc.collect()
+    assert len(report.restored) == 51 and report.restored[-1].decoded == {"selectedRow": 49}
+
+
+def test_unreferenced_engine_is_collected_and_closed():
+    e = amber.Engine("org.example.gc", memory_store=True, delegate=Delegate())
+    obj = e.add_root(Screen(e, "Root"))
+    ref = __import__("weakref").ref(e)
+    del e, obj
+    gc.collect()
+    assert ref() is None
+
+
+def test_closed_handles_are_errors_not_crashes(open_engine):
+    e = open_engine(Delegate())
+    obj = Screen(e, "Root")
+    obj.free()
+    with pytest.raises(amber.MisuseError):
+        e.add_root(obj)
+    e.close()
+    e.close()
+    with pytest.raises(amber.MisuseError):
+        e.preserve()
+    keep = {}
+    e2 = open_engine(Delegate())
+    root = e2.add_root(Screen(e2, "Root"))
+    root.encode_restorable_state = lambda c: keep.setdefault("coder", c)
+    e2.preserve()
+    with pytest.raises(amber.AmberError):
+        keep["coder"]["late"] = 1  # a coder kept past its callback
+
+
+def test_errors_carry_code_and_message(open_engine):
+    e = open_engine(Delegate())
+    with pytest.raises(amber.DuplicateError) as info:
+        e.register_subclass("A", "B")
+        e.register_subclass("A", "C")
+    assert info.value.code == 5 and info.value.status == "AMBER_DUPLICATE" and info.value.message
+    with pytest.raises(KeyError):
+        e.remove_root(Screen(e, "X"))
+
+
+def test_threads_with_separate_engines(tmp_path):
+    errors = []
+
+    def work(n):
+        try:
+            store = amber.MemoryStore()
+            for round_ in range(5):
+                with amber.Engine(f"org.t{n}", store=store, delegate=Delegate(),
+                                  protection=amber.FixedKey(bytes([n]) * 32)) as e:
+                    root = e.add_root(Screen(e, "Root", {"selectedRow": n * 100 + round_}))
+                    for i in range(20):
+                        root.add_child(Screen(e, f"C{i}", {"selectedRow": i}))
+                    assert e.preserve()
+                with amber.Engine(f"org.t{n}", store=store, delegate=Delegate(),
+                                  protection=amber.FixedKey(bytes([n]) * 32)) as e:
+                    root = e.add_root(Screen(e, "Root"))
+                    e.add_observer(lambda note: None)
+                    report = e.launch()
+                    assert root.decoded == {"selectedRow": n * 100 + round_}, (n, root.decoded)
+                    assert report.outcome("Root") == amber.Outcome.RESTORED
+                    # an exception in one thread's callback stays in that thread
+                    root.encode_restorable_state = raiser
+                    try:
+                        e.preserve()
+                    except Boom:
+                        pass
+                    else:
+                        raise AssertionError("no Boom")
+        except BaseException as error:  # pragma: no cover - reported below
+            errors.append((n, error))
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(1, 5)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+
+
+LOADER = """
+import sys; sys.path.insert(0, {pkg!r})
+import amber
+try:
+    print(amber.library_path())
+except amber.LibraryNotFound as e:
+    print("ERROR", e)
+"""
+
+
+def run_loader(env, pkg):
+    out = subprocess.run([sys.executable, "-c", LOADER.format(pkg=pkg)], env=env, capture_output=True, text=True,
+                         timeout=60)
+    return out.stdout.strip()
+
+
+def test_loader_search_order(tmp_path):
+    import shutil
+    pkg_dir = os.path.dirname(os.path.dirname(os.path.abspath(amber.__file__)))
+    real = amber.library_path()
+    env = {k: v for k, v in os.environ.items() if k not in ("AMBER_LIBRARY", "LD_LIBRARY_PATH")}
+    # 1. AMBER_LIBRARY wins over the copy in the package
+    other = tmp_path / "elsewhere" / "libamber.so"
+    other.parent.mkdir()
+    shutil.copy(real, other)
+    assert run_loader(dict(env, AMBER_LIBRARY=str(other)), pkg_dir) == str(other)
+    # ... and a missing file there is an error that says how to fix it (no silent fallback)
+    out = run_loader(dict(env, AMBER_LIBRARY=str(tmp_path / "nope.so")), pkg_dir)
+    assert out.startswith("ERROR") and "not a file" in out and "scripts/build-lib.sh" in out
+    # 2. without it, the copy inside the package
+    copy = tmp_path / "pkg"
+    shutil.copytree(os.path.join(pkg_dir, "amber"), copy / "amber", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(real, copy / "amber" / "libamber.so")
+    assert run_loader(env, str(copy)) == str(copy / "amber" / "libamber.so")
+    # 3. without both, the system search path (LD_LIBRARY_PATH here)
+    os.remove(copy / "amber" / "libamber.so")
+    assert run_loader(dict(env, LD_LIBRARY_PATH=str(other.parent)), str(copy)) == "libamber.so"
+    out = run_loader(env, str(copy))
+    assert out.startswith("ERROR") and "AMBER_LIBRARY" in out
+
+
+def test_loader_checks_major_version(monkeypatch):
+    monkeypatch.setattr(_ffi, "ABI_MAJOR", 99)
+    with pytest.raises(amber.LibraryNotFound, match="needs major version 99"):
+        _ffi.Library(amber.library_path(), "test")

@@ -1,0 +1,463 @@
+"""The SPEC rules reachable from Python, each test naming its rule."""
+import datetime as dt
+import plistlib
+import stat
+import os
+
+import pytest
+
+import amber
+from conftest import Delegate, Screen
+
+
+def preserve_tree(open_engine, delegate=None):
+    e = open_engine(delegate or Delegate())
+    nav = e.add_root(Screen(e, "Nav", {"title": "root"}, stack=True))
+    nav.add_child(Screen(e, "Items", {"selectedRow": 3, "title": "Items"}))
+    assert e.preserve() is True
+    e.close()
+
+
+def test_r1_r3_objects_tree_and_paths(open_engine):  # R1, R3
+    e = open_engine()
+    nav = e.add_root(e.controller("Nav", "UINavigationController", stack=True))
+    items = nav.add_child(e.controller("Items", "ItemsViewController"))
+    view = items.add_view(e.view("Table", "UITableView"))
+    cursor = e.plain_object("Cursor", "Cursor")
+    cursor.set_restoration_parent(items)
+    assert items.path == "Nav/Items"
+    assert items.object_kind == amber.Kind.CONTROLLER and view.object_kind == amber.Kind.VIEW
+    assert cursor.object_kind == amber.Kind.OBJECT
+    assert items.class_name == "ItemsViewController" and items.identifier == "Items"
+    with pytest.raises(ValueError):  # R1: a view cannot have children
+        view.add_child(items)
+    with pytest.raises(ValueError):  # R1: no cycles
+        items.add_child(nav)
+
+
+def test_r2_objects_without_identifier_left_out(open_engine, delegate):  # R2
+    e = open_engine(delegate)
+    root = e.add_root(Screen(e, "Root", {"selectedRow": 1}))
+    hidden = root.add_child(Screen(e, None, {"selectedRow": 2}))
+    hidden.add_child(Screen(e, "Under", {"selectedRow": 3}))
+    assert hidden.path is None
+    e.preserve()
+    e.close()
+    e2 = open_engine(Delegate())
+    e2.add_root(Screen(e2, "Root"))
+    report = e2.launch()
+    assert [r.path for r in report] == [("Root",)]
+
+
+def test_r3_duplicate_paths_reported(open_engine, delegate):  # R3
+    e = open_engine(delegate)
+    root = e.add_root(Screen(e, "Root"))
+    root.add_child(Screen(e, "Same"))
+    root.add_child(Screen(e, "Same"))
+    e.preserve()
+    assert e.last_duplicates == ["Root/Same"]
+
+
+def test_r4_object_references(open_engine, delegate):  # R4
+    e = open_engine(delegate)
+    other = Screen(e, "Other", {"selectedRow": 9})
+    root = e.add_root(Screen(e, "Root", encode=None))
+    root.encode_restorable_state = lambda coder: coder.encode_object("ref", other)
+    assert e.preserve()
+    e.close()
+    found = {}
+    e2 = open_engine(Delegate())
+    root2 = e2.add_root(Screen(e2, "Root"))
+    root2.decode_restorable_state = lambda d: found.update(ref=d.decode_object("ref"))
+    made = Screen(e2, "Other")
+
+    class D(Delegate):
+        def object_for_path(self, engine, path, decoder):
+            return made if path == ("Other",) else None
+    e2.set_delegate(D())
+    e2.launch()
+    assert found["ref"] is made and made.decoded == {"selectedRow": 9}
+
+
+def test_r5_nothing_saved_without_should_save(open_engine, store):  # R5
+    e = open_engine(object())  # a delegate with no methods
+    e.add_root(Screen(e, "Root"))
+    assert e.preserve() is False and store.data is None
+
+    class No(Delegate):
+        def should_save(self, engine, coder):
+            return False
+    e.set_delegate(No())
+    assert e.preserve() is False and store.writes == 0
+
+
+def test_r6_r12_values_round_trip_typed(open_engine):  # R6, R12
+    state = {"selectedRow": 3, "isEditing": True, "offset": 1.5, "title": "Spork ✓", "blob": b"\x00\x01",
+             "when": dt.datetime(2020, 1, 2, 3, 4, 5, tzinfo=dt.timezone.utc), "sel": amber.IndexPath(0, 4)}
+    e = open_engine(Delegate())
+    e.add_root(Screen(e, "Root", state))
+    e.preserve()
+    e.close()
+    got = {}
+    errors = {}
+    e2 = open_engine(Delegate())
+    root = e2.add_root(Screen(e2, "Root"))
+
+    def decode(d):
+        got.update({k: d[k] for k in state})
+        assert d.decode_int("selectedRow") == 3 and d.decode_float("selectedRow") == 3.0
+        assert d.read({"selectedRow": int, "title": str, "missing": int}) == {"selectedRow": 3, "title": "Spork ✓"}
+        for fn, key in (("decode_int", "title"), ("decode_string", "selectedRow"), ("decode_bool", "offset")):
+            with pytest.raises(TypeError):  # R12: type-checked, never a crash
+                getattr(d, fn)(key)
+        with pytest.raises(KeyError):  # R12: a missing key is a distinct error
+            d.decode_int("nothing")
+        errors["ok"] = "nothing" not in d and "title" in d
+    root.decode_restorable_state = decode
+    report = e2.launch()
+    assert report.outcome("Root") == amber.Outcome.RESTORED, report.text
+    assert got == state and errors["ok"]
+
+
+def test_r6_each_object_has_its_own_coder_and_duplicate_keys_error(open_engine, delegate):  # R6
+    e = open_engine(delegate)
+    root = e.add_root(Screen(e, "Root", {"k": 1}))
+    root.add_child(Screen(e, "Child", {"k": 2}))
+    assert e.preserve()
+
+    def twice(coder):
+        coder["k"] = 1
+        coder["k"] = 2
+    root.encode_restorable_state = twice
+    with pytest.raises(amber.DuplicateError):
+        e.preserve()
+
+
+@pytest.mark.parametrize("key", ["bundleVersion", "timestamp", "systemVersion", "interfaceIdiom", "blueprint",
+                                 "amber.anything"])
+def test_r7_reserved_keys_are_an_error(open_engine, delegate, key):  # R7
+    e = open_engine(delegate)
+    root = e.add_root(Screen(e, "Root", {key: "mine"}))
+    with pytest.raises(amber.ReservedKeyError) as info:
+        e.preserve()
+    assert info.value.code == 4 and info.value.message
+
+
+def test_r8_r9_application_state_and_metadata(open_engine):  # R8, R9
+    d = Delegate()
+    e = open_engine(d, bundle_version="4.2", interface_idiom="desktop")
+    e.add_root(Screen(e, "Root"))
+    e.preserve()
+    assert d.calls[:2] == ["should_save", "will_encode"]
+    e.close()
+    d2 = Delegate()
+    e2 = open_engine(d2, bundle_version="4.2")
+    e2.add_root(Screen(e2, "Root"))
+    report = e2.launch()
+    assert d2.calls == ["will_finish_launching", "should_restore", "did_decode", "did_finish_launching"]  # R9, R13
+    assert d2.app["bundleVersion"] == "4.2" and d2.app["interfaceIdiom"] == "desktop"
+    assert d2.app["appVersion"] == "1.0" and d2.app["timestamp"] is not None and d2.app["systemVersion"]
+    assert not report.fresh
+
+
+def test_r9_fresh_launches_say_why(open_engine):  # R9, R16
+    e = open_engine(Delegate())
+    assert e.launch().fresh_reason == amber.FreshReason.NO_ARCHIVE
+    e.close()
+    preserve_tree(open_engine)
+
+    class No(Delegate):
+        def should_restore(self, engine, decoder):
+            return False
+    report = open_engine(No()).launch()
+    assert report.fresh_reason == amber.FreshReason.DECLINED and report.message
+
+
+def test_r10_lookup_order_and_r16_outcomes(open_engine):  # R10, R16
+    e = open_engine(Delegate())
+    root = e.add_root(Screen(e, "Root"))
+    declined = root.add_child(Screen(e, "No", restoration_class="Declines"))
+    declined.add_child(Screen(e, "Under", {"selectedRow": 4}))
+    root.add_child(Screen(e, "Child", {"selectedRow": 1}, restoration_class="Makes"))
+    root.add_child(Screen(e, "Lost", {"selectedRow": 2}))
+    root.add_child(Screen(e, "Printed", {"selectedRow": 3}, blueprint="Main/Printed"))
+    e.preserve()
+    e.close()
+    e2 = open_engine(Delegate())
+    e2.add_root(Screen(e2, "Root"))
+    e2.add_root(Screen(e2, "Under"))
+    asked = []
+
+    @e2.register_restoration_class("Declines")
+    class Declines:
+        @classmethod
+        def make(cls, engine, path, decoder):
+            asked.append(path)
+            return None
+
+    made = {}
+    e2.register_restoration_class("Makes", lambda engine, path, decoder: made.setdefault("c", Screen(engine, None)))
+
+    @e2.blueprint_factory("Main")
+    def factory(engine, blueprint_id, path, decoder):
+        assert blueprint_id == "Main/Printed"
+        return made.setdefault("p", Screen(engine, None))
+
+    report = e2.launch()
+    assert asked == [("Root", "No")]
+    assert report.outcome("Root") == amber.Outcome.RESTORED  # step 3, implicit
+    assert report.outcome("Root/No") == amber.Outcome.DECLINED_BY_CLASS
+    assert report.outcome("Root/No/Under") == amber.Outcome.LEFT_OUT  # nothing under a declined one
+    assert report.outcome("Root/Child") == amber.Outcome.RESTORED and made["c"].decoded == {"selectedRow": 1}
+    assert report.outcome("Root/Lost") == amber.Outcome.NOT_FOUND
+    assert report.outcome("Root/Printed") == amber.Outcome.RESTORED and made["p"].decoded == {"selectedRow": 3}
+    lost = [r for r in report if r.path == ("Root", "Lost")][0]
+    assert lost.message and lost.object is None and lost.kind == amber.Kind.CONTROLLER
+
+
+def test_r10_implicit_lookup(open_engine):  # R10 step 3
+    preserve_tree(open_engine)
+    e = open_engine(Delegate())
+    nav = e.add_root(Screen(e, "Nav", stack=True))
+    items = nav.add_child(Screen(e, "Items"))
+    report = e.launch()
+    assert report.restored == [nav, items] and items.decoded == {"selectedRow": 3, "title": "Items"}
+    assert items.finished  # R13
+
+
+def test_r11_class_check(open_engine):  # R11
+    e = open_engine(Delegate())
+    e.add_root(Screen(e, "Root", class_name="Base"))
+    e.add_root(Screen(e, "Sub", class_name="Base"))
+    e.preserve()
+    e.close()
+    e2 = open_engine(Delegate())
+    wrong = e2.add_root(Screen(e2, "Root", class_name="Other"))
+    sub = e2.add_root(Screen(e2, "Sub", class_name="Derived"))
+    e2.register_subclass("Derived", "Base")
+    report = e2.launch()
+    assert report.outcome("Root") == amber.Outcome.CLASS_MISMATCH and wrong.decoded is None
+    assert report.outcome("Sub") == amber.Outcome.RESTORED
+
+
+def test_r12_secure_decoding_of_references(open_engine):  # R12
+    e = open_engine(Delegate())
+    other = e.add_root(Screen(e, "Other", class_name="Secret"))
+    root = e.add_root(Screen(e, "Root"))
+    root.encode_restorable_state = lambda c: c.encode_object("ref", other)
+    e.preserve()
+    e.close()
+    e2 = open_engine(Delegate())
+    e2.add_root(Screen(e2, "Other", class_name="Secret"))
+    r = e2.add_root(Screen(e2, "Root"))
+    seen = {}
+
+    def decode(d):
+        with pytest.raises(TypeError):
+            d.decode_object("ref", ["Screen"])
+        seen["ok"] = d.decode_object("ref", ["Secret"]).class_name
+    r.decode_restorable_state = decode
+    e2.launch()
+    assert seen["ok"] == "Secret"
+
+
+def test_r14_archive_discarded_after_restore_and_on_purpose(open_engine, store):  # R14
+    preserve_tree(open_engine)
+    assert store.data
+    e = open_engine(Delegate())
+    e.launch()
+    assert store.data is None
+    e.close()
+    preserve_tree(open_engine)
+    e = open_engine(Delegate())
+    e.discard()
+    assert e.launch().fresh_reason == amber.FreshReason.DISCARDED_BY_HOST
+
+
+def test_r14_crash_loop(open_engine, store):  # R14
+    preserve_tree(open_engine)
+    store.guard = 2  # two launches in a row died while restoring
+    report = open_engine(Delegate()).launch()
+    assert report.fresh_reason == amber.FreshReason.CRASH_LOOP and store.data is None
+
+
+def test_r15_extending_restoration(open_engine, store):  # R15
+    preserve_tree(open_engine)
+    tokens = []
+
+    class Waits(Delegate):
+        def did_decode(self, engine, decoder):
+            tokens.append(engine.extend_restoration())
+    e = open_engine(Waits())
+    with pytest.raises(amber.MisuseError):
+        e.extend_restoration()  # R15: outside a restoration
+    e.add_root(Screen(e, "Nav"))
+    e.launch()
+    assert store.data is not None  # kept until completion
+    e.complete_restoration(tokens[0])
+    assert store.data is None
+    with pytest.raises(KeyError):
+        e.complete_restoration(tokens[0])
+
+
+def test_r16_report_text_and_decode_errors(open_engine):  # R16
+    preserve_tree(open_engine)
+    e = open_engine(Delegate())
+    nav = e.add_root(Screen(e, "Nav"))
+    items = nav.add_child(Screen(e, "Items"))
+
+    def bad(d):
+        d.decode_int("title")  # a TypeError inside the callback
+    items.decode_restorable_state = bad
+    with pytest.raises(TypeError) as info:
+        e.launch()
+    report = info.value.amber_report
+    assert report.outcome("Nav/Items") == amber.Outcome.DECODE_ERROR
+    assert "Nav/Items" in report.text and report.protection
+
+
+def test_r19_file_store_atomic_owner_only(tmp_path):  # R19, R20
+    with amber.Engine("org.example.t", state_directory=str(tmp_path), delegate=Delegate()) as e:
+        e.add_root(Screen(e, "Root", {"title": "x"}))
+        assert e.preserve()
+    for name in ("state.archive", "archive.key"):
+        mode = stat.S_IMODE(os.stat(tmp_path / name).st_mode)
+        assert mode & 0o077 == 0, (name, oct(mode))
+    assert b"Root" not in (tmp_path / "state.archive").read_bytes()  # R20: encrypted
+    with amber.Engine("org.example.t", state_directory=str(tmp_path), delegate=Delegate()) as e:
+        root = e.add_root(Screen(e, "Root"))
+        assert not e.launch().fresh and root.decoded == {"title": "x"}
+
+
+def test_r20_key_provider_unavailable_defers(open_engine, store):  # R20
+    key = b"s" * 32
+    locked = {"v": False}
+
+    def provider(for_saving):
+        return None if locked["v"] else key
+    e = open_engine(Delegate(), protection=amber.KeyProvider(provider))
+    e.add_root(Screen(e, "Root"))
+    e.preserve()
+    e.close()
+    locked["v"] = True
+    report = open_engine(Delegate(), protection=amber.KeyProvider(provider)).launch()
+    assert report.fresh_reason == amber.FreshReason.KEY_UNAVAILABLE and store.data is not None
+    report = open_engine(Delegate(), protection=amber.FixedKey(b"w" * 32)).launch()
+    assert report.fresh_reason == amber.FreshReason.AUTHENTICATION_FAILED
+
+
+def test_r20_no_encryption_is_explicit(open_engine):  # R20
+    e = open_engine(Delegate(), protection=amber.NoEncryption())
+    e.add_root(Screen(e, "Root"))
+    e.preserve()
+    e.close()
+    report = open_engine(Delegate(), protection=amber.NoEncryption()).launch()
+    assert "not encrypted" in report.protection
+
+
+def test_r22_bad_input(open_engine, store):  # R22
+    preserve_tree(open_engine)
+    store.data = store.data[: len(store.data) // 2]
+    assert open_engine(Delegate()).launch().fresh_reason in (amber.FreshReason.CORRUPT,
+                                                             amber.FreshReason.AUTHENTICATION_FAILED)
+    e = open_engine(Delegate())
+    with pytest.raises(ValueError):
+        e.controller("x\0y")
+    with pytest.raises(ValueError):
+        amber.Engine("../escape", memory_store=True)
+    with pytest.raises(amber.CorruptError):
+        amber.Unarchiver(b"not an archive")
+    e.add_root(Screen(e, "T", {"x": object()}))
+    with pytest.raises(TypeError, match="cannot encode object"):
+        e.preserve()
+
+
+def test_r23_lifecycle(open_engine, store):  # R23
+    e = open_engine(Delegate())
+    e.add_root(Screen(e, "Root"))
+    assert e.state == amber.AppState.NOT_RUNNING
+    with pytest.raises(amber.MisuseError):
+        e.transition(amber.AppState.ACTIVE)
+    e.launch()
+    assert e.state == amber.AppState.INACTIVE
+    e.transition(amber.AppState.ACTIVE)
+    with pytest.raises(amber.MisuseError):
+        e.transition(amber.AppState.BACKGROUND)  # two steps, as in UIKit
+    e.transition(amber.AppState.INACTIVE)
+    assert e.transition(amber.AppState.BACKGROUND) is True and store.data
+    e.transition(amber.AppState.SUSPENDED)
+    assert amber.app_state_name(e.state) == "suspended"
+
+
+def test_r24_notifications(open_engine):  # R24
+    e = open_engine(Delegate())
+    seen = []
+    t1 = e.add_observer(lambda n: seen.append(("a", n.name, n.sender is e)), amber.Notifications.DID_BECOME_ACTIVE, e)
+    e.add_observer(lambda n: seen.append(("b", n.name, n.user_info)))
+    e.launch()
+    e.transition(amber.AppState.ACTIVE)
+    e.post_notification("Custom", user_info={"n": 1, "s": "x", "f": 0.5, "b": True, "raw": b"\x01"})
+    e.remove_observer(t1)
+    e.report_memory_warning()
+    names = [s[1] for s in seen]
+    assert names == [amber.Notifications.DID_FINISH_LAUNCHING, amber.Notifications.DID_BECOME_ACTIVE,
+                     amber.Notifications.DID_BECOME_ACTIVE, "Custom", amber.Notifications.DID_RECEIVE_MEMORY_WARNING]
+    assert seen[1] == ("a", amber.Notifications.DID_BECOME_ACTIVE, True)  # registration order
+    assert seen[3][2] == {"n": 1, "s": "x", "f": 0.5, "b": True, "raw": b"\x01"}
+    with pytest.raises(KeyError):
+        e.remove_observer(t1)
+    e.add_observer(lambda n: 7, "Fails")
+    with pytest.raises(amber.AmberError) as info:
+        e.post_notification("Fails")
+    assert info.value.code == 7
+
+
+class Item:
+    def __init__(self, name, value, other=None):
+        self.name, self.value, self.other = name, value, other
+
+    def encode_with_coder(self, a):
+        a["name"] = self.name
+        a["value"] = self.value
+        a.encode_object("other", self.other, "Item")
+
+    @classmethod
+    def init_with_coder(cls, u):
+        return cls(u.decode_string("name"), u.decode_int("value"))
+
+    def decode_with_coder(self, u):
+        self.other = u.decode_object("other", [Item])
+
+
+def test_r25_r26_keyed_archiver_cycles_and_plistlib(tmp_path):  # R25, R26
+    registry = amber.CodingRegistry()
+    registry.register("Item", Item)
+    a, b = Item("a", 1), Item("b", 2)
+    a.other, b.other = b, a  # a cycle
+    data = amber.archive([a, b], registry)
+    plist = plistlib.loads(data)  # R26: CPython's plistlib reads it
+    assert plist["$archiver"] == "NSKeyedArchiver"
+    back = amber.unarchive(data, registry, [Item])
+    assert [i.name for i in back] == ["a", "b"] and back[0].other is back[1] and back[1].other is back[0]
+    path = str(tmp_path / "items.archive")
+    with amber.Archiver(registry) as ar:
+        ar.encode_object_array("items", [a])
+        ar["when"] = dt.datetime(2001, 1, 1, 0, 0, 1, tzinfo=dt.timezone.utc)
+        ar.write_file(path)
+    with amber.Unarchiver.open(path, registry) as u:
+        assert u.decode_object_array("items", ["Item"])[0].name == "a"
+        assert u.decode_date("when").second == 1
+        with pytest.raises(TypeError):
+            u.decode_object_array("items", ["NotAllowed"])  # R12 secure coding
+
+
+def test_r27_directories_and_atomic_files(tmp_path, monkeypatch):  # R27
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    docs = amber.app_directory("org.example.t", amber.Directory.DOCUMENTS)
+    assert docs == str(tmp_path / "data" / "org.example.t") and os.path.isdir(docs)
+    path = os.path.join(docs, "f.bin")
+    amber.write_file_atomic(path, b"one")
+    amber.write_file_atomic(path, b"two")
+    assert amber.read_file(path) == b"two" and stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    with pytest.raises(KeyError):
+        amber.read_file(os.path.join(docs, "missing"))
