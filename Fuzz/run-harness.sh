@@ -19,10 +19,14 @@ shift
 case "$name" in envelope|restore) ;; *) echo "unknown harness '$name' (envelope, restore)"; exit 2 ;; esac
 bin=.build-fuzz-spm/release/amber-fuzz
 
+# swiftc keeps only the last -sanitize= option it is given, and SwiftPM passes --sanitize=fuzzer
+# and --sanitize=address as two: without -Xswiftc -sanitize=fuzzer,address the Swift code would
+# have AddressSanitizer but no coverage (the C targets get both either way).
 # lld: gold warns about every ASan helper symbol. SwiftPM rebuilds only what changed.
 mkdir -p .build-fuzz-spm
 if ! swift build -c release --scratch-path .build-fuzz-spm --sanitize=fuzzer --sanitize=address \
-        --product amber-fuzz -Xswiftc -DAMBER_FUZZ -Xswiftc -use-ld=lld >.build-fuzz-spm/build.log 2>&1; then
+        --product amber-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DAMBER_FUZZ -Xswiftc -use-ld=lld \
+        >.build-fuzz-spm/build.log 2>&1; then
     tail -30 .build-fuzz-spm/build.log; echo "build failed (log: .build-fuzz-spm/build.log)"; exit 2
 fi
 
