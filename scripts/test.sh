@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test Amber has: the Swift suites (swift test, and the malformed-input suite again
-# in a release build), the `amber` command's tests, and the C tests against libamber.so.
+# in a release build), the `amber` command's tests, and the C tests against libamber.so; then
+# the Swift and C tests under ASan and TSan, two fuzz harnesses for 2 minutes each, and
+# valgrind on the C demo.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export SWIFT_BACKTRACE=enable=no
@@ -25,5 +27,16 @@ if bash scripts/demo-c.sh > .build/demo-c.log 2>&1 && grep -q "restored 8 of 8 a
 else
     cat .build/demo-c.log; echo "0 passed, 1 failed"; status=1
 fi
+# Hostile input and sanitizers (issue 5). AMBER_FUZZ_SECONDS: seconds per fuzz harness (120).
+echo "== Swift and C tests under AddressSanitizer (scripts/test-sanitizers.sh address)"
+bash scripts/test-sanitizers.sh address || status=1
+echo "== Swift and C tests under ThreadSanitizer (scripts/test-sanitizers.sh thread)"
+bash scripts/test-sanitizers.sh thread || status=1
+for harness in envelope restore; do
+    echo "== fuzzing '$harness' for ${AMBER_FUZZ_SECONDS:-120} s (Fuzz/run-harness.sh; libFuzzer + ASan)"
+    if bash Fuzz/run-harness.sh "$harness" "${AMBER_FUZZ_SECONDS:-120}"; then echo "1 passed, 0 failed"; else echo "0 passed, 1 failed"; status=1; fi
+done
+echo "== valgrind memcheck of the C demo (scripts/valgrind-demo.sh)"
+bash scripts/valgrind-demo.sh || status=1
 [[ $status -eq 0 ]] && echo "all suites passed" || echo "FAILED (full Swift log: .build/swift-test.log)"
 exit $status
