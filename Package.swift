@@ -47,6 +47,13 @@ let package = Package(
             name: "amber-bench-engine-foundation",
             path: "Benchmarks/EngineBench"
         ),
+        // libFuzzer harnesses of the envelope and of restoring (Fuzz/run-harness.sh builds them
+        // with -DAMBER_FUZZ and --sanitize=fuzzer); in other builds a reproducer of inputs.
+        .executableTarget(
+            name: "amber-fuzz",
+            dependencies: ["AmberArchive", "AmberCore"],
+            path: "Fuzz/Harnesses"
+        ),
         .testTarget(name: "AmberArchiveTests", dependencies: ["AmberArchive"]),
         .testTarget(name: "AmberCoreTests", dependencies: ["AmberCore"]),
     ],

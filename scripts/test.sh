@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test Amber has: the Swift suites (swift test, and the malformed-input suite again
-# in a release build), the `amber` command's tests, and the C tests against libamber.so.
+# in a release build), the `amber` command's tests, and the C tests against libamber.so; then
+# the Swift and C tests under ASan and TSan, two fuzz harnesses for 2 minutes each, and
+# valgrind on the C demo.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export SWIFT_BACKTRACE=enable=no
@@ -38,5 +40,24 @@ else
 fi
 echo "== Python binding (bindings/python/run-tests.sh)"
 AMBER_SKIP_BUILD=1 bash bindings/python/run-tests.sh || status=1
+# Hostile input and sanitizers (issue 5); each stage prints its time. AMBER_FUZZ_SECONDS: seconds
+# per fuzz harness (120). AMBER_SKIP_HARDENING=1 skips these stages (about 10 minutes on 2 cores).
+if [[ "${AMBER_SKIP_HARDENING:-0}" != 1 ]]; then
+    start=$SECONDS
+    echo "== Swift and C tests under AddressSanitizer (scripts/test-sanitizers.sh address)"
+    bash scripts/test-sanitizers.sh address || status=1
+    echo "(ASan stage: $((SECONDS - start)) s, build included)"; start=$SECONDS
+    echo "== Swift and C tests under ThreadSanitizer (scripts/test-sanitizers.sh thread)"
+    bash scripts/test-sanitizers.sh thread || status=1
+    echo "(TSan stage: $((SECONDS - start)) s, build included)"; start=$SECONDS
+    for harness in envelope restore; do
+        echo "== fuzzing '$harness' for ${AMBER_FUZZ_SECONDS:-120} s (Fuzz/run-harness.sh; libFuzzer + ASan)"
+        if bash Fuzz/run-harness.sh "$harness" "${AMBER_FUZZ_SECONDS:-120}"; then echo "1 passed, 0 failed"; else echo "0 passed, 1 failed"; status=1; fi
+        echo "(fuzz stage: $((SECONDS - start)) s, build included)"; start=$SECONDS
+    done
+    echo "== valgrind memcheck of the C demo (scripts/valgrind-demo.sh)"
+    bash scripts/valgrind-demo.sh || status=1
+    echo "(valgrind stage: $((SECONDS - start)) s)"
+fi
 [[ $status -eq 0 ]] && echo "all suites passed" || echo "FAILED (full Swift log: .build/swift-test.log)"
 exit $status

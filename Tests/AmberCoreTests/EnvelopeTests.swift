@@ -1,4 +1,5 @@
 @testable import AmberCore
+import AmberArchive
 import Testing
 
 #if canImport(Glibc)
@@ -190,5 +191,104 @@ private func realArchive() throws -> [UInt8] {
             return
         }
         #expect(store.bytes == nil)
+    }
+
+    // R22, R14, R16, R20: hostile archives on disk, through a FileStore and a whole launch: each
+    // gives a typed reason, a fresh launch, the archive file and the launch guard gone, and the
+    // reason in the report. (Bit flips and truncations of the envelope alone: above.)
+    @Test func hostileArchivesOnDiskLaunchFreshAndAreDiscarded() throws {
+        let scratch = ScratchDirectory("hostile")
+        defer { scratch.cleanup() }
+        func engine(_ dir: String, key: [UInt8] = keyA, unencrypted: Bool = false, limits: ArchiveLimits = .default) throws -> Engine {
+            let envelope = unencrypted
+                ? SealedEnvelope.unencrypted(bundleVersion: "2.1")
+                : SealedEnvelope(keyProvider: try FixedKeyProvider(key: key), bundleVersion: "2.1")
+            let e = Engine(configuration: EngineConfiguration(
+                appID: "org.amber.tests", bundleVersion: "2.1", store: FileStore(directory: dir), limits: limits,
+                envelope: envelope, systemVersion: "test"))
+            e.delegate.shouldSave = { _ in true }
+            e.delegate.shouldRestore = { _ in true }
+            return e
+        }
+        /// The bytes of a valid archive on disk, saved by an engine with `key` (or unencrypted).
+        func saved(key: [UInt8] = keyA, unencrypted: Bool = false, nesting: Int = 0) throws -> [UInt8] {
+            let dir = scratch.path + "/source"
+            let e = try engine(dir, key: key, unencrypted: unencrypted)
+            let root = controller("Root")
+            var value = ArchiveValue.string("deep")
+            for _ in 0 ..< nesting { value = .array([value]) }
+            root.callbacks.encode = { [value] _, coder in
+                try coder.encode("secret", forKey: "value")
+                try coder.encode(value, forKey: "nested")
+            }
+            try e.addRoot(root)
+            _ = try e.preserve()
+            let store = FileStore(directory: dir)
+            let bytes = try #require(try store.read())
+            try store.remove()
+            return bytes
+        }
+        let good = try saved()
+        var tampered = good
+        tampered[tampered.count - 20] ^= 0x01                 // a ciphertext bit
+        var editedHeader = good
+        editedHeader[14] = UInt8(ascii: "9")                  // bundle version "2.1" -> "2.9"
+        var badVersion = good
+        badVersion[8] = 2                                     // format version 2
+        let cases: [(name: String, bytes: [UInt8], limits: ArchiveLimits, expected: String)] = [
+            ("corrupted: not an envelope", Array("bplist00 and then some garbage".utf8), .default, "corrupt"),
+            ("corrupted: random bytes with the magic", Array("AMBERENV".utf8) + (0 ..< 200).map { UInt8($0 % 251) }, .default, "corrupt"),
+            ("truncated to the header", Array(good.prefix(40)), .default, "corrupt"),
+            ("truncated by one byte", Array(good.dropLast()), .default, "authenticationFailed"),
+            ("empty file", [], .default, "corrupt"),
+            ("tampered ciphertext", tampered, .default, "authenticationFailed"),
+            ("tampered header", editedHeader, .default, "authenticationFailed"),
+            ("unknown format version", badVersion, .default, "corrupt"),
+            ("wrong key", try saved(key: keyB), .default, "authenticationFailed"),
+            ("downgraded to unencrypted", try saved(unencrypted: true), .default, "authenticationFailed"),
+            // Nesting inside an object's state is checked when it is decoded: the object's
+            // decode fails with the limit named, the others restore, the archive is discarded.
+            ("nested deeper than the limit", try saved(nesting: 40), ArchiveLimits(maxDepth: 16), "decodeError"),
+            ("more objects than the limit", good, ArchiveLimits(maxObjects: 8), "corrupt"),
+        ]
+        for (n, c) in cases.enumerated() {
+            let dir = scratch.path + "/case\(n)"
+            let store = FileStore(directory: dir)
+            try store.write(c.bytes)
+            let restorer = try engine(dir, limits: c.limits)
+            let root = controller("Root")
+            let log = Log()
+            root.callbacks.decode = { _, coder in
+                log.add(try coder.decodeString(forKey: "value"))
+                _ = try coder.decodeValue(forKey: "nested")
+            }
+            try restorer.addRoot(root)
+            let report = restorer.launch()
+            let kind: String
+            switch report.freshLaunchReason {
+            case .corruptArchive?: kind = "corrupt"
+            case .authenticationFailed?: kind = "authenticationFailed"
+            case nil:
+                if case .decodeError(let message)? = report.records.first?.outcome, message.contains("limit") {
+                    kind = "decodeError"
+                } else {
+                    kind = "restored"
+                }
+            default: kind = "\(String(describing: report.freshLaunchReason))"
+            }
+            #expect(kind == c.expected, "\(c.name): \(report)")
+            if c.expected != "decodeError" {
+                #expect(report.records.isEmpty && log.entries.isEmpty, "\(c.name): nothing is restored")
+                #expect(report.description.hasPrefix("fresh launch: "), "\(c.name): the reason is in the report")
+            }
+            #expect(try store.read() == nil, "\(c.name): the archive is discarded")
+            #expect(try store.readGuard() == 0, "\(c.name): the launch guard is removed")
+        }
+        // The untouched archive restores, so each case above failed for its damage alone.
+        let dir = scratch.path + "/intact"
+        try FileStore(directory: dir).write(good)
+        let restorer = try engine(dir)
+        try restorer.addRoot(controller("Root"))
+        #expect(restorer.launch().count(of: .restored) == 1)
     }
 }

@@ -1,0 +1,88 @@
+// Harness `envelope`: arbitrary bytes through the envelope (SPEC R20) and the keyed-archive
+// reader, as the engine reads an archive (SPEC R22).
+//
+// The first byte picks what the rest is (so that the fuzzer also gets past authentication):
+//   0 mod 3: a sealed archive, opened as it is with the fixed key (header parsing,
+//            authentication, wrong algorithm, truncation);
+//   1 mod 3: an archive, sealed with the fixed key by the harness, then opened: the plaintext
+//            must come back unchanged, then it is read;
+//   2 mod 3: an envelope opened by an engine set up without encryption (the explicit option):
+//            the payload after the header goes to the reader as it is.
+// Whatever opens is read with KeyedUnarchiver, walking every key and nested object.
+// Findings: a trap (including the round-trip check), a sanitizer report, a timeout.
+
+import AmberArchive
+import AmberCore
+
+enum EnvelopeHarness {
+    static let key: [UInt8] = (0 ..< 32).map { UInt8($0 &* 7 &+ 1) }
+    nonisolated(unsafe) static let sealer = SealedEnvelope(keyProvider: try! FixedKeyProvider(key: key), bundleVersion: "fuzz 1")
+    nonisolated(unsafe) static let unencrypted = SealedEnvelope.unencrypted(bundleVersion: "fuzz 1")
+    /// Small limits so that every input stays fast (the engine's defaults are larger).
+    static let limits = ArchiveLimits(maxBytes: 1 << 20, maxObjects: 1 << 16, maxDepth: 64, maxValueLength: 1 << 20)
+
+    static func run(_ input: [UInt8]) {
+        guard let mode = input.first else { return }
+        let rest = Array(input.dropFirst())
+        let plain: [UInt8]
+        switch mode % 3 {
+        case 0:
+            guard let opened = try? sealer.open(rest) else { return }
+            plain = opened
+        case 1:
+            let sealed: [UInt8]
+            do { sealed = try sealer.seal(rest) } catch { fatalError("sealing \(rest.count) bytes failed: \(error)") }
+            do { plain = try sealer.open(sealed) } catch { fatalError("a sealed archive did not open: \(error)") }
+            guard plain == rest else { fatalError("open(seal(x)) != x for \(rest.count) bytes") }
+            var tampered = sealed
+            tampered[tampered.count / 2] ^= 0x20
+            if (try? sealer.open(tampered)) != nil { fatalError("a tampered envelope opened") }
+        default:
+            _ = try? EnvelopeFormat.header(of: rest)
+            guard let opened = try? unencrypted.open(rest) else { return }
+            plain = opened
+        }
+        read(plain)
+    }
+
+    /// Reads an archive as the engine does: every key of every object, as every type.
+    static func read(_ plain: [UInt8]) {
+        let un: KeyedUnarchiver
+        do { un = try KeyedUnarchiver(bytes: plain, limits: limits, registry: FuzzInterface.codingClasses) } catch {
+            if Harnesses.verbose { print("not read: \(error)") }
+            return
+        }
+        var budget = 20_000
+        walk(un, &budget)
+        if Harnesses.verbose { print("read, walk budget left \(budget)") }
+    }
+
+    /// Walks the object the unarchiver is on. `budget` bounds the walk (a shared object is
+    /// walked once per reference, so a small file could otherwise take exponential time here).
+    static func walk(_ un: KeyedUnarchiver, _ budget: inout Int) {
+        for key in un.allKeys() {
+            budget -= 1
+            guard budget > 0 else { return }
+            _ = un.containsValue(forKey: key)
+            _ = try? un.decodeValue(forKey: key)
+            _ = try? un.decodeString(forKey: key)
+            _ = try? un.decodeInt64(forKey: key)
+            _ = try? un.decodeBool(forKey: key)
+            _ = try? un.decodeDouble(forKey: key)
+            _ = try? un.decodeIndexPath(forKey: key)
+            _ = try? un.decodeUUID(forKey: key)
+            _ = try? un.decodeObject(forKey: key, ofClasses: [FuzzInterface.itemClass])
+            _ = try? un.decodeObjects(forKey: key, ofClasses: nil)
+            _ = try? un.decodeObject(forKey: key) { (nested: KeyedUnarchiver, _: String) in nested.allKeys().count }
+            // As the engine reaches records and states: by UID, and through arrays of UIDs.
+            if let uid = try? un.objectUID(forKey: key) {
+                _ = try? un.withObject(uid: uid) { (nested: KeyedUnarchiver, _: String) in walk(nested, &budget) }
+            }
+            for uid in (try? un.decodeObjectUIDs(forKey: key)) ?? [] {
+                budget -= 1
+                guard budget > 0 else { return }
+                _ = try? un.withObject(uid: uid) { (nested: KeyedUnarchiver, _: String) in walk(nested, &budget) }
+            }
+        }
+    }
+}

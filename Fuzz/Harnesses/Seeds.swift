@@ -1,0 +1,128 @@
+// The seed corpus of the harnesses (Fuzz/make-harness-seeds.sh writes it to Fuzz/corpus/):
+// real archives of variants of the small interface, preserved by an engine, in the forms each
+// harness's first byte selects.
+
+import AmberArchive
+import AmberCore
+
+enum Seeds {
+    /// A variant: a name and what it adds to the default interface before preserving.
+    typealias Variant = (name: String, build: (Engine, inout [RestorableObject]) throws -> Void)
+
+    nonisolated(unsafe) static let variants: [Variant] = [
+        ("default", { _, _ in }),
+        ("values", { engine, made in
+            let root = made[0]
+            engine.removeRoot(root)
+            let values: [String: ArchiveValue] = [
+                "bool": .bool(true), "int": .int(-42), "uint": .uint(.max), "double": .double(3.25),
+                "string": .string("Rusty Bear \u{1F43B}"), "data": .data([0, 1, 2, 255]), "date": .date(1e9),
+                "uuid": .uuid(Array(0 ..< 16)), "indexPath": .indexPath([0, 3]),
+                "array": .array([.int(1), .string("two")]), "set": .set([.int(1)]),
+                "dict": .dictionary(["k": .double(1.5), "nested": .array([.null])]),
+            ]
+            let root2 = FuzzInterface.object(.controller, "NavigationController", "Root", stack: true, values: values)
+            try engine.addRoot(root2)
+            made.append(root2)
+        }),
+        ("detail-by-class", { _, made in
+            let detail = FuzzInterface.object(
+                .controller, "DetailController", "Detail", restorationClass: "DetailRestorer",
+                values: ["title": .string("Item 3")])
+            try made[1].present(detail)
+            FuzzInterface.link(detail, to: made[4])
+            made.append(detail)
+        }),
+        ("settings-by-blueprint", { _, made in
+            let settings = FuzzInterface.object(
+                .controller, "SettingsController", "Settings", blueprint: "Main/Settings", values: ["tab": .int(2)])
+            try made[0].addChild(settings)
+            made.append(settings)
+        }),
+        ("extra-by-delegate", { _, made in
+            let extra = FuzzInterface.object(.view, "ExtraView", "Extra", values: ["zoom": .double(2)])
+            try made[1].addView(extra)
+            made.append(extra)
+        }),
+        ("declined-and-thrower", { _, made in
+            let declined = FuzzInterface.object(.controller, "Hidden", "Hidden", restorationClass: "Decliner")
+            try made[0].addChild(declined)
+            try declined.addChild(FuzzInterface.object(.controller, "ListController", "Inner"))
+            let thrower = FuzzInterface.object(.controller, "Broken", "Broken", restorationClass: "Thrower")
+            try made[0].addChild(thrower)
+            made += [declined, thrower]
+        }),
+        ("items-graph", { _, made in
+            let a = Item(), b = Item()
+            a.name = "Chair"; a.value = 50; a.next = b
+            b.name = "Lamp"; b.value = 12
+            let holder = FuzzInterface.object(.controller, "ListController", "Items", item: a)
+            try made[0].addChild(holder)
+            made.append(holder)
+        }),
+        ("class-mismatch", { engine, made in
+            engine.removeRoot(made[0])
+            let root = FuzzInterface.object(.controller, "TabBarController", "Root", values: ["selected": .int(1)])
+            try engine.addRoot(root)
+            try root.addView(FuzzInterface.object(.view, "TableView", "List"))
+            made.append(root)
+        }),
+        ("two-roots", { engine, made in
+            let second = FuzzInterface.object(.controller, "WindowController", "Inspector", values: ["open": .bool(true)])
+            try engine.addRoot(second)
+            try second.addView(FuzzInterface.object(.view, "TableView", "Table"))
+            made.append(second)
+        }),
+        ("deep", { _, made in
+            var parent = made[1]
+            for depth in 0 ..< 24 {
+                let child = FuzzInterface.object(.controller, "ListController", "Level\(depth)", values: ["d": .int(Int64(depth))])
+                try parent.addChild(child)
+                made.append(child)
+                parent = child
+            }
+        }),
+    ]
+
+    /// The archive of a variant, through `envelope`.
+    static func archive(_ variant: Variant, envelope: any ArchiveEnvelope) throws -> [UInt8] {
+        let store = MemoryStore()
+        let engine = FuzzInterface.engine(store: store, envelope: envelope)
+        var made = try FuzzInterface.defaultInterface(into: engine)
+        try variant.build(engine, &made)
+        _ = try engine.preserve()
+        guard let bytes = store.bytes else { throw HarnessError("variant \(variant.name) saved nothing") }
+        withExtendedLifetime(made) {}
+        return bytes
+    }
+
+    /// Writes DIR/envelope/ and DIR/restore/.
+    static func write(to directory: String) throws {
+        let envelopeDir = directory + "/envelope", restoreDir = directory + "/restore"
+        for dir in [directory, envelopeDir, restoreDir] { try Files.makeDirectory(dir) }
+        var count = 0
+        for variant in variants {
+            let plain = try archive(variant, envelope: PlainEnvelope())
+            let sealed = try archive(variant, envelope: EnvelopeHarness.sealer)
+            let unencrypted = try archive(variant, envelope: EnvelopeHarness.unencrypted)
+            try Files.write("\(envelopeDir)/sealed-\(variant.name)", [0] + sealed)
+            try Files.write("\(envelopeDir)/plain-\(variant.name)", [1] + plain)
+            try Files.write("\(envelopeDir)/unencrypted-\(variant.name)", [2] + unencrypted)
+            try Files.write("\(restoreDir)/plain-\(variant.name)", [0] + plain)
+            try Files.write("\(restoreDir)/sealed-\(variant.name)", [1] + sealed)
+            count += 5
+        }
+        // A few damaged ones: a truncated envelope, a wrong key, an empty archive.
+        let sealed = try archive(variants[0], envelope: EnvelopeHarness.sealer)
+        let wrongKey = SealedEnvelope(keyProvider: try FixedKeyProvider(key: [UInt8](repeating: 9, count: 32)), bundleVersion: "fuzz 1")
+        let other = try archive(variants[0], envelope: wrongKey)
+        for (name, bytes) in [("truncated", Array(sealed.prefix(sealed.count / 2))), ("wrong-key", other), ("header-only", Array(sealed.prefix(20)))] {
+            try Files.write("\(envelopeDir)/damaged-\(name)", [0] + bytes)
+            try Files.write("\(restoreDir)/damaged-\(name)", [1] + bytes)
+            count += 2
+        }
+        try Files.write("\(restoreDir)/empty-plain", [0])
+        count += 1
+        print("wrote \(count) seeds into \(envelopeDir) and \(restoreDir)")
+    }
+}
