@@ -9,9 +9,9 @@ let amberVersion = "0.1.0"
 struct Amber: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "amber",
-        abstract: "Inspect property lists and keyed archives.",
+        abstract: "Inspect property lists, keyed archives and restoration archives.",
         version: "amber \(amberVersion)",
-        subcommands: [Dump.self, Info.self, Version.self]
+        subcommands: [Dump.self, Info.self, Inspect.self, Version.self]
     )
 }
 

@@ -113,6 +113,13 @@ struct JSONWriter {
         }
     }
 
+    /// A string as a JSON string literal: quoted, escaped, on one line (`amber inspect`'s text).
+    static func quoted(_ s: String) -> String {
+        var writer = JSONWriter()
+        writer.string(s)
+        return String(decoding: writer.output, as: UTF8.self)
+    }
+
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
     private mutating func string(_ s: String) {

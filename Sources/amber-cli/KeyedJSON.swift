@@ -234,7 +234,8 @@ struct KeyedGraph {
 
     /// NSIndexPath as Foundation writes it: `NSIndexPathLength`, then `NSIndexPathValue` for one
     /// index, or `NSIndexPathData` (data, or a UID of data) holding the indexes as unsigned LEB128.
-    private func indexPath(_ field: (String) -> PropertyList?) throws(ArchiveError) -> [Int]? {
+    /// Nil when the fields are not those (`amber inspect` reads index paths with it too).
+    func indexPath(_ field: (String) -> PropertyList?) throws(ArchiveError) -> [Int]? {
         guard case .int(let length)? = field("NSIndexPathLength"), length >= 0 else { return nil }
         if length == 0 { return [] }
         if length == 1 {

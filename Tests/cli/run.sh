@@ -6,7 +6,9 @@
 # Makes sample files with python3 (plistlib, and a small hand-written bplist00 encoder for what
 # plistlib cannot write: sets, non-string keys, 4-byte reals), runs amber on them and compares
 # the JSON it prints, parsed with python3's json module, to the expected structures (types and
-# key order included). Prints `ok - name` / `not ok - name` per check, then `N passed, N failed`;
+# key order included); for `amber inspect`, makes restoration archives in the engine's layout and
+# checks the tree it prints, as text and as JSON, against the C demo's encrypted fixture too.
+# Prints `ok - name` / `not ok - name` per check, then `N passed, N failed`;
 # exits non-zero if any check failed.
 set -u
 
@@ -518,6 +520,317 @@ if [[ $rc -eq 0 ]] && cmp -s out <("$AMBER" dump --keyed graph.plist); then
 else fail "dump: unencrypted envelope" "$(head -c 300 out; cat err)"; fi
 run info binary.plist
 if [[ $rc -eq 0 ]] && grep -q "not in an envelope" out; then pass "info: a plain property list"; else fail "info: plain" "$(cat out err)"; fi
+
+# ---------------------------------------------------------------------------------------------
+# amber inspect: a restoration archive's tree. rich.archive is made here in the engine's layout
+# (ArchiveLayout in Sources/AmberCore/Restoration) and stored without encryption: every kind of
+# value, references, a stack position, a view's standard state, a plain object, an object with
+# its whole path, a coding-class instance met twice, a snapshot. The encrypted fixture is the C
+# demo's (above).
+
+cat > restoration.py <<'PY'
+import plistlib, struct
+from plistlib import UID
+
+class Archive:
+    """A restoration archive in the engine's layout (ArchiveLayout), built object by object."""
+    def __init__(self):
+        self.objects = ['$null']
+        self.classes = {}
+    def add(self, value):
+        self.objects.append(value)
+        return UID(len(self.objects) - 1)
+    def cls(self, name, chain=None):
+        if name not in self.classes:
+            self.classes[name] = self.add({'$classname': name, '$classes': chain or [name, 'NSObject']})
+        return self.classes[name]
+    def inst(self, name, fields, chain=None):
+        d = {'$class': None}
+        d.update(fields)
+        u = self.add(d)
+        d['$class'] = self.cls(name, chain)
+        return u
+    def array(self, items):
+        return self.inst('NSArray', {'NS.objects': items})
+    def strings(self, items):
+        return self.array([self.add(s) for s in items])
+    def date(self, t):
+        return self.inst('NSDate', {'NS.time': t})
+    def index_path(self, p):
+        if len(p) == 1:
+            return self.inst('NSIndexPath', {'NSIndexPathLength': 1, 'NSIndexPathValue': p[0]})
+        leb = bytearray()
+        for i in p:
+            while True:
+                b = i & 0x7F
+                i >>= 7
+                leb.append(b | (0x80 if i else 0))
+                if not i: break
+        return self.inst('NSIndexPath', {'NSIndexPathLength': len(p), 'NSIndexPathData': self.add(bytes(leb))})
+    def reference(self, index):
+        return self.inst('AmberReference', {'index': index})
+    def record(self, cls, kind, ident, relation, state, parent=None, path=None, root=False, position=0,
+               restoration_class=None, blueprint=None):
+        f = {'class': self.add(cls), 'kind': kind, 'id': self.add(ident)}
+        if position: f['position'] = position
+        if parent is not None: f['parent'] = parent
+        f['relation'] = relation
+        if path is not None: f['path'] = self.strings(path)
+        if root: f['root'] = True
+        if restoration_class: f['restorationClass'] = self.add(restoration_class)
+        if blueprint: f['blueprint'] = self.add(blueprint)
+        f['state'] = self.inst('AmberState', state)
+        return self.inst('AmberObjectRecord', f)
+    def finish(self, top):
+        return plistlib.dumps({'$archiver': 'NSKeyedArchiver', '$version': 100000, '$top': top,
+                               '$objects': self.objects}, fmt=plistlib.FMT_BINARY, sort_keys=False)
+
+def envelope(plist, version=b'7.1'):
+    return b'AMBERENV' + bytes([1, 0, 0, len(version)]) + version + plist
+
+a = Archive()
+app = a.inst('AmberAppState', {
+    'lastTab': 2,
+    'recent': a.strings(['Spork', 'Bear']),
+    'bundleVersion': a.add('7.1'),
+    'interfaceIdiom': a.add('desktop'),
+    'timestamp': a.date(700000000.25),
+    'systemVersion': a.add('6.1.0'),
+})
+item = a.inst('BNRItem', {'itemName': a.add('Rusty Bear'), 'valueInDollars': 42, 'owner': UID(0)})
+records = [
+    # 0: /Nav, a root with a restoration class and a blueprint.
+    a.record('UINavigationController', 0, 'Nav', 0, {'title': a.add('Homepwner')}, path=['Nav'], root=True,
+             restoration_class='HomepwnerScreens', blueprint='Main.Nav'),
+    # 1: /Nav/Items, every kind of value.
+    a.record('ItemsViewController', 0, 'Items', 1, {
+        'selectedRow': 3,
+        'ratio': 0.5,
+        'editing': False,
+        'name': a.add('caf\u00e9 "quoted"\n'),
+        'thumb': a.add(bytes(range(20))),
+        'saved': a.date(0.0),
+        'selection': a.index_path([0, 300]),
+        'single': a.index_path([7]),
+        'tags': a.strings(['a', 'b']),
+        'sizes': a.inst('NSDictionary', {'NS.keys': [a.add('w'), a.add('h')], 'NS.objects': [a.add(1.5), a.add(2)]}),
+        'uuid': a.inst('NSUUID', {'NS.uuidbytes': bytes.fromhex('00112233445566778899aabbccddeeff')}),
+        'detail': a.reference(4),
+        'source': a.reference(3),
+        'nothing': UID(0),
+        'item': item,
+        'items': a.array([item, item]),
+    }, parent=0),
+    # 2: /Nav/Items/table, a view with its standard state.
+    a.record('UITableView', 1, 'table', 3, {
+        'amber.view.kind': 2,
+        'amber.view.contentOffset': a.array([a.add(0.0), a.add(120.0)]),
+        'amber.view.selectedItems': a.array([a.add('item-7'), a.index_path([0, 2])]),
+        'amber.view.editing': True,
+    }, parent=1),
+    # 3: /Nav/Items/source, a plain object (a data source), recorded because referenced.
+    a.record('ItemDataSource', 2, 'source', 4, {'count': 12}, parent=1),
+    # 4: /Nav/Detail#1, the second Detail of the stack.
+    a.record('DetailViewController', 0, 'Detail', 1, {'back': a.reference(1)}, parent=0, position=1,
+             restoration_class='HomepwnerScreens'),
+    # 5: /Elsewhere/Orphan, referenced, outside every root: recorded with its whole path.
+    a.record('OrphanController', 0, 'Orphan', 0, {}, path=['Elsewhere', 'Orphan']),
+]
+objects = a.array(records)
+snapshot = a.add(b'\x89PNG fake snapshot bytes')
+top = {'amber.format': 1, 'app': app, 'objects': objects, 'amber.snapshot': snapshot}
+open('rich.archive', 'wb').write(envelope(a.finish(top)))
+
+b = Archive()
+app = b.inst('AmberAppState', {'bundleVersion': b.add('1.0')})
+records = [b.record('RootController', 0, 'Root', 0, {}, path=['Root'], root=True)]
+top = {'amber.format': 1, 'app': app, 'objects': b.array(records), 'amber.snapshotIgnored': True}
+open('ignored.archive', 'wb').write(envelope(b.finish(top)))
+
+# A damaged one: a record naming a later record as its parent.
+c = Archive()
+app = c.inst('AmberAppState', {'bundleVersion': c.add('1.0')})
+records = [c.record('RootController', 0, 'Root', 0, {}, path=['Root'], root=True),
+           c.record('ChildController', 0, 'Child', 1, {}, parent=5)]
+top = {'amber.format': 1, 'app': app, 'objects': c.array(records)}
+open('bad-parent.archive', 'wb').write(envelope(c.finish(top)))
+
+# Hostile values: an array that contains itself, instances in a cycle, a chain nested past the
+# limit, a reference to no record. They show as unreadable, or once; the rest prints.
+h = Archive()
+app = h.inst('AmberAppState', {'bundleVersion': h.add('1.0')})
+loop = h.inst('NSArray', {'NS.objects': []})
+node = h.inst('Node', {})
+h.objects[node.data]['me'] = node
+h.objects[loop.data]['NS.objects'] = [loop, node]
+chain = prev = h.inst('Link', {})
+for i in range(600):
+    n = h.inst('Link', {})
+    h.objects[prev.data]['next'] = n
+    prev = n
+records = [h.record('RootController', 0, 'Root', 0, {'loop': loop, 'cycle': node, 'chain': chain, 'bad': h.reference(99), 'after': 1},
+                    path=['Root'], root=True)]
+top = {'amber.format': 1, 'app': app, 'objects': h.array(records)}
+open('hostile.archive', 'wb').write(envelope(h.finish(top)))
+PY
+if ! python3 restoration.py; then
+    echo "could not make the restoration archives" >&2
+    exit 2
+fi
+
+cat > rich.expected <<'TXT'
+file: rich.archive (@SIZE@ bytes)
+envelope: format 1, none (not encrypted)
+application:
+  bundle version: "7.1"
+  interface idiom: "desktop"
+  timestamp: 2023-03-08T20:26:40.250Z
+  system version: "6.1.0"
+  lastTab = 2
+  recent = ["Spork", "Bear"]
+snapshot: 24 bytes
+objects: 6
+/Nav: UINavigationController, controller, root
+  restoration class: HomepwnerScreens
+  blueprint: Main.Nav
+  title = "Homepwner"
+  /Nav/Items: ItemsViewController, controller, child
+    selectedRow = 3
+    ratio = 0.5
+    editing = false
+    name = "café \"quoted\"\u000a"
+    thumb = data(20 bytes: 000102030405060708090a0b0c0d0e0f...)
+    saved = date(2001-01-01T00:00:00.000Z)
+    selection = indexPath(0, 300)
+    single = indexPath(7)
+    tags = ["a", "b"]
+    sizes = {"w": 1.5, "h": 2}
+    uuid = uuid(00112233-4455-6677-8899-AABBCCDDEEFF)
+    detail = -> /Nav/Detail#1
+    source = -> /Nav/Items/source
+    nothing = null
+    item = <BNRItem #13> {itemName: "Rusty Bear", valueInDollars: 42, owner: null}
+    items = [<BNRItem #13> (shown above), <BNRItem #13> (shown above)]
+    /Nav/Items/table: UITableView, view
+      amber.view.kind = 2 (table)
+      amber.view.contentOffset = [0.0, 120.0]
+      amber.view.selectedItems = ["item-7", indexPath(0, 2)]
+      amber.view.editing = true
+    /Nav/Items/source: ItemDataSource, object, restoration child
+      count = 12
+  /Nav/Detail#1: DetailViewController, controller, child
+    restoration class: HomepwnerScreens
+    back = -> /Nav/Items
+  /Elsewhere/Orphan: OrphanController, controller
+TXT
+sed -i "s/@SIZE@/$(wc -c < rich.archive | tr -d ' ')/" rich.expected
+
+run inspect rich.archive
+if [[ $rc -eq 0 && ! -s err ]] && diff -u rich.expected out > msg; then
+    pass "inspect: an unencrypted archive, no key: the tree, indented by depth, every kind of value"
+else fail "inspect: an unencrypted archive" "exit $rc $(cat err msg)"; fi
+
+run inspect --json rich.archive
+if [[ $rc -eq 0 && ! -s err ]] && python3 -c 'import json,sys; json.load(sys.stdin)' < out && python3 -c '
+import json, os
+d = json.load(open("out"))
+assert d["envelope"] == {"format": 1, "protection": "none", "bundleVersion": "7.1"}, d["envelope"]
+assert d["format"] == 1 and d["size"] == os.path.getsize("rich.archive") and d["file"] == "rich.archive"
+app = d["app"]
+assert app["bundleVersion"] == "7.1" and app["interfaceIdiom"] == "desktop" and app["systemVersion"] == "6.1.0"
+assert app["timestamp"] == {"$date": 700000000.25}
+assert app["keys"] == {"lastTab": 2, "recent": ["Spork", "Bear"]}, app["keys"]
+assert d["snapshot"] == {"size": 24, "ignored": False}
+objs = d["objects"]
+assert ["/".join(o["path"]) for o in objs] == ["Nav", "Nav/Items", "Nav/Items/table", "Nav/Items/source", "Nav/Detail#1", "Elsewhere/Orphan"]
+assert [o["class"] for o in objs] == ["UINavigationController", "ItemsViewController", "UITableView", "ItemDataSource", "DetailViewController", "OrphanController"]
+assert [o["kind"] for o in objs] == ["controller", "controller", "view", "object", "controller", "controller"]
+assert [o["relation"] for o in objs] == ["none", "child", "view", "restorationChild", "child", "none"]
+assert [o["depth"] for o in objs] == [0, 1, 2, 2, 1, 1]
+assert [o["parent"] for o in objs] == [None, 0, 1, 1, 0, None]
+assert [o["root"] for o in objs] == [True, False, False, False, False, False]
+assert [o["index"] for o in objs] == list(range(6))
+assert objs[0]["restorationClass"] == "HomepwnerScreens" and objs[0]["blueprint"] == "Main.Nav"
+assert objs[1]["restorationClass"] is None and objs[1]["blueprint"] is None
+assert objs[2]["viewKind"] == "table" and objs[1]["viewKind"] is None
+s = objs[1]["state"]
+assert list(s) == ["selectedRow", "ratio", "editing", "name", "thumb", "saved", "selection", "single", "tags", "sizes", "uuid", "detail", "source", "nothing", "item", "items"], list(s)
+assert s["selectedRow"] == 3 and type(s["selectedRow"]) is int
+assert s["ratio"] == 0.5 and s["editing"] is False and s["name"] == "caf\u00e9 \"quoted\"\n"
+assert s["thumb"] == {"$data": "AAECAwQFBgcICQoLDA0ODxAREhM="} and s["saved"] == {"$date": 0.0}
+assert s["selection"] == {"$indexPath": [0, 300]} and s["single"] == {"$indexPath": [7]}
+assert s["tags"] == ["a", "b"] and s["sizes"] == {"w": 1.5, "h": 2}
+assert s["uuid"] == {"$uuid": "00112233-4455-6677-8899-AABBCCDDEEFF"}
+assert s["detail"] == {"$reference": ["Nav", "Detail#1"], "$record": 4}
+assert s["source"] == {"$reference": ["Nav", "Items", "source"], "$record": 3}
+assert s["nothing"] is None
+assert s["item"] == {"$class": "BNRItem", "$id": 13, "itemName": "Rusty Bear", "valueInDollars": 42, "owner": None}
+assert s["items"] == [{"$ref": 13}, {"$ref": 13}]
+v = objs[2]["state"]
+assert v["amber.view.kind"] == 2 and v["amber.view.contentOffset"] == [0.0, 120.0]
+assert v["amber.view.selectedItems"] == ["item-7", {"$indexPath": [0, 2]}] and v["amber.view.editing"] is True
+assert objs[4]["state"] == {"back": {"$reference": ["Nav", "Items"], "$record": 1}}
+assert objs[5]["state"] == {}
+' > msg 2>&1; then
+    pass "inspect --json: one JSON document: paths, classes, kinds, relations, typed values, references by path"
+else fail "inspect --json: unencrypted archive" "exit $rc $(cat err msg)"; fi
+
+run inspect --json ignored.archive
+if [[ $rc -eq 0 ]] && python3 -c '
+import json
+d = json.load(open("out"))
+assert d["snapshot"] == {"size": None, "ignored": True}, d["snapshot"]
+assert d["app"]["timestamp"] is None and d["app"]["keys"] == {}
+' > msg 2>&1 && "$AMBER" inspect ignored.archive | grep -q '^snapshot: ignored'; then
+    pass "inspect: a snapshot ignored at the next launch, metadata missing"
+else fail "inspect: ignored snapshot" "exit $rc $(cat err msg)"; fi
+
+run inspect --key-file private.key sealed.archive
+if [[ $rc -eq 0 && ! -s err ]] && grep -q '^envelope: format 1, AES-256-GCM' out && grep -q '^  bundle version: "4.2"$' out \
+    && grep -q '^objects: 8$' out && grep -q '^  /NavRoot/Items: ItemsViewController, controller, child$' out \
+    && grep -q '^    selectedRow = 2$' out && grep -q '^      draftName = ""$' out \
+    && grep -q '^    itemName = "Shiny Spork (edited)"$' out; then
+    pass "inspect --key-file: the encrypted archive (C demo) decrypted and printed as a tree"
+else fail "inspect --key-file: encrypted archive" "exit $rc $(cat err; head -20 out)"; fi
+
+run inspect --json --key-file private.key sealed.archive
+if [[ $rc -eq 0 && ! -s err ]] && python3 -c 'import json,sys; json.load(sys.stdin)' < out && python3 -c '
+import json
+d = json.load(open("out"))
+assert d["envelope"]["protection"] == "aes-256-gcm" and d["envelope"]["bundleVersion"] == "4.2"
+assert d["app"]["bundleVersion"] == "4.2" and d["app"]["keys"] == {"appVersion": "4.2"}
+objs = d["objects"]
+assert len(objs) == 8
+by = {"/".join(o["path"]): o for o in objs}
+assert by["NavRoot"]["class"] == "UINavigationController" and by["NavRoot"]["root"] is True
+assert by["NavRoot"]["restorationClass"] == "HomepwnerScreens"
+assert by["NavRoot/NewItemNav"]["relation"] == "presented"
+assert by["NavRoot/Detail"]["state"] == {"itemKey": "7F3A-SPORK", "itemName": "Shiny Spork (edited)"}
+assert by["Tabs/Right"]["class"] == "ItemsViewController" and by["Tabs/Right"]["state"] == {"selectedRow": 5}
+assert all(o["kind"] == "controller" for o in objs)
+' > msg 2>&1; then
+    pass "inspect --json --key-file: the encrypted archive as JSON"
+else fail "inspect --json --key-file" "exit $rc $(cat err msg)"; fi
+
+run inspect hostile.archive
+if [[ $rc -eq 0 && ! -s err ]] && grep -q '^  loop = <unreadable: the NSArray object [0-9]* contains itself>$' out \
+    && grep -q '^  cycle = <Node #[0-9]*> {me: <Node #[0-9]*> (shown above)}$' out \
+    && grep -q '^  chain = <unreadable: values nest deeper than the limit of 512>$' out \
+    && grep -q '^  bad = -> record 99 (no such record)$' out && grep -q '^  after = 1$' out; then
+    pass "inspect: hostile values (self-containing array, cycle, deep chain, dangling reference) print finitely"
+else fail "inspect: hostile values" "exit $rc $(cat err; head -c 600 out)"; fi
+
+check_reject "inspect: an encrypted archive without --key-file says so" sealed.archive "--key-file" inspect sealed.archive
+check_reject "inspect --json: an encrypted archive without --key-file says so" sealed.archive "--key-file" inspect --json sealed.archive
+check_reject "inspect: the wrong key does not authenticate" sealed.archive "does not authenticate" inspect --key-file wrong.key sealed.archive
+check_reject "inspect: a tampered archive does not authenticate" tampered.archive "does not authenticate" inspect --key-file private.key tampered.archive
+check_reject "inspect: a missing key file" sealed.archive "does not exist" inspect --key-file missing.key sealed.archive
+check_reject "inspect: a key file others can read is refused" sealed.archive "group or others" inspect --key-file open.key sealed.archive
+check_reject "inspect: a keyed archive in an envelope that is not a restoration archive" plain.archive "not a restoration archive" inspect plain.archive
+check_reject "inspect: a bare keyed archive that is not a restoration archive" graph.plist "not a restoration archive" inspect graph.plist
+check_reject "inspect: a text file is not a restoration archive" text.plist "not a restoration archive" inspect --json text.plist
+check_reject "inspect: a damaged restoration archive, the engine's reason" bad-parent.archive "names record 5 as its parent" inspect bad-parent.archive
+check_reject "inspect: a missing file" "$WORK/missing.archive" "No such file" inspect "$WORK/missing.archive"
 
 run dump
 if [[ $rc -ne 0 && $rc -ne 1 && -s err && ! -s out ]]; then
