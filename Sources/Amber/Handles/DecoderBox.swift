@@ -86,6 +86,21 @@ final class DecoderBox {
         }
     }
 
+    /// The decoder read, for keys given as UTF-8 bytes.
+    private func decoder() throws(AmberError) -> KeyedStateDecoder {
+        switch source {
+        case .state(let d): return d
+        case .app(let d): return d
+        case .idle: throw idle()
+        }
+    }
+
+    func contains(utf8 key: Span<UInt8>) -> Bool { (try? decoder())?.containsValue(forKeyUTF8: key) ?? false }
+    func bool(utf8 key: Span<UInt8>) throws(AmberError) -> Bool { try decoder().decodeBool(forKeyUTF8: key) }
+    func int64(utf8 key: Span<UInt8>) throws(AmberError) -> Int64 { try decoder().decodeInt64(forKeyUTF8: key) }
+    func double(utf8 key: Span<UInt8>) throws(AmberError) -> Double { try decoder().decodeDouble(forKeyUTF8: key) }
+    func string(utf8 key: Span<UInt8>) throws(AmberError) -> String { try decoder().decodeString(forKeyUTF8: key) }
+
     func bytes(_ key: String) throws(AmberError) -> [UInt8] {
         switch source {
         case .state(let d): return try d.decodeBytes(forKey: key)
