@@ -263,6 +263,26 @@ extension KeyedUnarchiver {
         try decodeDouble(try field(key), forKey: Self.string(key))
     }
 
+    /// Decodes a string under a key given as UTF-8 bytes and calls `body` with its UTF-8 bytes
+    /// (those of the archive itself for a string stored as ASCII: no string is made). Same
+    /// errors as `decodeString(forKey:)`.
+    public func withDecodedString<T>(forKeyUTF8 key: Span<UInt8>, _ body: (Span<UInt8>) -> T) throws(ArchiveError) -> T {
+        let f = try field(key)
+        let h = plist.header(f.ref)
+        if h.marker >> 4 == 0x8 {
+            let u = try archive.checkedUID(BinaryPropertyList.readUInt(plist.bytes, at: h.start, width: h.count + 1))
+            if u != 0 {
+                let target = archive.objectRefs[u]
+                let t = plist.header(target)
+                if t.marker >> 4 == 0x5 {
+                    return try plist.bytes.withASCII(t.start, t.count, ref: target, body)
+                }
+            }
+        }
+        let s = try decodeString(f, forKey: Self.string(key))
+        return body(s.utf8.span)
+    }
+
     /// Decodes a string under a key given as UTF-8 bytes.
     public func decodeString(forKeyUTF8 key: Span<UInt8>) throws(ArchiveError) -> String {
         try decodeString(try field(key), forKey: Self.string(key))
@@ -270,6 +290,18 @@ extension KeyedUnarchiver {
 }
 
 extension Array where Element == UInt8 {
+    /// Calls `body` with the `count` bytes at `start`, the contents of ASCII string object
+    /// `ref`, checked to be ASCII (as `BinaryPropertyList.string` checks them).
+    @inline(__always)
+    fileprivate func withASCII<T>(_ start: Int, _ count: Int, ref: Int, _ body: (Span<UInt8>) -> T) throws(ArchiveError) -> T {
+        let all = span
+        let bytes = all.extracting(start ..< start + count)
+        for i in bytes.indices where bytes[i] >= 0x80 {
+            throw .corrupt("ASCII string object \(ref) holds the non-ASCII byte 0x\(hex(bytes[i]))")
+        }
+        return body(bytes)
+    }
+
     /// Whether `key` is found at `at` (which must leave room for it).
     @inline(__always)
     fileprivate func withSpan(_ at: Int, _ key: Span<UInt8>) -> Bool {

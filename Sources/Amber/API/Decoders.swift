@@ -46,8 +46,9 @@ func outPointer<T>(_ out: UnsafeMutablePointer<T>?) throws(AmberError) -> Unsafe
     guarded {
         let o = try outPointer(out)
         let d = try decoderBox(decoder)
-        let s = try withInputKey(key, ascii: { k throws(AmberError) in try d.string(utf8: k) }, other: { k throws(AmberError) in try d.string(k) })
-        o.pointee = UnsafePointer(try d.arena.string(s))
+        o.pointee = try withInputKey(
+            key, ascii: { k throws(AmberError) in try d.cString(utf8: k) },
+            other: { k throws(AmberError) in UnsafePointer(try d.arena.string(try d.string(k))) })
     }
 }
 

@@ -83,6 +83,17 @@ public class KeyedStateDecoder {
         do { return try core.unarchiver.decodeString(forKeyUTF8: key) } catch { throw AmberError(error) }
     }
 
+    /// Decodes a string and calls `body` with its UTF-8 bytes (no string is made for a string
+    /// the archive stores as ASCII).
+    public func withDecodedString<T>(forKeyUTF8 key: Span<UInt8>, _ body: (Span<UInt8>) -> T) throws(AmberError) -> T {
+        try core.requireActive()
+        guard core.unarchiver.currentObjectUID == core.uid else {
+            let s = try decodeString(forKey: KeyedUnarchiver.string(key))
+            return body(s.utf8.span)
+        }
+        do { return try core.unarchiver.withDecodedString(forKeyUTF8: key, body) } catch { throw AmberError(error) }
+    }
+
     /// Decodes bytes (NSData).
     public func decodeBytes(forKey key: String) throws(AmberError) -> [UInt8] {
         try core.read { try $0.decodeBytes(forKey: key) }
