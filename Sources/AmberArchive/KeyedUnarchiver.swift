@@ -35,6 +35,10 @@ public final class KeyedUnarchiver {
     @exclusivity(unchecked) var classes: [ClassInfo] = []
     /// The object table reference of recently used keys (archives store each key string once).
     @exclusivity(unchecked) var keyRefs = KeyRefCache()
+    /// The key string objects that keys given as bytes matched last, by a hash of the bytes
+    /// (`field(forKeyUTF8:)`).
+    @exclusivity(unchecked) var utf8KeyRefs = [Int](repeating: -1, count: 64)
+    @exclusivity(unchecked) var utf8KeyPositions = [Int](repeating: 0, count: 64)
     /// The string objects of the keys `$class` and `NS.objects` as last found (-1: not yet).
     @exclusivity(unchecked) var classKeyRef = -1
     @exclusivity(unchecked) var objectsKeyRef = -1
@@ -94,11 +98,11 @@ public final class KeyedUnarchiver {
         return ref
     }
 
-    private func keyNotFound(_ key: String) -> ArchiveError {
+    func keyNotFound(_ key: String) -> ArchiveError {
         ArchiveError(.keyNotFound, "no value for key '\(key)'\(where_)")
     }
 
-    private var where_: String { cursor.uid < 0 ? " at the top level" : " in object \(cursor.uid)" }
+    var where_: String { cursor.uid < 0 ? " at the top level" : " in object \(cursor.uid)" }
 
     /// Whether the current object has a value for the key.
     public func containsValue(forKey key: String) -> Bool {
@@ -118,11 +122,11 @@ public final class KeyedUnarchiver {
         return keys
     }
 
-    private func mismatch(_ key: String, _ expected: String, _ ref: Int) -> ArchiveError {
+    func mismatch(_ key: String, _ expected: String, _ ref: Int) -> ArchiveError {
         ArchiveError(.typeMismatch, "the value for key '\(key)'\(where_) is \(a: describe(ref)), not \(a: expected)")
     }
 
-    private func describe(_ ref: Int) -> String {
+    func describe(_ ref: Int) -> String {
         let h = plist.header(ref)
         if h.marker >> 4 == 0x8 {
             // Clamped: a UID of 2^63 or more is out of range, not a trap.
@@ -144,7 +148,7 @@ public final class KeyedUnarchiver {
 
     /// The UID a value reference holds, checked to be in range.
     @inline(__always)
-    private func uid(_ ref: Int, _ key: String, _ expected: String) throws(ArchiveError) -> Int {
+    func uid(_ ref: Int, _ key: String, _ expected: String) throws(ArchiveError) -> Int {
         let h = plist.header(ref)
         guard h.marker >> 4 == 0x8 else { throw mismatch(key, expected, ref) }
         return try archive.checkedUID(BinaryPropertyList.readUInt(plist.bytes, at: h.start, width: h.count + 1))

@@ -18,7 +18,7 @@ import CAmber
         }
         guard !box.engine.hasRestorationClass(named: n) else { throw AmberError(.duplicate, "restoration class \(n) is registered already") }
         let context = HostContext(ctx, ctx_free)
-        box.engine.registerRestorationClass(name: n, make: box.restorationMake(cls.pointee, context, name: n))
+        box.engine.registerRestorationClass(name: n, pathFromDecoder: true, make: box.restorationMake(cls.pointee, context, name: n))
         box.classContexts.append(context)
     }
 }

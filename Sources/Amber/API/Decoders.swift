@@ -18,7 +18,8 @@ func outPointer<T>(_ out: UnsafeMutablePointer<T>?) throws(AmberError) -> Unsafe
 @c @implementation public func amber_decoder_decode_bool(_ out: UnsafeMutablePointer<CInt>?, _ decoder: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> CInt {
     guarded {
         let o = try outPointer(out)
-        o.pointee = try decoderBox(decoder).bool(try inputKey(key)) ? 1 : 0
+        let d = try decoderBox(decoder)
+        o.pointee = try withInputKey(key, ascii: { k throws(AmberError) in try d.bool(utf8: k) }, other: { k throws(AmberError) in try d.bool(k) }) ? 1 : 0
     }
 }
 
@@ -26,7 +27,8 @@ func outPointer<T>(_ out: UnsafeMutablePointer<T>?) throws(AmberError) -> Unsafe
 @c @implementation public func amber_decoder_decode_int64(_ out: UnsafeMutablePointer<Int64>?, _ decoder: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> CInt {
     guarded {
         let o = try outPointer(out)
-        o.pointee = try decoderBox(decoder).int64(try inputKey(key))
+        let d = try decoderBox(decoder)
+        o.pointee = try withInputKey(key, ascii: { k throws(AmberError) in try d.int64(utf8: k) }, other: { k throws(AmberError) in try d.int64(k) })
     }
 }
 
@@ -34,7 +36,8 @@ func outPointer<T>(_ out: UnsafeMutablePointer<T>?) throws(AmberError) -> Unsafe
 @c @implementation public func amber_decoder_decode_double(_ out: UnsafeMutablePointer<Double>?, _ decoder: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> CInt {
     guarded {
         let o = try outPointer(out)
-        o.pointee = try decoderBox(decoder).double(try inputKey(key))
+        let d = try decoderBox(decoder)
+        o.pointee = try withInputKey(key, ascii: { k throws(AmberError) in try d.double(utf8: k) }, other: { k throws(AmberError) in try d.double(k) })
     }
 }
 
@@ -43,7 +46,9 @@ func outPointer<T>(_ out: UnsafeMutablePointer<T>?) throws(AmberError) -> Unsafe
     guarded {
         let o = try outPointer(out)
         let d = try decoderBox(decoder)
-        o.pointee = UnsafePointer(try d.arena.string(try d.string(try inputKey(key))))
+        o.pointee = try withInputKey(
+            key, ascii: { k throws(AmberError) in try d.cString(utf8: k) },
+            other: { k throws(AmberError) in UnsafePointer(try d.arena.string(try d.string(k))) })
     }
 }
 
@@ -120,5 +125,8 @@ func outPointer<T>(_ out: UnsafeMutablePointer<T>?) throws(AmberError) -> Unsafe
 
 /// Backs `amber_decoder_contains`.
 @c @implementation public func amber_decoder_contains(_ decoder: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> CInt {
-    guarded(0) { try decoderBox(decoder).contains(try inputKey(key)) ? 1 : 0 }
+    guarded(0) {
+        let d = try decoderBox(decoder)
+        return try withInputKey(key, ascii: { k in d.contains(utf8: k) }, other: { k in d.contains(k) }) ? 1 : 0
+    }
 }

@@ -42,11 +42,11 @@ func objectPair(_ a: OpaquePointer?, _ aName: String, _ b: OpaquePointer?, _ bNa
             c = callbacks.pointee
         }
         let object = RestorableObject(kind: k, className: className, restorationIdentifier: identifier)
-        let o = ObjectBox(object: object, engine: box, context: HostContext(ctx, ctx_free))
+        let o = ObjectBox(object: object, engine: box, ctx: ctx, ctxFree: ctx_free)
         o.handle = try HandleRegistry.shared.register(o, .object)
-        object.host = HostLink(o)
+        object.host = o
         o.install(c)
-        box.objects[ObjectIdentifier(o)] = o
+        box.add(o)
         out.pointee = o.handle
     }
 }
@@ -57,9 +57,9 @@ func objectPair(_ a: OpaquePointer?, _ aName: String, _ b: OpaquePointer?, _ bNa
     _ = guarded {
         let o = try objectBox(object)
         o.detach()
-        o.engine?.objects[ObjectIdentifier(o)] = nil
+        o.engine?.remove(o)
         HandleRegistry.shared.unregister(object)
-        o.context.release()
+        o.releaseContext()
     }
 }
 
@@ -163,7 +163,7 @@ func objectPair(_ a: OpaquePointer?, _ aName: String, _ b: OpaquePointer?, _ bNa
 
 /// The object's context pointer. Backs `amber_object_context`.
 @c @implementation public func amber_object_context(_ object: OpaquePointer?) -> UnsafeMutableRawPointer? {
-    guarded(nil) { try objectBox(object).context.ctx }
+    guarded(nil) { try objectBox(object).ctx }
 }
 
 /// The object's class name. Backs `amber_object_class_name`.

@@ -3,6 +3,9 @@
 
 import AmberCore
 import CAmber
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A decoder lent to a host callback: an object's decoder or the application decoder.
 final class DecoderBox {
@@ -84,6 +87,34 @@ final class DecoderBox {
         case .idle: throw idle()
         case .app(let d): return try d.decodeString(forKey: key)
         }
+    }
+
+    /// The decoder read, for keys given as UTF-8 bytes.
+    private func decoder() throws(AmberError) -> KeyedStateDecoder {
+        switch source {
+        case .state(let d): return d
+        case .app(let d): return d
+        case .idle: throw idle()
+        }
+    }
+
+    func contains(utf8 key: Span<UInt8>) -> Bool { (try? decoder())?.containsValue(forKeyUTF8: key) ?? false }
+    func bool(utf8 key: Span<UInt8>) throws(AmberError) -> Bool { try decoder().decodeBool(forKeyUTF8: key) }
+    func int64(utf8 key: Span<UInt8>) throws(AmberError) -> Int64 { try decoder().decodeInt64(forKeyUTF8: key) }
+    func double(utf8 key: Span<UInt8>) throws(AmberError) -> Double { try decoder().decodeDouble(forKeyUTF8: key) }
+    func string(utf8 key: Span<UInt8>) throws(AmberError) -> String { try decoder().decodeString(forKeyUTF8: key) }
+
+    /// A string lent to the host, copied from the archive into the arena (nil: out of memory).
+    func cString(utf8 key: Span<UInt8>) throws(AmberError) -> UnsafePointer<CChar> {
+        let arena = self.arena
+        let p = try decoder().withDecodedString(forKeyUTF8: key) { bytes -> UnsafeMutablePointer<CChar>? in
+            guard let raw = try? arena.allocate(bytes.count + 1) else { return nil }
+            bytes.withUnsafeBufferPointer { b in if let base = b.baseAddress { memcpy(raw, base, b.count) } }
+            raw.storeBytes(of: 0, toByteOffset: bytes.count, as: UInt8.self)
+            return raw.assumingMemoryBound(to: CChar.self)
+        }
+        guard let p else { throw AmberError(.limitExceeded, "out of memory for a string") }
+        return UnsafePointer(p)
     }
 
     func bytes(_ key: String) throws(AmberError) -> [UInt8] {

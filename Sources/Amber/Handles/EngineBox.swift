@@ -11,8 +11,10 @@ final class EngineBox {
     let engine: Engine
     /// The handle given out (the box's address).
     var handle: OpaquePointer!
-    /// The objects made for this engine, by box identity.
-    var objects: [ObjectIdentifier: ObjectBox] = [:]
+    /// The objects made for this engine, each at its `slot` (nil: a slot freed, listed in
+    /// `freeObjectSlots`).
+    private(set) var objects: [ObjectBox?] = []
+    private var freeObjectSlots: [Int] = []
     /// Contexts of restoration classes and blueprint factories, released at close.
     var classContexts: [HostContext] = []
     var delegateContext: HostContext?
@@ -41,6 +43,26 @@ final class EngineBox {
 
     init(engine: Engine) { self.engine = engine }
 
+    /// Keeps an object made for this engine.
+    func add(_ box: ObjectBox) {
+        if let slot = freeObjectSlots.popLast() {
+            objects[slot] = box
+            box.slot = slot
+        } else {
+            box.slot = objects.count
+            objects.append(box)
+        }
+    }
+
+    /// Forgets an object (freed by the host).
+    func remove(_ box: ObjectBox) {
+        let slot = box.slot
+        guard slot >= 0, slot < objects.count, objects[slot] === box else { return }
+        objects[slot] = nil
+        freeObjectSlots.append(slot)
+        box.slot = -1
+    }
+
     /// Runs an operation that calls back into the host.
     func operation<T>(_ body: () throws -> T) rethrows -> T {
         busy += 1
@@ -68,6 +90,19 @@ final class EngineBox {
         }
     }
 
+    /// The C paths of restoration classes' make callbacks, each built from the previous one's.
+    private let cPaths = CPathCache()
+
+    /// Calls `body` with the restoration path of the record `decoder` decodes as a C array of C
+    /// strings, built from the previous make callback's path.
+    func withCPath<T>(of decoder: StateDecoder, _ body: (UnsafePointer<UnsafePointer<CChar>?>, Int) throws -> T) throws -> T {
+        guard !pathArenaLent else { return try withCPath(decoder.restorationPath, body) }
+        pathArenaLent = true
+        defer { pathArenaLent = false }
+        let (array, count) = try cPaths.path(of: decoder)
+        return try body(array, count)
+    }
+
     /// Calls `body` with the path as a C array of C strings.
     func withCPath<T>(_ path: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>, Int) throws -> T) throws -> T {
         guard !pathArenaLent else {
@@ -89,13 +124,14 @@ final class EngineBox {
     /// Frees every object, releases every context (ctx_free), closes plugins. The box is dead
     /// afterwards.
     func close() {
-        for box in objects.values {
+        let boxes = objects.compactMap { $0 }
+        for box in boxes {
             box.detach()
             HandleRegistry.shared.unregister(box.handle)
         }
-        let boxes = objects.values
-        objects = [:]
-        for box in boxes { box.context.release() }
+        objects = []
+        freeObjectSlots = []
+        for box in boxes { box.releaseContext() }
         engine.notificationCenter.removeAllObservers()  // each observer's ctx_free
         engine.delegate = EngineDelegate()
         delegateContext?.release()
@@ -117,10 +153,10 @@ final class EngineBox {
         -> (([String], StateDecoder) throws -> RestorableObject?)?
     {
         guard let make = cls.make else { return nil }
-        return { [weak self] path, decoder in
+        return { [weak self] _, decoder in
             guard let self else { return nil }
             var out: OpaquePointer?
-            try self.withCPath(path) { p, n in
+            try self.withCPath(of: decoder) { p, n in
                 try DecoderBox.with(.state(decoder), engine: self) { d in
                     try callHost("the make callback of restoration class \(name)") { make(&out, self.handle, p, n, d, ctx.ctx) }
                 }

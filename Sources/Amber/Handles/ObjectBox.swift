@@ -3,20 +3,25 @@
 import AmberCore
 import CAmber
 
-/// What a `RestorableObject.host` holds: a weak link back to the object's box, so that an
-/// object the engine hands back (a restored object, a reference) finds its handle.
-final class HostLink {
-    weak var box: ObjectBox?
-    init(_ box: ObjectBox) { self.box = box }
-}
-
 /// A restorable object made by amber_object_new(), owned by its engine.
+///
+/// The object's `host` holds its box (strongly: the box holds the object too, and both are
+/// released together when the object is freed or its engine closed, which detach the object
+/// and clear `host`), so an object the engine hands back (a restored object, a reference) finds
+/// its handle. The host's callbacks are kept here and reached through trampolines that capture
+/// nothing, so that making an object allocates no closure.
 final class ObjectBox {
     let object: RestorableObject
     weak var engine: EngineBox?
-    let context: HostContext
+    /// The host's context pointer and its ctx_free (called once, by `releaseContext`).
+    let ctx: UnsafeMutableRawPointer?
+    private var ctxFree: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?
     /// The handle given out (the box's address).
     var handle: OpaquePointer!
+    /// Where the engine keeps the box (`EngineBox.objects`).
+    var slot = -1
+    /// The host's callbacks (`install`).
+    private(set) var callbacksC = amber_object_callbacks()
     /// The C strings of amber_object_class_name() and amber_object_identifier(), made when
     /// first asked for (most objects are never asked).
     lazy var classNameC = CStringSlot()
@@ -25,41 +30,60 @@ final class ObjectBox {
     var accessorsContext: HostContext?
     var associationContext: HostContext?
 
-    init(object: RestorableObject, engine: EngineBox, context: HostContext) {
+    init(
+        object: RestorableObject, engine: EngineBox, ctx: UnsafeMutableRawPointer?,
+        ctxFree: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?
+    ) {
         self.object = object
         self.engine = engine
-        self.context = context
+        self.ctx = ctx
+        self.ctxFree = ctxFree
+    }
+
+    /// Calls ctx_free, once.
+    func releaseContext() {
+        guard let f = ctxFree else { return }
+        ctxFree = nil
+        f(ctx)
     }
 
     /// The box of an object the engine hands back, if it was made through the C layer.
+    @inline(__always)
     static func of(_ object: RestorableObject?) -> ObjectBox? {
-        (object?.host as? HostLink)?.box
+        object?.host as? ObjectBox
     }
 
     /// Installs trampolines to the host's callbacks.
     func install(_ c: amber_object_callbacks) {
-        let handle = self.handle
-        let ctx = context.ctx
-        let engine = self.engine
+        callbacksC = c
         var callbacks = RestorableCallbacks()
-        if let encode = c.encode {
-            callbacks.encode = { [weak engine] object, coder in
-                try CoderBox.with(.state(coder), engine: engine) { c in
-                    try callHost("the encode callback of '\(object.className)'") { encode(handle, c, ctx) }
-                }
-            }
-        }
-        if let decode = c.decode {
-            callbacks.decode = { [weak engine] object, decoder in
-                try DecoderBox.with(.state(decoder), engine: engine) { d in
-                    try callHost("the decode callback of '\(object.className)'") { decode(handle, d, ctx) }
-                }
-            }
-        }
-        if let finished = c.finished_restoring {
-            callbacks.finishedRestoring = { _ in finished(handle, ctx) }
-        }
+        if c.encode != nil { callbacks.encode = ObjectBox.encode }
+        if c.decode != nil { callbacks.decode = ObjectBox.decode }
+        if c.finished_restoring != nil { callbacks.finishedRestoring = ObjectBox.finishedRestoring }
         object.callbacks = callbacks
+    }
+
+    private static func encode(_ object: RestorableObject, _ coder: StateCoder) throws {
+        guard let box = of(object), let encode = box.callbacksC.encode else { return }
+        let handle = box.handle
+        let ctx = box.ctx
+        try CoderBox.with(.state(coder), engine: box.engine) { c in
+            try callHost("the encode callback of '\(object.className)'") { encode(handle, c, ctx) }
+        }
+    }
+
+    private static func decode(_ object: RestorableObject, _ decoder: StateDecoder) throws {
+        guard let box = of(object), let decode = box.callbacksC.decode else { return }
+        let handle = box.handle
+        let ctx = box.ctx
+        try DecoderBox.with(.state(decoder), engine: box.engine) { d in
+            try callHost("the decode callback of '\(object.className)'") { decode(handle, d, ctx) }
+        }
+    }
+
+    private static func finishedRestoring(_ object: RestorableObject) {
+        guard let box = of(object), let finished = box.callbacksC.finished_restoring else { return }
+        finished(box.handle, box.ctx)
     }
 
     /// Takes the object out of every tree, forgets the host's callbacks and releases the contexts

@@ -44,6 +44,24 @@ func inputKey(_ p: UnsafePointer<CChar>?) throws(AmberError) -> String {
     return key
 }
 
+/// Calls `ascii` with a coder key's bytes when the key is non-empty ASCII (no string is made
+/// for it), else `other` with the key as `inputKey` gives it (or its error).
+@inline(__always)
+func withInputKey<T>(
+    _ p: UnsafePointer<CChar>?, ascii: (Span<UInt8>) throws(AmberError) -> T, other: (String) throws(AmberError) -> T
+) throws(AmberError) -> T {
+    guard let p else { return try other(try inputKey(p)) }
+    let bytes = UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self)
+    var n = 0
+    var high: UInt8 = 0
+    while bytes[n] != 0 {
+        high |= bytes[n]
+        n += 1
+    }
+    guard n > 0, high < 0x80 else { return try other(try inputKey(p)) }
+    return try ascii(UnsafeBufferPointer(start: bytes, count: n).span)
+}
+
 /// A size_t argument as an Int.
 func inputCount(_ n: Int, _ what: String) throws(AmberError) -> Int {
     guard n >= 0, n <= Int(Int32.max) * 16 else { throw invalid("\(what) \(UInt(bitPattern: n)) is out of range") }

@@ -10,6 +10,10 @@ public struct RestorationClass {
     /// A class without `make` does not stand in the way: the lookup goes on as if the object
     /// had no restoration class (steps 2–4), and the report notes it.
     public var make: (([String], StateDecoder) throws -> RestorableObject?)?
+    /// When true, `make` is given an empty path and reads it from its decoder when it needs it
+    /// (`StateDecoder.restorationPath`, or record by record with `restorationParent(ofRecord:)`
+    /// and `restorationComponent(ofRecord:)`): no array of strings is made per object.
+    public var pathFromDecoder = false
 
     /// Creates a restoration class.
     public init(name: String, superclass: String? = nil, make: (([String], StateDecoder) throws -> RestorableObject?)?) {

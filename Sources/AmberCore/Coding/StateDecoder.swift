@@ -22,6 +22,26 @@ public final class StateDecoder: KeyedStateDecoder {
     /// The restoration path of the object being restored.
     public var restorationPath: [String] { session.path(ofRecord: recordIndex) }
 
+    // The restore's paths as parent links, for callers that build paths incrementally from one
+    // record to the next (records come parents first): a record's path is its parent's path
+    // followed by its last component; a record without parent has its whole path.
+
+    /// A random id of the restore this decoder belongs to: record indices mean something only
+    /// within one restore.
+    public var restorationID: UInt64 { session.id }
+
+    /// The record that record `index` of this restore hangs from, or -1 (no parent, or no
+    /// such record).
+    public func restorationParent(ofRecord index: Int) -> Int { session.paths.parent(index) }
+
+    /// The last component of the path of record `index` of this restore ("" for no such record).
+    public func restorationComponent(ofRecord index: Int) -> String { session.paths.component(index) }
+
+    /// The whole path of record `index` of this restore ([] for no such record).
+    public func restorationPath(ofRecord index: Int) -> [String] {
+        index >= 0 && index < session.paths.count ? session.path(ofRecord: index) : []
+    }
+
     /// Decodes a reference written by `StateCoder.encodeReference(to:forKey:)` (SPEC R4): the
     /// object restored for the referenced path, or nil if the reference is null or that object
     /// was not restored (or not created yet: references resolve fully in decode callbacks,

@@ -187,7 +187,7 @@ extension Engine {
                         classStands = true
                         let coder = StateDecoder(session: session, record: i)
                         defer { coder.core.isActive = false }
-                        found = try make(session.path(ofRecord: i), coder)
+                        found = try make(rc.pathFromDecoder ? [] : session.path(ofRecord: i), coder)
                         guard found != nil else {
                             dropped[i] = true
                             entry.outcome = .declinedByClass

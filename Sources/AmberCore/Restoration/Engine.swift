@@ -91,11 +91,15 @@ public final class Engine {
     /// `superclass`, if given, is declared as for `registerClass(name:superclass:)`.
     /// `make` returns the object, or nil: "do not restore this object or anything under it".
     /// A class registered without `make` leaves the lookup to steps 2–4.
+    /// With `pathFromDecoder`, `make` is given an empty path and reads the path from its
+    /// decoder (`RestorationClass.pathFromDecoder`).
     public func registerRestorationClass(
-        name: String, superclass: String? = nil,
+        name: String, superclass: String? = nil, pathFromDecoder: Bool = false,
         make: (([String], StateDecoder) throws -> RestorableObject?)?
     ) {
-        restorationClasses[name] = RestorationClass(name: name, superclass: superclass, make: make)
+        var rc = RestorationClass(name: name, superclass: superclass, make: make)
+        rc.pathFromDecoder = pathFromDecoder
+        restorationClasses[name] = rc
         if let superclass { hierarchy.register(name, superclass: superclass) }
     }
 

@@ -19,6 +19,9 @@ final class RestoreSession {
 
     let unarchiver: KeyedUnarchiver
     let app: AppDecoder
+    /// A random id of this restore, for callers that keep something per record from one
+    /// callback to the next (`StateDecoder.restorationID`).
+    let id = UInt64.random(in: 1 ... UInt64.max)
     private(set) var records: [Record] = []
     /// The records' restoration paths, as parent links and components: a path is made when
     /// asked for (`path(ofRecord:)`), not kept per record.
@@ -67,44 +70,65 @@ final class RestoreSession {
         objects = [RestorableObject?](repeating: nil, count: records.count)
     }
 
+    /// The keys of a record, read in one pass over each record's entries.
+    private enum K {
+        static let className = 0, kind = 1, identifier = 2, position = 3, parent = 4, relation = 5
+        static let path = 6, root = 7, restorationClass = 8, blueprint = 9, state = 10
+    }
+    private let recordKeys: KeyedUnarchiver.KeySet = {
+        typealias L = ArchiveLayout
+        return KeyedUnarchiver.KeySet([
+            L.className, L.kind, L.identifier, L.position, L.parent, L.relation,
+            L.path, L.root, L.restorationClass, L.blueprint, L.state,
+        ])
+    }()
+
     private func readRecord(_ index: Int, _ uid: Int) throws -> Record {
         typealias L = ArchiveLayout
+        let f = recordKeys
         return try unarchiver.withObject(uid: uid) { r, className in
             func bad(_ what: String) -> AmberError {
                 AmberError(.corrupt, "object record \(index) \(what)")
             }
-            // The optional keys are looked up among the record's keys rather than by catching
-            // `.keyNotFound`: the codec builds that error's message, which costs more than
-            // reading the whole record.
-            let keys = r.allKeys()
-            func optionalString(_ key: String) throws(ArchiveError) -> String? {
-                keys.contains(key) ? try r.decodeString(forKey: key) : nil
+            // One pass over the record's entries finds every key (no string is made for a key,
+            // and an absent optional key costs no error): `f[k]` is the value under key k.
+            r.readFields(f)
+            func required(_ k: Int) throws(ArchiveError) -> KeyedUnarchiver.Field {
+                guard let v = f[k] else { throw ArchiveError(.keyNotFound, "no value for key '\(f.names[k])'\(r.currentObjectUID.map { " in object \($0)" } ?? " at the top level")") }
+                return v
             }
-            func optionalInt(_ key: String) throws(ArchiveError) -> Int64? {
-                keys.contains(key) ? try r.decodeInt64(forKey: key) : nil
+            func optionalString(_ k: Int) throws(ArchiveError) -> String? {
+                guard let v = f[k] else { return nil }
+                return try r.decodeString(v, forKey: f.names[k])
+            }
+            func optionalInt(_ k: Int) throws(ArchiveError) -> Int64? {
+                guard let v = f[k] else { return nil }
+                return try r.decodeInt64(v, forKey: f.names[k])
             }
             guard className == L.recordClass else { throw bad("is of class \(className), not \(L.recordClass)") }
-            let objectClass = try r.decodeString(forKey: L.className)
-            guard let kindRaw = UInt8(exactly: try r.decodeInt64(forKey: L.kind)), let kind = ObjectKind(rawValue: kindRaw) else {
+            let objectClass = try r.decodeString(try required(K.className), forKey: L.className)
+            guard let kindRaw = UInt8(exactly: try r.decodeInt64(try required(K.kind), forKey: L.kind)),
+                  let kind = ObjectKind(rawValue: kindRaw)
+            else {
                 throw bad("has an unknown kind")
             }
-            let identifier = try r.decodeString(forKey: L.identifier)
+            let identifier = try r.decodeString(try required(K.identifier), forKey: L.identifier)
             guard !identifier.isEmpty else { throw bad("has an empty identifier") }
-            let position = try optionalInt(L.position) ?? 0
+            let position = try optionalInt(K.position) ?? 0
             guard position >= 0, position <= Int64(Int32.max) else { throw bad("has a stack position out of range") }
-            let parent = try optionalInt(L.parent) ?? -1
+            let parent = try optionalInt(K.parent) ?? -1
             guard parent >= -1, parent < Int64(index) else {
                 throw bad("names record \(parent) as its parent; a parent comes before its children")
             }
-            guard let relationRaw = UInt8(exactly: try r.decodeInt64(forKey: L.relation)),
+            guard let relationRaw = UInt8(exactly: try r.decodeInt64(try required(K.relation), forKey: L.relation)),
                   let relation = ObjectRelation(rawValue: relationRaw)
             else { throw bad("has an unknown relation") }
-            let isRoot = keys.contains(L.root) ? try r.decodeBool(forKey: L.root) : false
+            let isRoot = try f[K.root].map { v throws(ArchiveError) in try r.decodeBool(v, forKey: L.root) } ?? false
             let component = RestorableObject.component(identifier, Int(position))
             if parent >= 0 {
                 paths.append(parent: Int(parent), component: component)
             } else {
-                guard case .array(let items) = try r.decodeValue(forKey: L.path), !items.isEmpty else {
+                guard case .array(let items) = try r.decodeValue(try required(K.path), forKey: L.path), !items.isEmpty else {
                     throw bad("has no parent and no path")
                 }
                 var path: [String] = []
@@ -116,15 +140,15 @@ final class RestoreSession {
                 guard path.last == component else { throw bad("has a path that does not end with its identifier") }
                 paths.append(root: path)
             }
-            let stateUID = try r.objectUID(forKey: L.state) ?? 0
+            let stateUID = try r.objectUID(try required(K.state), forKey: L.state) ?? 0
             try r.withObject(uid: stateUID) { _, stateClass in
                 guard stateClass == L.stateClass else { throw bad("has a state of class \(stateClass), not \(L.stateClass)") }
             }
             return Record(
                 stateUID: stateUID, className: objectClass, kind: kind, identifier: identifier, parent: Int(parent),
                 relation: relation, isRoot: isRoot,
-                restorationClassName: try optionalString(L.restorationClass),
-                blueprintIdentifier: try optionalString(L.blueprint))
+                restorationClassName: try optionalString(K.restorationClass),
+                blueprintIdentifier: try optionalString(K.blueprint))
         }
     }
 
@@ -165,6 +189,16 @@ final class RestorationPaths {
         rootPaths[parents.count] = path
         parents.append(-1)
         components.append(path.last ?? "")
+    }
+
+    /// The record that record `index` hangs from (-1: none, or no such record).
+    func parent(_ index: Int) -> Int {
+        index >= 0 && index < parents.count ? Int(parents[index]) : -1
+    }
+
+    /// The last component of record `index`'s path ("" for no such record).
+    func component(_ index: Int) -> String {
+        index >= 0 && index < components.count ? components[index] : ""
     }
 
     /// The path of record `index`.
