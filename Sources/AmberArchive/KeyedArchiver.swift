@@ -162,19 +162,15 @@ public final class KeyedArchiver {
 /// The state of a keyed archive being written: its object table, `$objects`, and the objects
 /// open for encoding.
 struct ArchiveWriter {
+    /// The object table, `$objects` included (`table.objects`: the object table reference of
+    /// each UID, -1 while an object is being encoded).
     var table: ObjectTable
-    /// `$objects`: the object table reference of each UID (-1 while an object is being encoded).
-    var objects: [Int32]
     /// The key/value reference pairs of every open object, innermost last.
     var pairs: [Int32] = []
     /// Where each open object's pairs begin in `pairs`, and its UID (-1 for `$top`).
     var open: [(start: Int, uid: Int)] = [(0, -1)]
     /// The class description UID of each class name, by the name's object table reference.
     var classUIDs = ScalarMap()
-    /// The `$objects` UID of each string value, by the string's object table reference.
-    /// Indexed by reference: strings are added in order, so a new string's entry is at the end
-    /// (no hashing, no cache miss), and a repeated one was met recently.
-    var stringUIDs: [Int32] = []
     /// The objects encoded, by identity: indexes into `encoded`.
     var objectIndex = RefMap()
     /// The identity and UID of each object encoded, in order.
@@ -196,11 +192,10 @@ struct ArchiveWriter {
             objectIndex = RefMap(capacity: capacity)
             encoded.reserveCapacity(capacity)
         }
-        objects = [0]
-        // In a typical archive each object brings a few strings with it, each an item of $objects.
-        objects.reserveCapacity(capacity * 4 + 8)
-        stringUIDs.reserveCapacity(capacity * 9)
-        objects[0] = table.string("$null")
+        // In a typical archive each object brings a few strings with it, each an item of $objects
+        // (the table reserves for that).
+        let null = table.string("$null")
+        table.objects.append(null)
         classKey = table.string("$class")
         objectsKey = table.string("NS.objects")
     }
@@ -276,8 +271,8 @@ struct ArchiveWriter {
     /// (`classes` is needed only the first time a class is met).
     mutating func beginObject(className: String, classes: [String]) -> Int {
         let classDescription = classUID(className, classes)
-        let objectUID = objects.count
-        objects.append(-1)
+        let objectUID = table.objects.count
+        table.objects.append(-1)
         open.append((pairs.count, objectUID))
         pairs.append(classKey)
         pairs.append(table.uid(UInt64(classDescription)))
@@ -287,7 +282,8 @@ struct ArchiveWriter {
     /// Closes the innermost object: its pairs become a dictionary in `$objects`.
     mutating func endObject() {
         let (start, objectUID) = open.removeLast()
-        objects[objectUID] = table.dictionary(interleaved: pairs[start...])
+        let ref = table.dictionary(interleaved: pairs[start...])
+        table.objects[objectUID] = ref
         pairs.removeSubrange(start...)
     }
 
@@ -307,28 +303,18 @@ struct ArchiveWriter {
         let description = table.dictionary(interleaved: [
             table.string("$classname"), nameRef, table.string("$classes"), classesRef,
         ][...])
-        objects.append(description)
-        classUIDs.insert(UInt64(nameRef), Int32(objects.count - 1), at: slot)
-        return objects.count - 1
+        table.objects.append(description)
+        classUIDs.insert(UInt64(nameRef), Int32(table.objects.count - 1), at: slot)
+        return table.objects.count - 1
     }
 
-    mutating func stringUID(_ value: String) -> Int {
-        let ref = Int(table.string(value))
-        if ref < stringUIDs.count {
-            let found = stringUIDs[ref]
-            if found >= 0 { return Int(found) }
-        } else {
-            stringUIDs.append(contentsOf: repeatElement(-1, count: max(ref + 1 - stringUIDs.count, stringUIDs.count)))
-        }
-        objects.append(Int32(truncatingIfNeeded: ref))
-        stringUIDs[ref] = Int32(truncatingIfNeeded: objects.count - 1)
-        return objects.count - 1
-    }
-
+    @inline(__always)
+    mutating func stringUID(_ value: String) -> Int { table.stringUID(value) }
 
     mutating func dataUID(_ bytes: [UInt8]) -> Int {
-        objects.append(table.data(bytes))
-        return objects.count - 1
+        let ref = table.data(bytes)
+        table.objects.append(ref)
+        return table.objects.count - 1
     }
 
     /// The UID of a non-inline Foundation value, written in Foundation's encoding.
@@ -384,14 +370,14 @@ struct ArchiveWriter {
 
     /// A number standing alone in `$objects` (an NSNumber inside a collection).
     private mutating func number(_ ref: Int32) -> Int {
-        objects.append(ref)
-        return objects.count - 1
+        table.objects.append(ref)
+        return table.objects.count - 1
     }
 
     /// The archive's bytes: `$top` from the pairs left, then the root dictionary.
     mutating func finish() -> [UInt8] {
         let topDict = table.dictionary(interleaved: pairs[...])
-        let objectsRef = table.array(objects)
+        let objectsRef = table.array(table.objects)
         let root = table.dictionary(interleaved: [
             table.string("$version"), table.int(100000),
             table.string("$archiver"), table.string("NSKeyedArchiver"),

@@ -21,7 +21,7 @@ extension KeyedArchiver {
     /// `encodeDetachedObject` returned.
     /// - Throws: `.invalidValue` for a UID this archiver has not given out (nothing is written).
     public func encode(objectUIDs: [Int], forKey key: String) throws(ArchiveError) {
-        let count = w.objects.count
+        let count = w.table.objects.count
         for u in objectUIDs where u <= 0 || u >= count {
             throw ArchiveError(.invalidValue, "UID \(u) is not an object of this archive")
         }

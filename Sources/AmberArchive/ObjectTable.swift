@@ -19,10 +19,14 @@ struct ObjectTable {
     /// Where the bytes written end.
     private var end = 8
     /// Where each object begins in `body`, by reference.
-    private var offsets: [Int] = []
+    private var offsets = OffsetList()
+    /// `$objects` of a keyed archive: the reference of the object of each UID.
+    var objects: [Int32] = []
     /// The width of container references written so far (1 to 4).
     private var refWidth: Int
 
+    /// Every string, by its text. An entry is the string's reference (≥ 0), or `~uid` (≤ -2)
+    /// for a string listed in `objects` at `uid` (its reference is `objects[uid]`).
     private var strings = RefMap()
     private var ints = RefMap()
     private var reals = RefMap()
@@ -43,6 +47,7 @@ struct ObjectTable {
             body.reserveCapacity(objects * 192)
             offsets.reserveCapacity(expected)
             uidRefs.reserveCapacity(objects * 4)
+            self.objects.reserveCapacity(objects * 4 + 8)
             strings = RefMap(capacity: objects * 2)
             ints = RefMap(capacity: min(objects, 4096))
             reals = RefMap(capacity: objects)
@@ -230,12 +235,40 @@ struct ObjectTable {
         return ref
     }
 
+    /// The reference of the string whose entry in `strings` is `entry`.
+    @inline(__always)
+    private func stringRef(_ entry: Int32) -> Int32 {
+        entry >= 0 ? entry : objects[Int(~entry)]
+    }
+
     /// A string, stored once however often it is added.
     mutating func string(_ value: String) -> Int32 {
-        let utf8 = value.utf8
-        let units = utf8.span
-        let (found, slot, tag) = strings.find(hash: RefMap.hash(units)) { ref in stringEquals(ref, value, units) }
-        if found >= 0 { return found }
+        let units = value.utf8.span
+        let (found, slot, tag) = strings.find(hash: RefMap.hash(units)) { e in stringEquals(stringRef(e), value, units) }
+        if found != -1 { return stringRef(found) }
+        let ref = write(value, units)
+        strings.insert(ref, tag: tag, at: slot)
+        return ref
+    }
+
+    /// The UID of a string value: the string stored once, and listed once in `objects`.
+    mutating func stringUID(_ value: String) -> Int {
+        let units = value.utf8.span
+        let (found, slot, tag) = strings.find(hash: RefMap.hash(units)) { e in stringEquals(stringRef(e), value, units) }
+        if found < -1 { return Int(~found) }
+        let ref = found >= 0 ? found : write(value, units)
+        objects.append(ref)
+        let uid = objects.count - 1
+        if found >= 0 {
+            strings.replace(Int32(truncatingIfNeeded: ~uid), at: slot)
+        } else {
+            strings.insert(Int32(truncatingIfNeeded: ~uid), tag: tag, at: slot)
+        }
+        return uid
+    }
+
+    /// Writes a string object (ASCII or UTF-16) and returns its reference.
+    private mutating func write(_ value: String, _ units: Span<UInt8>) -> Int32 {
         let ref: Int32
         // ASCII exactly when there are as many UTF-16 code units as UTF-8 ones (every other
         // scalar takes more UTF-8 bytes than UTF-16 units); a native string knows both at once.
@@ -243,7 +276,7 @@ struct ObjectTable {
         if value.utf16.count == count {
             ref = begin(ObjectTable.headerSize(count) + count)
             var at = end
-        var w = body.mutableSpan
+            var w = body.mutableSpan
             w.header(&at, 0x50, count: count)
             for i in units.indices { w[at &+ i] = units[i] }
             at += count
@@ -253,7 +286,7 @@ struct ObjectTable {
             let n = value.utf16.count
             ref = begin(ObjectTable.headerSize(n) + 2 * n)
             var at = end
-        var w = body.mutableSpan
+            var w = body.mutableSpan
             w.header(&at, 0x60, count: n)
             for unit in value.utf16 {
                 w.byte(&at, UInt8(truncatingIfNeeded: unit >> 8))
@@ -262,7 +295,6 @@ struct ObjectTable {
             _ = consume w
             end = at
         }
-        strings.insert(ref, tag: tag, at: slot)
         return ref
     }
 
@@ -435,12 +467,22 @@ struct ObjectTable {
         if width != refWidth { rewrite(refWidth: width) }
         let tableOffset = end
         let offsetSize = ObjectTable.byteWidth(UInt64(tableOffset))
-        room(n * offsetSize + 32)
+        // Nothing is added any more: the uniquing tables go before the output grows by the
+        // offset table, so that they are never alive beside a larger buffer.
+        strings = RefMap()
+        ints = RefMap()
+        reals = RefMap()
+        others = RefMap()
+        largeUIDs = RefMap()
+        uidRefs = []
+        objects = []
         let offsets = self.offsets
+        self.offsets = OffsetList()
+        room(n * offsetSize + 32)
         var at = end
         var w = body.mutableSpan
-        for offset in offsets {
-            w.bigEndian(&at, UInt64(offset), width: offsetSize)
+        for i in 0 ..< n {
+            w.bigEndian(&at, UInt64(offsets[i]), width: offsetSize)
         }
         w.bytes(&at, [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(width)])
         w.bigEndian(&at, UInt64(n), width: 8)
@@ -548,5 +590,40 @@ extension MutableSpan where Element == UInt8 {
             ref(&at, pairs[i], width)
             i += 2
         }
+    }
+}
+
+/// Where each object of an `ObjectTable` begins: 4 bytes an object while the file is below
+/// 4 GiB, 8 bytes from the first offset beyond (all of them converted then).
+struct OffsetList {
+    private var narrow: [UInt32] = []
+    private var wide: [Int] = []
+    private var isWide = false
+
+    var count: Int { isWide ? wide.count : narrow.count }
+
+    mutating func reserveCapacity(_ n: Int) { narrow.reserveCapacity(n) }
+
+    subscript(i: Int) -> Int {
+        @inline(__always) get { isWide ? wide[i] : Int(narrow[i]) }
+        set {
+            if !isWide, let v = UInt32(exactly: newValue) { narrow[i] = v; return }
+            widen()
+            wide[i] = newValue
+        }
+    }
+
+    @inline(__always)
+    mutating func append(_ offset: Int) {
+        if !isWide, let v = UInt32(exactly: offset) { narrow.append(v); return }
+        widen()
+        wide.append(offset)
+    }
+
+    private mutating func widen() {
+        guard !isWide else { return }
+        wide = narrow.map { Int($0) }
+        narrow = []
+        isWide = true
     }
 }

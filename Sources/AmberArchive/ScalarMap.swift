@@ -140,6 +140,12 @@ struct RefMap {
         if used > limit { grow() }
     }
 
+    /// Replaces the reference in a slot `find` returned for a value it holds.
+    @inline(__always)
+    mutating func replace(_ ref: Int32, at slot: Int) {
+        slots[slot] = slots[slot] & 0xFFFF_FFFF_0000_0000 | UInt64(UInt32(bitPattern: ref) &+ 1)
+    }
+
     private mutating func grow() {
         let oldSlots = slots
         let groups = control.count * 2
