@@ -734,7 +734,7 @@ run inspect --json rich.archive
 if [[ $rc -eq 0 && ! -s err ]] && python3 -c 'import json,sys; json.load(sys.stdin)' < out && python3 -c '
 import json, os
 d = json.load(open("out"))
-assert d["envelope"] == {"format": 1, "protection": "none", "bundleVersion": "7.1"}, d["envelope"]
+assert d["envelope"] == {"format": 1, "protection": "none", "bundleVersion": "7.1", "chunkSize": None}, d["envelope"]
 assert d["format"] == 1 and d["size"] == os.path.getsize("rich.archive") and d["file"] == "rich.archive"
 app = d["app"]
 assert app["bundleVersion"] == "7.1" and app["interfaceIdiom"] == "desktop" and app["systemVersion"] == "6.1.0"
