@@ -64,7 +64,10 @@ public struct EnvelopeHeader: Equatable, Sendable {
 /// ```
 /// Version 2: chunk i is sealed with AES-256-GCM under the per-archive key with the nonce
 /// P ‖ i (4 bytes, big-endian) ‖ f, f = 1 for the last chunk and 0 for the others, and the
-/// header (bytes 0 ..< 52+L) as associated data. The number of chunks follows from the length.
+/// header (bytes 0 ..< 52+L) as associated data. The key is fresh per archive (its salt), and
+/// the index makes each chunk's nonce unique under it. The number of chunks follows from the
+/// length; a length that leaves the last chunk fewer than 16 bytes, or an empty last chunk after
+/// full ones (never written), is `.corrupt` before any decryption.
 /// Editing a header byte fails authentication of every chunk; swapping, duplicating or removing
 /// chunks changes their index, and cutting the envelope at a chunk boundary leaves a last chunk
 /// that was sealed as not last: all fail authentication. (STREAM: Hoang, Reyhanitabar, Rogaway,
@@ -86,10 +89,13 @@ public enum EnvelopeFormat {
     /// The random nonce prefix of version 2 (then a 4-byte chunk index and a 1-byte last flag).
     public static let noncePrefixBytes = 7
     public static let tagBytes = 16
-    /// The chunk size exponents version 2 accepts, and the one it writes (1 MiB chunks: one
-    /// chunk is under 1% of a large archive, so it barely adds to the peak, and each chunk's
-    /// 16-byte tag and AES-GCM setup are negligible beside encrypting a MiB).
+    /// The chunk size exponents version 2 accepts: chunks of 64 bytes (tests, the fuzzer) to
+    /// 16 MiB.
     public static let chunkShifts: ClosedRange<Int> = 6 ... 24
+    /// The chunk size exponent written: 1 MiB chunks. One chunk (and swift-crypto's copies of
+    /// it) is under 1% of a large archive, so it barely adds to the peak, while each chunk's
+    /// 16-byte tag and AES-GCM setup are negligible beside encrypting a MiB; a small archive
+    /// is one chunk, as in format 1.
     public static let defaultChunkShift = 20
     static let infoV1: [UInt8] = Array("amber archive key v1".utf8)
     static let infoV2: [UInt8] = Array("amber archive key v2".utf8)
