@@ -257,8 +257,10 @@ typedef struct amber_engine_options {
 } amber_engine_options;
 
 /** How archives are protected (R20). Every protected archive is AES-256-GCM under a per-archive
- *  key derived by HKDF-SHA256 from the master key and a random salt; its header (magic, format
- *  version, algorithm, salt, nonce, bundle version) is authenticated too. */
+ *  key derived by HKDF-SHA256 from the master key and a random salt, sealed in chunks of 1 MiB
+ *  (envelope format 2; format 1 archives of earlier releases are still read); its header (magic,
+ *  format version, algorithm, salt, nonce prefix, chunk size, bundle version) is authenticated
+ *  with every chunk, and chunks cut off, removed, repeated or reordered fail authentication. */
 typedef enum amber_protection {
     /** The default. The master key is a key file of 32 random bytes, created with mode 0600 on
      *  the first save; a key file that group or others may read, that belongs to another user,

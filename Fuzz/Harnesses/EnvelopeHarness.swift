@@ -4,8 +4,10 @@
 // The first byte picks what the rest is (so that the fuzzer also gets past authentication):
 //   0 mod 3: a sealed archive, opened as it is with the fixed key (header parsing,
 //            authentication, wrong algorithm, truncation);
-//   1 mod 3: an archive, sealed with the fixed key by the harness, then opened: the plaintext
-//            must come back unchanged, then it is read;
+//   1 mod 3: an archive, sealed with the fixed key by the harness (in chunks of 64 bytes, so
+//            that short inputs make multi-chunk envelopes), then opened: the plaintext must
+//            come back unchanged, then it is read; a flipped byte, the first two chunks
+//            swapped and the last one dropped must not open;
 //   2 mod 3: an envelope opened by an engine set up without encryption (the explicit option):
 //            the payload after the header goes to the reader as it is.
 // Whatever opens is read with KeyedUnarchiver, walking every key and nested object.
@@ -17,6 +19,9 @@ import AmberCore
 enum EnvelopeHarness {
     static let key: [UInt8] = (0 ..< 32).map { UInt8($0 &* 7 &+ 1) }
     nonisolated(unsafe) static let sealer = SealedEnvelope(keyProvider: try! FixedKeyProvider(key: key), bundleVersion: "fuzz 1")
+    /// The same key and bundle version, chunks of 64 bytes (the format's smallest).
+    nonisolated(unsafe) static let chunkedSealer = SealedEnvelope(
+        keyProvider: try! FixedKeyProvider(key: key), bundleVersion: "fuzz 1", chunkShift: 6)
     nonisolated(unsafe) static let unencrypted = SealedEnvelope.unencrypted(bundleVersion: "fuzz 1")
     /// Small limits so that every input stays fast (the engine's defaults are larger).
     static let limits = ArchiveLimits(maxBytes: 1 << 20, maxObjects: 1 << 16, maxDepth: 64, maxValueLength: 1 << 20)
@@ -31,12 +36,25 @@ enum EnvelopeHarness {
             plain = opened
         case 1:
             let sealed: [UInt8]
-            do { sealed = try sealer.seal(rest) } catch { fatalError("sealing \(rest.count) bytes failed: \(error)") }
+            do { sealed = try chunkedSealer.seal(rest) } catch { fatalError("sealing \(rest.count) bytes failed: \(error)") }
             do { plain = try sealer.open(sealed) } catch { fatalError("a sealed archive did not open: \(error)") }
             guard plain == rest else { fatalError("open(seal(x)) != x for \(rest.count) bytes") }
             var tampered = sealed
             tampered[tampered.count / 2] ^= 0x20
             if (try? sealer.open(tampered)) != nil { fatalError("a tampered envelope opened") }
+            // Chunks of 64 + 16 bytes after the 12 + 6 + 40 header bytes ("fuzz 1").
+            let header = 12 + 6 + 40, stride = 64 + 16
+            if rest.count > 128 {  // the first two chunks are full
+                var swapped = Array(sealed[..<header])
+                swapped += sealed[header + stride ..< header + 2 * stride]
+                swapped += sealed[header ..< header + stride]
+                swapped += sealed[(header + 2 * stride)...]
+                if (try? sealer.open(swapped)) != nil { fatalError("an envelope with two chunks swapped opened") }
+            }
+            if rest.count > 64 {
+                let cut = Array(sealed.prefix(header + (rest.count - 1) / 64 * stride))
+                if (try? sealer.open(cut)) != nil { fatalError("an envelope cut at a chunk boundary opened") }
+            }
         default:
             _ = try? EnvelopeFormat.header(of: rest)
             guard let opened = try? unencrypted.open(rest) else { return }

@@ -4,6 +4,7 @@
 
 import AmberArchive
 import AmberCore
+import Crypto
 
 enum Seeds {
     /// A variant: a name and what it adds to the default interface before preserving.
@@ -105,18 +106,32 @@ enum Seeds {
             let plain = try archive(variant, envelope: PlainEnvelope())
             let sealed = try archive(variant, envelope: EnvelopeHarness.sealer)
             let unencrypted = try archive(variant, envelope: EnvelopeHarness.unencrypted)
+            let chunked = try EnvelopeHarness.chunkedSealer.seal(plain)
             try Files.write("\(envelopeDir)/sealed-\(variant.name)", [0] + sealed)
+            try Files.write("\(envelopeDir)/sealed-chunked-\(variant.name)", [0] + chunked)
+            try Files.write("\(envelopeDir)/sealed-v1-\(variant.name)", [0] + (try sealedVersion1(plain)))
             try Files.write("\(envelopeDir)/plain-\(variant.name)", [1] + plain)
             try Files.write("\(envelopeDir)/unencrypted-\(variant.name)", [2] + unencrypted)
             try Files.write("\(restoreDir)/plain-\(variant.name)", [0] + plain)
             try Files.write("\(restoreDir)/sealed-\(variant.name)", [1] + sealed)
-            count += 5
+            try Files.write("\(restoreDir)/sealed-v1-\(variant.name)", [1] + (try sealedVersion1(plain)))
+            count += 8
         }
         // A few damaged ones: a truncated envelope, a wrong key, an empty archive.
         let sealed = try archive(variants[0], envelope: EnvelopeHarness.sealer)
         let wrongKey = SealedEnvelope(keyProvider: try FixedKeyProvider(key: [UInt8](repeating: 9, count: 32)), bundleVersion: "fuzz 1")
         let other = try archive(variants[0], envelope: wrongKey)
-        for (name, bytes) in [("truncated", Array(sealed.prefix(sealed.count / 2))), ("wrong-key", other), ("header-only", Array(sealed.prefix(20)))] {
+        // Multi-chunk ones (64-byte chunks after a 58-byte header): cut at a chunk boundary,
+        // and the first two chunks swapped.
+        let chunked = try EnvelopeHarness.chunkedSealer.seal(try archive(variants[0], envelope: PlainEnvelope()))
+        let header = 58, stride = 80
+        let cut = Array(chunked.prefix(header + 2 * stride))
+        let swapped = Array(chunked[..<header]) + chunked[header + stride ..< header + 2 * stride]
+            + chunked[header ..< header + stride] + chunked[(header + 2 * stride)...]
+        let damaged = [("truncated", Array(sealed.prefix(sealed.count / 2))), ("wrong-key", other),
+                       ("header-only", Array(sealed.prefix(20))), ("chunked-cut-at-boundary", cut),
+                       ("chunked-swapped", swapped)]
+        for (name, bytes) in damaged {
             try Files.write("\(envelopeDir)/damaged-\(name)", [0] + bytes)
             try Files.write("\(restoreDir)/damaged-\(name)", [1] + bytes)
             count += 2
@@ -124,5 +139,19 @@ enum Seeds {
         try Files.write("\(restoreDir)/empty-plain", [0])
         count += 1
         print("wrote \(count) seeds into \(envelopeDir) and \(restoreDir)")
+    }
+
+    /// A version 1 envelope under the harnesses' key, as earlier releases sealed them: one
+    /// AES-256-GCM seal of the whole archive (SealedEnvelope.swift has the layout).
+    static func sealedVersion1(_ archive: [UInt8]) throws -> [UInt8] {
+        let salt = SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
+        let nonce = AES.GCM.Nonce()
+        let version = Array("fuzz 1".utf8)
+        var out = Array("AMBERENV".utf8) + [1, 1, 0, UInt8(version.count)] + version + salt
+        out += Array(nonce)
+        let key = HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: EnvelopeHarness.key), salt: salt,
+                                         info: Array("amber archive key v1".utf8), outputByteCount: 32)
+        let box = try AES.GCM.seal(archive, using: key, nonce: nonce, authenticating: out)
+        return out + Array(box.ciphertext) + Array(box.tag)
     }
 }

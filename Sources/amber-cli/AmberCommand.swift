@@ -74,8 +74,9 @@ extension Amber {
         static let configuration = CommandConfiguration(
             abstract: "Say what a file is: how a restoration archive is protected, or which property list it is.",
             discussion: """
-                For a restoration archive in Amber's envelope: the envelope format, the \
-                protection (AES-256-GCM, or "none (not encrypted)"), the bundle version of the \
+                For a restoration archive in Amber's envelope: the envelope format (2; 1 from \
+                earlier releases), the protection (AES-256-GCM, or "none (not encrypted)"), the \
+                size of the chunks it is sealed in (format 2), the bundle version of the \
                 application that wrote it, and the size. Reads only the header: no key needed.
                 """
         )
@@ -90,6 +91,7 @@ extension Amber {
                     let header = try EnvelopeFormat.header(of: bytes)
                     print("restoration archive, envelope format \(header.formatVersion)")
                     print("protection: \(header.algorithm)")
+                    if let chunkSize = header.chunkSize { print("sealed in chunks of: \(chunkSize) bytes") }
                     print("bundle version: \(header.bundleVersion)")
                     print("size: \(bytes.count) bytes")
                 } else if XMLPropertyListReader.looksLikeXML(bytes) {

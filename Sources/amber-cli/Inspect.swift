@@ -365,7 +365,8 @@ struct Inspection {
         func quoted(_ s: String?) -> String { s.map(JSONWriter.quoted) ?? "(none)" }
         line(0, "file: \(oneLine(file)) (\(size) bytes)")
         if let envelope {
-            line(0, "envelope: format \(envelope.formatVersion), \(envelope.algorithm)")
+            let chunks = envelope.chunkSize.map { ", sealed in chunks of \($0) bytes" } ?? ""
+            line(0, "envelope: format \(envelope.formatVersion), \(envelope.algorithm)\(chunks)")
         } else {
             line(0, "envelope: none (a bare keyed archive)")
         }
@@ -479,6 +480,7 @@ struct Inspection {
                 ("format", .int(Int64($0.formatVersion))),
                 ("protection", .string(Inspection.name($0.algorithm))),
                 ("bundleVersion", .string($0.bundleVersion)),
+                ("chunkSize", $0.chunkSize.map { .int(Int64($0)) } ?? .null),
             ])
         } ?? .null
         let snapshot = archive.snapshot

@@ -1,5 +1,6 @@
 @testable import AmberCore
 import AmberArchive
+import Crypto
 import Testing
 
 #if canImport(Glibc)
@@ -34,20 +35,23 @@ private func realArchive() throws -> [UInt8] {
         let archive = try realArchive()
         let bytes = try sealed(archive)
         #expect(Array(bytes.prefix(8)) == Array("AMBERENV".utf8))
-        #expect(bytes.count == archive.count + 12 + 3 + 32 + 12 + 16)
+        #expect(bytes[8] == 2)
+        #expect(bytes.count == archive.count + 12 + 3 + 32 + 1 + 7 + 16)  // one chunk
         let text = String(decoding: bytes, as: UTF8.self)
         #expect(!text.contains("secret text") && !text.contains("NSKeyedArchiver") && !text.contains("bplist"))
         #expect(try opener().open(bytes) == archive)
         let header = try EnvelopeFormat.header(of: bytes)
         #expect(header.algorithm == .aes256GCM && header.bundleVersion == "2.1")
+        #expect(header.formatVersion == 2 && header.chunkSize == 1 << 20)
     }
 
-    // R20: a fresh salt and nonce per archive
+    // R20: a fresh salt and nonce prefix per archive
     @Test func twoSealsOfTheSameArchiveDiffer() throws {
         let archive = try realArchive()
         let a = try sealed(archive), b = try sealed(archive)
         #expect(a != b)
-        #expect(a[15 ..< 59] != b[15 ..< 59])
+        #expect(a[15 ..< 47] != b[15 ..< 47])  // salt
+        #expect(a[48 ..< 55] != b[48 ..< 55])  // nonce prefix
     }
 
     // R20, R22
@@ -234,7 +238,7 @@ private func realArchive() throws -> [UInt8] {
         var editedHeader = good
         editedHeader[14] = UInt8(ascii: "9")                  // bundle version "2.1" -> "2.9"
         var badVersion = good
-        badVersion[8] = 2                                     // format version 2
+        badVersion[8] = 3                                     // format version 3
         let cases: [(name: String, bytes: [UInt8], limits: ArchiveLimits, expected: String)] = [
             ("corrupted: not an envelope", Array("bplist00 and then some garbage".utf8), .default, "corrupt"),
             ("corrupted: random bytes with the magic", Array("AMBERENV".utf8) + (0 ..< 200).map { UInt8($0 % 251) }, .default, "corrupt"),

@@ -26,14 +26,17 @@ public enum EnvelopeAlgorithm: UInt8, Sendable, CustomStringConvertible {
 
 /// The header of an envelope, as read back.
 public struct EnvelopeHeader: Equatable, Sendable {
-    /// The envelope format version (1).
+    /// The envelope format version: 2 as written now, 1 as written by earlier releases (still
+    /// read).
     public var formatVersion: UInt8
     /// How the payload is protected.
     public var algorithm: EnvelopeAlgorithm
     /// The bundle version of the application that wrote it.
     public var bundleVersion: String
-    /// Where the payload starts.
+    /// Where the payload starts (just after the bundle version).
     public var payloadOffset: Int
+    /// The plaintext bytes of each sealed chunk (version 2, AES-256-GCM); nil otherwise.
+    public var chunkSize: Int? = nil
 }
 
 /// The byte layout of an envelope, shared by sealing and opening.
@@ -41,27 +44,61 @@ public struct EnvelopeHeader: Equatable, Sendable {
 /// ```
 /// offset  size  field
 /// 0       8     magic "AMBERENV"
-/// 8       1     format version: 1
+/// 8       1     format version: 2 (written), 1 (still read)
 /// 9       1     algorithm (EnvelopeAlgorithm)
 /// 10      2     length L of the bundle version, big-endian, at most 1024
 /// 12      L     bundle version, UTF-8
-/// aes256GCM only:
-/// 12+L    32    salt of the per-archive key
+/// none (either version):
+/// 12+L    n     the archive itself
+/// aes256GCM, version 2 (chunked, the STREAM construction):
+/// 12+L    32    salt of the per-archive key (HKDF info "amber archive key v2")
+/// 44+L    1     chunk size exponent s, 6...24: each chunk holds 2^s plaintext bytes (written: 20, 1 MiB)
+/// 45+L    7     nonce prefix P, random
+/// 52+L    ...   chunks 0 ..< k, each its ciphertext then its 16-byte tag; every chunk but the last
+///               holds 2^s bytes, the last 1...2^s (0 only when the archive is empty, k = 1)
+/// aes256GCM, version 1 (one seal):
+/// 12+L    32    salt of the per-archive key (HKDF info "amber archive key v1")
 /// 44+L    12    nonce
 /// 56+L    n     ciphertext
 /// end-16  16    tag
-/// none: 12+L    the archive itself
 /// ```
-/// Everything before the ciphertext is the associated data: editing a header byte (the version,
-/// the algorithm, the salt, the nonce, the bundle version) fails authentication.
+/// Version 2: chunk i is sealed with AES-256-GCM under the per-archive key with the nonce
+/// P ‖ i (4 bytes, big-endian) ‖ f, f = 1 for the last chunk and 0 for the others, and the
+/// header (bytes 0 ..< 52+L) as associated data. The key is fresh per archive (its salt), and
+/// the index makes each chunk's nonce unique under it. The number of chunks follows from the
+/// length; a length that leaves the last chunk fewer than 16 bytes, or an empty last chunk after
+/// full ones (never written), is `.corrupt` before any decryption.
+/// Editing a header byte fails authentication of every chunk; swapping, duplicating or removing
+/// chunks changes their index, and cutting the envelope at a chunk boundary leaves a last chunk
+/// that was sealed as not last: all fail authentication. (STREAM: Hoang, Reyhanitabar, Rogaway,
+/// Vizár, "Online Authenticated-Encryption and its Nonce-Reuse Misuse-Resistance", 2015; the
+/// same nonce layout as Tink's AES-GCM-HKDF streaming AEAD.) Sealing and opening work chunk by
+/// chunk into one preallocated output, so their peak is the input, the output and one chunk.
+///
+/// Version 1: everything before the ciphertext is the associated data.
 public enum EnvelopeFormat {
     public static let magic: [UInt8] = Array("AMBERENV".utf8)
-    public static let version: UInt8 = 1
+    /// The version written.
+    public static let version: UInt8 = 2
+    /// The versions read.
+    public static let readableVersions: ClosedRange<UInt8> = 1 ... 2
     public static let maxBundleVersionBytes = 1024
     public static let saltBytes = 32
+    /// The nonce of version 1.
     public static let nonceBytes = 12
+    /// The random nonce prefix of version 2 (then a 4-byte chunk index and a 1-byte last flag).
+    public static let noncePrefixBytes = 7
     public static let tagBytes = 16
-    static let info: [UInt8] = Array("amber archive key v1".utf8)
+    /// The chunk size exponents version 2 accepts: chunks of 64 bytes (tests, the fuzzer) to
+    /// 16 MiB.
+    public static let chunkShifts: ClosedRange<Int> = 6 ... 24
+    /// The chunk size exponent written: 1 MiB chunks. One chunk (and swift-crypto's copies of
+    /// it) is under 1% of a large archive, so it barely adds to the peak, while each chunk's
+    /// 16-byte tag and AES-GCM setup are negligible beside encrypting a MiB; a small archive
+    /// is one chunk, as in format 1.
+    public static let defaultChunkShift = 20
+    static let infoV1: [UInt8] = Array("amber archive key v1".utf8)
+    static let infoV2: [UInt8] = Array("amber archive key v2".utf8)
 
     /// Whether bytes start like an envelope (the magic), whatever else they hold.
     public static func looksLikeEnvelope(_ bytes: [UInt8]) -> Bool {
@@ -77,8 +114,9 @@ public enum EnvelopeFormat {
         guard looksLikeEnvelope(bytes) else {
             throw AmberError(.corrupt, "the archive does not start with the envelope magic \"AMBERENV\"")
         }
-        guard bytes[8] == version else {
-            throw AmberError(.corrupt, "envelope format version \(bytes[8]) is not supported (expected \(version))")
+        let formatVersion = bytes[8]
+        guard readableVersions.contains(formatVersion) else {
+            throw AmberError(.corrupt, "envelope format version \(formatVersion) is not supported (expected \(readableVersions.lowerBound)...\(readableVersions.upperBound))")
         }
         guard let algorithm = EnvelopeAlgorithm(rawValue: bytes[9]) else {
             throw AmberError(.corrupt, "envelope algorithm \(bytes[9]) is unknown")
@@ -90,8 +128,25 @@ public enum EnvelopeFormat {
         guard let bundleVersion = String(validating: bytes[12 ..< 12 + length], as: UTF8.self) else {
             throw AmberError(.corrupt, "the envelope's bundle version is not UTF-8")
         }
-        return EnvelopeHeader(formatVersion: version, algorithm: algorithm, bundleVersion: bundleVersion,
-                              payloadOffset: 12 + length)
+        var header = EnvelopeHeader(formatVersion: formatVersion, algorithm: algorithm, bundleVersion: bundleVersion,
+                                    payloadOffset: 12 + length)
+        if formatVersion >= 2 && algorithm == .aes256GCM {
+            header.chunkSize = 1 << (try chunkShift(bytes, payloadOffset: header.payloadOffset))
+        }
+        return header
+    }
+
+    /// The chunk size exponent of a version 2 AES-256-GCM envelope, checked.
+    static func chunkShift(_ bytes: [UInt8], payloadOffset: Int) throws(AmberError) -> Int {
+        let at = payloadOffset + saltBytes
+        guard at < bytes.count else {
+            throw AmberError(.corrupt, "the encrypted archive is \(bytes.count) bytes long, shorter than its header")
+        }
+        let shift = Int(bytes[at])
+        guard chunkShifts.contains(shift) else {
+            throw AmberError(.corrupt, "the envelope's chunk size exponent \(shift) is outside \(chunkShifts.lowerBound)...\(chunkShifts.upperBound)")
+        }
+        return shift
     }
 
     static func prefix(_ algorithm: EnvelopeAlgorithm, _ bundleVersion: String) throws(AmberError) -> [UInt8] {
@@ -106,6 +161,19 @@ public enum EnvelopeFormat {
         out.append(UInt8(utf8.count & 0xFF))
         out.append(contentsOf: utf8)
         return out
+    }
+
+    /// The nonce of chunk `index` of a version 2 envelope.
+    static func chunkNonce(prefix: ArraySlice<UInt8>, index: Int, last: Bool) throws -> AES.GCM.Nonce {
+        var bytes = Array(prefix)
+        bytes.reserveCapacity(nonceBytes)
+        let i = UInt32(index)
+        bytes.append(UInt8(i >> 24))
+        bytes.append(UInt8(i >> 16 & 0xFF))
+        bytes.append(UInt8(i >> 8 & 0xFF))
+        bytes.append(UInt8(i & 0xFF))
+        bytes.append(last ? 1 : 0)
+        return try AES.GCM.Nonce(data: bytes)
     }
 }
 
@@ -122,59 +190,85 @@ public struct SealedEnvelope: ArchiveEnvelope {
     public let keyProvider: (any KeyProvider)?
     /// The bundle version written into each header.
     public let bundleVersion: String
+    /// The chunk size exponent written (`EnvelopeFormat.defaultChunkShift`; smaller ones for
+    /// tests and the fuzzer). Opening reads it from each envelope.
+    let chunkShift: Int
 
     /// An encrypting envelope.
     public init(keyProvider: any KeyProvider, bundleVersion: String) {
-        self.algorithm = .aes256GCM
-        self.keyProvider = keyProvider
-        self.bundleVersion = bundleVersion
+        self.init(algorithm: .aes256GCM, keyProvider: keyProvider, bundleVersion: bundleVersion,
+                  chunkShift: EnvelopeFormat.defaultChunkShift)
+    }
+
+    /// An encrypting envelope that writes chunks of 2^`chunkShift` bytes (within
+    /// `EnvelopeFormat.chunkShifts`): small ones make multi-chunk envelopes of small archives
+    /// for tests and the fuzzer.
+    package init(keyProvider: any KeyProvider, bundleVersion: String, chunkShift: Int) {
+        precondition(EnvelopeFormat.chunkShifts.contains(chunkShift), "chunk size exponent \(chunkShift) out of range")
+        self.init(algorithm: .aes256GCM, keyProvider: keyProvider, bundleVersion: bundleVersion, chunkShift: chunkShift)
     }
 
     /// The explicit choice not to encrypt: the header is still written (and shown by the report
     /// and `amber`), nothing is authenticated.
     public static func unencrypted(bundleVersion: String) -> SealedEnvelope {
-        SealedEnvelope(algorithm: .none, keyProvider: nil, bundleVersion: bundleVersion)
+        SealedEnvelope(algorithm: .none, keyProvider: nil, bundleVersion: bundleVersion,
+                       chunkShift: EnvelopeFormat.defaultChunkShift)
     }
 
-    private init(algorithm: EnvelopeAlgorithm, keyProvider: (any KeyProvider)?, bundleVersion: String) {
+    private init(algorithm: EnvelopeAlgorithm, keyProvider: (any KeyProvider)?, bundleVersion: String, chunkShift: Int) {
         self.algorithm = algorithm
         self.keyProvider = keyProvider
         self.bundleVersion = bundleVersion
+        self.chunkShift = chunkShift
     }
 
     public var protection: String { algorithm.description }
 
-    private func archiveKey(_ purpose: KeyPurpose, salt: [UInt8]) throws(AmberError) -> SymmetricKey {
+    private func archiveKey(_ purpose: KeyPurpose, salt: ArraySlice<UInt8>, info: [UInt8]) throws(AmberError) -> SymmetricKey {
         guard let keyProvider else { throw AmberError(.keyUnavailable, "no key provider") }
         let master = try keyProvider.masterKey(for: purpose)
         guard master.count == 32 else {
             throw AmberError(.keyUnavailable, "the key provider gave \(master.count) bytes, not 32")
         }
         return HKDF<SHA256>.deriveKey(
-            inputKeyMaterial: SymmetricKey(data: master), salt: salt, info: EnvelopeFormat.info, outputByteCount: 32)
+            inputKeyMaterial: SymmetricKey(data: master), salt: salt, info: info, outputByteCount: 32)
     }
 
     public func seal(_ archive: [UInt8]) throws -> [UInt8] {
-        var out = try EnvelopeFormat.prefix(algorithm, bundleVersion)
+        var header = try EnvelopeFormat.prefix(algorithm, bundleVersion)
         switch algorithm {
         case .none:
-            out.append(contentsOf: archive)
-            return out
+            header.append(contentsOf: archive)
+            return header
         case .aes256GCM:
             let salt = SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
-            let key = try archiveKey(.seal, salt: salt)
-            let nonce = AES.GCM.Nonce()
-            out.append(contentsOf: salt)
-            out.append(contentsOf: nonce)
-            let box: AES.GCM.SealedBox
+            let key = try archiveKey(.seal, salt: salt[...], info: EnvelopeFormat.infoV2)
+            header.append(contentsOf: salt)
+            header.append(UInt8(chunkShift))
+            header.append(contentsOf: AES.GCM.Nonce().prefix(EnvelopeFormat.noncePrefixBytes))
+            let noncePrefix = header[(header.count - EnvelopeFormat.noncePrefixBytes)...]
+            let chunk = 1 << chunkShift
+            let chunks = max(1, (archive.count + chunk - 1) / chunk)
+            guard chunks - 1 <= Int(UInt32.max) else {
+                throw AmberError(.limitExceeded, "the archive is \(archive.count) bytes long, more than 2^32 chunks of \(chunk) bytes")
+            }
+            // One output, allocated once; the header (the associated data of every chunk) is
+            // its own small array, so that appending to `out` never copies it.
+            var out: [UInt8] = []
+            out.reserveCapacity(header.count + archive.count + chunks * EnvelopeFormat.tagBytes)
+            out.append(contentsOf: header)
             do {
-                box = try AES.GCM.seal(archive, using: key, nonce: nonce, authenticating: out)
+                for i in 0 ..< chunks {
+                    let start = i * chunk
+                    let nonce = try EnvelopeFormat.chunkNonce(prefix: noncePrefix, index: i, last: i == chunks - 1)
+                    let box = try AES.GCM.seal(archive[start ..< min(start + chunk, archive.count)],
+                                               using: key, nonce: nonce, authenticating: header)
+                    out.append(contentsOf: box.ciphertext)
+                    out.append(contentsOf: box.tag)
+                }
             } catch {
                 throw AmberError(.io, "the archive could not be encrypted: \(error)")
             }
-            out.reserveCapacity(out.count + archive.count + EnvelopeFormat.tagBytes)
-            out.append(contentsOf: box.ciphertext)
-            out.append(contentsOf: box.tag)
             return out
         }
     }
@@ -189,29 +283,85 @@ public struct SealedEnvelope: ArchiveEnvelope {
                 throw AmberError(.authenticationFailed, "the archive is not encrypted (\(header.algorithm)) but this engine requires \(algorithm): refused as a downgrade")
             }
         }
-        let start = header.payloadOffset
         switch algorithm {
         case .none:
-            return Array(sealed[start...])
+            return Array(sealed[header.payloadOffset...])
         case .aes256GCM:
-            let minimum = start + EnvelopeFormat.saltBytes + EnvelopeFormat.nonceBytes + EnvelopeFormat.tagBytes
-            guard sealed.count >= minimum else {
-                throw AmberError(.corrupt, "the encrypted archive is \(sealed.count) bytes long, shorter than its header, salt, nonce and tag (\(minimum))")
-            }
-            let salt = Array(sealed[start ..< start + EnvelopeFormat.saltBytes])
-            let nonceStart = start + EnvelopeFormat.saltBytes
-            let cipherStart = nonceStart + EnvelopeFormat.nonceBytes
-            let tagStart = sealed.count - EnvelopeFormat.tagBytes
-            let key = try archiveKey(.open, salt: salt)
-            do {
-                let nonce = try AES.GCM.Nonce(data: sealed[nonceStart ..< cipherStart])
+            return header.formatVersion == 1 ? try openVersion1(sealed, header) : try openVersion2(sealed, header)
+        }
+    }
+
+    private static func notAuthentic() -> AmberError {
+        AmberError(.authenticationFailed, "the archive does not authenticate: it was altered, or sealed with another key")
+    }
+
+    /// Opens a version 2 envelope chunk by chunk into one output: nothing is returned unless every
+    /// chunk authenticates.
+    private func openVersion2(_ sealed: [UInt8], _ header: EnvelopeHeader) throws -> [UInt8] {
+        let start = header.payloadOffset
+        let shift = try EnvelopeFormat.chunkShift(sealed, payloadOffset: start)
+        let prefixStart = start + EnvelopeFormat.saltBytes + 1
+        let chunksStart = prefixStart + EnvelopeFormat.noncePrefixBytes
+        let minimum = chunksStart + EnvelopeFormat.tagBytes
+        guard sealed.count >= minimum else {
+            throw AmberError(.corrupt, "the encrypted archive is \(sealed.count) bytes long, shorter than its header, salt, nonce prefix and one tag (\(minimum))")
+        }
+        // The chunks' count and sizes follow from the length alone: every chunk but the last is
+        // 2^s + 16 bytes, the last 16 ... 2^s + 16 (16, an empty chunk, only when it is the only one).
+        let chunk = 1 << shift, stride = chunk + EnvelopeFormat.tagBytes
+        let payload = sealed.count - chunksStart
+        let full = payload / stride, rest = payload % stride
+        guard rest == 0 || rest >= EnvelopeFormat.tagBytes else {
+            throw AmberError(.corrupt, "the encrypted archive ends with \(rest) bytes, too short for a chunk's tag")
+        }
+        guard !(rest == EnvelopeFormat.tagBytes && full > 0) else {
+            throw AmberError(.corrupt, "the encrypted archive ends with an empty chunk after \(full) full ones")
+        }
+        let chunks = full + (rest == 0 ? 0 : 1)
+        guard chunks - 1 <= Int(UInt32.max) else {
+            throw AmberError(.corrupt, "the encrypted archive has more than 2^32 chunks")
+        }
+        let key = try archiveKey(.open, salt: sealed[start ..< start + EnvelopeFormat.saltBytes], info: EnvelopeFormat.infoV2)
+        let associated = sealed[0 ..< chunksStart]
+        let noncePrefix = sealed[prefixStart ..< chunksStart]
+        // At most the input's length: the size is what the input holds, never a declared one.
+        var plain: [UInt8] = []
+        plain.reserveCapacity(payload - chunks * EnvelopeFormat.tagBytes)
+        do {
+            for i in 0 ..< chunks {
+                let cipherStart = chunksStart + i * stride
+                let tagStart = i == chunks - 1 ? sealed.count - EnvelopeFormat.tagBytes : cipherStart + chunk
+                let nonce = try EnvelopeFormat.chunkNonce(prefix: noncePrefix, index: i, last: i == chunks - 1)
                 let box = try AES.GCM.SealedBox(
-                    nonce: nonce, ciphertext: sealed[cipherStart ..< tagStart], tag: sealed[tagStart...])
-                let plain = try AES.GCM.open(box, using: key, authenticating: sealed[0 ..< cipherStart])
-                return [UInt8](plain)
-            } catch {
-                throw AmberError(.authenticationFailed, "the archive does not authenticate: it was altered, or sealed with another key")
+                    nonce: nonce, ciphertext: sealed[cipherStart ..< tagStart],
+                    tag: sealed[tagStart ..< tagStart + EnvelopeFormat.tagBytes])
+                plain.append(contentsOf: try AES.GCM.open(box, using: key, authenticating: associated))
             }
+        } catch {
+            throw Self.notAuthentic()
+        }
+        return plain
+    }
+
+    /// Opens a version 1 envelope (earlier releases): one seal of the whole archive.
+    private func openVersion1(_ sealed: [UInt8], _ header: EnvelopeHeader) throws -> [UInt8] {
+        let start = header.payloadOffset
+        let minimum = start + EnvelopeFormat.saltBytes + EnvelopeFormat.nonceBytes + EnvelopeFormat.tagBytes
+        guard sealed.count >= minimum else {
+            throw AmberError(.corrupt, "the encrypted archive is \(sealed.count) bytes long, shorter than its header, salt, nonce and tag (\(minimum))")
+        }
+        let nonceStart = start + EnvelopeFormat.saltBytes
+        let cipherStart = nonceStart + EnvelopeFormat.nonceBytes
+        let tagStart = sealed.count - EnvelopeFormat.tagBytes
+        let key = try archiveKey(.open, salt: sealed[start ..< nonceStart], info: EnvelopeFormat.infoV1)
+        do {
+            let nonce = try AES.GCM.Nonce(data: sealed[nonceStart ..< cipherStart])
+            let box = try AES.GCM.SealedBox(
+                nonce: nonce, ciphertext: sealed[cipherStart ..< tagStart], tag: sealed[tagStart...])
+            let plain = try AES.GCM.open(box, using: key, authenticating: sealed[0 ..< cipherStart])
+            return [UInt8](plain)
+        } catch {
+            throw Self.notAuthentic()
         }
     }
 }
