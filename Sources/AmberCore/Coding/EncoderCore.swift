@@ -2,19 +2,31 @@ import AmberArchive
 
 /// What `StateCoder` and `AppCoder` share: the archiver positioned on their object, the checks
 /// every write goes through (active, not reserved, not written twice), and error conversion.
+///
+/// Its stored properties skip the run-time exclusivity check: they are accessed only inside
+/// its own methods and the engine's, never across a call to host code.
 final class EncoderCore {
     let archiver: KeyedArchiver
     /// False once the callback the coder was given to has returned.
-    var isActive = true
+    @exclusivity(unchecked) var isActive = true
     /// What the coder is for, in messages.
-    let owner: CoderOwner
+    @exclusivity(unchecked) private(set) var owner: CoderOwner
     /// Keys written so far, to refuse a second write (a list: objects write few keys).
-    private var written: [String] = []
-    private var writtenSet: Set<String>?
+    @exclusivity(unchecked) private var written: [String] = []
+    @exclusivity(unchecked) private var writtenSet: Set<String>?
 
     init(archiver: KeyedArchiver, owner: CoderOwner) {
         self.archiver = archiver
         self.owner = owner
+    }
+
+    /// Makes the core new again for another owner (a coder reused for the next object, once
+    /// nothing else holds it): active, no key written, the list's storage kept.
+    func reset(owner: CoderOwner) {
+        self.owner = owner
+        isActive = true
+        written.removeAll(keepingCapacity: true)
+        writtenSet = nil
     }
 
     /// Checks that `key` may be written now, and remembers it.

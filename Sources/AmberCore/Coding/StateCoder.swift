@@ -9,12 +9,19 @@ import AmberArchive
 public final class StateCoder: KeyedStateCoder {
     let pass: PreservationPass
     /// The object whose state this coder holds.
-    public let object: RestorableObject
+    public private(set) var object: RestorableObject
 
     init(archiver: KeyedArchiver, pass: PreservationPass, record: Int, object: RestorableObject) {
         self.pass = pass
         self.object = object
         super.init(core: EncoderCore(archiver: archiver, owner: .preserving(pass, record)))
+    }
+
+    /// Points the coder at another record of the same pass, as if new: the engine reuses a
+    /// coder that nothing else holds once its callback has returned.
+    func reuse(record: Int, object: RestorableObject) {
+        self.object = object
+        core.reset(owner: .preserving(pass, record))
     }
 
     /// Encodes a reference to another restorable object (SPEC R4); at restoration it decodes to

@@ -20,7 +20,9 @@ final class PreservationPass {
     }
 
     let id: UInt64
-    private(set) var records: [Record] = []
+    /// Unchecked for exclusive access at run time: no access to it spans a call to host code
+    /// (the engine reads a record's fields one at a time; references append between callbacks).
+    @exclusivity(unchecked) private(set) var records: [Record] = []
     private(set) var duplicates: [[String]] = []
     /// Every recorded path, made the first time a reference needs it.
     private var paths: Set<[String]>?
@@ -61,7 +63,9 @@ final class PreservationPass {
     /// Walks the trees from the roots: an object is recorded if it and all its ancestors have
     /// an identifier and its path is not taken; in each controller its views, then its children
     /// in order, then its presented controller. Iterative, so deep trees do not exhaust the stack.
-    func walk(roots: [RestorableObject]) {
+    /// `expected`: a hint, the number of records expected.
+    func walk(roots: [RestorableObject], expected: Int = 0) {
+        if expected > 0 { records.reserveCapacity(expected) }
         var rootNames = SiblingNames()
         var stack: [Pending] = []
         for root in roots where root.parent == nil && root.passID != id {
@@ -76,6 +80,7 @@ final class PreservationPass {
         }
         stack.reverse()
         var kids: [Pending] = []
+        var names = SiblingNames()
         var stackCounts: [String: Int] = [:]
         while let item = stack.popLast() {
             let o = item.object
@@ -86,7 +91,7 @@ final class PreservationPass {
                 relation: item.relation, isRoot: item.parent < 0,
                 path: item.parent < 0 ? [item.identifier] : nil))
             if o.views.isEmpty, o.children.isEmpty, o.presented == nil { continue }
-            var names = SiblingNames()
+            names.removeAll()
             kids.removeAll(keepingCapacity: true)
             func consider(_ c: RestorableObject, _ relation: ObjectRelation, _ occurrence: Int, _ cid: String) {
                 guard c.passID != id else { return }
@@ -115,7 +120,11 @@ final class PreservationPass {
                 }
             }
             if let p = o.presented, let pid = p.identifier { consider(p, .presented, 0, pid) }
-            stack.append(contentsOf: kids.reversed())
+            var k = kids.count
+            while k > 0 {
+                k -= 1
+                stack.append(kids[k])
+            }
         }
     }
 
