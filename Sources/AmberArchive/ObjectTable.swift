@@ -69,6 +69,10 @@ struct ObjectTable {
         if width > refWidth { rewrite(refWidth: width) }
         if bytes > body.count { body.reserveCapacity(bytes) }
         if entries > offsets.count { offsets.reserveCapacity(entries) }
+        // Strings are most of a keyed archive's objects; numbers fewer (they repeat more).
+        strings.reserve(entries / 3)
+        uidRefs.reserveCapacity(entries / 2)
+        objects.reserveCapacity(entries / 2)
     }
 
     // MARK: Writing bytes

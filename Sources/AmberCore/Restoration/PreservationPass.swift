@@ -79,7 +79,6 @@ final class PreservationPass {
             stack.append(Pending(object: root, parent: -1, identifier: rid, occurrence: 0, relation: .none))
         }
         stack.reverse()
-        var kids: [Pending] = []
         var names = SiblingNames()
         var stackCounts: [String: Int] = [:]
         while let item = stack.popLast() {
@@ -92,7 +91,9 @@ final class PreservationPass {
                 path: item.parent < 0 ? [item.identifier] : nil))
             if o.views.isEmpty, o.children.isEmpty, o.presented == nil { continue }
             names.removeAll()
-            kids.removeAll(keepingCapacity: true)
+            // The children taken go on the stack in order, then that part is reversed, so
+            // that the first is walked first.
+            let base = stack.count
             func consider(_ c: RestorableObject, _ relation: ObjectRelation, _ occurrence: Int, _ cid: String) {
                 guard c.passID != id else { return }
                 guard names.insert(RestorableObject.component(cid, occurrence)) else {
@@ -101,7 +102,7 @@ final class PreservationPass {
                 }
                 c.passID = id
                 c.passIndex = -1
-                kids.append(Pending(object: c, parent: index, identifier: cid, occurrence: occurrence, relation: relation))
+                stack.append(Pending(object: c, parent: index, identifier: cid, occurrence: occurrence, relation: relation))
             }
             for v in o.views {
                 if let vid = v.identifier { consider(v, .view, 0, vid) }
@@ -120,10 +121,11 @@ final class PreservationPass {
                 }
             }
             if let p = o.presented, let pid = p.identifier { consider(p, .presented, 0, pid) }
-            var k = kids.count
-            while k > 0 {
-                k -= 1
-                stack.append(kids[k])
+            var (lo, hi) = (base, stack.count - 1)
+            while lo < hi {
+                stack.swapAt(lo, hi)
+                lo += 1
+                hi -= 1
             }
         }
     }
