@@ -72,6 +72,13 @@ public final class KeyedArchiver {
         ObjectClass(uid: w.classUID(className, classes ?? [className, "NSObject"]))
     }
 
+    /// The UID of a string value, storing it now if it is not stored yet: the same string
+    /// `encode(_:forKey:)` refers to. Encode it later with `encode(stringUID:forKey:)`.
+    public func stringUID(_ value: String) -> Int { w.stringUID(value) }
+
+    /// Encodes, under a prepared key, a reference to the string whose UID `stringUID(_:)` gave.
+    public func encode(stringUID uid: Int, forKey key: Key) { w.put(ref: key.ref, w.table.uid(UInt64(uid))) }
+
     /// Encodes a boolean under a prepared key.
     public func encode(_ value: Bool, forKey key: Key) { w.put(ref: key.ref, w.table.bool(value)) }
     /// Encodes a 64-bit integer under a prepared key.

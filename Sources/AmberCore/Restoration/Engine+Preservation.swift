@@ -63,7 +63,7 @@ extension Engine {
         guard save else { return nil }
 
         let pass = PreservationPass()
-        pass.walk(roots: roots, expected: lastPreservedSize.records)
+        pass.walk(roots: roots, expected: lastPreservedSize.records, archiver: archiver)
         sizeArchiver(archiver, records: pass.records.count)
         var uids: [Int] = []
         uids.reserveCapacity(pass.records.count)
@@ -136,11 +136,18 @@ extension Engine {
             cls = c
             return c
         }
-        let object = pass.records[i].object
+        guard let object = pass.takeObject(i) else {
+            throw AmberError(.misuse, "record \(i) of the preservation was encoded twice")
+        }
         return try archiver.encodeDetachedObject(class: prepared(&layout.recordClass, L.recordClass)) { a in
             a.encode(object.className, forKey: prepared(&layout.className, L.className))
             a.encode(Int64(object.kind.rawValue), forKey: prepared(&layout.kind, L.kind))
-            a.encode(pass.records[i].identifier, forKey: prepared(&layout.identifier, L.identifier))
+            let identifierUID = pass.records[i].identifierUID
+            if identifierUID >= 0 {
+                a.encode(stringUID: identifierUID, forKey: prepared(&layout.identifier, L.identifier))
+            } else {
+                a.encode(pass.records[i].identifier, forKey: prepared(&layout.identifier, L.identifier))
+            }
             let occurrence = pass.records[i].occurrence
             if occurrence > 0 { a.encode(Int64(occurrence), forKey: L.position) }
             let parent = pass.records[i].parent

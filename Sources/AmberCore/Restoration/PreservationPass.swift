@@ -1,3 +1,5 @@
+import AmberArchive
+
 /// One preservation: the walk that decides which objects are recorded (SPEC R2, R3), and the
 /// objects that references add while their coders run (SPEC R4).
 ///
@@ -6,7 +8,8 @@
 final class PreservationPass {
     /// An object to record.
     struct Record {
-        let object: RestorableObject
+        /// Nil once the engine has taken it to encode it (`takeObject`).
+        fileprivate(set) var object: RestorableObject?
         /// The index of the record it hangs from, or -1.
         let parent: Int
         let identifier: String
@@ -17,6 +20,8 @@ final class PreservationPass {
         let isRoot: Bool
         /// The whole path, for records without parent.
         let path: [String]?
+        /// The UID of `identifier` in the archive, if the walk stored it there (-1: not yet).
+        var identifierUID = -1
     }
 
     let id: UInt64
@@ -29,6 +34,14 @@ final class PreservationPass {
 
     init() {
         id = UInt64.random(in: 1 ... UInt64.max)
+    }
+
+    /// The object of record `index`, taken out of the record (moved, not copied): each record
+    /// is encoded once, in order, and the pass's reference to its object then goes while the
+    /// object's memory is still in the cache, rather than all together when the pass ends.
+    /// Nothing else reads a record's object.
+    func takeObject(_ index: Int) -> RestorableObject? {
+        records[index].object.take()
     }
 
     /// A record's restoration path.
@@ -64,7 +77,11 @@ final class PreservationPass {
     /// an identifier and its path is not taken; in each controller its views, then its children
     /// in order, then its presented controller. Iterative, so deep trees do not exhaust the stack.
     /// `expected`: a hint, the number of records expected.
-    func walk(roots: [RestorableObject], expected: Int = 0) {
+    ///
+    /// With `archiver`, each recorded identifier is stored in it as the object is recorded,
+    /// while the string is in the cache (`Record.identifierUID`), rather than when the record
+    /// is encoded.
+    func walk(roots: [RestorableObject], expected: Int = 0, archiver: KeyedArchiver? = nil) {
         if expected > 0 { records.reserveCapacity(expected) }
         var rootNames = SiblingNames()
         var stack: [Pending] = []
@@ -88,7 +105,8 @@ final class PreservationPass {
             records.append(Record(
                 object: o, parent: item.parent, identifier: item.identifier, occurrence: item.occurrence,
                 relation: item.relation, isRoot: item.parent < 0,
-                path: item.parent < 0 ? [item.identifier] : nil))
+                path: item.parent < 0 ? [item.identifier] : nil,
+                identifierUID: archiver?.stringUID(item.identifier) ?? -1))
             if o.views.isEmpty, o.children.isEmpty, o.presented == nil { continue }
             names.removeAll()
             // The children taken go on the stack in order, then that part is reversed, so
