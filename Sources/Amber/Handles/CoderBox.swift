@@ -12,7 +12,9 @@ final class CoderBox {
         case idle
     }
 
-    private(set) var source: Source
+    /// Unchecked for exclusive access at run time: each access is a plain read, or a write
+    /// by `with` outside the callback.
+    @exclusivity(unchecked) private(set) var source: Source
     weak var engine: EngineBox?
 
     init(_ source: Source, engine: EngineBox?) {

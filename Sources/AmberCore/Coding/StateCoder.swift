@@ -8,8 +8,9 @@ import AmberArchive
 /// the callback the coder was given to has returned. A coder is valid only during its callback.
 public final class StateCoder: KeyedStateCoder {
     let pass: PreservationPass
-    /// The object whose state this coder holds.
-    public private(set) var object: RestorableObject
+    /// The object whose state this coder holds. (Unchecked for exclusive access at run time:
+    /// every access is a plain read or, by the engine between callbacks, a write.)
+    @exclusivity(unchecked) public private(set) var object: RestorableObject
 
     init(archiver: KeyedArchiver, pass: PreservationPass, record: Int, object: RestorableObject) {
         self.pass = pass
@@ -21,7 +22,7 @@ public final class StateCoder: KeyedStateCoder {
     /// coder that nothing else holds once its callback has returned.
     func reuse(record: Int, object: RestorableObject) {
         self.object = object
-        core.reset(owner: .preserving(pass, record))
+        core.reset(record: record)
     }
 
     /// Encodes a reference to another restorable object (SPEC R4); at restoration it decodes to
