@@ -38,6 +38,80 @@ public final class KeyedArchiver {
         retained.reserveCapacity(capacity)
     }
 
+    /// A hint once the archive's size is better known than at `init` (before much is encoded):
+    /// `entries` objects in the finished property list, `bytes` bytes in the finished archive
+    /// (0: unknown). A wrong hint costs time or memory, never correctness.
+    public func reserveCapacity(entries: Int, bytes: Int = 0) {
+        w.table.reserve(entries: entries, bytes: bytes)
+    }
+
+    /// The number of objects in the property list so far (after `finishEncoding`: 0).
+    public var entryCount: Int { w.table.count }
+
+    // MARK: Prepared keys and classes
+
+    /// A key looked up once (`key(_:)`), for objects encoded by the thousand with the same keys:
+    /// encoding under it skips the key's lookup. Valid only with the archiver that made it.
+    public struct Key {
+        let ref: Int32
+    }
+
+    /// A class description made once (`objectClass(_:classes:)`), for objects encoded by the
+    /// thousand: opening an object of it skips the class's lookup. Valid only with the archiver
+    /// that made it.
+    public struct ObjectClass {
+        let uid: Int
+    }
+
+    /// `key` prepared for encoding under it (the same key as the `String` overloads write).
+    public func key(_ key: String) -> Key { Key(ref: w.keyRef(key)) }
+
+    /// The class `className` prepared for `encodeDetachedObject(class:_:)` and
+    /// `encodeObject(forKey:class:_:)`; `classes` as for `encodeObject(forKey:className:classes:_:)`.
+    public func objectClass(_ className: String, classes: [String]? = nil) -> ObjectClass {
+        ObjectClass(uid: w.classUID(className, classes ?? [className, "NSObject"]))
+    }
+
+    /// The UID of a string value, storing it now if it is not stored yet: the same string
+    /// `encode(_:forKey:)` refers to. Encode it later with `encode(stringUID:forKey:)`.
+    public func stringUID(_ value: String) -> Int { w.stringUID(value) }
+
+    /// Encodes, under a prepared key, a reference to the string whose UID `stringUID(_:)` gave.
+    public func encode(stringUID uid: Int, forKey key: Key) { w.put(ref: key.ref, w.table.uid(UInt64(uid))) }
+
+    /// Encodes a boolean under a prepared key.
+    public func encode(_ value: Bool, forKey key: Key) { w.put(ref: key.ref, w.table.bool(value)) }
+    /// Encodes a 64-bit integer under a prepared key.
+    public func encode(_ value: Int64, forKey key: Key) { w.put(ref: key.ref, w.table.int(value)) }
+    /// Encodes a string under a prepared key.
+    public func encode(_ value: String, forKey key: Key) { w.put(ref: key.ref, w.table.uid(UInt64(w.stringUID(value)))) }
+    /// Encodes a value of Foundation's standard classes under a prepared key.
+    public func encode(_ value: ArchiveValue, forKey key: Key) {
+        switch value {
+        case .bool(let b): w.put(ref: key.ref, w.table.bool(b))
+        case .int(let i): w.put(ref: key.ref, w.table.int(i))
+        case .uint(let u): w.put(ref: key.ref, w.table.uint(u))
+        case .double(let d): w.put(ref: key.ref, w.table.double(d))
+        default: w.put(ref: key.ref, w.table.uid(UInt64(w.uid(of: value))))
+        }
+    }
+
+    /// As `encodeDetachedObject(className:classes:_:)`, for a prepared class.
+    public func encodeDetachedObject(class objectClass: ObjectClass, _ body: (KeyedArchiver) throws -> Void) rethrows -> Int {
+        let objectUID = w.beginObject(classUID: objectClass.uid)
+        try body(self)
+        w.endObject()
+        return objectUID
+    }
+
+    /// As `encodeObject(forKey:className:classes:_:)`, under a prepared key, for a prepared class.
+    public func encodeObject(forKey key: Key, class objectClass: ObjectClass, _ body: (KeyedArchiver) throws -> Void) rethrows {
+        let objectUID = w.beginObject(classUID: objectClass.uid)
+        try body(self)
+        w.endObject()
+        w.put(ref: key.ref, w.table.uid(UInt64(objectUID)))
+    }
+
     // MARK: Scalars
 
     /// Encodes a boolean (NSNumber).
@@ -50,6 +124,22 @@ public final class KeyedArchiver {
     public func encode(_ value: Double, forKey key: String) { w.put(key, w.table.double(value)) }
     /// Encodes a string (NSString): stored once in `$objects`, referenced by UID.
     public func encode(_ value: String, forKey key: String) { w.putString(key, value) }
+    /// Encodes a string given as its UTF-8 bytes, without making a `String` of them when they
+    /// are ASCII; the same as `encode(_:forKey:)` with the string they hold. Not valid UTF-8:
+    /// encoded as `String(decoding:as:)` reads them (invalid sequences replaced).
+    public func encode(utf8 value: Span<UInt8>, forKey key: String) {
+        var high: UInt8 = 0
+        for i in value.indices { high |= value[i] }
+        if high < 0x80 {
+            let u = w.table.stringUID(ascii: value)
+            w.putUID(key, u)
+        } else {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(value.count)
+            for i in value.indices { bytes.append(value[i]) }
+            w.putString(key, String(decoding: bytes, as: UTF8.self))
+        }
+    }
     /// Encodes bytes (NSData).
     public func encode(bytes: [UInt8], forKey key: String) { w.putUID(key, w.dataUID(bytes)) }
     /// Encodes a date (NSDate), in seconds since 2001-01-01T00:00:00Z.
@@ -182,7 +272,7 @@ struct ArchiveWriter {
     /// The last class used and its description's UID.
     var lastClass: (name: String, uid: Int) = ("", -1)
     /// The object table reference of recently used keys.
-    var keyRefs = KeyRefCache()
+    var keyRefs = WriterKeyCache()
     let classKey: Int32
     let objectsKey: Int32
 
@@ -203,15 +293,25 @@ struct ArchiveWriter {
     /// Adds a key and a value reference to the innermost open object.
     @inline(__always)
     mutating func put(_ key: String, _ value: Int32) {
-        let (cached, slot) = keyRefs.find(key)
-        if cached >= 0 {
-            pairs.append(Int32(truncatingIfNeeded: cached))
-        } else {
-            let ref = key.utf8.first == 0x24 ? table.string("$" + key) : table.string(key)
-            keyRefs.store(key, Int(ref), at: slot)
-            pairs.append(ref)
-        }
+        pairs.append(keyRef(key))
         pairs.append(value)
+    }
+
+    /// Adds a key given by its reference (`keyRef`) and a value reference.
+    @inline(__always)
+    mutating func put(ref key: Int32, _ value: Int32) {
+        pairs.append(key)
+        pairs.append(value)
+    }
+
+    /// The object table reference of a key (escaped if it begins with `$`).
+    @inline(__always)
+    mutating func keyRef(_ key: String) -> Int32 {
+        let (cached, slot) = keyRefs.find(key)
+        if cached >= 0 { return cached }
+        let ref = key.utf8.first == 0x24 ? table.string("$" + key) : table.string(key)
+        keyRefs.store(key, ref, at: slot)
+        return ref
     }
 
     @inline(__always)
@@ -270,7 +370,12 @@ struct ArchiveWriter {
     /// Opens an object: reserves its UID and starts collecting its pairs with its `$class`
     /// (`classes` is needed only the first time a class is met).
     mutating func beginObject(className: String, classes: [String]) -> Int {
-        let classDescription = classUID(className, classes)
+        beginObject(classUID: classUID(className, classes))
+    }
+
+    /// Opens an object whose class description is `classDescription`'s UID.
+    @inline(__always)
+    mutating func beginObject(classUID classDescription: Int) -> Int {
         let objectUID = table.objects.count
         table.objects.append(-1)
         open.append((pairs.count, objectUID))
@@ -385,5 +490,40 @@ struct ArchiveWriter {
             table.string("$objects"), objectsRef,
         ][...])
         return table.finish(top: root)
+    }
+}
+
+/// The object table reference of recently used keys, by a hash of their length and first byte. Keys must match byte for byte: `==` compares canonical equivalence, but an ASCII
+/// key is canonically equivalent to no other string of as many UTF-8 bytes, so `==` with equal
+/// byte counts is exact for it (and quick for strings with identical storage).
+struct WriterKeyCache {
+    private var keys = [String](repeating: "", count: 128)
+    private var refs = [Int32](repeating: -1, count: 128)
+    private var ascii = [Bool](repeating: false, count: 128)
+
+    @inline(__always)
+    private static func slot(_ key: String) -> Int {
+        let utf8 = key.utf8
+        return (utf8.count &* 29 &+ Int(utf8.first ?? 0) &* 7) & 127
+    }
+
+    /// The cached reference for `key` (-1 if none) and its slot.
+    @inline(__always)
+    func find(_ key: String) -> (ref: Int32, slot: Int) {
+        let i = WriterKeyCache.slot(key)
+        let r = refs[i]
+        guard r >= 0, keys[i].utf8.count == key.utf8.count else { return (-1, i) }
+        if ascii[i] ? keys[i] == key : sameUTF8(keys[i], key) { return (r, i) }
+        return (-1, i)
+    }
+
+    @inline(__always)
+    mutating func store(_ key: String, _ ref: Int32, at slot: Int) {
+        keys[slot] = key
+        refs[slot] = ref
+        let bytes = key.utf8.span
+        var high: UInt8 = 0
+        for j in bytes.indices { high |= bytes[j] }
+        ascii[slot] = high < 0x80
     }
 }

@@ -56,6 +56,25 @@ struct ObjectTable {
 
     var count: Int { offsets.count }
 
+    /// The number of bytes written so far (the finished file adds the offset table and trailer).
+    var byteCount: Int { end }
+
+    /// A hint given once the size is better known than at `init`: `entries` objects in the
+    /// finished table, `bytes` bytes in the finished file (0: unknown). Widens the container
+    /// references now if `entries` needs it (cheap while few objects are written, instead of
+    /// rewriting everything when the count crosses 256 or 65,536), and reserves the storage.
+    mutating func reserve(entries: Int, bytes: Int) {
+        let entries = min(max(entries, 0), 1 << 28)
+        let width = ObjectTable.byteWidth(UInt64(max(entries, 1)))
+        if width > refWidth { rewrite(refWidth: width) }
+        if bytes > body.count { body.reserveCapacity(bytes) }
+        if entries > offsets.count { offsets.reserveCapacity(entries) }
+        // Strings are most of a keyed archive's objects; numbers fewer (they repeat more).
+        strings.reserve(entries / 3)
+        uidRefs.reserveCapacity(entries / 2)
+        objects.reserveCapacity(entries / 2)
+    }
+
     // MARK: Writing bytes
 
     /// Makes room for `size` more bytes after `end`.
@@ -267,6 +286,55 @@ struct ObjectTable {
         return uid
     }
 
+    /// The UID of a string value given as ASCII bytes (every byte below 0x80): as
+    /// `stringUID(_:)` for the string of those bytes, without making the string.
+    mutating func stringUID(ascii units: Span<UInt8>) -> Int {
+        let (found, slot, tag) = strings.find(hash: RefMap.hash(units)) { e in asciiEquals(stringRef(e), units) }
+        if found < -1 { return Int(~found) }
+        let ref = found >= 0 ? found : writeASCII(units)
+        objects.append(ref)
+        let uid = objects.count - 1
+        if found >= 0 {
+            strings.replace(Int32(truncatingIfNeeded: ~uid), at: slot)
+        } else {
+            strings.insert(Int32(truncatingIfNeeded: ~uid), tag: tag, at: slot)
+        }
+        return uid
+    }
+
+    /// Writes an ASCII string object and returns its reference.
+    private mutating func writeASCII(_ units: Span<UInt8>) -> Int32 {
+        let count = units.count
+        let ref = begin(ObjectTable.headerSize(count) + count)
+        var at = end
+        var w = body.mutableSpan
+        w.header(&at, 0x50, count: count)
+        for i in units.indices { w[at &+ i] = units[i] }
+        at += count
+        _ = consume w
+        end = at
+        return ref
+    }
+
+    /// Whether object `ref` is an ASCII string holding exactly `units`.
+    private func asciiEquals(_ ref: Int32, _ units: Span<UInt8>) -> Bool {
+        let b = body.span
+        let at = offsets[Int(ref)]
+        let marker = b[at]
+        guard marker >> 4 == 0x5 else { return false }
+        let (count, start): (Int, Int)
+        if marker & 0x0F != 0x0F {
+            (count, start) = (Int(marker & 0x0F), at + 1)
+        } else {
+            let width = 1 << Int(b[at + 1] & 0x0F)
+            (count, start) = (Int(BinaryPropertyList.readUInt(body, at: at + 2, width: width)), at + 2 + width)
+        }
+        guard units.count == count else { return false }
+        let stored = b.extracting(start ..< start + count)
+        for i in units.indices where stored[i] != units[i] { return false }
+        return true
+    }
+
     /// Writes a string object (ASCII or UTF-16) and returns its reference.
     private mutating func write(_ value: String, _ units: Span<UInt8>) -> Int32 {
         let ref: Int32
@@ -274,14 +342,7 @@ struct ObjectTable {
         // scalar takes more UTF-8 bytes than UTF-16 units); a native string knows both at once.
         let count = units.count
         if value.utf16.count == count {
-            ref = begin(ObjectTable.headerSize(count) + count)
-            var at = end
-            var w = body.mutableSpan
-            w.header(&at, 0x50, count: count)
-            for i in units.indices { w[at &+ i] = units[i] }
-            at += count
-            _ = consume w
-            end = at
+            ref = writeASCII(units)
         } else {
             let n = value.utf16.count
             ref = begin(ObjectTable.headerSize(n) + 2 * n)
@@ -312,7 +373,8 @@ struct ObjectTable {
         switch marker >> 4 {
         case 0x5:
             guard units.count == count else { return false }
-            for i in units.indices where body[start + i] != units[i] { return false }
+            let stored = body.span.extracting(start ..< start + count)
+            for i in units.indices where stored[i] != units[i] { return false }
             return true
         case 0x6:
             var at = start
@@ -414,20 +476,19 @@ struct ObjectTable {
     }
 
     /// Rewrites every object written so far with container references `width` bytes wide.
+    /// Objects other than containers are copied unchanged, a run of them at a time.
     private mutating func rewrite(refWidth width: Int) {
         let old = body
         let oldWidth = refWidth
         let n = offsets.count
         // Containers grow at most by the ratio of the widths.
-        var out = [UInt8](repeating: 0, count: 8 + (end - 8) * max(width, oldWidth) / oldWidth + 256)
-        var w = out.mutableSpan
-        var at = 0
-        for i in 0 ..< 8 { w[i] = old[i] }
-        at = 8
+        var out: [UInt8] = []
+        out.reserveCapacity(8 + (end - 8) * max(width, oldWidth) / oldWidth + 256)
+        // Bytes from `run` on are copied as they are, up to the next container's references.
+        var run = 0
         for index in 0 ..< n {
             let start = offsets[index]
-            let stop = index + 1 < n ? offsets[index + 1] : end
-            offsets[index] = at
+            offsets[index] = out.count + (start - run)
             let marker = old[start]
             switch marker >> 4 {
             case 0xA, 0xC, 0xD:
@@ -438,25 +499,24 @@ struct ObjectTable {
                     count = Int(BinaryPropertyList.readUInt(old, at: start + 2, width: intWidth))
                     refsAt = start + 2 + intWidth
                 }
-                for i in start ..< refsAt {
-                    w[at] = old[i]
-                    at += 1
-                }
+                out.append(contentsOf: old[run ..< refsAt])
                 let refs = marker >> 4 == 0xD ? 2 * count : count
                 for k in 0 ..< refs {
-                    w.bigEndian(&at, BinaryPropertyList.readUInt(old, at: refsAt + k * oldWidth, width: oldWidth), width: width)
+                    let r = BinaryPropertyList.readUInt(old, at: refsAt + k * oldWidth, width: oldWidth)
+                    var shift = (width - 1) * 8
+                    while shift >= 0 {
+                        out.append(UInt8(truncatingIfNeeded: r >> UInt64(shift)))
+                        shift -= 8
+                    }
                 }
+                run = refsAt + refs * oldWidth
             default:
-                for i in start ..< stop {
-                    w[at] = old[i]
-                    at += 1
-                }
+                break
             }
         }
-        _ = consume w
-        end = at
+        out.append(contentsOf: old[run ..< end])
+        end = out.count
         body = out
-        end = at
         refWidth = width
     }
 

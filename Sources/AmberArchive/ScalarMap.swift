@@ -131,6 +131,12 @@ struct RefMap {
         }
     }
 
+    /// Grows the table until it holds `capacity` values before growing again (by the same
+    /// rehashing as growth: no value is read).
+    mutating func reserve(_ capacity: Int) {
+        while limit < capacity, control.count < 1 << 24 { grow() }
+    }
+
     /// Records `ref` in the slot `find` returned for a value it did not hold.
     @inline(__always)
     mutating func insert(_ ref: Int32, tag: UInt32, at slot: Int) {

@@ -10,24 +10,44 @@ func coderBox(_ handle: OpaquePointer?) throws(AmberError) -> CoderBox {
 
 /// Backs `amber_coder_encode_bool`.
 @c @implementation public func amber_coder_encode_bool(_ coder: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ value: CInt) -> CInt {
-    guarded { try coderBox(coder).encode(value != 0, try inputKey(key)) }
+    guarded {
+        let c = try coderBox(coder)
+        try c.encode(value != 0, try c.key(key))
+    }
 }
 
 /// Backs `amber_coder_encode_int64`.
 @c @implementation public func amber_coder_encode_int64(_ coder: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ value: Int64) -> CInt {
-    guarded { try coderBox(coder).encode(value, try inputKey(key)) }
+    guarded {
+        let c = try coderBox(coder)
+        try c.encode(value, try c.key(key))
+    }
 }
 
 /// Backs `amber_coder_encode_double`.
 @c @implementation public func amber_coder_encode_double(_ coder: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ value: Double) -> CInt {
-    guarded { try coderBox(coder).encode(value, try inputKey(key)) }
+    guarded {
+        let c = try coderBox(coder)
+        try c.encode(value, try c.key(key))
+    }
 }
 
 /// Backs `amber_coder_encode_string`.
 @c @implementation public func amber_coder_encode_string(_ coder: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?) -> CInt {
     guarded {
         let c = try coderBox(coder)
-        let k = try inputKey(key)
+        let k = try c.key(key)
+        // ASCII values are encoded from their bytes (no string is made); others validated.
+        if let value {
+            let bytes = UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self)
+            var n = 0
+            var high: UInt8 = 0
+            while bytes[n] != 0 {
+                high |= bytes[n]
+                n += 1
+            }
+            if high < 0x80 { return try c.encode(utf8: UnsafeBufferPointer(start: bytes, count: n).span, k) }
+        }
         try c.encode(try inputString(value, "value"), k)
     }
 }

@@ -12,7 +12,9 @@ final class CoderBox {
         case idle
     }
 
-    private(set) var source: Source
+    /// Unchecked for exclusive access at run time: each access is a plain read, or a write
+    /// by `with` outside the callback.
+    @exclusivity(unchecked) private(set) var source: Source
     weak var engine: EngineBox?
 
     init(_ source: Source, engine: EngineBox?) {
@@ -35,12 +37,44 @@ final class CoderBox {
         defer {
             HandleRegistry.shared.endLoan(handle)
             box.source = .idle
-            if let engine = box.engine, engine.spareCoder == nil { engine.spareCoder = box }
+            // The engine given, not a load of the box's weak reference: the caller holds it.
+            if let engine, engine.spareCoder == nil { engine.spareCoder = box }
         }
         return try withExtendedLifetime(box) { try body(handle) }
     }
 
     private func idle() -> AmberError { misuse("the coder is used outside its callback") }
+
+    /// Keys made from C strings, by length and first byte: a host writes the same few keys for
+    /// every object, and comparing a short key's bytes is cheaper than making its string.
+    /// No host code runs during an access, so it skips the run-time exclusivity check.
+    @exclusivity(unchecked) private var keyCache = [String](repeating: "", count: 32)
+
+    /// A coder key (as `inputKey`): short ASCII keys come from `keyCache`.
+    @inline(__always)
+    func key(_ p: UnsafePointer<CChar>?) throws(AmberError) -> String {
+        guard let p else { return try inputKey(p) }
+        let bytes = UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self)
+        var n = 0
+        var high: UInt8 = 0
+        while n < 16, bytes[n] != 0 {
+            high |= bytes[n]
+            n += 1
+        }
+        guard n > 0, n < 16, high < 0x80 else { return try inputKey(p) }
+        let slot = (n &* 7 &+ Int(bytes[0])) & 31
+        var cached = keyCache[slot]
+        if cached.utf8.count == n {
+            let same = cached.withUTF8 { c -> Bool in
+                for i in 0 ..< n where c[i] != bytes[i] { return false }
+                return true
+            }
+            if same { return cached }
+        }
+        let made = String(decoding: UnsafeBufferPointer(start: bytes, count: n), as: UTF8.self)
+        keyCache[slot] = made
+        return made
+    }
 
     func encode(_ value: Bool, _ key: String) throws(AmberError) {
         switch source {
@@ -71,6 +105,14 @@ final class CoderBox {
         case .state(let c): try c.encode(value, forKey: key)
         case .idle: throw idle()
         case .app(let c): try c.encode(value, forKey: key)
+        }
+    }
+
+    func encode(utf8 value: Span<UInt8>, _ key: String) throws(AmberError) {
+        switch source {
+        case .state(let c): try c.encode(utf8: value, forKey: key)
+        case .idle: throw idle()
+        case .app(let c): try c.encode(utf8: value, forKey: key)
         }
     }
 

@@ -2,19 +2,41 @@ import AmberArchive
 
 /// What `StateCoder` and `AppCoder` share: the archiver positioned on their object, the checks
 /// every write goes through (active, not reserved, not written twice), and error conversion.
+///
+/// Its stored properties skip the run-time exclusivity check: they are accessed only inside
+/// its own methods and the engine's, never across a call to host code.
 final class EncoderCore {
     let archiver: KeyedArchiver
     /// False once the callback the coder was given to has returned.
-    var isActive = true
-    /// What the coder is for, in messages.
-    let owner: CoderOwner
-    /// Keys written so far, to refuse a second write (a list: objects write few keys).
-    private var written: [String] = []
-    private var writtenSet: Set<String>?
+    @exclusivity(unchecked) var isActive = true
+    /// What the coder is for, in messages (for a reused coder, `record` replaces its index).
+    @exclusivity(unchecked) private var baseOwner: CoderOwner
+    /// The record of a reused preserving coder (-1: `baseOwner` as it is).
+    @exclusivity(unchecked) private var record = -1
+    /// Keys written so far, to refuse a second write (a list: objects write few keys): the
+    /// first `writtenCount` of `written` (the rest are left over from a previous owner).
+    @exclusivity(unchecked) private var written: [String] = []
+    @exclusivity(unchecked) private var writtenCount = 0
+    @exclusivity(unchecked) private var writtenSet: Set<String>?
 
     init(archiver: KeyedArchiver, owner: CoderOwner) {
         self.archiver = archiver
-        self.owner = owner
+        self.baseOwner = owner
+    }
+
+    /// What the coder is for, in messages.
+    var owner: CoderOwner {
+        if record >= 0, case .preserving(let pass, _) = baseOwner { return .preserving(pass, record) }
+        return baseOwner
+    }
+
+    /// Makes a preserving core new again for another record of its pass (a coder reused for
+    /// the next object, once nothing else holds it): active, no key written, storage kept.
+    func reset(record: Int) {
+        self.record = record
+        isActive = true
+        writtenCount = 0
+        writtenSet = nil
     }
 
     /// Checks that `key` may be written now, and remembers it.
@@ -30,12 +52,22 @@ final class EncoderCore {
             guard writtenSet!.insert(key).inserted else { throw duplicate(key) }
             return
         }
-        for k in written where k == key { throw duplicate(key) }
-        if written.isEmpty { written.reserveCapacity(9) }  // one allocation, not four
-        written.append(key)
-        if written.count > 8 {
-            writtenSet = Set(written)
+        var i = 0
+        while i < writtenCount {
+            if written[i] == key { throw duplicate(key) }
+            i += 1
+        }
+        if writtenCount < written.count {
+            written[writtenCount] = key
+        } else {
+            if written.isEmpty { written.reserveCapacity(9) }  // one allocation, not four
+            written.append(key)
+        }
+        writtenCount += 1
+        if writtenCount > 8 {
+            writtenSet = Set(written[0 ..< writtenCount])
             written = []
+            writtenCount = 0
         }
     }
 

@@ -40,6 +40,14 @@ public class KeyedStateCoder {
         core.archiver.encode(value, forKey: key)
     }
 
+    /// Encodes a string given as its UTF-8 bytes: the same as `encode(_:forKey:)` with the
+    /// string they hold, without making the string when they are ASCII. The caller checks that
+    /// they are valid UTF-8 (invalid sequences are encoded replaced, as `String(decoding:as:)`).
+    public func encode(utf8 value: Span<UInt8>, forKey key: String) throws(AmberError) {
+        try core.admit(key)
+        core.archiver.encode(utf8: value, forKey: key)
+    }
+
     /// Encodes bytes (NSData).
     public func encode(bytes: [UInt8], forKey key: String) throws(AmberError) {
         try core.admit(key)

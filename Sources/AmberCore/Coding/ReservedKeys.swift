@@ -40,6 +40,18 @@ public enum ReservedKeys {
         guard let first = key.utf8.first else { return false }
         if first == UInt8(ascii: "a") { return key.hasPrefix(prefix) || names.contains(key) }
         guard shapes[Int(first)] & (1 << UInt64(min(key.utf8.count, 63))) != 0 else { return false }
-        return names.contains(key)
+        for name in byFirstByte[Int(first)] where name == key { return true }
+        return false
     }
+
+    /// The names by their first byte: a key of a name's shape is compared with the few names
+    /// beginning like it rather than hashed.
+    private static let byFirstByte: [[String]] = {
+        var table = [[String]](repeating: [], count: 256)
+        for name in names {
+            guard let first = name.utf8.first else { continue }
+            table[Int(first)].append(name)
+        }
+        return table
+    }()
 }

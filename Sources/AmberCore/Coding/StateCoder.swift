@@ -8,13 +8,21 @@ import AmberArchive
 /// the callback the coder was given to has returned. A coder is valid only during its callback.
 public final class StateCoder: KeyedStateCoder {
     let pass: PreservationPass
-    /// The object whose state this coder holds.
-    public let object: RestorableObject
+    /// The object whose state this coder holds. (Unchecked for exclusive access at run time:
+    /// every access is a plain read or, by the engine between callbacks, a write.)
+    @exclusivity(unchecked) public private(set) var object: RestorableObject
 
     init(archiver: KeyedArchiver, pass: PreservationPass, record: Int, object: RestorableObject) {
         self.pass = pass
         self.object = object
         super.init(core: EncoderCore(archiver: archiver, owner: .preserving(pass, record)))
+    }
+
+    /// Points the coder at another record of the same pass, as if new: the engine reuses a
+    /// coder that nothing else holds once its callback has returned.
+    func reuse(record: Int, object: RestorableObject) {
+        self.object = object
+        core.reset(record: record)
     }
 
     /// Encodes a reference to another restorable object (SPEC R4); at restoration it decodes to

@@ -63,44 +63,118 @@ extension Engine {
         guard save else { return nil }
 
         let pass = PreservationPass()
-        pass.walk(roots: roots)
+        pass.walk(roots: roots, expected: lastPreservedSize.records, archiver: archiver)
+        sizeArchiver(archiver, records: pass.records.count)
         var uids: [Int] = []
         uids.reserveCapacity(pass.records.count)
+        var layout = RecordLayout()
+        var spare: StateCoder?
         var i = 0
         while i < pass.records.count {
-            uids.append(try encodeRecord(i, of: pass, into: archiver))
+            uids.append(try encodeRecord(i, of: pass, into: archiver, &layout, &spare))
             i += 1
         }
+        spare = nil
         do {
             try archiver.encode(objectUIDs: uids, forKey: ArchiveLayout.objectsKey)
             snapshots.encode(into: archiver)
-            return (try archiver.finishEncoding(), uids.count, pass.duplicates)
+            let entries = archiver.entryCount
+            let bytes = try archiver.finishEncoding()
+            lastPreservedSize = (uids.count, entries, bytes.count)
+            return (bytes, uids.count, pass.duplicates)
         } catch let e as ArchiveError {
             throw AmberError(e)
         }
     }
 
+    /// Sizes the archiver for `records` records from the last archive preserved (scaled by the
+    /// number of records), or from a typical record the first time: the width of its references
+    /// is then right from the start rather than rewritten as the archive grows.
+    private func sizeArchiver(_ archiver: KeyedArchiver, records: Int) {
+        let last = lastPreservedSize
+        if last.records > 0, last.entries > 0 {
+            let entries = last.entries * records / last.records + 16
+            let bytes = last.bytes * records / last.records
+            archiver.reserveCapacity(entries: entries, bytes: bytes + bytes / 32 + 256)
+        } else {
+            // A record is its dictionary, its state's, its identifier, UIDs, and a few values.
+            archiver.reserveCapacity(entries: records * 8)
+        }
+    }
+
+    /// The record layout's keys and classes, prepared the first time each is used (so that the
+    /// archive holds only those used, in the order they are first used).
+    private struct RecordLayout {
+        var recordClass: KeyedArchiver.ObjectClass?
+        var stateClass: KeyedArchiver.ObjectClass?
+        var className: KeyedArchiver.Key?
+        var kind: KeyedArchiver.Key?
+        var identifier: KeyedArchiver.Key?
+        var parent: KeyedArchiver.Key?
+        var relation: KeyedArchiver.Key?
+        var state: KeyedArchiver.Key?
+    }
+
     /// Encodes record `i` of the pass as a detached `AmberObjectRecord`; returns its UID.
-    private func encodeRecord(_ i: Int, of pass: PreservationPass, into archiver: KeyedArchiver) throws -> Int {
-        let record = pass.records[i]
-        let object = record.object
+    /// `spare` is a coder that nothing else holds any more, reused for the next object's state.
+    private func encodeRecord(
+        _ i: Int, of pass: PreservationPass, into archiver: KeyedArchiver, _ layout: inout RecordLayout,
+        _ spare: inout StateCoder?
+    ) throws -> Int {
         typealias L = ArchiveLayout
-        return try archiver.encodeDetachedObject(className: L.recordClass) { a in
-            a.encode(object.className, forKey: L.className)
-            a.encode(Int64(object.kind.rawValue), forKey: L.kind)
-            a.encode(record.identifier, forKey: L.identifier)
-            if record.occurrence > 0 { a.encode(Int64(record.occurrence), forKey: L.position) }
-            if record.parent >= 0 { a.encode(Int64(record.parent), forKey: L.parent) }
-            a.encode(Int64(record.relation.rawValue), forKey: L.relation)
-            if let path = record.path { a.encode(.array(path.map { .string($0) }), forKey: L.path) }
-            if record.isRoot { a.encode(true, forKey: L.root) }
+        @inline(__always)
+        func prepared(_ key: inout KeyedArchiver.Key?, _ name: String) -> KeyedArchiver.Key {
+            if let key { return key }
+            let k = archiver.key(name)
+            key = k
+            return k
+        }
+        @inline(__always)
+        func prepared(_ cls: inout KeyedArchiver.ObjectClass?, _ name: String) -> KeyedArchiver.ObjectClass {
+            if let cls { return cls }
+            let c = archiver.objectClass(name)
+            cls = c
+            return c
+        }
+        guard let object = pass.takeObject(i) else {
+            throw AmberError(.misuse, "record \(i) of the preservation was encoded twice")
+        }
+        return try archiver.encodeDetachedObject(class: prepared(&layout.recordClass, L.recordClass)) { a in
+            a.encode(object.className, forKey: prepared(&layout.className, L.className))
+            a.encode(Int64(object.kind.rawValue), forKey: prepared(&layout.kind, L.kind))
+            let identifierUID = pass.records[i].identifierUID
+            if identifierUID >= 0 {
+                a.encode(stringUID: identifierUID, forKey: prepared(&layout.identifier, L.identifier))
+            } else {
+                a.encode(pass.records[i].identifier, forKey: prepared(&layout.identifier, L.identifier))
+            }
+            let occurrence = pass.records[i].occurrence
+            if occurrence > 0 { a.encode(Int64(occurrence), forKey: L.position) }
+            let parent = pass.records[i].parent
+            if parent >= 0 { a.encode(Int64(parent), forKey: prepared(&layout.parent, L.parent)) }
+            a.encode(Int64(pass.records[i].relation.rawValue), forKey: prepared(&layout.relation, L.relation))
+            if let path = pass.records[i].path { a.encode(.array(path.map { .string($0) }), forKey: L.path) }
+            if pass.records[i].isRoot { a.encode(true, forKey: L.root) }
             if let rc = object.restorationClassName { a.encode(rc, forKey: L.restorationClass) }
             if let bp = object.blueprintIdentifier { a.encode(bp, forKey: L.blueprint) }
-            try a.encodeObject(forKey: L.state, className: L.stateClass) { s in
+            try a.encodeObject(forKey: prepared(&layout.state, L.state), class: prepared(&layout.stateClass, L.stateClass)) { s in
                 if let encode = object.callbacks.encode {
-                    let coder = StateCoder(archiver: s, pass: pass, record: i, object: object)
-                    defer { coder.core.isActive = false }
-                    try encode(object, coder)
+                    var coder: StateCoder
+                    if let reused = spare {
+                        spare = nil
+                        reused.reuse(record: i, object: object)
+                        coder = reused
+                    } else {
+                        coder = StateCoder(archiver: s, pass: pass, record: i, object: object)
+                    }
+                    do { try encode(object, coder) } catch {
+                        coder.core.isActive = false
+                        throw error
+                    }
+                    coder.core.isActive = false
+                    // Reused only if the callback kept no reference to it (a coder used after
+                    // its callback must still throw).
+                    if isKnownUniquelyReferenced(&coder) { spare = coder }
                 }
                 // A view's standard state, under reserved keys beside the host's (SPEC R17, R18).
                 try ViewStateArchive.encode(object, into: s)

@@ -43,6 +43,9 @@ public final class Engine {
     var restoredArchiveSuperseded = false
     /// Whether the host discarded the archive in this process.
     var discardedByHost = false
+    /// The size of the last archive preserved (records, property list objects, bytes): the
+    /// next preservation sizes its archiver from it (`Engine.encodeArchive`).
+    var lastPreservedSize: (records: Int, entries: Int, bytes: Int) = (0, 0, 0)
     /// The snapshot attached for the next preservation, and the one being restored (SPEC R21).
     let snapshots = SnapshotSlot()
 

@@ -1,3 +1,5 @@
+import AmberArchive
+
 /// One preservation: the walk that decides which objects are recorded (SPEC R2, R3), and the
 /// objects that references add while their coders run (SPEC R4).
 ///
@@ -6,7 +8,8 @@
 final class PreservationPass {
     /// An object to record.
     struct Record {
-        let object: RestorableObject
+        /// Nil once the engine has taken it to encode it (`takeObject`).
+        fileprivate(set) var object: RestorableObject?
         /// The index of the record it hangs from, or -1.
         let parent: Int
         let identifier: String
@@ -17,16 +20,28 @@ final class PreservationPass {
         let isRoot: Bool
         /// The whole path, for records without parent.
         let path: [String]?
+        /// The UID of `identifier` in the archive, if the walk stored it there (-1: not yet).
+        var identifierUID = -1
     }
 
     let id: UInt64
-    private(set) var records: [Record] = []
+    /// Unchecked for exclusive access at run time: no access to it spans a call to host code
+    /// (the engine reads a record's fields one at a time; references append between callbacks).
+    @exclusivity(unchecked) private(set) var records: [Record] = []
     private(set) var duplicates: [[String]] = []
     /// Every recorded path, made the first time a reference needs it.
     private var paths: Set<[String]>?
 
     init() {
         id = UInt64.random(in: 1 ... UInt64.max)
+    }
+
+    /// The object of record `index`, taken out of the record (moved, not copied): each record
+    /// is encoded once, in order, and the pass's reference to its object then goes while the
+    /// object's memory is still in the cache, rather than all together when the pass ends.
+    /// Nothing else reads a record's object.
+    func takeObject(_ index: Int) -> RestorableObject? {
+        records[index].object.take()
     }
 
     /// A record's restoration path.
@@ -61,7 +76,13 @@ final class PreservationPass {
     /// Walks the trees from the roots: an object is recorded if it and all its ancestors have
     /// an identifier and its path is not taken; in each controller its views, then its children
     /// in order, then its presented controller. Iterative, so deep trees do not exhaust the stack.
-    func walk(roots: [RestorableObject]) {
+    /// `expected`: a hint, the number of records expected.
+    ///
+    /// With `archiver`, each recorded identifier is stored in it as the object is recorded,
+    /// while the string is in the cache (`Record.identifierUID`), rather than when the record
+    /// is encoded.
+    func walk(roots: [RestorableObject], expected: Int = 0, archiver: KeyedArchiver? = nil) {
+        if expected > 0 { records.reserveCapacity(expected) }
         var rootNames = SiblingNames()
         var stack: [Pending] = []
         for root in roots where root.parent == nil && root.passID != id {
@@ -75,7 +96,7 @@ final class PreservationPass {
             stack.append(Pending(object: root, parent: -1, identifier: rid, occurrence: 0, relation: .none))
         }
         stack.reverse()
-        var kids: [Pending] = []
+        var names = SiblingNames()
         var stackCounts: [String: Int] = [:]
         while let item = stack.popLast() {
             let o = item.object
@@ -84,10 +105,13 @@ final class PreservationPass {
             records.append(Record(
                 object: o, parent: item.parent, identifier: item.identifier, occurrence: item.occurrence,
                 relation: item.relation, isRoot: item.parent < 0,
-                path: item.parent < 0 ? [item.identifier] : nil))
+                path: item.parent < 0 ? [item.identifier] : nil,
+                identifierUID: archiver?.stringUID(item.identifier) ?? -1))
             if o.views.isEmpty, o.children.isEmpty, o.presented == nil { continue }
-            var names = SiblingNames()
-            kids.removeAll(keepingCapacity: true)
+            names.removeAll()
+            // The children taken go on the stack in order, then that part is reversed, so
+            // that the first is walked first.
+            let base = stack.count
             func consider(_ c: RestorableObject, _ relation: ObjectRelation, _ occurrence: Int, _ cid: String) {
                 guard c.passID != id else { return }
                 guard names.insert(RestorableObject.component(cid, occurrence)) else {
@@ -96,7 +120,7 @@ final class PreservationPass {
                 }
                 c.passID = id
                 c.passIndex = -1
-                kids.append(Pending(object: c, parent: index, identifier: cid, occurrence: occurrence, relation: relation))
+                stack.append(Pending(object: c, parent: index, identifier: cid, occurrence: occurrence, relation: relation))
             }
             for v in o.views {
                 if let vid = v.identifier { consider(v, .view, 0, vid) }
@@ -115,7 +139,12 @@ final class PreservationPass {
                 }
             }
             if let p = o.presented, let pid = p.identifier { consider(p, .presented, 0, pid) }
-            stack.append(contentsOf: kids.reversed())
+            var (lo, hi) = (base, stack.count - 1)
+            while lo < hi {
+                stack.swapAt(lo, hi)
+                lo += 1
+                hi -= 1
+            }
         }
     }
 

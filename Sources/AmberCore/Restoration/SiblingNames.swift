@@ -15,4 +15,10 @@ struct SiblingNames {
         }
         return true
     }
+
+    /// Forgets every name, keeping the list's storage (one list serves each parent in turn).
+    mutating func removeAll() {
+        list.removeAll(keepingCapacity: true)
+        set = nil
+    }
 }
