@@ -16,8 +16,10 @@ final class DecoderBox {
         case idle
     }
 
-    private(set) var source: Source
-    weak var engine: EngineBox?
+    @exclusivity(unchecked) private(set) var source: Source
+    /// The engine whose spare box this is (unowned: the engine's box holds its spare, and a box
+    /// made for a nested callback lives only during that callback, inside an engine operation).
+    @exclusivity(unchecked) unowned var engine: EngineBox?
     /// What decode_string and decode_bytes lent; invalid once the callback returns.
     let arena = ScratchArena()
 

@@ -13,8 +13,8 @@ final class EngineBox {
     var handle: OpaquePointer!
     /// The objects made for this engine, each at its `slot` (nil: a slot freed, listed in
     /// `freeObjectSlots`).
-    private(set) var objects: [ObjectBox?] = []
-    private var freeObjectSlots: [Int] = []
+    @exclusivity(unchecked) private(set) var objects: [ObjectBox?] = []
+    @exclusivity(unchecked) private var freeObjectSlots: [Int] = []
     /// Contexts of restoration classes and blueprint factories, released at close.
     var classContexts: [HostContext] = []
     var delegateContext: HostContext?
@@ -29,15 +29,15 @@ final class EngineBox {
     let lastDuplicates = CStringSlot("")
     /// Failures of callbacks that cannot report one to the engine (object_for_path), for the
     /// launch's report.
-    var launchNotes: [String] = []
+    @exclusivity(unchecked) var launchNotes: [String] = []
     /// How many engine operations are running (close is refused from inside one).
-    var busy = 0
+    @exclusivity(unchecked) var busy = 0
     /// A coder box and a decoder box lent to callbacks and reused (`CoderBox.with`).
     var spareCoder: CoderBox?
-    var spareDecoder: DecoderBox?
+    @exclusivity(unchecked) var spareDecoder: DecoderBox?
     /// The C restoration paths of make callbacks (`withCPath`), and whether one is lent.
     private let pathArena = ScratchArena()
-    private var pathArenaLent = false
+    @exclusivity(unchecked) private var pathArenaLent = false
     /// The snapshot amber_engine_snapshot() lent last.
     var lentSnapshot: CArena?
 
@@ -128,6 +128,7 @@ final class EngineBox {
         for box in boxes {
             box.detach()
             HandleRegistry.shared.unregister(box.handle)
+            box.engine = nil  // unowned: must not outlive this box
         }
         objects = []
         freeObjectSlots = []
@@ -148,13 +149,16 @@ final class EngineBox {
 
     // MARK: Host callbacks as engine closures
 
+    // The closures hold the box unowned: the engine they are given to is this box's and goes
+    // with it, so none runs after the box is gone. (A weak reference would give the box a side
+    // table, through which every retain and release of it would go.)
+
     /// The engine's make closure of a restoration class.
     func restorationMake(_ cls: amber_restoration_class, _ ctx: HostContext, name: String)
         -> (([String], StateDecoder) throws -> RestorableObject?)?
     {
         guard let make = cls.make else { return nil }
-        return { [weak self] _, decoder in
-            guard let self else { return nil }
+        return { [unowned self] _, decoder in
             var out: OpaquePointer?
             try self.withCPath(of: decoder) { p, n in
                 try DecoderBox.with(.state(decoder), engine: self) { d in
@@ -170,8 +174,8 @@ final class EngineBox {
         -> (String, [String], StateDecoder) throws -> RestorableObject?
     {
         let make = factory.make
-        return { [weak self] blueprint, path, decoder in
-            guard let self, let make else { return nil }
+        return { [unowned self] blueprint, path, decoder in
+            guard let make else { return nil }
             var out: OpaquePointer?
             try self.withCPath(path) { p, n in
                 try DecoderBox.with(.state(decoder), engine: self) { d in
@@ -189,37 +193,32 @@ final class EngineBox {
         var e = EngineDelegate()
         let c = ctx.ctx
         if let f = d.should_save {
-            e.shouldSave = { [weak self] coder in
-                guard let self else { return false }
+            e.shouldSave = { [unowned self] coder in
                 return (try? CoderBox.with(.app(coder), engine: self) { h in f(self.handle, h, c) != 0 }) ?? false
             }
         }
         if let f = d.will_encode {
-            e.willEncode = { [weak self] coder in
-                guard let self else { return }
+            e.willEncode = { [unowned self] coder in
                 try CoderBox.with(.app(coder), engine: self) { h in
                     try callHost("the delegate's will_encode callback") { f(self.handle, h, c) }
                 }
             }
         }
         if let f = d.should_restore {
-            e.shouldRestore = { [weak self] decoder in
-                guard let self else { return false }
+            e.shouldRestore = { [unowned self] decoder in
                 return (try? DecoderBox.with(.app(decoder), engine: self) { h in f(self.handle, h, c) != 0 }) ?? false
             }
         }
         if let f = d.did_decode {
-            e.didDecode = { [weak self] decoder in
-                guard let self else { return }
+            e.didDecode = { [unowned self] decoder in
                 try DecoderBox.with(.app(decoder), engine: self) { h in
                     try callHost("the delegate's did_decode callback") { f(self.handle, h, c) }
                 }
             }
         }
         if let f = d.object_for_path {
-            e.objectForPath = { [weak self] path, decoder in
-                guard let self else { return nil }
-                do {
+            e.objectForPath = { [unowned self] path, decoder in
+                    do {
                     var out: OpaquePointer?
                     try self.withCPath(path) { p, n in
                         try DecoderBox.with(.state(decoder), engine: self) { h in
@@ -236,10 +235,10 @@ final class EngineBox {
             }
         }
         if let f = d.will_finish_launching {
-            e.willFinishLaunching = { [weak self] in if let self { f(self.handle, c) } }
+            e.willFinishLaunching = { [unowned self] in f(self.handle, c) }
         }
         if let f = d.did_finish_launching {
-            e.didFinishLaunching = { [weak self] in if let self { f(self.handle, c) } }
+            e.didFinishLaunching = { [unowned self] in f(self.handle, c) }
         }
         return e
     }

@@ -11,16 +11,16 @@ import Glibc
 /// whole path would copy every component of every record.
 final class CPathCache {
     /// The restore whose records `records` names (`StateDecoder.restorationID`; 0: none).
-    private var restoreID: UInt64 = 0
+    @exclusivity(unchecked) private var restoreID: UInt64 = 0
     /// By level: the record whose last component it is (-1: a level of a path kept whole).
-    private var records: [Int] = []
+    @exclusivity(unchecked) private var records: [Int] = []
     /// By level: the component's C string (malloc'd, reused while it is large enough).
-    private var buffers: [UnsafeMutablePointer<CChar>] = []
-    private var capacities: [Int] = []
+    @exclusivity(unchecked) private var buffers: [UnsafeMutablePointer<CChar>] = []
+    @exclusivity(unchecked) private var capacities: [Int] = []
     /// The array given to the host: `depth` pointers into `buffers`.
-    private var array: UnsafeMutablePointer<UnsafePointer<CChar>?>
-    private var arrayCapacity = 16
-    private var depth = 0
+    @exclusivity(unchecked) private var array: UnsafeMutablePointer<UnsafePointer<CChar>?>
+    @exclusivity(unchecked) private var arrayCapacity = 16
+    @exclusivity(unchecked) private var depth = 0
 
     init() {
         array = .allocate(capacity: arrayCapacity)

@@ -78,8 +78,9 @@ final class HandleRegistry: @unchecked Sendable {
     fileprivate static let maxSlots = 1 << 28
 
     fileprivate let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var slots: [Slot] = []
-    private var freeSlots: [Int] = []
+    // Used under the mutex only: exclusivity is not checked at run time.
+    @exclusivity(unchecked) private var slots: [Slot] = []
+    @exclusivity(unchecked) private var freeSlots: [Int] = []
 
     /// A coder or decoder lent to one callback (`lend`): the lender keeps the box alive for the
     /// loan, so the table holds it unretained, and a loan costs no allocation once the table

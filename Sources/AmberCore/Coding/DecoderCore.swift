@@ -7,7 +7,7 @@ final class DecoderCore {
     /// The UID of the object read (the object's nested state, or the application state).
     let uid: Int
     /// False outside the callback the decoder was given to.
-    var isActive = true
+    @exclusivity(unchecked) var isActive = true
     /// What the decoder is for, in messages.
     let owner: CoderOwner
 

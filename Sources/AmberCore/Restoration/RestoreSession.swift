@@ -22,12 +22,12 @@ final class RestoreSession {
     /// A random id of this restore, for callers that keep something per record from one
     /// callback to the next (`StateDecoder.restorationID`).
     let id = UInt64.random(in: 1 ... UInt64.max)
-    private(set) var records: [Record] = []
+    @exclusivity(unchecked) private(set) var records: [Record] = []
     /// The records' restoration paths, as parent links and components: a path is made when
     /// asked for (`path(ofRecord:)`), not kept per record.
     let paths = RestorationPaths()
     /// The object restored (or found, for a class mismatch) for each record.
-    var objects: [RestorableObject?] = []
+    @exclusivity(unchecked) var objects: [RestorableObject?] = []
     /// The engine's class relation when restoration began, for secure decoding of references
     /// (`StateDecoder.decodeReference(forKey:ofClasses:)`).
     var hierarchy = ClassHierarchy()
@@ -166,10 +166,10 @@ final class RestoreSession {
 /// so that a restore does not hold an array of strings per record, and the report's records
 /// share this table instead of a path each.
 final class RestorationPaths {
-    private var parents: [Int32] = []
-    private var components: [String] = []
+    @exclusivity(unchecked) private var parents: [Int32] = []
+    @exclusivity(unchecked) private var components: [String] = []
     /// The whole paths of records without parent, by record index.
-    private var rootPaths: [Int: [String]] = [:]
+    @exclusivity(unchecked) private var rootPaths: [Int: [String]] = [:]
 
     var count: Int { parents.count }
 
