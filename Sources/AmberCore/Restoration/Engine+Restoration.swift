@@ -109,6 +109,7 @@ extension Engine {
             return fresh(.corruptArchive(error.message))
         }
         session.hierarchy = hierarchy
+        defer { session.endDecoding() }
         do { snapshots.restoring = try ArchivedSnapshot(reading: session.unarchiver) } catch {
             discard()
             return fresh(.corruptArchive(error.message))
@@ -164,15 +165,15 @@ extension Engine {
         /// mostly name the class their neighbour named, found again without hashing its name.
         var lastClass: (name: String, rc: RestorationClass?, how: String?)?
 
-        for i in 0 ..< count {
+        // One record's entry, returned rather than appended from a `defer` (which would copy it).
+        func find(_ i: Int) -> RestorationRecord {
             let r = session.records[i]
             var entry = RestorationRecord(paths: session.paths, index: i, className: r.className, kind: r.kind, outcome: .notFound)
-            defer { report.append(entry) }
             if r.parent >= 0, dropped[r.parent] {
                 dropped[i] = true
                 entry.outcome = .leftOut
                 entry.note = "an object above it was declined by its restoration class"
-                continue
+                return entry
             }
             var found: RestorableObject?
             var how = ""
@@ -185,14 +186,14 @@ extension Engine {
                     }
                     if let rc = lastClass!.rc, let make = rc.make {
                         classStands = true
-                        let coder = StateDecoder(session: session, record: i)
-                        defer { coder.core.isActive = false }
+                        var coder = session.decoder(record: i)
+                        defer { session.finish(&coder) }
                         found = try make(rc.pathFromDecoder ? [] : session.path(ofRecord: i), coder)
                         guard found != nil else {
                             dropped[i] = true
                             entry.outcome = .declinedByClass
                             entry.note = "restoration class \(rcName) gave none: neither it nor anything under it is restored"
-                            continue
+                            return entry
                         }
                         if let note = lastClass!.how {
                             how = note
@@ -213,9 +214,9 @@ extension Engine {
                 if !classStands {
                     // 2. The delegate.
                     if let objectForPath = delegate.objectForPath {
-                        let coder = StateDecoder(session: session, record: i)
+                        var coder = session.decoder(record: i)
                         found = objectForPath(session.path(ofRecord: i), coder)
-                        coder.core.isActive = false
+                        session.finish(&coder)
                         if found != nil { how = "given by the delegate" }
                     }
                     // 3. Implicit lookup.
@@ -233,8 +234,8 @@ extension Engine {
                     if found == nil, let bp = r.blueprintIdentifier,
                        let factory = blueprintFactories[BlueprintFactory.factoryName(forBlueprint: bp)]
                     {
-                        let coder = StateDecoder(session: session, record: i)
-                        defer { coder.core.isActive = false }
+                        var coder = session.decoder(record: i)
+                        defer { session.finish(&coder) }
                         found = try factory.make(bp, session.path(ofRecord: i), coder)
                         if found != nil { how = "made by blueprint factory \(factory.name)" }
                     }
@@ -242,18 +243,18 @@ extension Engine {
             } catch {
                 entry.outcome = .decodeError("making the object failed: \(AmberError.wrapping(error).message)")
                 entry.error = error
-                continue
+                return entry
             }
             guard let object = found else {
                 entry.outcome = .notFound
                 entry.note = notFoundNote(r, classNote: entry.note)
-                continue
+                return entry
             }
             entry.object = object
             if object.passID == passID {
                 entry.outcome = .duplicate
                 entry.note = "the object was already restored for record \(object.passIndex)"
-                continue
+                return entry
             }
             object.passID = passID
             object.passIndex = i
@@ -270,7 +271,9 @@ extension Engine {
                 entry.outcome = .restored
                 if entry.note == nil { entry.note = how }
             }
+            return entry
         }
+        for i in 0 ..< count { report.append(find(i)) }
         return report
     }
 
@@ -296,12 +299,13 @@ extension Engine {
     /// Step 6: the decode callbacks, in archive order (a parent's record comes before its children's).
     private func decodeObjects(_ session: RestoreSession, _ records: inout [RestorationRecord]) {
         for i in records.indices where records[i].outcome == .restored {
-            guard let object = session.objects[i], object.callbacks.decode != nil || object.kind == .view else { continue }
-            let decode = object.callbacks.decode ?? { _, _ in }
-            let coder = StateDecoder(session: session, record: i)
+            guard let object = session.objects[i] else { continue }
+            let decode = object.callbacks.decode
+            guard decode != nil || object.kind == .view else { continue }
+            var coder = session.decoder(record: i)
             do {
                 try session.unarchiver.withObject(uid: session.records[i].stateUID) { u, _ in
-                    try decode(object, coder)
+                    if let decode { try decode(object, coder) }
                     // A view's standard state, once its own state is decoded (SPEC R17, R18).
                     try applyViewState(object, u, &records[i])
                 }
@@ -309,7 +313,7 @@ extension Engine {
                 records[i].outcome = .decodeError(AmberError.wrapping(error).message)
                 records[i].error = error
             }
-            coder.core.isActive = false
+            session.finish(&coder)
         }
     }
 

@@ -31,6 +31,9 @@ final class RestoreSession {
     /// The engine's class relation when restoration began, for secure decoding of references
     /// (`StateDecoder.decodeReference(forKey:ofClasses:)`).
     var hierarchy = ClassHierarchy()
+    /// A decoder whose callback is over and that nothing else holds, for the next record
+    /// (`decoder(record:)`, `finish(_:)`). It holds the session: `endDecoding()` lets it go.
+    @exclusivity(unchecked) private var spareDecoder: StateDecoder?
 
     /// Reads an archive.
     /// - Throws: `.corrupt` (or `.limitExceeded`) naming what is wrong.
@@ -154,6 +157,28 @@ final class RestoreSession {
 
     /// A record's restoration path.
     func path(ofRecord index: Int) -> [String] { paths.path(index) }
+
+    /// A decoder of record `record` for one callback: the spare one if there is one, else a new
+    /// one. `finish(_:)` ends the callback.
+    func decoder(record: Int) -> StateDecoder {
+        if let d = spareDecoder {
+            spareDecoder = nil
+            d.reuse(record: record)
+            return d
+        }
+        return StateDecoder(session: self, record: record)
+    }
+
+    /// Ends a decoder's callback: the decoder is invalid from now on (`.misuse`), and becomes
+    /// the spare if nothing but `decoder` holds it (a host that kept it keeps a dead decoder of
+    /// its own record).
+    func finish(_ decoder: inout StateDecoder) {
+        decoder.core.isActive = false
+        if spareDecoder == nil, isKnownUniquelyReferenced(&decoder) { spareDecoder = decoder }
+    }
+
+    /// Drops the spare decoder (which holds the session).
+    func endDecoding() { spareDecoder = nil }
 
     /// The record whose object is `object` in this session, if any.
     func index(of object: RestorableObject) -> Int? {
