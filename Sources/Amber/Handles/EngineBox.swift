@@ -15,6 +15,10 @@ final class EngineBox {
     /// `freeObjectSlots`).
     @exclusivity(unchecked) private(set) var objects: [ObjectBox?] = []
     @exclusivity(unchecked) private var freeObjectSlots: [Int] = []
+    /// The object made last for this engine while it is still kept (`add`, `remove`): what a
+    /// make callback usually gives back, recognised without a look-up in the handle registry.
+    /// Unowned(unsafe): `objects` holds it, and `remove` and `close` clear it.
+    @exclusivity(unchecked) private unowned(unsafe) var lastMade: ObjectBox?
     /// Contexts of restoration classes and blueprint factories, released at close.
     var classContexts: [HostContext] = []
     var delegateContext: HostContext?
@@ -52,12 +56,14 @@ final class EngineBox {
             box.slot = objects.count
             objects.append(box)
         }
+        lastMade = box
     }
 
     /// Forgets an object (freed by the host).
     func remove(_ box: ObjectBox) {
         let slot = box.slot
         guard slot >= 0, slot < objects.count, objects[slot] === box else { return }
+        if lastMade === box { lastMade = nil }
         objects[slot] = nil
         freeObjectSlots.append(slot)
         box.slot = -1
@@ -81,6 +87,8 @@ final class EngineBox {
     /// An object a host callback gave through `amber_object **out` (NULL: none).
     func given(_ handle: OpaquePointer?, by what: @autoclosure () -> String) throws -> RestorableObject? {
         guard let handle else { return nil }
+        // The object made last (live: freeing it would have cleared `lastMade`), or a look-up.
+        if let last = lastMade, last.handle == handle { return last.object }
         if let box = try? object(handle, "") { return box.object }
         let name = what()
         do {
@@ -130,6 +138,7 @@ final class EngineBox {
             HandleRegistry.shared.unregister(box.handle)
             box.engine = nil  // unowned: must not outlive this box
         }
+        lastMade = nil
         objects = []
         freeObjectSlots = []
         for box in boxes { box.releaseContext() }

@@ -165,15 +165,13 @@ extension Engine {
         /// mostly name the class their neighbour named, found again without hashing its name.
         var lastClass: (name: String, rc: RestorationClass?, how: String?)?
 
-        // One record's entry, returned rather than appended from a `defer` (which would copy it).
-        func find(_ i: Int) -> RestorationRecord {
-            let r = session.records[i]
-            var entry = RestorationRecord(paths: session.paths, index: i, className: r.className, kind: r.kind, outcome: .notFound)
+        // Fills in record i's entry where it lies in the report (no copy of the entry is made).
+        func find(_ i: Int, _ r: RestoreSession.Record, _ entry: inout RestorationRecord) {
             if r.parent >= 0, dropped[r.parent] {
                 dropped[i] = true
                 entry.outcome = .leftOut
                 entry.note = "an object above it was declined by its restoration class"
-                return entry
+                return
             }
             var found: RestorableObject?
             var how = ""
@@ -193,7 +191,7 @@ extension Engine {
                             dropped[i] = true
                             entry.outcome = .declinedByClass
                             entry.note = "restoration class \(rcName) gave none: neither it nor anything under it is restored"
-                            return entry
+                            return
                         }
                         if let note = lastClass!.how {
                             how = note
@@ -243,18 +241,18 @@ extension Engine {
             } catch {
                 entry.outcome = .decodeError("making the object failed: \(AmberError.wrapping(error).message)")
                 entry.error = error
-                return entry
+                return
             }
             guard let object = found else {
                 entry.outcome = .notFound
                 entry.note = notFoundNote(r, classNote: entry.note)
-                return entry
+                return
             }
             entry.object = object
             if object.passID == passID {
                 entry.outcome = .duplicate
                 entry.note = "the object was already restored for record \(object.passIndex)"
-                return entry
+                return
             }
             object.passID = passID
             object.passIndex = i
@@ -271,9 +269,12 @@ extension Engine {
                 entry.outcome = .restored
                 if entry.note == nil { entry.note = how }
             }
-            return entry
         }
-        for i in 0 ..< count { report.append(find(i)) }
+        for i in 0 ..< count {
+            let r = session.records[i]
+            report.append(RestorationRecord(paths: session.paths, index: i, className: r.className, kind: r.kind, outcome: .notFound))
+            find(i, r, &report[i])
+        }
         return report
     }
 
