@@ -16,7 +16,13 @@ final class DecoderBox {
         case idle
     }
 
-    @exclusivity(unchecked) private(set) var source: Source
+    @exclusivity(unchecked) private(set) var source: Source {
+        didSet { keyed = Self.keyed(source) }
+    }
+    /// The decoder `source` holds (nil when idle), unretained: `source` holds it. Read with
+    /// `_withUnsafeGuaranteedRef` by the calls that take keys as UTF-8 bytes, the C ABI's hot
+    /// path, so that a call costs no retain and release of the decoder.
+    @exclusivity(unchecked) private var keyed: Unmanaged<KeyedStateDecoder>?
     /// The engine whose spare box this is (unowned: the engine's box holds its spare, and a box
     /// made for a nested callback lives only during that callback, inside an engine operation).
     @exclusivity(unchecked) unowned var engine: EngineBox?
@@ -26,6 +32,15 @@ final class DecoderBox {
     init(_ source: Source, engine: EngineBox?) {
         self.source = source
         self.engine = engine
+        keyed = Self.keyed(source)
+    }
+
+    private static func keyed(_ source: Source) -> Unmanaged<KeyedStateDecoder>? {
+        switch source {
+        case .state(let d): return Unmanaged.passUnretained(d)
+        case .app(let d): return Unmanaged.passUnretained(d)
+        case .idle: return nil
+        }
     }
 
     /// Lends a decoder handle to `body`; the handle is dead once it returns. The engine's spare
@@ -91,29 +106,30 @@ final class DecoderBox {
         }
     }
 
-    /// The decoder read, for keys given as UTF-8 bytes.
-    private func decoder() throws(AmberError) -> KeyedStateDecoder {
-        switch source {
-        case .state(let d): return d
-        case .app(let d): return d
-        case .idle: throw idle()
-        }
+    /// Calls `body` with the decoder read, borrowed (no retain: `source` holds it).
+    @inline(__always)
+    private func withDecoder<T>(_ body: (KeyedStateDecoder) throws(AmberError) -> T) throws(AmberError) -> T {
+        guard let keyed else { throw idle() }
+        let result = keyed._withUnsafeGuaranteedRef { d in Result { () throws(AmberError) -> T in try body(d) } }
+        return try result.get()
     }
 
-    func contains(utf8 key: Span<UInt8>) -> Bool { (try? decoder())?.containsValue(forKeyUTF8: key) ?? false }
-    func bool(utf8 key: Span<UInt8>) throws(AmberError) -> Bool { try decoder().decodeBool(forKeyUTF8: key) }
-    func int64(utf8 key: Span<UInt8>) throws(AmberError) -> Int64 { try decoder().decodeInt64(forKeyUTF8: key) }
-    func double(utf8 key: Span<UInt8>) throws(AmberError) -> Double { try decoder().decodeDouble(forKeyUTF8: key) }
-    func string(utf8 key: Span<UInt8>) throws(AmberError) -> String { try decoder().decodeString(forKeyUTF8: key) }
+    func contains(utf8 key: Span<UInt8>) -> Bool { (try? withDecoder { d in d.containsValue(forKeyUTF8: key) }) ?? false }
+    func bool(utf8 key: Span<UInt8>) throws(AmberError) -> Bool { try withDecoder { d throws(AmberError) in try d.decodeBool(forKeyUTF8: key) } }
+    func int64(utf8 key: Span<UInt8>) throws(AmberError) -> Int64 { try withDecoder { d throws(AmberError) in try d.decodeInt64(forKeyUTF8: key) } }
+    func double(utf8 key: Span<UInt8>) throws(AmberError) -> Double { try withDecoder { d throws(AmberError) in try d.decodeDouble(forKeyUTF8: key) } }
+    func string(utf8 key: Span<UInt8>) throws(AmberError) -> String { try withDecoder { d throws(AmberError) in try d.decodeString(forKeyUTF8: key) } }
 
     /// A string lent to the host, copied from the archive into the arena (nil: out of memory).
     func cString(utf8 key: Span<UInt8>) throws(AmberError) -> UnsafePointer<CChar> {
         let arena = self.arena
-        let p = try decoder().withDecodedString(forKeyUTF8: key) { bytes -> UnsafeMutablePointer<CChar>? in
-            guard let raw = try? arena.allocate(bytes.count + 1) else { return nil }
-            bytes.withUnsafeBufferPointer { b in if let base = b.baseAddress { memcpy(raw, base, b.count) } }
-            raw.storeBytes(of: 0, toByteOffset: bytes.count, as: UInt8.self)
-            return raw.assumingMemoryBound(to: CChar.self)
+        let p = try withDecoder { d throws(AmberError) in
+            try d.withDecodedString(forKeyUTF8: key) { bytes -> UnsafeMutablePointer<CChar>? in
+                guard let raw = try? arena.allocate(bytes.count + 1) else { return nil }
+                bytes.withUnsafeBufferPointer { b in if let base = b.baseAddress { memcpy(raw, base, b.count) } }
+                raw.storeBytes(of: 0, toByteOffset: bytes.count, as: UInt8.self)
+                return raw.assumingMemoryBound(to: CChar.self)
+            }
         }
         guard let p else { throw AmberError(.limitExceeded, "out of memory for a string") }
         return UnsafePointer(p)
