@@ -150,9 +150,15 @@ extension Engine {
 
     /// Step 4 and 5: finds the object of every record, parents first.
     private func findObjects(_ session: RestoreSession) -> [RestorationRecord] {
-        let count = session.records.count
-        var report: [RestorationRecord] = []
-        report.reserveCapacity(count)
+        // The records are read in place (`records[i].field`): a copy of a record per lookup
+        // retained and released each of its strings.
+        let records = session.records
+        let count = records.count
+        // Every entry starts as the same template and is filled in where it lies in the report:
+        // an entry made per record and appended was copied into the array and then destroyed.
+        var report = [RestorationRecord](
+            repeating: RestorationRecord(paths: session.paths, index: 0, className: "", kind: .controller, outcome: .notFound),
+            count: count)
         /// Records under a class's "none": not looked up.
         var dropped = [Bool](repeating: false, count: count)
         // Implicit lookup sees the trees as the host built them, before anything is placed.
@@ -161,13 +167,21 @@ extension Engine {
         /// The note of objects made by each restoration class, made once: one string shared by
         /// every record rather than one per record.
         var madeByClass: [String: String] = [:]
-        /// The restoration class of the previous record that named one, and its note: records
-        /// mostly name the class their neighbour named, found again without hashing its name.
-        var lastClass: (name: String, rc: RestorationClass?, how: String?)?
+        // The restoration class of the previous record that named one (its name, make callback
+        // and its note): records mostly name the class their
+        // neighbour named, found again without hashing its name or copying its description.
+        var lastName: String?
+        var lastMake: (([String], StateDecoder) throws -> RestorableObject?)?
+        var lastPathFromDecoder = false
+        var lastHow: String?
 
         // Fills in record i's entry where it lies in the report (no copy of the entry is made).
-        func find(_ i: Int, _ r: RestoreSession.Record, _ entry: inout RestorationRecord) {
-            if r.parent >= 0, dropped[r.parent] {
+        func find(_ i: Int, _ entry: inout RestorationRecord) {
+            entry.setPathIndex(i)
+            entry.className = records[i].className
+            entry.kind = records[i].kind
+            let parent = records[i].parent
+            if parent >= 0, dropped[parent] {
                 dropped[i] = true
                 entry.outcome = .leftOut
                 entry.note = "an object above it was declined by its restoration class"
@@ -178,35 +192,40 @@ extension Engine {
             do {
                 // 1. The restoration class.
                 var classStands = false
-                if let rcName = r.restorationClassName {
-                    if lastClass == nil || lastClass!.name != rcName {
-                        lastClass = (rcName, restorationClasses[rcName], nil)
+                if records[i].restorationClassName != nil {
+                    if lastName == nil || lastName != records[i].restorationClassName {
+                        let rcName = records[i].restorationClassName!
+                        let rc = restorationClasses[rcName]
+                        lastName = rcName
+                        lastMake = rc?.make
+                        lastPathFromDecoder = rc?.pathFromDecoder ?? false
+                        lastHow = nil
                     }
-                    if let rc = lastClass!.rc, let make = rc.make {
+                    if let make = lastMake {
                         classStands = true
                         var coder = session.decoder(record: i)
                         defer { session.finish(&coder) }
-                        found = try make(rc.pathFromDecoder ? [] : session.path(ofRecord: i), coder)
+                        found = try make(lastPathFromDecoder ? [] : session.path(ofRecord: i), coder)
                         guard found != nil else {
                             dropped[i] = true
                             entry.outcome = .declinedByClass
-                            entry.note = "restoration class \(rcName) gave none: neither it nor anything under it is restored"
+                            entry.note = "restoration class \(lastName!) gave none: neither it nor anything under it is restored"
                             return
                         }
-                        if let note = lastClass!.how {
+                        if let note = lastHow {
                             how = note
-                        } else if let note = madeByClass[rcName] {
+                        } else if let note = madeByClass[lastName!] {
                             how = note
-                            lastClass!.how = note
+                            lastHow = note
                         } else {
-                            how = "made by restoration class \(rcName)"
-                            madeByClass[rcName] = how
-                            lastClass!.how = how
+                            how = "made by restoration class \(lastName!)"
+                            madeByClass[lastName!] = how
+                            lastHow = how
                         }
                     } else {
-                        entry.note = restorationClasses[rcName] == nil
-                            ? "restoration class \(rcName) is not registered"
-                            : "restoration class \(rcName) has no make callback"
+                        entry.note = restorationClasses[lastName!] == nil
+                            ? "restoration class \(lastName!) is not registered"
+                            : "restoration class \(lastName!) has no make callback"
                     }
                 }
                 if !classStands {
@@ -224,12 +243,13 @@ extension Engine {
                     }
                     // 3'. A view its controller made while being restored (as UIKit finds a
                     // view in its restored controller's view hierarchy).
-                    if found == nil, r.relation == .view, r.parent >= 0, let controller = session.objects[r.parent] {
-                        found = controller.views.first { $0.identifier == r.identifier && $0.passID != passID }
+                    if found == nil, records[i].relation == .view, parent >= 0, let controller = session.objects[parent] {
+                        let identifier = records[i].identifier
+                        found = controller.views.first { $0.identifier == identifier && $0.passID != passID }
                         if found != nil { how = "a view of its restored controller" }
                     }
                     // 4. The blueprint factory.
-                    if found == nil, let bp = r.blueprintIdentifier,
+                    if found == nil, let bp = records[i].blueprintIdentifier,
                        let factory = blueprintFactories[BlueprintFactory.factoryName(forBlueprint: bp)]
                     {
                         var coder = session.decoder(record: i)
@@ -245,7 +265,7 @@ extension Engine {
             }
             guard let object = found else {
                 entry.outcome = .notFound
-                entry.note = notFoundNote(r, classNote: entry.note)
+                entry.note = notFoundNote(records, i, classNote: entry.note)
                 return
             }
             entry.object = object
@@ -257,30 +277,29 @@ extension Engine {
             object.passID = passID
             object.passIndex = i
             session.objects[i] = object
-            adoptIdentity(object, r)
-            if configuration.attachesRestoredObjects { place(object, r, session, &entry) }
-            if object.kind != r.kind {
+            adoptIdentity(object, records, i)
+            if configuration.attachesRestoredObjects { place(object, records, i, session, &entry) }
+            if object.kind != records[i].kind {
                 entry.outcome = .classMismatch
-                entry.note = "archived as a \(r.kind), found a \(object.kind) (\(how))"
-            } else if !hierarchy.isKind(object.className, of: r.className) {
+                entry.note = "archived as a \(records[i].kind), found a \(object.kind) (\(how))"
+            } else if !hierarchy.isKind(object.className, of: records[i].className) {
                 entry.outcome = .classMismatch
-                entry.note = "archived as \(r.className), found \(object.className), which is not a registered subclass (\(how))"
+                entry.note = "archived as \(records[i].className), found \(object.className), which is not a registered subclass (\(how))"
             } else {
                 entry.outcome = .restored
                 if entry.note == nil { entry.note = how }
             }
         }
         for i in 0 ..< count {
-            let r = session.records[i]
-            report.append(RestorationRecord(paths: session.paths, index: i, className: r.className, kind: r.kind, outcome: .notFound))
-            find(i, r, &report[i])
+            find(i, &report[i])
         }
         return report
     }
 
     /// Why nothing provided a record's object (SPEC R16): each step of the lookup chain that
     /// was tried and what it gave.
-    private func notFoundNote(_ r: RestoreSession.Record, classNote: String?) -> String {
+    private func notFoundNote(_ records: [RestoreSession.Record], _ i: Int, classNote: String?) -> String {
+        let r = records[i]
         var steps: [String] = []
         if let classNote { steps.append(classNote) }
         steps.append(delegate.objectForPath == nil ? "the delegate has no object-for-path callback" : "the delegate's object-for-path gave none")
@@ -319,21 +338,22 @@ extension Engine {
     }
 
     /// Gives a found object the archived identity where it has none.
-    private func adoptIdentity(_ object: RestorableObject, _ r: RestoreSession.Record) {
-        if object.identifier == nil { object.restorationIdentifier = r.identifier }
-        if object.restorationClassName == nil, let rc = r.restorationClassName { object.restorationClassName = rc }
-        if object.blueprintIdentifier == nil, let bp = r.blueprintIdentifier { object.blueprintIdentifier = bp }
+    private func adoptIdentity(_ object: RestorableObject, _ records: [RestoreSession.Record], _ i: Int) {
+        if object.identifier == nil { object.restorationIdentifier = records[i].identifier }
+        if object.restorationClassName == nil, let rc = records[i].restorationClassName { object.restorationClassName = rc }
+        if object.blueprintIdentifier == nil, let bp = records[i].blueprintIdentifier { object.blueprintIdentifier = bp }
     }
 
     /// Places a found object that has no parent where its record was.
-    private func place(_ object: RestorableObject, _ r: RestoreSession.Record, _ session: RestoreSession, _ entry: inout RestorationRecord) {
+    private func place(_ object: RestorableObject, _ records: [RestoreSession.Record], _ i: Int, _ session: RestoreSession, _ entry: inout RestorationRecord) {
         guard object.parent == nil, !roots.contains(where: { $0 === object }) else { return }
-        if r.parent >= 0 {
-            guard let p = session.objects[r.parent] else { return }
-            if !object.adopt(into: p, as: r.relation) {
-                entry.note = "could not be placed under /\(session.path(ofRecord: r.parent).joined(separator: "/"))"
+        let parent = records[i].parent
+        if parent >= 0 {
+            guard let p = session.objects[parent] else { return }
+            if !object.adopt(into: p, as: records[i].relation) {
+                entry.note = "could not be placed under /\(session.path(ofRecord: parent).joined(separator: "/"))"
             }
-        } else if r.isRoot, object.kind == .controller {
+        } else if records[i].isRoot, object.kind == .controller {
             roots.append(object)
         }
     }
