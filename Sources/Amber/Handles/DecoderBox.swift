@@ -24,8 +24,10 @@ final class DecoderBox {
     /// path, so that a call costs no retain and release of the decoder.
     @exclusivity(unchecked) private var keyed: Unmanaged<KeyedStateDecoder>?
     /// The engine whose spare box this is (unowned: the engine's box holds its spare, and a box
-    /// made for a nested callback lives only during that callback, inside an engine operation).
-    @exclusivity(unchecked) unowned var engine: EngineBox?
+    /// made for a nested callback lives only during that callback, inside an engine operation;
+    /// so it never outlives the engine's box, and is read without the checked unowned
+    /// reference's atomic retain and release).
+    @exclusivity(unchecked) unowned(unsafe) var engine: EngineBox?
     /// What decode_string and decode_bytes lent; invalid once the callback returns.
     let arena = ScratchArena()
 
@@ -59,7 +61,8 @@ final class DecoderBox {
             HandleRegistry.shared.endLoan(handle)
             box.source = .idle
             box.arena.reset()
-            if let engine = box.engine, engine.spareDecoder == nil { engine.spareDecoder = box }
+            // `engine` is the box's own (a spare's, or the one a new box was made with).
+            if let engine, engine.spareDecoder == nil { engine.spareDecoder = box }
         }
         return try withExtendedLifetime(box) { try body(handle) }
     }

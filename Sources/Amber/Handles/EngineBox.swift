@@ -160,21 +160,27 @@ final class EngineBox {
 
     // The closures hold the box unowned: the engine they are given to is this box's and goes
     // with it, so none runs after the box is gone. (A weak reference would give the box a side
-    // table, through which every retain and release of it would go.)
+    // table, through which every retain and release of it would go.) The make closures, called
+    // once per restored object, hold it unowned(unsafe): each use of a checked unowned
+    // reference is an atomic retain and release, and the restoration class's borrows the box
+    // (`_withUnsafeGuaranteedRef`) for the whole call.
 
     /// The engine's make closure of a restoration class.
     func restorationMake(_ cls: amber_restoration_class, _ ctx: HostContext, name: String)
         -> (([String], StateDecoder) throws -> RestorableObject?)?
     {
         guard let make = cls.make else { return nil }
-        return { [unowned self] _, decoder in
-            var out: OpaquePointer?
-            try self.withCPath(of: decoder) { p, n in
-                try DecoderBox.with(.state(decoder), engine: self) { d in
-                    try callHost("the make callback of restoration class \(name)") { make(&out, self.handle, p, n, d, ctx.ctx) }
+        let unmanaged = Unmanaged.passUnretained(self)
+        return { _, decoder in
+            try unmanaged._withUnsafeGuaranteedRef { box in
+                var out: OpaquePointer?
+                try box.withCPath(of: decoder) { p, n in
+                    try DecoderBox.with(.state(decoder), engine: box) { d in
+                        try callHost("the make callback of restoration class \(name)") { make(&out, box.handle, p, n, d, ctx.ctx) }
+                    }
                 }
+                return try box.given(out, by: "restoration class \(name)")
             }
-            return try self.given(out, by: "restoration class \(name)")
         }
     }
 
@@ -183,7 +189,7 @@ final class EngineBox {
         -> (String, [String], StateDecoder) throws -> RestorableObject?
     {
         let make = factory.make
-        return { [unowned self] blueprint, path, decoder in
+        return { [unowned(unsafe) self] blueprint, path, decoder in
             guard let make else { return nil }
             var out: OpaquePointer?
             try self.withCPath(path) { p, n in

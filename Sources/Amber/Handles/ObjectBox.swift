@@ -12,10 +12,11 @@ import CAmber
 /// nothing, so that making an object allocates no closure.
 final class ObjectBox {
     let object: RestorableObject
-    /// The engine the object was made for; nil once it is closed (`EngineBox.close` clears it).
-    /// Unowned rather than weak, so that the engine's box has no side table to slow every
-    /// retain and release of it.
-    @exclusivity(unchecked) unowned var engine: EngineBox?
+    /// The engine the object was made for; nil once it is closed (`EngineBox.close` clears it,
+    /// so it never names a box that is gone). Unowned rather than weak, so that the engine's box
+    /// has no side table to slow every retain and release of it; unchecked, so that reading it
+    /// costs no atomic retain and release.
+    @exclusivity(unchecked) unowned(unsafe) var engine: EngineBox?
     /// The host's context pointer and its ctx_free (called once, by `releaseContext`).
     let ctx: UnsafeMutableRawPointer?
     private var ctxFree: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?
