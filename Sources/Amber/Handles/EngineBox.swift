@@ -39,6 +39,12 @@ final class EngineBox {
     /// A coder box and a decoder box lent to callbacks and reused (`CoderBox.with`).
     var spareCoder: CoderBox?
     @exclusivity(unchecked) var spareDecoder: DecoderBox?
+    /// The last component of the path lent to the running restoration class's make callback
+    /// (`withCPath(of:)`), as the C string the host was given and the string it was copied
+    /// from: a make callback usually names its object by that component
+    /// (`amber_object_new(..., path[path_length - 1], ...)`), which is then not read again.
+    @exclusivity(unchecked) private(set) var lentComponent: UnsafePointer<CChar>?
+    @exclusivity(unchecked) private(set) var lentComponentText = ""
     /// The C restoration paths of make callbacks (`withCPath`), and whether one is lent.
     private let pathArena = ScratchArena()
     @exclusivity(unchecked) private var pathArenaLent = false
@@ -98,6 +104,22 @@ final class EngineBox {
         }
     }
 
+    /// The identifier `p` names (a C string the host gave), as `optionalString` reads it: the
+    /// lent path's last component if `p` is that C string and still holds its text (no new
+    /// string), else read and checked.
+    func identifier(_ p: UnsafePointer<CChar>?, _ what: String) throws(AmberError) -> String? {
+        if let p, p == lentComponent {
+            var text = lentComponentText
+            // `p` is the cache's buffer, which holds at least the text and its NUL.
+            let same = text.withUTF8 { utf8 in
+                guard let base = utf8.baseAddress else { return p[0] == 0 }
+                return memcmp(p, base, utf8.count) == 0 && p[utf8.count] == 0
+            }
+            if same { return text }
+        }
+        return try optionalString(p, what)
+    }
+
     /// The C paths of restoration classes' make callbacks, each built from the previous one's.
     private let cPaths = CPathCache()
 
@@ -106,8 +128,15 @@ final class EngineBox {
     func withCPath<T>(of decoder: StateDecoder, _ body: (UnsafePointer<UnsafePointer<CChar>?>, Int) throws -> T) throws -> T {
         guard !pathArenaLent else { return try withCPath(decoder.restorationPath, body) }
         pathArenaLent = true
-        defer { pathArenaLent = false }
+        defer {
+            pathArenaLent = false
+            lentComponent = nil
+        }
         let (array, count) = try cPaths.path(of: decoder)
+        if count > 0 {
+            lentComponent = array[count - 1]
+            lentComponentText = cPaths.lastText
+        }
         return try body(array, count)
     }
 

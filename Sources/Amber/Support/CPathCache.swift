@@ -21,6 +21,8 @@ final class CPathCache {
     @exclusivity(unchecked) private var array: UnsafeMutablePointer<UnsafePointer<CChar>?>
     @exclusivity(unchecked) private var arrayCapacity = 16
     @exclusivity(unchecked) private var depth = 0
+    /// The text of the component set last: after `path(of:)`, the path's last component.
+    @exclusivity(unchecked) private(set) var lastText = ""
 
     init() {
         array = .allocate(capacity: arrayCapacity)
@@ -60,6 +62,7 @@ final class CPathCache {
         b[n] = 0
         array[level] = UnsafePointer(b)
         records[level] = record
+        lastText = text
     }
 
     /// The C path of the record `decoder` decodes: valid until the next call.
