@@ -107,6 +107,9 @@ public final class RestorableObject {
     /// they named it.
     public var restorationChildren: [RestorableObject] { plainObjects.compactMap(\.object) }
 
+    /// Makes room for `n` children in all (a restore knows how many each parent gets).
+    func reserveChildCapacity(_ n: Int) { children.reserveCapacity(n) }
+
     /// Adds a controller as the last child of this controller, taking it away from where it was.
     /// - Throws: `.invalidArgument` unless both are controllers, or if `child` is this object or
     ///   one of its ancestors.

@@ -161,6 +161,14 @@ extension Engine {
             count: count)
         /// Records under a class's "none": not looked up.
         var dropped = [Bool](repeating: false, count: count)
+        /// How many records are archived as children of each record: room is made for them
+        /// in the parent's children at the first (rather than growing them one by one).
+        var childRecords = [Int32](repeating: 0, count: count)
+        if configuration.attachesRestoredObjects {
+            for i in 0 ..< count where records[i].relation == .child && records[i].parent >= 0 {
+                childRecords[records[i].parent] += 1
+            }
+        }
         // Implicit lookup sees the trees as the host built them, before anything is placed.
         let existing = existingObjects()
         let passID = UInt64.random(in: 1 ... UInt64.max)
@@ -192,9 +200,8 @@ extension Engine {
             do {
                 // 1. The restoration class.
                 var classStands = false
-                if records[i].restorationClassName != nil {
-                    if lastName == nil || lastName != records[i].restorationClassName {
-                        let rcName = records[i].restorationClassName!
+                if let rcName = records[i].restorationClassName {
+                    if lastName == nil || lastName! != rcName {
                         let rc = restorationClasses[rcName]
                         lastName = rcName
                         lastMake = rc?.make
@@ -278,7 +285,7 @@ extension Engine {
             object.passIndex = i
             session.objects[i] = object
             adoptIdentity(object, records, i)
-            if configuration.attachesRestoredObjects { place(object, records, i, session, &entry) }
+            if configuration.attachesRestoredObjects { place(object, records, i, session, childRecords, &entry) }
             if object.kind != records[i].kind {
                 entry.outcome = .classMismatch
                 entry.note = "archived as a \(records[i].kind), found a \(object.kind) (\(how))"
@@ -345,11 +352,15 @@ extension Engine {
     }
 
     /// Places a found object that has no parent where its record was.
-    private func place(_ object: RestorableObject, _ records: [RestoreSession.Record], _ i: Int, _ session: RestoreSession, _ entry: inout RestorationRecord) {
+    private func place(
+        _ object: RestorableObject, _ records: [RestoreSession.Record], _ i: Int, _ session: RestoreSession,
+        _ childRecords: [Int32], _ entry: inout RestorationRecord
+    ) {
         guard object.parent == nil, !roots.contains(where: { $0 === object }) else { return }
         let parent = records[i].parent
         if parent >= 0 {
             guard let p = session.objects[parent] else { return }
+            if records[i].relation == .child, p.children.isEmpty { p.reserveChildCapacity(Int(childRecords[parent])) }
             if !object.adopt(into: p, as: records[i].relation) {
                 entry.note = "could not be placed under /\(session.path(ofRecord: parent).joined(separator: "/"))"
             }
