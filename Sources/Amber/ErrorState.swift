@@ -33,6 +33,16 @@ final class ThreadError {
         return state
     }
 
+    /// Clears this thread's failure (`set(0, nil)`), borrowing its record: no retain and
+    /// release per host callback (`callHost`).
+    static func clearCurrent() {
+        if let raw = pthread_getspecific(key) {
+            Unmanaged<ThreadError>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.set(0, nil) }
+        } else {
+            current.set(0, nil)
+        }
+    }
+
     /// The message as text ("" when none).
     var text: String { message.map { String(cString: $0) } ?? "" }
 
@@ -95,10 +105,10 @@ struct HostFailure: Error, CustomStringConvertible {
 /// Runs a host callback that returns a status code; a non-zero code is thrown as `HostFailure`,
 /// with the message the callback left on this thread (if it failed an Amber call with that code).
 func callHost(_ what: @autoclosure () -> String, _ body: () -> CInt) throws {
-    let state = ThreadError.current
-    state.set(0, nil)
+    ThreadError.clearCurrent()
     let code = body()
     guard code != 0 else { return }
+    let state = ThreadError.current
     var message = "\(what()) returned \(code) (\(statusName(code)))"
     if state.code == code, !state.text.isEmpty { message += ": " + state.text }
     throw HostFailure(code: code, message: message)

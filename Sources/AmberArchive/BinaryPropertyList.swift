@@ -117,14 +117,25 @@ public struct BinaryPropertyList: Sendable {
     func ref(at: Int) -> Int {
         if refSize == 1 { return Int(bytes[at]) }
         if refSize == 2 { return Int(bytes[at]) << 8 | Int(bytes[at + 1]) }
+        if refSize == 3 { return Int(bytes[at]) << 16 | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) }
         return Int(truncatingIfNeeded: BinaryPropertyList.readUInt(bytes, at: at, width: refSize))
     }
 
+    /// The big-endian unsigned integer of `width` bytes at `at` (the common widths unrolled).
     @inline(__always)
     static func readUInt(_ bytes: [UInt8], at: Int, width: Int) -> UInt64 {
-        var value: UInt64 = 0
-        for i in at ..< at + width { value = value << 8 | UInt64(bytes[i]) }
-        return value
+        switch width {
+        case 1: return UInt64(bytes[at])
+        case 2: return UInt64(bytes[at]) << 8 | UInt64(bytes[at + 1])
+        case 3: return UInt64(bytes[at]) << 16 | UInt64(bytes[at + 1]) << 8 | UInt64(bytes[at + 2])
+        case 4:
+            return UInt64(bytes[at]) << 24 | UInt64(bytes[at + 1]) << 16 | UInt64(bytes[at + 2]) << 8
+                | UInt64(bytes[at + 3])
+        default:
+            var value: UInt64 = 0
+            for i in at ..< at + width { value = value << 8 | UInt64(bytes[i]) }
+            return value
+        }
     }
 
     /// How the containers' references relate to their own positions in the object table.
@@ -214,6 +225,40 @@ public struct BinaryPropertyList: Sendable {
                     var at = start
                     let stop = start + size
                     var tallest: Int32 = 0
+                    // While every reference so far points backwards (Amber's files), this
+                    // container's references up to its first one at or after `index` are read
+                    // by a loop unrolled for the reference size: each of them is in range
+                    // (below index < n) and makes `allAfter` false, so only its height is
+                    // taken. The loop below goes on from the first other one, if any, with the
+                    // checks and messages it always had.
+                    if allBefore, at < stop {
+                        switch refSize {
+                        case 1:
+                            while at < stop {
+                                let r = Int(bytes[at])
+                                if r >= index { break }
+                                tallest = max(tallest, height[r])
+                                at += 1
+                            }
+                        case 2:
+                            while at < stop {
+                                let r = Int(bytes[at]) << 8 | Int(bytes[at + 1])
+                                if r >= index { break }
+                                tallest = max(tallest, height[r])
+                                at += 2
+                            }
+                        case 3:
+                            while at < stop {
+                                let r = Int(bytes[at]) << 16 | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2])
+                                if r >= index { break }
+                                tallest = max(tallest, height[r])
+                                at += 3
+                            }
+                        default:
+                            break
+                        }
+                        if at != start { allAfter = false }
+                    }
                     while at < stop {
                         let r = ref(at: at)
                         if r < 0 || r >= n {

@@ -52,7 +52,7 @@ extension KeyedUnarchiver {
         guard u != 0, h.marker >> 4 == 0xD else {
             throw ArchiveError(.typeMismatch, "the value for key '\(key)' is not an array")
         }
-        let name = try classInfo(of: u, h).name
+        let name = try className(of: u, h)
         guard name == "NSArray" || name == "NSMutableArray" else {
             throw ArchiveError(.typeMismatch, "the value for key '\(key)' is \(a: name + " object"), not an array")
         }
@@ -87,7 +87,7 @@ extension KeyedUnarchiver {
         guard h.marker >> 4 == 0xD else {
             throw ArchiveError(.typeMismatch, "object \(u) is \(a: KeyedArchive.typeName(h.marker)), not an instance")
         }
-        let name = try classInfo(of: u, h).name
+        let name = try className(of: u, h)
         let saved = cursor
         guard saved.depth < plist.limits.maxDepth else {
             throw ArchiveError.limit("objects nest deeper than the limit of \(plist.limits.maxDepth)")

@@ -260,7 +260,7 @@ public final class KeyedUnarchiver {
         let h = plist.header(ref)
         guard h.marker >> 4 == 0xD else { return try ArchiveValue(plain: try plist.value(at: ref), what: "object \(u)") }
         // Resolved once per class description, not once per value.
-        let name = try classInfo(of: u, h).name
+        let name = try className(of: u, h)
         func field(_ key: String) throws(ArchiveError) -> Int {
             guard let r = plist.lookup(key, in: h) else {
                 throw ArchiveError.notKeyed("the \(name) object \(u) has no \(key)")
@@ -347,6 +347,18 @@ public final class KeyedUnarchiver {
 
     /// The class of the instance dictionary `h` of object `u`, resolved once per description.
     func classInfo(of u: Int, _ h: BinaryPropertyList.Header) throws(ArchiveError) -> ClassInfo {
+        classes[try classPosition(of: u, h)]
+    }
+
+    /// The class name of object `u` (whose header is `h`), as `classInfo(of:_:).name`, without
+    /// copying the rest of its class information.
+    @inline(__always)
+    func className(of u: Int, _ h: BinaryPropertyList.Header) throws(ArchiveError) -> String {
+        classes[try classPosition(of: u, h)].name
+    }
+
+    /// Where object `u`'s class information is in `classes`, read and added the first time.
+    private func classPosition(of u: Int, _ h: BinaryPropertyList.Header) throws(ArchiveError) -> Int {
         guard let classRef = lookup(h, "$class", cached: &classKeyRef) else {
             throw ArchiveError.notKeyed("object \(u) is a dictionary without $class")
         }
@@ -354,7 +366,7 @@ public final class KeyedUnarchiver {
         guard c.marker >> 4 == 0x8 else { throw ArchiveError.notKeyed("object \(u)'s $class is not a UID") }
         let classUID = BinaryPropertyList.readUInt(plist.bytes, at: c.start, width: c.count + 1)
         let (found, slot) = classIndex.find(classUID)
-        if found >= 0 { return classes[Int(found)] }
+        if found >= 0 { return Int(found) }
         let (name, chainClaimed) = try archive.classDescription(uidRef: classRef, of: u)
         var info = ClassInfo(name: name, classes: chainClaimed, coding: nil, chain: [])
         if let registry, let cls = ([name] + chainClaimed).lazy.compactMap({ registry.lookup($0) }).first {
@@ -363,7 +375,7 @@ public final class KeyedUnarchiver {
         }
         classes.append(info)
         classIndex.insert(classUID, Int32(classes.count - 1), at: slot)
-        return info
+        return classes.count - 1
     }
 
     /// The value under `key` in dictionary `h`: first by the key's string object as last found
@@ -462,7 +474,7 @@ public final class KeyedUnarchiver {
         if u == 0 { return nil }
         let h = plist.header(archive.objectRefs[u])
         guard h.marker >> 4 == 0xD else { throw mismatch(key, "object", ref) }
-        let name = try classInfo(of: u, h).name
+        let name = try className(of: u, h)
         let saved = cursor
         guard saved.depth < plist.limits.maxDepth else {
             throw ArchiveError.limit("objects nest deeper than the limit of \(plist.limits.maxDepth)")

@@ -305,6 +305,31 @@ private func savedTree(_ configure: (RestorableObject, RestorableObject, Restora
         #expect(late?.code == .misuse)
     }
 
+    // R12: decoders the host did not keep are reused by the engine for the next objects; one
+    // it kept stays dead and stays its own object's, and the others still read their objects.
+    @Test func aKeptDecoderStaysDeadWhileLaterObjectsDecode() throws {
+        let store = try savedTree()
+        let engine = makeEngine(store)
+        let root = controller("root", "Root"), a = controller("a", "A"), a1 = controller("a1", "A1"), b = controller("b", "B")
+        try engine.addRoot(root)
+        try root.addChild(a)
+        try a.addChild(a1)
+        try root.addChild(b)
+        let log = Log()
+        for o in [root, a1, b] { saving(o, "", log: log) }
+        var kept: StateDecoder?
+        a.callbacks.decode = { _, coder in
+            kept = coder
+            log.add("decode a=\(try coder.decodeString(forKey: "value"))")
+        }
+        let report = engine.restore()
+        #expect(report.count(of: .restored) == 4)
+        #expect(log.entries.filter { $0.hasPrefix("decode") } == ["decode root=root", "decode a=a", "decode a1=a1", "decode b=b"])
+        let late = #expect(throws: AmberError.self) { try kept!.decodeString(forKey: "value") }
+        #expect(late?.code == .misuse)
+        #expect(kept?.recordIndex == 1 && kept?.restorationPath == ["root", "a"])
+    }
+
     // R16
     @Test func reportIsWalkableAndPrintable() throws {
         let store = try savedTree { _, a, _, _ in a.restorationClassName = "No" }

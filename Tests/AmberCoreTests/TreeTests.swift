@@ -68,6 +68,37 @@ import Testing
         #expect(owner.restorationChildren.isEmpty)
     }
 
+    // R1: every pointer up reads nil once its parent is gone, whatever the relation, and the
+    // object can be placed again (the pointer up does not keep the parent alive).
+    @Test func pointersUpReadNilOnceTheParentIsGone() throws {
+        let child = controller("child"), modal = controller("modal"), table = view("table")
+        let source = plain("source")
+        weak var gone: RestorableObject?
+        do {
+            let parent = controller("parent")
+            gone = parent
+            try parent.addChild(child)
+            try parent.present(modal)
+            try parent.addView(table)
+            try source.setRestorationParent(parent)
+            #expect(child.parent === parent && modal.presentingObject === parent)
+            #expect(table.parent === parent && source.restorationParent === parent)
+        }
+        #expect(gone == nil)
+        #expect(child.parent == nil && modal.parent == nil && table.parent == nil && source.parent == nil)
+        #expect(modal.presentingObject == nil && source.restorationParent == nil)
+        #expect(child.restorationPath == ["child"] && source.restorationPath == ["source"])
+        child.removeFromParent()
+        #expect(child.relation == .none)
+        let other = controller("other")
+        try other.addChild(child)
+        try other.present(modal)
+        try other.addView(table)
+        try source.setRestorationParent(other)
+        #expect(child.parent === other && modal.parent === other && table.parent === other && source.parent === other)
+        #expect(other.restorationChildren.count == 1)
+    }
+
     // R3
     @Test func pathsFollowTheTree() throws {
         // The seeds' Homepwner: a navigation controller, the items list, and a modal navigation

@@ -8,6 +8,15 @@ func decoderBox(_ handle: OpaquePointer?) throws(AmberError) -> DecoderBox {
     try HandleRegistry.shared.resolveLent(handle, .decoder, as: DecoderBox.self)
 }
 
+/// Calls `body` with the decoder box of a live handle, borrowed: the loan holds the box until
+/// the callback returns, and these calls run inside it (no retain and release per call).
+@inline(__always)
+func withDecoderBox<T>(_ handle: OpaquePointer?, _ body: (DecoderBox) throws(AmberError) -> T) throws(AmberError) -> T {
+    let box = try HandleRegistry.shared.resolveLentUnretained(handle, .decoder, as: DecoderBox.self)
+    let result = box._withUnsafeGuaranteedRef { d in Result { () throws(AmberError) -> T in try body(d) } }
+    return try result.get()
+}
+
 /// Checks an out pointer and clears nothing (the value is written on success only).
 func outPointer<T>(_ out: UnsafeMutablePointer<T>?) throws(AmberError) -> UnsafeMutablePointer<T> {
     guard let out else { throw invalid("out is NULL") }
@@ -18,8 +27,9 @@ func outPointer<T>(_ out: UnsafeMutablePointer<T>?) throws(AmberError) -> Unsafe
 @c @implementation public func amber_decoder_decode_bool(_ out: UnsafeMutablePointer<CInt>?, _ decoder: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> CInt {
     guarded {
         let o = try outPointer(out)
-        let d = try decoderBox(decoder)
-        o.pointee = try withInputKey(key, ascii: { k throws(AmberError) in try d.bool(utf8: k) }, other: { k throws(AmberError) in try d.bool(k) }) ? 1 : 0
+        o.pointee = try withDecoderBox(decoder) { d throws(AmberError) in
+            try withInputKey(key, ascii: { k throws(AmberError) in try d.bool(utf8: k) }, other: { k throws(AmberError) in try d.bool(k) })
+        } ? 1 : 0
     }
 }
 
@@ -27,8 +37,9 @@ func outPointer<T>(_ out: UnsafeMutablePointer<T>?) throws(AmberError) -> Unsafe
 @c @implementation public func amber_decoder_decode_int64(_ out: UnsafeMutablePointer<Int64>?, _ decoder: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> CInt {
     guarded {
         let o = try outPointer(out)
-        let d = try decoderBox(decoder)
-        o.pointee = try withInputKey(key, ascii: { k throws(AmberError) in try d.int64(utf8: k) }, other: { k throws(AmberError) in try d.int64(k) })
+        o.pointee = try withDecoderBox(decoder) { d throws(AmberError) in
+            try withInputKey(key, ascii: { k throws(AmberError) in try d.int64(utf8: k) }, other: { k throws(AmberError) in try d.int64(k) })
+        }
     }
 }
 
@@ -36,8 +47,9 @@ func outPointer<T>(_ out: UnsafeMutablePointer<T>?) throws(AmberError) -> Unsafe
 @c @implementation public func amber_decoder_decode_double(_ out: UnsafeMutablePointer<Double>?, _ decoder: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> CInt {
     guarded {
         let o = try outPointer(out)
-        let d = try decoderBox(decoder)
-        o.pointee = try withInputKey(key, ascii: { k throws(AmberError) in try d.double(utf8: k) }, other: { k throws(AmberError) in try d.double(k) })
+        o.pointee = try withDecoderBox(decoder) { d throws(AmberError) in
+            try withInputKey(key, ascii: { k throws(AmberError) in try d.double(utf8: k) }, other: { k throws(AmberError) in try d.double(k) })
+        }
     }
 }
 
@@ -45,10 +57,11 @@ func outPointer<T>(_ out: UnsafeMutablePointer<T>?) throws(AmberError) -> Unsafe
 @c @implementation public func amber_decoder_decode_string(_ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ decoder: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> CInt {
     guarded {
         let o = try outPointer(out)
-        let d = try decoderBox(decoder)
-        o.pointee = try withInputKey(
-            key, ascii: { k throws(AmberError) in try d.cString(utf8: k) },
-            other: { k throws(AmberError) in UnsafePointer(try d.arena.string(try d.string(k))) })
+        o.pointee = try withDecoderBox(decoder) { d throws(AmberError) in
+            try withInputKey(
+                key, ascii: { k throws(AmberError) in try d.cString(utf8: k) },
+                other: { k throws(AmberError) in UnsafePointer(try d.arena.string(try d.string(k))) })
+        }
     }
 }
 
@@ -126,7 +139,8 @@ func outPointer<T>(_ out: UnsafeMutablePointer<T>?) throws(AmberError) -> Unsafe
 /// Backs `amber_decoder_contains`.
 @c @implementation public func amber_decoder_contains(_ decoder: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> CInt {
     guarded(0) {
-        let d = try decoderBox(decoder)
-        return try withInputKey(key, ascii: { k in d.contains(utf8: k) }, other: { k in d.contains(k) }) ? 1 : 0
+        return try withDecoderBox(decoder) { d throws(AmberError) in
+            try withInputKey(key, ascii: { k in d.contains(utf8: k) }, other: { k in d.contains(k) })
+        } ? 1 : 0
     }
 }

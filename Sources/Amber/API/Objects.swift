@@ -33,7 +33,7 @@ func objectPair(_ a: OpaquePointer?, _ aName: String, _ b: OpaquePointer?, _ bNa
         guard kind >= 0, kind <= 2, let k = ObjectKind(rawValue: UInt8(kind)) else { throw invalid("\(kind) is not an amber_kind") }
         let className = try inputString(class_name, "class_name")
         guard !className.isEmpty else { throw invalid("class_name is empty") }
-        let identifier = try optionalString(restoration_id, "restoration_id")
+        let identifier = try box.identifier(restoration_id, "restoration_id")
         var c = amber_object_callbacks()
         if let callbacks {
             guard callbacks.pointee.version == AMBER_OBJECT_CALLBACKS_VERSION else {

@@ -16,14 +16,33 @@ final class DecoderBox {
         case idle
     }
 
-    private(set) var source: Source
-    weak var engine: EngineBox?
+    @exclusivity(unchecked) private(set) var source: Source {
+        didSet { keyed = Self.keyed(source) }
+    }
+    /// The decoder `source` holds (nil when idle), unretained: `source` holds it. Read with
+    /// `_withUnsafeGuaranteedRef` by the calls that take keys as UTF-8 bytes, the C ABI's hot
+    /// path, so that a call costs no retain and release of the decoder.
+    @exclusivity(unchecked) private var keyed: Unmanaged<KeyedStateDecoder>?
+    /// The engine whose spare box this is (unowned: the engine's box holds its spare, and a box
+    /// made for a nested callback lives only during that callback, inside an engine operation;
+    /// so it never outlives the engine's box, and is read without the checked unowned
+    /// reference's atomic retain and release).
+    @exclusivity(unchecked) unowned(unsafe) var engine: EngineBox?
     /// What decode_string and decode_bytes lent; invalid once the callback returns.
     let arena = ScratchArena()
 
     init(_ source: Source, engine: EngineBox?) {
         self.source = source
         self.engine = engine
+        keyed = Self.keyed(source)
+    }
+
+    private static func keyed(_ source: Source) -> Unmanaged<KeyedStateDecoder>? {
+        switch source {
+        case .state(let d): return Unmanaged.passUnretained(d)
+        case .app(let d): return Unmanaged.passUnretained(d)
+        case .idle: return nil
+        }
     }
 
     /// Lends a decoder handle to `body`; the handle is dead once it returns. The engine's spare
@@ -42,7 +61,8 @@ final class DecoderBox {
             HandleRegistry.shared.endLoan(handle)
             box.source = .idle
             box.arena.reset()
-            if let engine = box.engine, engine.spareDecoder == nil { engine.spareDecoder = box }
+            // `engine` is the box's own (a spare's, or the one a new box was made with).
+            if let engine, engine.spareDecoder == nil { engine.spareDecoder = box }
         }
         return try withExtendedLifetime(box) { try body(handle) }
     }
@@ -89,29 +109,30 @@ final class DecoderBox {
         }
     }
 
-    /// The decoder read, for keys given as UTF-8 bytes.
-    private func decoder() throws(AmberError) -> KeyedStateDecoder {
-        switch source {
-        case .state(let d): return d
-        case .app(let d): return d
-        case .idle: throw idle()
-        }
+    /// Calls `body` with the decoder read, borrowed (no retain: `source` holds it).
+    @inline(__always)
+    private func withDecoder<T>(_ body: (KeyedStateDecoder) throws(AmberError) -> T) throws(AmberError) -> T {
+        guard let keyed else { throw idle() }
+        let result = keyed._withUnsafeGuaranteedRef { d in Result { () throws(AmberError) -> T in try body(d) } }
+        return try result.get()
     }
 
-    func contains(utf8 key: Span<UInt8>) -> Bool { (try? decoder())?.containsValue(forKeyUTF8: key) ?? false }
-    func bool(utf8 key: Span<UInt8>) throws(AmberError) -> Bool { try decoder().decodeBool(forKeyUTF8: key) }
-    func int64(utf8 key: Span<UInt8>) throws(AmberError) -> Int64 { try decoder().decodeInt64(forKeyUTF8: key) }
-    func double(utf8 key: Span<UInt8>) throws(AmberError) -> Double { try decoder().decodeDouble(forKeyUTF8: key) }
-    func string(utf8 key: Span<UInt8>) throws(AmberError) -> String { try decoder().decodeString(forKeyUTF8: key) }
+    func contains(utf8 key: Span<UInt8>) -> Bool { (try? withDecoder { d in d.containsValue(forKeyUTF8: key) }) ?? false }
+    func bool(utf8 key: Span<UInt8>) throws(AmberError) -> Bool { try withDecoder { d throws(AmberError) in try d.decodeBool(forKeyUTF8: key) } }
+    func int64(utf8 key: Span<UInt8>) throws(AmberError) -> Int64 { try withDecoder { d throws(AmberError) in try d.decodeInt64(forKeyUTF8: key) } }
+    func double(utf8 key: Span<UInt8>) throws(AmberError) -> Double { try withDecoder { d throws(AmberError) in try d.decodeDouble(forKeyUTF8: key) } }
+    func string(utf8 key: Span<UInt8>) throws(AmberError) -> String { try withDecoder { d throws(AmberError) in try d.decodeString(forKeyUTF8: key) } }
 
     /// A string lent to the host, copied from the archive into the arena (nil: out of memory).
     func cString(utf8 key: Span<UInt8>) throws(AmberError) -> UnsafePointer<CChar> {
         let arena = self.arena
-        let p = try decoder().withDecodedString(forKeyUTF8: key) { bytes -> UnsafeMutablePointer<CChar>? in
-            guard let raw = try? arena.allocate(bytes.count + 1) else { return nil }
-            bytes.withUnsafeBufferPointer { b in if let base = b.baseAddress { memcpy(raw, base, b.count) } }
-            raw.storeBytes(of: 0, toByteOffset: bytes.count, as: UInt8.self)
-            return raw.assumingMemoryBound(to: CChar.self)
+        let p = try withDecoder { d throws(AmberError) in
+            try d.withDecodedString(forKeyUTF8: key) { bytes -> UnsafeMutablePointer<CChar>? in
+                guard let raw = try? arena.allocate(bytes.count + 1) else { return nil }
+                bytes.withUnsafeBufferPointer { b in if let base = b.baseAddress { memcpy(raw, base, b.count) } }
+                raw.storeBytes(of: 0, toByteOffset: bytes.count, as: UInt8.self)
+                return raw.assumingMemoryBound(to: CChar.self)
+            }
         }
         guard let p else { throw AmberError(.limitExceeded, "out of memory for a string") }
         return UnsafePointer(p)

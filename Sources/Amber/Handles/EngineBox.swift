@@ -13,8 +13,12 @@ final class EngineBox {
     var handle: OpaquePointer!
     /// The objects made for this engine, each at its `slot` (nil: a slot freed, listed in
     /// `freeObjectSlots`).
-    private(set) var objects: [ObjectBox?] = []
-    private var freeObjectSlots: [Int] = []
+    @exclusivity(unchecked) private(set) var objects: [ObjectBox?] = []
+    @exclusivity(unchecked) private var freeObjectSlots: [Int] = []
+    /// The object made last for this engine while it is still kept (`add`, `remove`): what a
+    /// make callback usually gives back, recognised without a look-up in the handle registry.
+    /// Unowned(unsafe): `objects` holds it, and `remove` and `close` clear it.
+    @exclusivity(unchecked) private unowned(unsafe) var lastMade: ObjectBox?
     /// Contexts of restoration classes and blueprint factories, released at close.
     var classContexts: [HostContext] = []
     var delegateContext: HostContext?
@@ -29,15 +33,21 @@ final class EngineBox {
     let lastDuplicates = CStringSlot("")
     /// Failures of callbacks that cannot report one to the engine (object_for_path), for the
     /// launch's report.
-    var launchNotes: [String] = []
+    @exclusivity(unchecked) var launchNotes: [String] = []
     /// How many engine operations are running (close is refused from inside one).
-    var busy = 0
+    @exclusivity(unchecked) var busy = 0
     /// A coder box and a decoder box lent to callbacks and reused (`CoderBox.with`).
     var spareCoder: CoderBox?
-    var spareDecoder: DecoderBox?
+    @exclusivity(unchecked) var spareDecoder: DecoderBox?
+    /// The last component of the path lent to the running restoration class's make callback
+    /// (`withCPath(of:)`), as the C string the host was given and the string it was copied
+    /// from: a make callback usually names its object by that component
+    /// (`amber_object_new(..., path[path_length - 1], ...)`), which is then not read again.
+    @exclusivity(unchecked) private(set) var lentComponent: UnsafePointer<CChar>?
+    @exclusivity(unchecked) private(set) var lentComponentText = ""
     /// The C restoration paths of make callbacks (`withCPath`), and whether one is lent.
     private let pathArena = ScratchArena()
-    private var pathArenaLent = false
+    @exclusivity(unchecked) private var pathArenaLent = false
     /// The snapshot amber_engine_snapshot() lent last.
     var lentSnapshot: CArena?
 
@@ -52,12 +62,14 @@ final class EngineBox {
             box.slot = objects.count
             objects.append(box)
         }
+        lastMade = box
     }
 
     /// Forgets an object (freed by the host).
     func remove(_ box: ObjectBox) {
         let slot = box.slot
         guard slot >= 0, slot < objects.count, objects[slot] === box else { return }
+        if lastMade === box { lastMade = nil }
         objects[slot] = nil
         freeObjectSlots.append(slot)
         box.slot = -1
@@ -81,6 +93,8 @@ final class EngineBox {
     /// An object a host callback gave through `amber_object **out` (NULL: none).
     func given(_ handle: OpaquePointer?, by what: @autoclosure () -> String) throws -> RestorableObject? {
         guard let handle else { return nil }
+        // The object made last (live: freeing it would have cleared `lastMade`), or a look-up.
+        if let last = lastMade, last.handle == handle { return last.object }
         if let box = try? object(handle, "") { return box.object }
         let name = what()
         do {
@@ -88,6 +102,22 @@ final class EngineBox {
         } catch {
             throw AmberError(.callbackFailed, "\(name) gave an object that is not a live object of this engine: \(error.message)")
         }
+    }
+
+    /// The identifier `p` names (a C string the host gave), as `optionalString` reads it: the
+    /// lent path's last component if `p` is that C string and still holds its text (no new
+    /// string), else read and checked.
+    func identifier(_ p: UnsafePointer<CChar>?, _ what: String) throws(AmberError) -> String? {
+        if let p, p == lentComponent {
+            var text = lentComponentText
+            // `p` is the cache's buffer, which holds at least the text and its NUL.
+            let same = text.withUTF8 { utf8 in
+                guard let base = utf8.baseAddress else { return p[0] == 0 }
+                return memcmp(p, base, utf8.count) == 0 && p[utf8.count] == 0
+            }
+            if same { return text }
+        }
+        return try optionalString(p, what)
     }
 
     /// The C paths of restoration classes' make callbacks, each built from the previous one's.
@@ -98,8 +128,15 @@ final class EngineBox {
     func withCPath<T>(of decoder: StateDecoder, _ body: (UnsafePointer<UnsafePointer<CChar>?>, Int) throws -> T) throws -> T {
         guard !pathArenaLent else { return try withCPath(decoder.restorationPath, body) }
         pathArenaLent = true
-        defer { pathArenaLent = false }
+        defer {
+            pathArenaLent = false
+            lentComponent = nil
+        }
         let (array, count) = try cPaths.path(of: decoder)
+        if count > 0 {
+            lentComponent = array[count - 1]
+            lentComponentText = cPaths.lastText
+        }
         return try body(array, count)
     }
 
@@ -128,7 +165,9 @@ final class EngineBox {
         for box in boxes {
             box.detach()
             HandleRegistry.shared.unregister(box.handle)
+            box.engine = nil  // unowned: must not outlive this box
         }
+        lastMade = nil
         objects = []
         freeObjectSlots = []
         for box in boxes { box.releaseContext() }
@@ -148,20 +187,29 @@ final class EngineBox {
 
     // MARK: Host callbacks as engine closures
 
+    // The closures hold the box unowned: the engine they are given to is this box's and goes
+    // with it, so none runs after the box is gone. (A weak reference would give the box a side
+    // table, through which every retain and release of it would go.) The make closures, called
+    // once per restored object, hold it unowned(unsafe): each use of a checked unowned
+    // reference is an atomic retain and release, and the restoration class's borrows the box
+    // (`_withUnsafeGuaranteedRef`) for the whole call.
+
     /// The engine's make closure of a restoration class.
     func restorationMake(_ cls: amber_restoration_class, _ ctx: HostContext, name: String)
         -> (([String], StateDecoder) throws -> RestorableObject?)?
     {
         guard let make = cls.make else { return nil }
-        return { [weak self] _, decoder in
-            guard let self else { return nil }
-            var out: OpaquePointer?
-            try self.withCPath(of: decoder) { p, n in
-                try DecoderBox.with(.state(decoder), engine: self) { d in
-                    try callHost("the make callback of restoration class \(name)") { make(&out, self.handle, p, n, d, ctx.ctx) }
+        let unmanaged = Unmanaged.passUnretained(self)
+        return { _, decoder in
+            try unmanaged._withUnsafeGuaranteedRef { box in
+                var out: OpaquePointer?
+                try box.withCPath(of: decoder) { p, n in
+                    try DecoderBox.with(.state(decoder), engine: box) { d in
+                        try callHost("the make callback of restoration class \(name)") { make(&out, box.handle, p, n, d, ctx.ctx) }
+                    }
                 }
+                return try box.given(out, by: "restoration class \(name)")
             }
-            return try self.given(out, by: "restoration class \(name)")
         }
     }
 
@@ -170,8 +218,8 @@ final class EngineBox {
         -> (String, [String], StateDecoder) throws -> RestorableObject?
     {
         let make = factory.make
-        return { [weak self] blueprint, path, decoder in
-            guard let self, let make else { return nil }
+        return { [unowned(unsafe) self] blueprint, path, decoder in
+            guard let make else { return nil }
             var out: OpaquePointer?
             try self.withCPath(path) { p, n in
                 try DecoderBox.with(.state(decoder), engine: self) { d in
@@ -189,37 +237,32 @@ final class EngineBox {
         var e = EngineDelegate()
         let c = ctx.ctx
         if let f = d.should_save {
-            e.shouldSave = { [weak self] coder in
-                guard let self else { return false }
+            e.shouldSave = { [unowned self] coder in
                 return (try? CoderBox.with(.app(coder), engine: self) { h in f(self.handle, h, c) != 0 }) ?? false
             }
         }
         if let f = d.will_encode {
-            e.willEncode = { [weak self] coder in
-                guard let self else { return }
+            e.willEncode = { [unowned self] coder in
                 try CoderBox.with(.app(coder), engine: self) { h in
                     try callHost("the delegate's will_encode callback") { f(self.handle, h, c) }
                 }
             }
         }
         if let f = d.should_restore {
-            e.shouldRestore = { [weak self] decoder in
-                guard let self else { return false }
+            e.shouldRestore = { [unowned self] decoder in
                 return (try? DecoderBox.with(.app(decoder), engine: self) { h in f(self.handle, h, c) != 0 }) ?? false
             }
         }
         if let f = d.did_decode {
-            e.didDecode = { [weak self] decoder in
-                guard let self else { return }
+            e.didDecode = { [unowned self] decoder in
                 try DecoderBox.with(.app(decoder), engine: self) { h in
                     try callHost("the delegate's did_decode callback") { f(self.handle, h, c) }
                 }
             }
         }
         if let f = d.object_for_path {
-            e.objectForPath = { [weak self] path, decoder in
-                guard let self else { return nil }
-                do {
+            e.objectForPath = { [unowned self] path, decoder in
+                    do {
                     var out: OpaquePointer?
                     try self.withCPath(path) { p, n in
                         try DecoderBox.with(.state(decoder), engine: self) { h in
@@ -236,10 +279,10 @@ final class EngineBox {
             }
         }
         if let f = d.will_finish_launching {
-            e.willFinishLaunching = { [weak self] in if let self { f(self.handle, c) } }
+            e.willFinishLaunching = { [unowned self] in f(self.handle, c) }
         }
         if let f = d.did_finish_launching {
-            e.didFinishLaunching = { [weak self] in if let self { f(self.handle, c) } }
+            e.didFinishLaunching = { [unowned self] in f(self.handle, c) }
         }
         return e
     }

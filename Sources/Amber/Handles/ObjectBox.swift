@@ -12,16 +12,20 @@ import CAmber
 /// nothing, so that making an object allocates no closure.
 final class ObjectBox {
     let object: RestorableObject
-    weak var engine: EngineBox?
+    /// The engine the object was made for; nil once it is closed (`EngineBox.close` clears it,
+    /// so it never names a box that is gone). Unowned rather than weak, so that the engine's box
+    /// has no side table to slow every retain and release of it; unchecked, so that reading it
+    /// costs no atomic retain and release.
+    @exclusivity(unchecked) unowned(unsafe) var engine: EngineBox?
     /// The host's context pointer and its ctx_free (called once, by `releaseContext`).
     let ctx: UnsafeMutableRawPointer?
     private var ctxFree: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?
     /// The handle given out (the box's address).
-    var handle: OpaquePointer!
+    @exclusivity(unchecked) var handle: OpaquePointer!
     /// Where the engine keeps the box (`EngineBox.objects`).
-    var slot = -1
+    @exclusivity(unchecked) var slot = -1
     /// The host's callbacks (`install`).
-    private(set) var callbacksC = amber_object_callbacks()
+    @exclusivity(unchecked) private(set) var callbacksC = amber_object_callbacks()
     /// The C strings of amber_object_class_name() and amber_object_identifier(), made when
     /// first asked for (most objects are never asked).
     lazy var classNameC = CStringSlot()

@@ -11,16 +11,18 @@ import Glibc
 /// whole path would copy every component of every record.
 final class CPathCache {
     /// The restore whose records `records` names (`StateDecoder.restorationID`; 0: none).
-    private var restoreID: UInt64 = 0
+    @exclusivity(unchecked) private var restoreID: UInt64 = 0
     /// By level: the record whose last component it is (-1: a level of a path kept whole).
-    private var records: [Int] = []
+    @exclusivity(unchecked) private var records: [Int] = []
     /// By level: the component's C string (malloc'd, reused while it is large enough).
-    private var buffers: [UnsafeMutablePointer<CChar>] = []
-    private var capacities: [Int] = []
+    @exclusivity(unchecked) private var buffers: [UnsafeMutablePointer<CChar>] = []
+    @exclusivity(unchecked) private var capacities: [Int] = []
     /// The array given to the host: `depth` pointers into `buffers`.
-    private var array: UnsafeMutablePointer<UnsafePointer<CChar>?>
-    private var arrayCapacity = 16
-    private var depth = 0
+    @exclusivity(unchecked) private var array: UnsafeMutablePointer<UnsafePointer<CChar>?>
+    @exclusivity(unchecked) private var arrayCapacity = 16
+    @exclusivity(unchecked) private var depth = 0
+    /// The text of the component set last: after `path(of:)`, the path's last component.
+    @exclusivity(unchecked) private(set) var lastText = ""
 
     init() {
         array = .allocate(capacity: arrayCapacity)
@@ -60,6 +62,7 @@ final class CPathCache {
         b[n] = 0
         array[level] = UnsafePointer(b)
         records[level] = record
+        lastText = text
     }
 
     /// The C path of the record `decoder` decodes: valid until the next call.

@@ -120,11 +120,12 @@ final class CArena {
 /// restoration path for one make callback): blocks are carved from a chunk kept across `reset`,
 /// so a string lent to the host costs a copy rather than a malloc and a free.
 final class ScratchArena {
-    private var chunk: UnsafeMutableRawPointer?
-    private var used = 0
-    private var capacity = 0
+    // No access to these spans a call out of the arena: exclusivity is not checked at run time.
+    @exclusivity(unchecked) private var chunk: UnsafeMutableRawPointer?
+    @exclusivity(unchecked) private var used = 0
+    @exclusivity(unchecked) private var capacity = 0
     /// Chunks filled before the current one and blocks too large for a chunk, freed at `reset`.
-    private var retired: [UnsafeMutableRawPointer] = []
+    @exclusivity(unchecked) private var retired: [UnsafeMutableRawPointer] = []
     private static let chunkSize = 4096
 
     /// `count` bytes aligned for pointers, valid until `reset`.
@@ -178,8 +179,10 @@ final class ScratchArena {
 
     /// Makes every block given out since the last reset invalid; keeps the current chunk.
     func reset() {
-        for b in retired { free(b) }
-        retired.removeAll(keepingCapacity: true)
+        if !retired.isEmpty {
+            for b in retired { free(b) }
+            retired.removeAll(keepingCapacity: true)
+        }
         used = 0
     }
 

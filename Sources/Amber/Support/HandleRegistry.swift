@@ -78,8 +78,9 @@ final class HandleRegistry: @unchecked Sendable {
     fileprivate static let maxSlots = 1 << 28
 
     fileprivate let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var slots: [Slot] = []
-    private var freeSlots: [Int] = []
+    // Used under the mutex only: exclusivity is not checked at run time.
+    @exclusivity(unchecked) private var slots: [Slot] = []
+    @exclusivity(unchecked) private var freeSlots: [Int] = []
 
     /// A coder or decoder lent to one callback (`lend`): the lender keeps the box alive for the
     /// loan, so the table holds it unretained, and a loan costs no allocation once the table
@@ -172,7 +173,7 @@ final class HandleRegistry: @unchecked Sendable {
     private func lookup(_ handle: OpaquePointer, _ kind: HandleKind) throws(AmberError) -> AnyObject {
         let token = UInt(bitPattern: UnsafeMutableRawPointer(handle))
         if let found = HandleKind(tag: token & 0xF), Self.isLent(found) {
-            return try lentBox(token, found, kind, handle)
+            return try lentBox(token, found, kind, handle).takeUnretainedValue()
         }
         return try locked { () throws(AmberError) -> AnyObject in
             guard let (index, generation, found) = Self.parse(token), index < slots.count,
@@ -253,18 +254,33 @@ extension HandleRegistry {
         guard let handle else { throw invalid("the \(kind.rawValue) is NULL") }
         let token = UInt(bitPattern: UnsafeMutableRawPointer(handle))
         guard token & 0xF == kind.tag else { return try resolve(handle, kind, as: type) }  // for the message
-        let box = try lentBox(token, kind, kind, handle)
+        let box = try lentBox(token, kind, kind, handle).takeUnretainedValue()
         // Only a T is ever lent as `kind` (CoderBox as .coder, DecoderBox as .decoder).
         return unsafeDowncast(box, to: T.self)
     }
 
+    /// As `resolveLent`, without taking a reference to the box: the lender keeps it alive until
+    /// the loan ends (`lend`, `endLoan`), so a caller that uses it only during one call made
+    /// during the loan (an amber_decoder_* function inside the callback) borrows it with
+    /// `_withUnsafeGuaranteedRef` and costs no retain and release.
+    @inline(__always)
+    func resolveLentUnretained<T: AnyObject>(_ handle: OpaquePointer?, _ kind: HandleKind, as type: T.Type) throws(AmberError) -> Unmanaged<T> {
+        guard let handle else { throw invalid("the \(kind.rawValue) is NULL") }
+        let token = UInt(bitPattern: UnsafeMutableRawPointer(handle))
+        guard token & 0xF == kind.tag else { return Unmanaged.passUnretained(try resolve(handle, kind, as: type)) }  // for the message
+        let box = try lentBox(token, kind, kind, handle)
+        // Only a T is ever lent as `kind` (CoderBox as .coder, DecoderBox as .decoder).
+        return Unmanaged<T>.fromOpaque(box.toOpaque())
+    }
+
     /// The box of lent handle `token` of kind `found`, asked for as a `kind`.
-    fileprivate func lentBox(_ token: UInt, _ found: HandleKind, _ kind: HandleKind, _ handle: OpaquePointer) throws(AmberError) -> AnyObject {
+    /// Unretained: the lender holds the box for the loan.
+    fileprivate func lentBox(_ token: UInt, _ found: HandleKind, _ kind: HandleKind, _ handle: OpaquePointer) throws(AmberError) -> Unmanaged<AnyObject> {
         let index = Int((token >> 4) & ((1 << Self.indexBitsValue) - 1))
         let generation = UInt32(truncatingIfNeeded: token >> (Self.indexBitsValue + 4))
         pthread_mutex_lock(mutex)
-        let box: AnyObject? = index < lentCount && lent[index].generation == generation && lent[index].kind == found
-            ? lent[index].box?.takeUnretainedValue() : nil
+        let box: Unmanaged<AnyObject>? = index < lentCount && lent[index].generation == generation && lent[index].kind == found
+            ? lent[index].box : nil
         pthread_mutex_unlock(mutex)
         guard let box else {
             throw misuse("the \(kind.rawValue) \(UnsafeMutableRawPointer(handle)) is not live: freed, closed, never given out by Amber, or (for a coder or decoder) used outside its callback")

@@ -5,16 +5,23 @@ import AmberArchive
 final class DecoderCore {
     let unarchiver: KeyedUnarchiver
     /// The UID of the object read (the object's nested state, or the application state).
-    let uid: Int
+    @exclusivity(unchecked) private(set) var uid: Int
     /// False outside the callback the decoder was given to.
-    var isActive = true
+    @exclusivity(unchecked) var isActive = true
     /// What the decoder is for, in messages.
-    let owner: CoderOwner
+    @exclusivity(unchecked) private(set) var owner: CoderOwner
 
     init(unarchiver: KeyedUnarchiver, uid: Int, owner: CoderOwner) {
         self.unarchiver = unarchiver
         self.uid = uid
         self.owner = owner
+    }
+
+    /// Reads another object, active again (`StateDecoder.reuse(record:)`).
+    func reset(uid: Int, owner: CoderOwner) {
+        self.uid = uid
+        self.owner = owner
+        isActive = true
     }
 
     func requireActive() throws(AmberError) {

@@ -5,9 +5,14 @@ import AmberArchive
 /// the callback the decoder was given to). `AppDecoder` and `StateDecoder` add what is theirs.
 public class KeyedStateDecoder {
     let core: DecoderCore
+    /// `core.unarchiver`, held here too: read from this decoder (one `let` away from a
+    /// guaranteed `self`) it is borrowed for a call, where read through `core` it was retained
+    /// and released around every call of the UTF-8 keyed functions below.
+    private let unarchiver: KeyedUnarchiver
 
     init(core: DecoderCore) {
         self.core = core
+        self.unarchiver = core.unarchiver
     }
 
     /// Whether the state has a value for the key.
@@ -49,49 +54,49 @@ public class KeyedStateDecoder {
 
     /// Whether the state has a value for the key.
     public func containsValue(forKeyUTF8 key: Span<UInt8>) -> Bool {
-        guard core.isActive, core.unarchiver.currentObjectUID == core.uid else {
+        guard core.isActive, unarchiver.currentObjectUID == core.uid else {
             return containsValue(forKey: KeyedUnarchiver.string(key))
         }
-        return core.unarchiver.containsValue(forKeyUTF8: key)
+        return unarchiver.containsValue(forKeyUTF8: key)
     }
 
     /// Decodes a boolean.
     public func decodeBool(forKeyUTF8 key: Span<UInt8>) throws(AmberError) -> Bool {
         try core.requireActive()
-        guard core.unarchiver.currentObjectUID == core.uid else { return try decodeBool(forKey: KeyedUnarchiver.string(key)) }
-        do { return try core.unarchiver.decodeBool(forKeyUTF8: key) } catch { throw AmberError(error) }
+        guard unarchiver.currentObjectUID == core.uid else { return try decodeBool(forKey: KeyedUnarchiver.string(key)) }
+        do { return try unarchiver.decodeBool(forKeyUTF8: key) } catch { throw AmberError(error) }
     }
 
     /// Decodes a 64-bit integer.
     public func decodeInt64(forKeyUTF8 key: Span<UInt8>) throws(AmberError) -> Int64 {
         try core.requireActive()
-        guard core.unarchiver.currentObjectUID == core.uid else { return try decodeInt64(forKey: KeyedUnarchiver.string(key)) }
-        do { return try core.unarchiver.decodeInt64(forKeyUTF8: key) } catch { throw AmberError(error) }
+        guard unarchiver.currentObjectUID == core.uid else { return try decodeInt64(forKey: KeyedUnarchiver.string(key)) }
+        do { return try unarchiver.decodeInt64(forKeyUTF8: key) } catch { throw AmberError(error) }
     }
 
     /// Decodes a double (an integer is converted).
     public func decodeDouble(forKeyUTF8 key: Span<UInt8>) throws(AmberError) -> Double {
         try core.requireActive()
-        guard core.unarchiver.currentObjectUID == core.uid else { return try decodeDouble(forKey: KeyedUnarchiver.string(key)) }
-        do { return try core.unarchiver.decodeDouble(forKeyUTF8: key) } catch { throw AmberError(error) }
+        guard unarchiver.currentObjectUID == core.uid else { return try decodeDouble(forKey: KeyedUnarchiver.string(key)) }
+        do { return try unarchiver.decodeDouble(forKeyUTF8: key) } catch { throw AmberError(error) }
     }
 
     /// Decodes a string.
     public func decodeString(forKeyUTF8 key: Span<UInt8>) throws(AmberError) -> String {
         try core.requireActive()
-        guard core.unarchiver.currentObjectUID == core.uid else { return try decodeString(forKey: KeyedUnarchiver.string(key)) }
-        do { return try core.unarchiver.decodeString(forKeyUTF8: key) } catch { throw AmberError(error) }
+        guard unarchiver.currentObjectUID == core.uid else { return try decodeString(forKey: KeyedUnarchiver.string(key)) }
+        do { return try unarchiver.decodeString(forKeyUTF8: key) } catch { throw AmberError(error) }
     }
 
     /// Decodes a string and calls `body` with its UTF-8 bytes (no string is made for a string
     /// the archive stores as ASCII).
     public func withDecodedString<T>(forKeyUTF8 key: Span<UInt8>, _ body: (Span<UInt8>) -> T) throws(AmberError) -> T {
         try core.requireActive()
-        guard core.unarchiver.currentObjectUID == core.uid else {
+        guard unarchiver.currentObjectUID == core.uid else {
             let s = try decodeString(forKey: KeyedUnarchiver.string(key))
             return body(s.utf8.span)
         }
-        do { return try core.unarchiver.withDecodedString(forKeyUTF8: key, body) } catch { throw AmberError(error) }
+        do { return try unarchiver.withDecodedString(forKeyUTF8: key, body) } catch { throw AmberError(error) }
     }
 
     /// Decodes bytes (NSData).

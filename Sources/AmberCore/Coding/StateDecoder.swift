@@ -9,7 +9,7 @@ import AmberArchive
 public final class StateDecoder: KeyedStateDecoder {
     let session: RestoreSession
     /// The index of the object's record in the archive.
-    public let recordIndex: Int
+    @exclusivity(unchecked) public private(set) var recordIndex: Int
 
     init(session: RestoreSession, record: Int) {
         self.session = session
@@ -17,6 +17,14 @@ public final class StateDecoder: KeyedStateDecoder {
         super.init(core: DecoderCore(
             unarchiver: session.unarchiver, uid: session.records[record].stateUID,
             owner: .restoring(session, record)))
+    }
+
+    /// Points a decoder that nothing outside the engine holds any more (its callback over) at
+    /// record `record`, active again: the engine makes one decoder per callback only when the
+    /// host kept the previous one (`RestoreSession.decoder(record:)`).
+    func reuse(record: Int) {
+        recordIndex = record
+        core.reset(uid: session.records[record].stateUID, owner: .restoring(session, record))
     }
 
     /// The restoration path of the object being restored.

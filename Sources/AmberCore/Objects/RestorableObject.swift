@@ -2,9 +2,9 @@
 ///
 /// Controllers form a tree: children (containment, ordered), at most one presented controller
 /// (modal), and views. A plain object names a restoration parent. A parent holds its children,
-/// its presented controller and its views strongly; every pointer up (`parent`) is weak, and so
-/// is the link from a restoration parent to its plain objects (the host keeps those alive, as in
-/// UIKit).
+/// its presented controller and its views strongly; no pointer up (`parent`) keeps its parent
+/// alive (it reads nil once the parent is gone), and neither does the link from a restoration
+/// parent to its plain objects (the host keeps those alive, as in UIKit).
 ///
 /// **Moving.** Adding an object that already has a parent (as a child, presented controller,
 /// view or plain object) first takes it away from that parent: an object has one place.
@@ -18,24 +18,24 @@ public final class RestorableObject {
     /// Controller, view or plain object.
     public let kind: ObjectKind
     /// The host's class name: recorded in the archive and checked at restoration (SPEC R11).
-    public var className: String
+    @exclusivity(unchecked) public var className: String
     /// The restoration identifier; nil (or empty) means the object, and everything under it, is
     /// not preserved (SPEC R2).
-    public var restorationIdentifier: String?
+    @exclusivity(unchecked) public var restorationIdentifier: String?
     /// The name of the object's restoration class, registered with
     /// `Engine.registerRestorationClass`: the first place asked for the object at restoration
     /// (SPEC R10 step 1).
-    public var restorationClassName: String?
+    @exclusivity(unchecked) public var restorationClassName: String?
     /// The identifier of the blueprint the object was made from (the analogue of a storyboard
     /// identifier), recorded so that a blueprint factory can make it again (SPEC R10 step 4).
-    public var blueprintIdentifier: String?
+    @exclusivity(unchecked) public var blueprintIdentifier: String?
     /// Whether this controller is a stack (a navigation stack): its children with the same
     /// identifier are told apart by position in their restoration paths (SPEC R3).
-    public var isStackContainer: Bool
+    @exclusivity(unchecked) public var isStackContainer: Bool
     /// The host's payload (the C layer keeps its context box here). Amber never looks inside.
-    public var host: AnyObject?
+    @exclusivity(unchecked) public var host: AnyObject?
     /// The host's encode, decode and finished-restoring callbacks.
-    public var callbacks: RestorableCallbacks
+    @exclusivity(unchecked) public var callbacks: RestorableCallbacks
     /// A view's kind and the accessors of its standard state (SPEC R17); nil: the view keeps
     /// only what its encode callback writes. Ignored on controllers and plain objects.
     public var viewAccessors: ViewAccessors?
@@ -44,22 +44,28 @@ public final class RestorableObject {
     public var modelAssociation: ModelAssociation?
 
     /// The children of this controller, in order.
-    public private(set) var children: [RestorableObject] = []
+    @exclusivity(unchecked) public private(set) var children: [RestorableObject] = []
     /// The controller this one presents, if any.
-    public private(set) var presented: RestorableObject?
+    @exclusivity(unchecked) public private(set) var presented: RestorableObject?
     /// The views of this controller, in order.
-    public private(set) var views: [RestorableObject] = []
-    /// Where this object hangs: its container, presenter, controller or restoration parent.
-    public private(set) weak var parent: RestorableObject?
+    @exclusivity(unchecked) public private(set) var views: [RestorableObject] = []
+    /// Where this object hangs: its container, presenter, controller or restoration parent; nil
+    /// once that parent is gone.
+    ///
+    /// Unowned rather than weak: a weak reference gives every parent a side table, through which
+    /// each retain and release of it would go. The parent clears its children's, presented
+    /// controller's, views' and plain objects' `parent` when it goes (`deinit`), so this never
+    /// outlives its object.
+    @exclusivity(unchecked) public private(set) unowned var parent: RestorableObject?
     /// How it hangs from `parent` (`.none` without one).
-    public private(set) var relation: ObjectRelation = .none
+    @exclusivity(unchecked) public private(set) var relation: ObjectRelation = .none
     /// The plain objects that name this object as their restoration parent (held weakly).
-    var plainObjects: [WeakObject] = []
+    @exclusivity(unchecked) var plainObjects: [WeakObject] = []
 
     /// Marks of the engine's passes: the pass that last met the object and its record index in
     /// it (-1 while unrecorded, -2 for a duplicate). A pass has a random 64-bit id.
-    var passID: UInt64 = 0
-    var passIndex: Int = -1
+    @exclusivity(unchecked) var passID: UInt64 = 0
+    @exclusivity(unchecked) var passIndex: Int = -1
 
     /// Creates an object outside any tree.
     public init(
@@ -82,6 +88,15 @@ public final class RestorableObject {
         self.callbacks = callbacks
     }
 
+    /// Clears the `parent` of everything that hangs from this object (none of it keeps this
+    /// object alive; `parent` is unowned and must not outlive it).
+    deinit {
+        for c in children { c.parent = nil }
+        presented?.parent = nil
+        for v in views { v.parent = nil }
+        for w in plainObjects { w.object?.parent = nil }
+    }
+
     // MARK: Relations
 
     /// The controller that presents this one, if it is presented.
@@ -91,6 +106,9 @@ public final class RestorableObject {
     /// The plain objects (still alive) whose restoration parent this object is, in the order
     /// they named it.
     public var restorationChildren: [RestorableObject] { plainObjects.compactMap(\.object) }
+
+    /// Makes room for `n` children in all (a restore knows how many each parent gets).
+    func reserveChildCapacity(_ n: Int) { children.reserveCapacity(n) }
 
     /// Adds a controller as the last child of this controller, taking it away from where it was.
     /// - Throws: `.invalidArgument` unless both are controllers, or if `child` is this object or

@@ -109,6 +109,7 @@ extension Engine {
             return fresh(.corruptArchive(error.message))
         }
         session.hierarchy = hierarchy
+        defer { session.endDecoding() }
         do { snapshots.restoring = try ArchivedSnapshot(reading: session.unarchiver) } catch {
             discard()
             return fresh(.corruptArchive(error.message))
@@ -149,73 +150,97 @@ extension Engine {
 
     /// Step 4 and 5: finds the object of every record, parents first.
     private func findObjects(_ session: RestoreSession) -> [RestorationRecord] {
-        let count = session.records.count
-        var report: [RestorationRecord] = []
-        report.reserveCapacity(count)
+        // The records are read in place (`records[i].field`): a copy of a record per lookup
+        // retained and released each of its strings.
+        let records = session.records
+        let count = records.count
+        // Every entry starts as the same template and is filled in where it lies in the report:
+        // an entry made per record and appended was copied into the array and then destroyed.
+        var report = [RestorationRecord](
+            repeating: RestorationRecord(paths: session.paths, index: 0, className: "", kind: .controller, outcome: .notFound),
+            count: count)
         /// Records under a class's "none": not looked up.
         var dropped = [Bool](repeating: false, count: count)
+        /// How many records are archived as children of each record: room is made for them
+        /// in the parent's children at the first (rather than growing them one by one).
+        var childRecords = [Int32](repeating: 0, count: count)
+        if configuration.attachesRestoredObjects {
+            for i in 0 ..< count where records[i].relation == .child && records[i].parent >= 0 {
+                childRecords[records[i].parent] += 1
+            }
+        }
         // Implicit lookup sees the trees as the host built them, before anything is placed.
         let existing = existingObjects()
         let passID = UInt64.random(in: 1 ... UInt64.max)
         /// The note of objects made by each restoration class, made once: one string shared by
         /// every record rather than one per record.
         var madeByClass: [String: String] = [:]
-        /// The restoration class of the previous record that named one, and its note: records
-        /// mostly name the class their neighbour named, found again without hashing its name.
-        var lastClass: (name: String, rc: RestorationClass?, how: String?)?
+        // The restoration class of the previous record that named one (its name, make callback
+        // and its note): records mostly name the class their
+        // neighbour named, found again without hashing its name or copying its description.
+        var lastName: String?
+        var lastMake: (([String], StateDecoder) throws -> RestorableObject?)?
+        var lastPathFromDecoder = false
+        var lastHow: String?
 
-        for i in 0 ..< count {
-            let r = session.records[i]
-            var entry = RestorationRecord(paths: session.paths, index: i, className: r.className, kind: r.kind, outcome: .notFound)
-            defer { report.append(entry) }
-            if r.parent >= 0, dropped[r.parent] {
+        // Fills in record i's entry where it lies in the report (no copy of the entry is made).
+        func find(_ i: Int, _ entry: inout RestorationRecord) {
+            entry.setPathIndex(i)
+            entry.className = records[i].className
+            entry.kind = records[i].kind
+            let parent = records[i].parent
+            if parent >= 0, dropped[parent] {
                 dropped[i] = true
                 entry.outcome = .leftOut
                 entry.note = "an object above it was declined by its restoration class"
-                continue
+                return
             }
             var found: RestorableObject?
             var how = ""
             do {
                 // 1. The restoration class.
                 var classStands = false
-                if let rcName = r.restorationClassName {
-                    if lastClass == nil || lastClass!.name != rcName {
-                        lastClass = (rcName, restorationClasses[rcName], nil)
+                if let rcName = records[i].restorationClassName {
+                    if lastName == nil || lastName! != rcName {
+                        let rc = restorationClasses[rcName]
+                        lastName = rcName
+                        lastMake = rc?.make
+                        lastPathFromDecoder = rc?.pathFromDecoder ?? false
+                        lastHow = nil
                     }
-                    if let rc = lastClass!.rc, let make = rc.make {
+                    if let make = lastMake {
                         classStands = true
-                        let coder = StateDecoder(session: session, record: i)
-                        defer { coder.core.isActive = false }
-                        found = try make(rc.pathFromDecoder ? [] : session.path(ofRecord: i), coder)
+                        var coder = session.decoder(record: i)
+                        defer { session.finish(&coder) }
+                        found = try make(lastPathFromDecoder ? [] : session.path(ofRecord: i), coder)
                         guard found != nil else {
                             dropped[i] = true
                             entry.outcome = .declinedByClass
-                            entry.note = "restoration class \(rcName) gave none: neither it nor anything under it is restored"
-                            continue
+                            entry.note = "restoration class \(lastName!) gave none: neither it nor anything under it is restored"
+                            return
                         }
-                        if let note = lastClass!.how {
+                        if let note = lastHow {
                             how = note
-                        } else if let note = madeByClass[rcName] {
+                        } else if let note = madeByClass[lastName!] {
                             how = note
-                            lastClass!.how = note
+                            lastHow = note
                         } else {
-                            how = "made by restoration class \(rcName)"
-                            madeByClass[rcName] = how
-                            lastClass!.how = how
+                            how = "made by restoration class \(lastName!)"
+                            madeByClass[lastName!] = how
+                            lastHow = how
                         }
                     } else {
-                        entry.note = restorationClasses[rcName] == nil
-                            ? "restoration class \(rcName) is not registered"
-                            : "restoration class \(rcName) has no make callback"
+                        entry.note = restorationClasses[lastName!] == nil
+                            ? "restoration class \(lastName!) is not registered"
+                            : "restoration class \(lastName!) has no make callback"
                     }
                 }
                 if !classStands {
                     // 2. The delegate.
                     if let objectForPath = delegate.objectForPath {
-                        let coder = StateDecoder(session: session, record: i)
+                        var coder = session.decoder(record: i)
                         found = objectForPath(session.path(ofRecord: i), coder)
-                        coder.core.isActive = false
+                        session.finish(&coder)
                         if found != nil { how = "given by the delegate" }
                     }
                     // 3. Implicit lookup.
@@ -225,16 +250,17 @@ extension Engine {
                     }
                     // 3'. A view its controller made while being restored (as UIKit finds a
                     // view in its restored controller's view hierarchy).
-                    if found == nil, r.relation == .view, r.parent >= 0, let controller = session.objects[r.parent] {
-                        found = controller.views.first { $0.identifier == r.identifier && $0.passID != passID }
+                    if found == nil, records[i].relation == .view, parent >= 0, let controller = session.objects[parent] {
+                        let identifier = records[i].identifier
+                        found = controller.views.first { $0.identifier == identifier && $0.passID != passID }
                         if found != nil { how = "a view of its restored controller" }
                     }
                     // 4. The blueprint factory.
-                    if found == nil, let bp = r.blueprintIdentifier,
+                    if found == nil, let bp = records[i].blueprintIdentifier,
                        let factory = blueprintFactories[BlueprintFactory.factoryName(forBlueprint: bp)]
                     {
-                        let coder = StateDecoder(session: session, record: i)
-                        defer { coder.core.isActive = false }
+                        var coder = session.decoder(record: i)
+                        defer { session.finish(&coder) }
                         found = try factory.make(bp, session.path(ofRecord: i), coder)
                         if found != nil { how = "made by blueprint factory \(factory.name)" }
                     }
@@ -242,41 +268,45 @@ extension Engine {
             } catch {
                 entry.outcome = .decodeError("making the object failed: \(AmberError.wrapping(error).message)")
                 entry.error = error
-                continue
+                return
             }
             guard let object = found else {
                 entry.outcome = .notFound
-                entry.note = notFoundNote(r, classNote: entry.note)
-                continue
+                entry.note = notFoundNote(records, i, classNote: entry.note)
+                return
             }
             entry.object = object
             if object.passID == passID {
                 entry.outcome = .duplicate
                 entry.note = "the object was already restored for record \(object.passIndex)"
-                continue
+                return
             }
             object.passID = passID
             object.passIndex = i
             session.objects[i] = object
-            adoptIdentity(object, r)
-            if configuration.attachesRestoredObjects { place(object, r, session, &entry) }
-            if object.kind != r.kind {
+            adoptIdentity(object, records, i)
+            if configuration.attachesRestoredObjects { place(object, records, i, session, childRecords, &entry) }
+            if object.kind != records[i].kind {
                 entry.outcome = .classMismatch
-                entry.note = "archived as a \(r.kind), found a \(object.kind) (\(how))"
-            } else if !hierarchy.isKind(object.className, of: r.className) {
+                entry.note = "archived as a \(records[i].kind), found a \(object.kind) (\(how))"
+            } else if !hierarchy.isKind(object.className, of: records[i].className) {
                 entry.outcome = .classMismatch
-                entry.note = "archived as \(r.className), found \(object.className), which is not a registered subclass (\(how))"
+                entry.note = "archived as \(records[i].className), found \(object.className), which is not a registered subclass (\(how))"
             } else {
                 entry.outcome = .restored
                 if entry.note == nil { entry.note = how }
             }
+        }
+        for i in 0 ..< count {
+            find(i, &report[i])
         }
         return report
     }
 
     /// Why nothing provided a record's object (SPEC R16): each step of the lookup chain that
     /// was tried and what it gave.
-    private func notFoundNote(_ r: RestoreSession.Record, classNote: String?) -> String {
+    private func notFoundNote(_ records: [RestoreSession.Record], _ i: Int, classNote: String?) -> String {
+        let r = records[i]
         var steps: [String] = []
         if let classNote { steps.append(classNote) }
         steps.append(delegate.objectForPath == nil ? "the delegate has no object-for-path callback" : "the delegate's object-for-path gave none")
@@ -296,12 +326,13 @@ extension Engine {
     /// Step 6: the decode callbacks, in archive order (a parent's record comes before its children's).
     private func decodeObjects(_ session: RestoreSession, _ records: inout [RestorationRecord]) {
         for i in records.indices where records[i].outcome == .restored {
-            guard let object = session.objects[i], object.callbacks.decode != nil || object.kind == .view else { continue }
-            let decode = object.callbacks.decode ?? { _, _ in }
-            let coder = StateDecoder(session: session, record: i)
+            guard let object = session.objects[i] else { continue }
+            let decode = object.callbacks.decode
+            guard decode != nil || object.kind == .view else { continue }
+            var coder = session.decoder(record: i)
             do {
                 try session.unarchiver.withObject(uid: session.records[i].stateUID) { u, _ in
-                    try decode(object, coder)
+                    if let decode { try decode(object, coder) }
                     // A view's standard state, once its own state is decoded (SPEC R17, R18).
                     try applyViewState(object, u, &records[i])
                 }
@@ -309,26 +340,31 @@ extension Engine {
                 records[i].outcome = .decodeError(AmberError.wrapping(error).message)
                 records[i].error = error
             }
-            coder.core.isActive = false
+            session.finish(&coder)
         }
     }
 
     /// Gives a found object the archived identity where it has none.
-    private func adoptIdentity(_ object: RestorableObject, _ r: RestoreSession.Record) {
-        if object.identifier == nil { object.restorationIdentifier = r.identifier }
-        if object.restorationClassName == nil, let rc = r.restorationClassName { object.restorationClassName = rc }
-        if object.blueprintIdentifier == nil, let bp = r.blueprintIdentifier { object.blueprintIdentifier = bp }
+    private func adoptIdentity(_ object: RestorableObject, _ records: [RestoreSession.Record], _ i: Int) {
+        if object.identifier == nil { object.restorationIdentifier = records[i].identifier }
+        if object.restorationClassName == nil, let rc = records[i].restorationClassName { object.restorationClassName = rc }
+        if object.blueprintIdentifier == nil, let bp = records[i].blueprintIdentifier { object.blueprintIdentifier = bp }
     }
 
     /// Places a found object that has no parent where its record was.
-    private func place(_ object: RestorableObject, _ r: RestoreSession.Record, _ session: RestoreSession, _ entry: inout RestorationRecord) {
+    private func place(
+        _ object: RestorableObject, _ records: [RestoreSession.Record], _ i: Int, _ session: RestoreSession,
+        _ childRecords: [Int32], _ entry: inout RestorationRecord
+    ) {
         guard object.parent == nil, !roots.contains(where: { $0 === object }) else { return }
-        if r.parent >= 0 {
-            guard let p = session.objects[r.parent] else { return }
-            if !object.adopt(into: p, as: r.relation) {
-                entry.note = "could not be placed under /\(session.path(ofRecord: r.parent).joined(separator: "/"))"
+        let parent = records[i].parent
+        if parent >= 0 {
+            guard let p = session.objects[parent] else { return }
+            if records[i].relation == .child, p.children.isEmpty { p.reserveChildCapacity(Int(childRecords[parent])) }
+            if !object.adopt(into: p, as: records[i].relation) {
+                entry.note = "could not be placed under /\(session.path(ofRecord: parent).joined(separator: "/"))"
             }
-        } else if r.isRoot, object.kind == .controller {
+        } else if records[i].isRoot, object.kind == .controller {
             roots.append(object)
         }
     }

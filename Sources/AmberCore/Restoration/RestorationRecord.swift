@@ -43,6 +43,10 @@ public struct RestorationRecord {
         self.error = error
     }
 
+    /// Makes the path record `index` of the table the record was made with
+    /// (`init(paths:index:...)`).
+    mutating func setPathIndex(_ index: Int) { pathIndex = index }
+
     /// A record whose path is record `index` of `paths`.
     init(paths: RestorationPaths, index: Int, className: String, kind: ObjectKind, outcome: RestorationOutcome) {
         self.paths = paths

@@ -22,15 +22,18 @@ final class RestoreSession {
     /// A random id of this restore, for callers that keep something per record from one
     /// callback to the next (`StateDecoder.restorationID`).
     let id = UInt64.random(in: 1 ... UInt64.max)
-    private(set) var records: [Record] = []
+    @exclusivity(unchecked) private(set) var records: [Record] = []
     /// The records' restoration paths, as parent links and components: a path is made when
     /// asked for (`path(ofRecord:)`), not kept per record.
     let paths = RestorationPaths()
     /// The object restored (or found, for a class mismatch) for each record.
-    var objects: [RestorableObject?] = []
+    @exclusivity(unchecked) var objects: [RestorableObject?] = []
     /// The engine's class relation when restoration began, for secure decoding of references
     /// (`StateDecoder.decodeReference(forKey:ofClasses:)`).
     var hierarchy = ClassHierarchy()
+    /// A decoder whose callback is over and that nothing else holds, for the next record
+    /// (`decoder(record:)`, `finish(_:)`). It holds the session: `endDecoding()` lets it go.
+    @exclusivity(unchecked) private var spareDecoder: StateDecoder?
 
     /// Reads an archive.
     /// - Throws: `.corrupt` (or `.limitExceeded`) naming what is wrong.
@@ -155,6 +158,28 @@ final class RestoreSession {
     /// A record's restoration path.
     func path(ofRecord index: Int) -> [String] { paths.path(index) }
 
+    /// A decoder of record `record` for one callback: the spare one if there is one, else a new
+    /// one. `finish(_:)` ends the callback.
+    func decoder(record: Int) -> StateDecoder {
+        if let d = spareDecoder {
+            spareDecoder = nil
+            d.reuse(record: record)
+            return d
+        }
+        return StateDecoder(session: self, record: record)
+    }
+
+    /// Ends a decoder's callback: the decoder is invalid from now on (`.misuse`), and becomes
+    /// the spare if nothing but `decoder` holds it (a host that kept it keeps a dead decoder of
+    /// its own record).
+    func finish(_ decoder: inout StateDecoder) {
+        decoder.core.isActive = false
+        if spareDecoder == nil, isKnownUniquelyReferenced(&decoder) { spareDecoder = decoder }
+    }
+
+    /// Drops the spare decoder (which holds the session).
+    func endDecoding() { spareDecoder = nil }
+
     /// The record whose object is `object` in this session, if any.
     func index(of object: RestorableObject) -> Int? {
         objects.firstIndex { $0 === object }
@@ -166,10 +191,10 @@ final class RestoreSession {
 /// so that a restore does not hold an array of strings per record, and the report's records
 /// share this table instead of a path each.
 final class RestorationPaths {
-    private var parents: [Int32] = []
-    private var components: [String] = []
+    @exclusivity(unchecked) private var parents: [Int32] = []
+    @exclusivity(unchecked) private var components: [String] = []
     /// The whole paths of records without parent, by record index.
-    private var rootPaths: [Int: [String]] = [:]
+    @exclusivity(unchecked) private var rootPaths: [Int: [String]] = [:]
 
     var count: Int { parents.count }
 

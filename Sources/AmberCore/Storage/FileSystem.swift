@@ -129,22 +129,26 @@ enum FileSystem {
         guard size <= maxBytes else {
             throw AmberError(.limitExceeded, "'\(path)' holds \(size) bytes, more than the limit of \(maxBytes)")
         }
-        var result: [UInt8] = []
-        result.reserveCapacity(size)
-        var chunk = [UInt8](repeating: 0, count: min(max(size + 1, 4096), 1 << 22))
+        // Read straight into the result (one byte more than the size, to see the end of the
+        // file in the same buffer; grown if the file grew), then cut to what was read: one
+        // buffer, where reading into a chunk and appending it touched and copied two.
+        var result = [UInt8](repeating: 0, count: max(size + 1, 4096))
+        var count = 0
         while true {
-            let n = chunk.withUnsafeMutableBytes { buffer in read(fd, buffer.baseAddress, buffer.count) }
+            if count == result.count { result.append(contentsOf: repeatElement(0, count: min(result.count, 1 << 22))) }
+            let n = result.withUnsafeMutableBytes { buffer in read(fd, buffer.baseAddress! + count, buffer.count - count) }
             if n < 0 {
                 let code = errno
                 if code == EINTR { continue }
                 throw failure("read", path, code)
             }
             if n == 0 { break }
-            result.append(contentsOf: chunk[0 ..< n])
-            guard result.count <= maxBytes else {
+            count += n
+            guard count <= maxBytes else {
                 throw AmberError(.limitExceeded, "'\(path)' holds more than the limit of \(maxBytes) bytes")
             }
         }
+        result.removeLast(result.count - count)
         return result
     }
 
