@@ -15,7 +15,12 @@ final class CoderBox {
     /// Unchecked for exclusive access at run time: each access is a plain read, or a write
     /// by `with` outside the callback.
     @exclusivity(unchecked) private(set) var source: Source
-    weak var engine: EngineBox?
+    /// The engine whose callback the coder serves. Unowned, as `DecoderBox.engine`: the engine's
+    /// box holds its spare box, and a box made for a nested callback lives only during that
+    /// callback, inside an engine operation, so a box never outlives its engine's box while
+    /// lent (a handle kept past its callback is refused before this is read). A weak reference
+    /// would give the engine's box a side table and slow its every retain and release.
+    @exclusivity(unchecked) unowned(unsafe) var engine: EngineBox?
 
     init(_ source: Source, engine: EngineBox?) {
         self.source = source
@@ -37,7 +42,7 @@ final class CoderBox {
         defer {
             HandleRegistry.shared.endLoan(handle)
             box.source = .idle
-            // The engine given, not a load of the box's weak reference: the caller holds it.
+            // The engine given: the caller holds it.
             if let engine, engine.spareCoder == nil { engine.spareCoder = box }
         }
         return try withExtendedLifetime(box) { try body(handle) }
