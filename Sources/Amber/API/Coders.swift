@@ -8,47 +8,55 @@ func coderBox(_ handle: OpaquePointer?) throws(AmberError) -> CoderBox {
     try HandleRegistry.shared.resolveLent(handle, .coder, as: CoderBox.self)
 }
 
+/// Calls `body` with the coder box of a live handle, borrowed: the loan holds the box until the
+/// callback returns, and these calls run inside it (no retain and release per call; as
+/// `withDecoderBox`).
+@inline(__always)
+func withCoderBox(_ handle: OpaquePointer?, _ body: (CoderBox) throws(AmberError) -> Void) throws(AmberError) {
+    let box = try HandleRegistry.shared.resolveLentUnretained(handle, .coder, as: CoderBox.self)
+    let result = box._withUnsafeGuaranteedRef { c in Result { () throws(AmberError) in try body(c) } }
+    try result.get()
+}
+
 /// Backs `amber_coder_encode_bool`.
 @c @implementation public func amber_coder_encode_bool(_ coder: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ value: CInt) -> CInt {
     guarded {
-        let c = try coderBox(coder)
-        try c.encode(value != 0, try c.key(key))
+        try withCoderBox(coder) { c throws(AmberError) in try c.encode(value != 0, try c.key(key)) }
     }
 }
 
 /// Backs `amber_coder_encode_int64`.
 @c @implementation public func amber_coder_encode_int64(_ coder: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ value: Int64) -> CInt {
     guarded {
-        let c = try coderBox(coder)
-        try c.encode(value, try c.key(key))
+        try withCoderBox(coder) { c throws(AmberError) in try c.encode(value, try c.key(key)) }
     }
 }
 
 /// Backs `amber_coder_encode_double`.
 @c @implementation public func amber_coder_encode_double(_ coder: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ value: Double) -> CInt {
     guarded {
-        let c = try coderBox(coder)
-        try c.encode(value, try c.key(key))
+        try withCoderBox(coder) { c throws(AmberError) in try c.encode(value, try c.key(key)) }
     }
 }
 
 /// Backs `amber_coder_encode_string`.
 @c @implementation public func amber_coder_encode_string(_ coder: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?) -> CInt {
     guarded {
-        let c = try coderBox(coder)
-        let k = try c.key(key)
-        // ASCII values are encoded from their bytes (no string is made); others validated.
-        if let value {
-            let bytes = UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self)
-            var n = 0
-            var high: UInt8 = 0
-            while bytes[n] != 0 {
-                high |= bytes[n]
-                n += 1
+        try withCoderBox(coder) { c throws(AmberError) in
+            let k = try c.key(key)
+            // ASCII values are encoded from their bytes (no string is made); others validated.
+            if let value {
+                let bytes = UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self)
+                var n = 0
+                var high: UInt8 = 0
+                while bytes[n] != 0 {
+                    high |= bytes[n]
+                    n += 1
+                }
+                if high < 0x80 { return try c.encode(utf8: UnsafeBufferPointer(start: bytes, count: n).span, k) }
             }
-            if high < 0x80 { return try c.encode(utf8: UnsafeBufferPointer(start: bytes, count: n).span, k) }
+            try c.encode(try inputString(value, "value"), k)
         }
-        try c.encode(try inputString(value, "value"), k)
     }
 }
 

@@ -14,7 +14,13 @@ final class CoderBox {
 
     /// Unchecked for exclusive access at run time: each access is a plain read, or a write
     /// by `with` outside the callback.
-    @exclusivity(unchecked) private(set) var source: Source
+    @exclusivity(unchecked) private(set) var source: Source {
+        didSet { keyed = Self.keyed(source) }
+    }
+    /// The coder `source` holds (nil when idle), unretained: `source` holds it. Read with
+    /// `_withUnsafeGuaranteedRef` by the scalar and string calls, the C ABI's hot path, so that
+    /// a call costs no retain and release of the coder (as `DecoderBox.keyed`).
+    @exclusivity(unchecked) private var keyed: Unmanaged<KeyedStateCoder>?
     /// The engine whose callback the coder serves. Unowned, as `DecoderBox.engine`: the engine's
     /// box holds its spare box, and a box made for a nested callback lives only during that
     /// callback, inside an engine operation, so a box never outlives its engine's box while
@@ -25,6 +31,23 @@ final class CoderBox {
     init(_ source: Source, engine: EngineBox?) {
         self.source = source
         self.engine = engine
+        keyed = Self.keyed(source)
+    }
+
+    private static func keyed(_ source: Source) -> Unmanaged<KeyedStateCoder>? {
+        switch source {
+        case .state(let c): return Unmanaged.passUnretained(c)
+        case .app(let c): return Unmanaged.passUnretained(c)
+        case .idle: return nil
+        }
+    }
+
+    /// Calls `body` with the coder, borrowed (no retain: `source` holds it).
+    @inline(__always)
+    private func withCoder(_ body: (KeyedStateCoder) throws(AmberError) -> Void) throws(AmberError) {
+        guard let keyed else { throw idle() }
+        let result = keyed._withUnsafeGuaranteedRef { c in Result { () throws(AmberError) in try body(c) } }
+        try result.get()
     }
 
     /// Lends a coder handle to `body`; the handle is dead once it returns. The engine's spare
@@ -50,15 +73,16 @@ final class CoderBox {
 
     private func idle() -> AmberError { misuse("the coder is used outside its callback") }
 
-    /// Keys made from C strings, by length and first byte: a host writes the same few keys for
-    /// every object, and comparing a short key's bytes is cheaper than making its string.
+    /// Keys made from C strings, by length and first byte, checked once (`CoderKey`): a host
+    /// writes the same few keys for every object, and comparing a short key's bytes is cheaper
+    /// than making its string and checking it again.
     /// No host code runs during an access, so it skips the run-time exclusivity check.
-    @exclusivity(unchecked) private var keyCache = [String](repeating: "", count: 32)
+    @exclusivity(unchecked) private var keyCache = [CoderKey](repeating: CoderKey(""), count: 32)
 
-    /// A coder key (as `inputKey`): short ASCII keys come from `keyCache`.
+    /// A coder key (as `inputKey`), checked: short ASCII keys come from `keyCache`.
     @inline(__always)
-    func key(_ p: UnsafePointer<CChar>?) throws(AmberError) -> String {
-        guard let p else { return try inputKey(p) }
+    func key(_ p: UnsafePointer<CChar>?) throws(AmberError) -> CoderKey {
+        guard let p else { return CoderKey(try inputKey(p)) }
         let bytes = UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self)
         var n = 0
         var high: UInt8 = 0
@@ -66,59 +90,39 @@ final class CoderBox {
             high |= bytes[n]
             n += 1
         }
-        guard n > 0, n < 16, high < 0x80 else { return try inputKey(p) }
+        guard n > 0, n < 16, high < 0x80 else { return CoderKey(try inputKey(p)) }
         let slot = (n &* 7 &+ Int(bytes[0])) & 31
-        var cached = keyCache[slot]
+        var cached = keyCache[slot].string
         if cached.utf8.count == n {
             let same = cached.withUTF8 { c -> Bool in
                 for i in 0 ..< n where c[i] != bytes[i] { return false }
                 return true
             }
-            if same { return cached }
+            if same { return keyCache[slot] }
         }
-        let made = String(decoding: UnsafeBufferPointer(start: bytes, count: n), as: UTF8.self)
+        let made = CoderKey(String(decoding: UnsafeBufferPointer(start: bytes, count: n), as: UTF8.self))
         keyCache[slot] = made
         return made
     }
 
-    func encode(_ value: Bool, _ key: String) throws(AmberError) {
-        switch source {
-        case .state(let c): try c.encode(value, forKey: key)
-        case .idle: throw idle()
-        case .app(let c): try c.encode(value, forKey: key)
-        }
+    func encode(_ value: Bool, _ key: CoderKey) throws(AmberError) {
+        try withCoder { c throws(AmberError) in try c.encode(value, forKey: key) }
     }
 
-    func encode(_ value: Int64, _ key: String) throws(AmberError) {
-        switch source {
-        case .state(let c): try c.encode(value, forKey: key)
-        case .idle: throw idle()
-        case .app(let c): try c.encode(value, forKey: key)
-        }
+    func encode(_ value: Int64, _ key: CoderKey) throws(AmberError) {
+        try withCoder { c throws(AmberError) in try c.encode(value, forKey: key) }
     }
 
-    func encode(_ value: Double, _ key: String) throws(AmberError) {
-        switch source {
-        case .state(let c): try c.encode(value, forKey: key)
-        case .idle: throw idle()
-        case .app(let c): try c.encode(value, forKey: key)
-        }
+    func encode(_ value: Double, _ key: CoderKey) throws(AmberError) {
+        try withCoder { c throws(AmberError) in try c.encode(value, forKey: key) }
     }
 
-    func encode(_ value: String, _ key: String) throws(AmberError) {
-        switch source {
-        case .state(let c): try c.encode(value, forKey: key)
-        case .idle: throw idle()
-        case .app(let c): try c.encode(value, forKey: key)
-        }
+    func encode(_ value: String, _ key: CoderKey) throws(AmberError) {
+        try withCoder { c throws(AmberError) in try c.encode(value, forKey: key) }
     }
 
-    func encode(utf8 value: Span<UInt8>, _ key: String) throws(AmberError) {
-        switch source {
-        case .state(let c): try c.encode(utf8: value, forKey: key)
-        case .idle: throw idle()
-        case .app(let c): try c.encode(utf8: value, forKey: key)
-        }
+    func encode(utf8 value: Span<UInt8>, _ key: CoderKey) throws(AmberError) {
+        try withCoder { c throws(AmberError) in try c.encode(utf8: value, forKey: key) }
     }
 
     func encode(bytes: [UInt8], _ key: String) throws(AmberError) {

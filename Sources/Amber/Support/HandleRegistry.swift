@@ -204,6 +204,32 @@ final class HandleRegistry: @unchecked Sendable {
 extension HandleRegistry {
     // MARK: Lent handles
 
+    /// The loan made last on a thread and not ended yet: its token (0: none) and box. A call
+    /// made on the thread during that loan (the amber_coder_* and amber_decoder_* calls of the
+    /// callback it was lent to) finds the box here without taking the registry's lock. Only the
+    /// lending thread writes it: `lend` sets it and `endLoan` (on the same thread: loans end
+    /// where they were made) clears it, so a token found here is live.
+    fileprivate struct ThreadLoan {
+        var token: UInt
+        var box: Unmanaged<AnyObject>?
+    }
+
+    fileprivate static let threadLoanKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { raw in raw?.deallocate() }
+        return key
+    }()
+
+    /// This thread's `ThreadLoan`, made at first use and freed when the thread ends.
+    @inline(__always)
+    fileprivate static func threadLoan() -> UnsafeMutablePointer<ThreadLoan> {
+        if let raw = pthread_getspecific(threadLoanKey) { return raw.assumingMemoryBound(to: ThreadLoan.self) }
+        let made = UnsafeMutablePointer<ThreadLoan>.allocate(capacity: 1)
+        made.initialize(to: ThreadLoan(token: 0, box: nil))
+        pthread_setspecific(threadLoanKey, made)
+        return made
+    }
+
     /// Lends `box` (a coder or decoder) for one callback: the caller keeps it alive until
     /// `endLoan`, after which the handle is refused as any freed handle is.
     /// - Throws: `.limitExceeded` when 2^28 loans are open at once.
@@ -231,6 +257,7 @@ extension HandleRegistry {
         lent[index].box = Unmanaged.passUnretained(box)
         lent[index].kind = kind
         let token = Self.token(index, lent[index].generation, kind)
+        Self.threadLoan().pointee = ThreadLoan(token: token, box: Unmanaged.passUnretained(box))
         return OpaquePointer(bitPattern: token)!
     }
 
@@ -238,6 +265,10 @@ extension HandleRegistry {
     func endLoan(_ handle: OpaquePointer) {
         let token = UInt(bitPattern: UnsafeMutableRawPointer(handle))
         guard let (index, generation, kind) = Self.parse(token), Self.isLent(kind) else { return }
+        if let raw = pthread_getspecific(Self.threadLoanKey) {
+            let loan = raw.assumingMemoryBound(to: ThreadLoan.self)
+            if loan.pointee.token == token { loan.pointee = ThreadLoan(token: 0, box: nil) }
+        }
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         guard index < lentCount, lent[index].generation == generation, lent[index].box != nil else { return }
@@ -268,6 +299,11 @@ extension HandleRegistry {
         guard let handle else { throw invalid("the \(kind.rawValue) is NULL") }
         let token = UInt(bitPattern: UnsafeMutableRawPointer(handle))
         guard token & 0xF == kind.tag else { return Unmanaged.passUnretained(try resolve(handle, kind, as: type)) }  // for the message
+        // The loan made last on this thread, live (see `ThreadLoan`): no lock.
+        if let raw = pthread_getspecific(Self.threadLoanKey) {
+            let loan = raw.assumingMemoryBound(to: ThreadLoan.self).pointee
+            if loan.token == token, let box = loan.box { return Unmanaged<T>.fromOpaque(box.toOpaque()) }
+        }
         let box = try lentBox(token, kind, kind, handle)
         // Only a T is ever lent as `kind` (CoderBox as .coder, DecoderBox as .decoder).
         return Unmanaged<T>.fromOpaque(box.toOpaque())

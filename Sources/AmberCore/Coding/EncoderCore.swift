@@ -16,6 +16,8 @@ final class EncoderCore {
     /// Keys written so far, to refuse a second write (a list: objects write few keys): the
     /// first `writtenCount` of `written` (the rest are left over from a previous owner).
     @exclusivity(unchecked) private var written: [String] = []
+    /// `CoderKey.fingerprint(of:)` of each of `written`.
+    @exclusivity(unchecked) private var writtenFingerprints: [UInt64] = []
     @exclusivity(unchecked) private var writtenCount = 0
     @exclusivity(unchecked) private var writtenSet: Set<String>?
 
@@ -42,31 +44,49 @@ final class EncoderCore {
     /// Checks that `key` may be written now, and remembers it.
     @inline(__always)
     func admit(_ key: String) throws(AmberError) {
+        try admit(key, reserved: ReservedKeys.contains(key), fingerprint: CoderKey.fingerprint(of: key))
+    }
+
+    /// As `admit(_:)` for the key's string, with what was checked of it once.
+    @inline(__always)
+    func admit(_ key: CoderKey) throws(AmberError) {
+        try admit(key.string, reserved: key.isReserved, fingerprint: key.fingerprint)
+    }
+
+    @inline(__always)
+    private func admit(_ key: String, reserved: Bool, fingerprint: UInt64) throws(AmberError) {
         guard isActive else {
             throw AmberError(.misuse, "the coder of \(owner) is used after its callback returned")
         }
-        if ReservedKeys.contains(key) {
+        if reserved {
             throw AmberError(.reservedKey, "the key '\(key)' is reserved by the engine (in the coder of \(owner))")
         }
         if writtenSet != nil {
             guard writtenSet!.insert(key).inserted else { throw duplicate(key) }
             return
         }
+        // Keys with different fingerprints differ; equal fingerprints are compared.
         var i = 0
         while i < writtenCount {
-            if written[i] == key { throw duplicate(key) }
+            if writtenFingerprints[i] == fingerprint, written[i] == key { throw duplicate(key) }
             i += 1
         }
         if writtenCount < written.count {
             written[writtenCount] = key
+            writtenFingerprints[writtenCount] = fingerprint
         } else {
-            if written.isEmpty { written.reserveCapacity(9) }  // one allocation, not four
+            if written.isEmpty {  // one allocation each, not four
+                written.reserveCapacity(9)
+                writtenFingerprints.reserveCapacity(9)
+            }
             written.append(key)
+            writtenFingerprints.append(fingerprint)
         }
         writtenCount += 1
         if writtenCount > 8 {
             writtenSet = Set(written[0 ..< writtenCount])
             written = []
+            writtenFingerprints = []
             writtenCount = 0
         }
     }

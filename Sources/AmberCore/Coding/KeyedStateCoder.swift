@@ -5,39 +5,44 @@ import AmberArchive
 /// the coder was given to). `AppCoder` and `StateCoder` add what is theirs.
 public class KeyedStateCoder {
     let core: EncoderCore
+    /// `core.archiver`, held here too: read from this coder (one `let` away from a guaranteed
+    /// `self`) it is borrowed for a call, where read through `core` it was retained and
+    /// released around every write (as `KeyedStateDecoder.unarchiver`).
+    private let archiver: KeyedArchiver
 
     init(core: EncoderCore) {
         self.core = core
+        self.archiver = core.archiver
     }
 
     /// Encodes a boolean.
     public func encode(_ value: Bool, forKey key: String) throws(AmberError) {
         try core.admit(key)
-        core.archiver.encode(value, forKey: key)
+        archiver.encode(value, forKey: key)
     }
 
     /// Encodes a 64-bit integer.
     public func encode(_ value: Int64, forKey key: String) throws(AmberError) {
         try core.admit(key)
-        core.archiver.encode(value, forKey: key)
+        archiver.encode(value, forKey: key)
     }
 
     /// Encodes an integer (as a 64-bit integer).
     public func encode(_ value: Int, forKey key: String) throws(AmberError) {
         try core.admit(key)
-        core.archiver.encode(Int64(value), forKey: key)
+        archiver.encode(Int64(value), forKey: key)
     }
 
     /// Encodes a double.
     public func encode(_ value: Double, forKey key: String) throws(AmberError) {
         try core.admit(key)
-        core.archiver.encode(value, forKey: key)
+        archiver.encode(value, forKey: key)
     }
 
     /// Encodes a string.
     public func encode(_ value: String, forKey key: String) throws(AmberError) {
         try core.admit(key)
-        core.archiver.encode(value, forKey: key)
+        archiver.encode(value, forKey: key)
     }
 
     /// Encodes a string given as its UTF-8 bytes: the same as `encode(_:forKey:)` with the
@@ -45,31 +50,31 @@ public class KeyedStateCoder {
     /// they are valid UTF-8 (invalid sequences are encoded replaced, as `String(decoding:as:)`).
     public func encode(utf8 value: Span<UInt8>, forKey key: String) throws(AmberError) {
         try core.admit(key)
-        core.archiver.encode(utf8: value, forKey: key)
+        archiver.encode(utf8: value, forKey: key)
     }
 
     /// Encodes bytes (NSData).
     public func encode(bytes: [UInt8], forKey key: String) throws(AmberError) {
         try core.admit(key)
-        core.archiver.encode(bytes: bytes, forKey: key)
+        archiver.encode(bytes: bytes, forKey: key)
     }
 
     /// Encodes a date (NSDate), in seconds since 2001-01-01T00:00:00Z.
     public func encode(date: Double, forKey key: String) throws(AmberError) {
         try core.admit(key)
-        core.archiver.encode(date: date, forKey: key)
+        archiver.encode(date: date, forKey: key)
     }
 
     /// Encodes an index path (NSIndexPath).
     public func encode(indexPath: [Int], forKey key: String) throws(AmberError) {
         try core.admit(key)
-        core.archiver.encode(indexPath: indexPath, forKey: key)
+        archiver.encode(indexPath: indexPath, forKey: key)
     }
 
     /// Encodes any value of Foundation's standard classes (arrays and dictionaries included).
     public func encode(_ value: ArchiveValue, forKey key: String) throws(AmberError) {
         try core.admit(key)
-        core.archiver.encode(value, forKey: key)
+        archiver.encode(value, forKey: key)
     }
 
     /// Encodes an object of a registered coding class (`Engine.codingClasses`, SPEC R25), or nil.
@@ -78,6 +83,38 @@ public class KeyedStateCoder {
     ///   class's encode closure throws (codec errors converted to `AmberError`).
     public func encodeObject(_ object: AnyObject?, forKey key: String) throws {
         try core.admit(key)
-        try core.run { try core.archiver.encodeObject(object, forKey: key) }
+        try core.run { try archiver.encodeObject(object, forKey: key) }
+    }
+
+    // MARK: Checked keys
+
+    /// Encodes a boolean under a checked key (the same as under its string).
+    public func encode(_ value: Bool, forKey key: CoderKey) throws(AmberError) {
+        try core.admit(key)
+        archiver.encode(value, forKey: key.string)
+    }
+
+    /// Encodes a 64-bit integer under a checked key (the same as under its string).
+    public func encode(_ value: Int64, forKey key: CoderKey) throws(AmberError) {
+        try core.admit(key)
+        archiver.encode(value, forKey: key.string)
+    }
+
+    /// Encodes a double under a checked key (the same as under its string).
+    public func encode(_ value: Double, forKey key: CoderKey) throws(AmberError) {
+        try core.admit(key)
+        archiver.encode(value, forKey: key.string)
+    }
+
+    /// Encodes a string under a checked key (the same as under its string).
+    public func encode(_ value: String, forKey key: CoderKey) throws(AmberError) {
+        try core.admit(key)
+        archiver.encode(value, forKey: key.string)
+    }
+
+    /// As `encode(utf8:forKey:)`, under a checked key (the same as under its string).
+    public func encode(utf8 value: Span<UInt8>, forKey key: CoderKey) throws(AmberError) {
+        try core.admit(key)
+        archiver.encode(utf8: value, forKey: key.string)
     }
 }

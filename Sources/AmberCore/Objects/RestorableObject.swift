@@ -17,11 +17,29 @@
 public final class RestorableObject {
     /// Controller, view or plain object.
     public let kind: ObjectKind
-    /// The host's class name: recorded in the archive and checked at restoration (SPEC R11).
-    @exclusivity(unchecked) public var className: String
+
+    // The stored properties a preservation's walk reads of every object come first, together,
+    // so that they share a cache line or two (the walk meets each object once, cold).
+
+    /// Whether this controller is a stack (a navigation stack): its children with the same
+    /// identifier are told apart by position in their restoration paths (SPEC R3).
+    @exclusivity(unchecked) public var isStackContainer: Bool
     /// The restoration identifier; nil (or empty) means the object, and everything under it, is
     /// not preserved (SPEC R2).
     @exclusivity(unchecked) public var restorationIdentifier: String?
+    /// The children of this controller, in order.
+    @exclusivity(unchecked) public private(set) var children: [RestorableObject] = []
+    /// The views of this controller, in order.
+    @exclusivity(unchecked) public private(set) var views: [RestorableObject] = []
+    /// The controller this one presents, if any.
+    @exclusivity(unchecked) public private(set) var presented: RestorableObject?
+    /// Marks of the engine's passes: the pass that last met the object and its record index in
+    /// it (-1 while unrecorded, -2 for a duplicate). A pass has a random 64-bit id.
+    @exclusivity(unchecked) var passID: UInt64 = 0
+    @exclusivity(unchecked) var passIndex: Int = -1
+
+    /// The host's class name: recorded in the archive and checked at restoration (SPEC R11).
+    @exclusivity(unchecked) public var className: String
     /// The name of the object's restoration class, registered with
     /// `Engine.registerRestorationClass`: the first place asked for the object at restoration
     /// (SPEC R10 step 1).
@@ -29,9 +47,6 @@ public final class RestorableObject {
     /// The identifier of the blueprint the object was made from (the analogue of a storyboard
     /// identifier), recorded so that a blueprint factory can make it again (SPEC R10 step 4).
     @exclusivity(unchecked) public var blueprintIdentifier: String?
-    /// Whether this controller is a stack (a navigation stack): its children with the same
-    /// identifier are told apart by position in their restoration paths (SPEC R3).
-    @exclusivity(unchecked) public var isStackContainer: Bool
     /// The host's payload (the C layer keeps its context box here). Amber never looks inside.
     @exclusivity(unchecked) public var host: AnyObject?
     /// The host's encode, decode and finished-restoring callbacks.
@@ -43,12 +58,6 @@ public final class RestorableObject {
     /// are archived as index paths.
     public var modelAssociation: ModelAssociation?
 
-    /// The children of this controller, in order.
-    @exclusivity(unchecked) public private(set) var children: [RestorableObject] = []
-    /// The controller this one presents, if any.
-    @exclusivity(unchecked) public private(set) var presented: RestorableObject?
-    /// The views of this controller, in order.
-    @exclusivity(unchecked) public private(set) var views: [RestorableObject] = []
     /// Where this object hangs: its container, presenter, controller or restoration parent; nil
     /// once that parent is gone.
     ///
@@ -62,10 +71,6 @@ public final class RestorableObject {
     /// The plain objects that name this object as their restoration parent (held weakly).
     @exclusivity(unchecked) var plainObjects: [WeakObject] = []
 
-    /// Marks of the engine's passes: the pass that last met the object and its record index in
-    /// it (-1 while unrecorded, -2 for a duplicate). A pass has a random 64-bit id.
-    @exclusivity(unchecked) var passID: UInt64 = 0
-    @exclusivity(unchecked) var passIndex: Int = -1
 
     /// Creates an object outside any tree.
     public init(
