@@ -275,15 +275,7 @@ struct ObjectTable {
         let units = value.utf8.span
         let (found, slot, tag) = strings.find(hash: RefMap.hash(units)) { e in stringEquals(stringRef(e), value, units) }
         if found < -1 { return Int(~found) }
-        let ref = found >= 0 ? found : write(value, units)
-        objects.append(ref)
-        let uid = objects.count - 1
-        if found >= 0 {
-            strings.replace(Int32(truncatingIfNeeded: ~uid), at: slot)
-        } else {
-            strings.insert(Int32(truncatingIfNeeded: ~uid), tag: tag, at: slot)
-        }
-        return uid
+        return listString(found >= 0 ? found : write(value, units), found: found, slot: slot, tag: tag)
     }
 
     /// The UID of a string value given as ASCII bytes (every byte below 0x80): as
@@ -291,7 +283,14 @@ struct ObjectTable {
     mutating func stringUID(ascii units: Span<UInt8>) -> Int {
         let (found, slot, tag) = strings.find(hash: RefMap.hash(units)) { e in asciiEquals(stringRef(e), units) }
         if found < -1 { return Int(~found) }
-        let ref = found >= 0 ? found : writeASCII(units)
+        return listString(found >= 0 ? found : writeASCII(units), found: found, slot: slot, tag: tag)
+    }
+
+    /// Lists the string object `ref` in `objects` and marks its slot in `strings` with `~uid`
+    /// (`found`, `slot` and `tag`: what the lookup of that string gave; `found` ≥ 0 when the
+    /// string was stored before as a key, -1 when `ref` was just written). Returns the UID.
+    @inline(__always)
+    private mutating func listString(_ ref: Int32, found: Int32, slot: Int, tag: UInt32) -> Int {
         objects.append(ref)
         let uid = objects.count - 1
         if found >= 0 {

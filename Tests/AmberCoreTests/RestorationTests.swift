@@ -2,15 +2,21 @@ import AmberArchive
 @testable import AmberCore
 import Testing
 
-/// Saves root → [a → [a1], b] with each object's identifier as its state.
-private func savedTree(_ configure: (RestorableObject, RestorableObject, RestorableObject, RestorableObject) -> Void = { _, _, _, _ in }) throws -> MemoryStore {
-    let store = MemoryStore()
-    let engine = makeEngine(store)
+/// Adds the tree root → [a → [a1], b] to `engine` (controllers of classes Root, A, A1, B).
+private func addTree(to engine: Engine) throws -> (RestorableObject, RestorableObject, RestorableObject, RestorableObject) {
     let root = controller("root", "Root"), a = controller("a", "A"), a1 = controller("a1", "A1"), b = controller("b", "B")
     try engine.addRoot(root)
     try root.addChild(a)
     try a.addChild(a1)
     try root.addChild(b)
+    return (root, a, a1, b)
+}
+
+/// Saves root → [a → [a1], b] with each object's identifier as its state.
+private func savedTree(_ configure: (RestorableObject, RestorableObject, RestorableObject, RestorableObject) -> Void = { _, _, _, _ in }) throws -> MemoryStore {
+    let store = MemoryStore()
+    let engine = makeEngine(store)
+    let (root, a, a1, b) = try addTree(to: engine)
     for o in [root, a, a1, b] { saving(o, o.restorationIdentifier!) }
     configure(root, a, a1, b)
     try engine.preserve()
@@ -310,11 +316,7 @@ private func savedTree(_ configure: (RestorableObject, RestorableObject, Restora
     @Test func aKeptDecoderStaysDeadWhileLaterObjectsDecode() throws {
         let store = try savedTree()
         let engine = makeEngine(store)
-        let root = controller("root", "Root"), a = controller("a", "A"), a1 = controller("a1", "A1"), b = controller("b", "B")
-        try engine.addRoot(root)
-        try root.addChild(a)
-        try a.addChild(a1)
-        try root.addChild(b)
+        let (root, a, a1, b) = try addTree(to: engine)
         let log = Log()
         for o in [root, a1, b] { saving(o, "", log: log) }
         var kept: StateDecoder?

@@ -45,16 +45,7 @@ func withCoderBox(_ handle: OpaquePointer?, _ body: (CoderBox) throws(AmberError
         try withCoderBox(coder) { c throws(AmberError) in
             let k = try c.key(key)
             // ASCII values are encoded from their bytes (no string is made); others validated.
-            if let value {
-                let bytes = UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self)
-                var n = 0
-                var high: UInt8 = 0
-                while bytes[n] != 0 {
-                    high |= bytes[n]
-                    n += 1
-                }
-                if high < 0x80 { return try c.encode(utf8: UnsafeBufferPointer(start: bytes, count: n).span, k) }
-            }
+            if let value, let bytes = asciiBytes(value) { return try c.encode(utf8: bytes.span, k) }
             try c.encode(try inputString(value, "value"), k)
         }
     }

@@ -50,7 +50,14 @@ func inputKey(_ p: UnsafePointer<CChar>?) throws(AmberError) -> String {
 func withInputKey<T>(
     _ p: UnsafePointer<CChar>?, ascii: (Span<UInt8>) throws(AmberError) -> T, other: (String) throws(AmberError) -> T
 ) throws(AmberError) -> T {
-    guard let p else { return try other(try inputKey(p)) }
+    guard let p, let bytes = asciiBytes(p), !bytes.isEmpty else { return try other(try inputKey(p)) }
+    return try ascii(bytes.span)
+}
+
+/// The bytes of a NUL-terminated C string (without the NUL) if every one is ASCII (below
+/// 0x80), else nil. The buffer points into the caller's string: valid as long as it is.
+@inline(__always)
+func asciiBytes(_ p: UnsafePointer<CChar>) -> UnsafeBufferPointer<UInt8>? {
     let bytes = UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self)
     var n = 0
     var high: UInt8 = 0
@@ -58,8 +65,7 @@ func withInputKey<T>(
         high |= bytes[n]
         n += 1
     }
-    guard n > 0, high < 0x80 else { return try other(try inputKey(p)) }
-    return try ascii(UnsafeBufferPointer(start: bytes, count: n).span)
+    return high < 0x80 ? UnsafeBufferPointer(start: bytes, count: n) : nil
 }
 
 /// A size_t argument as an Int.
