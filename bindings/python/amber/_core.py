@@ -310,13 +310,17 @@ class Coder:
         """Writes every value of a mapping (or of (key, value) pairs), each with the setter its
         type calls for: bool, int, float, str, bytes, datetime, IndexPath, Object or None.
 
-        The C ABI has no call that writes several values, so this makes one C call per value,
-        with nothing else in between: a dict is recognised by its exact type (no ABC check), the
-        keys are encoded once and cached, the four common types (str, int, float, bool, by their
-        exact type) go straight to the C functions without ctypes' argument conversion
-        (``lib.fast``), and any other type goes through the typed setters."""
+        A dict whose values are all str, int, float or bool (by their exact type) crosses the C
+        ABI in one call (amber_coder_encode_values), all or nothing: if a value is refused
+        (a reserved key, a key written before, a string with a NUL), none of the dict is
+        written. Anything else makes one C call per value, with nothing else in between: the keys
+        are encoded once and cached, the four common types go straight to the C functions
+        without ctypes' argument conversion (``lib.fast``), and any other type goes through the
+        typed setters."""
         h = self._h
         if type(values) is dict:
+            if not more and values and _encode_batch(h, values):
+                return
             items = values.items()
         elif isinstance(values, Mapping):
             items = values.items()
@@ -479,10 +483,16 @@ class Decoder:
         """Reads several values at once: ``schema`` maps each key to its type (bool, int, float,
         str, bytes, datetime, IndexPath or Object); a missing key is left out of the result.
 
-        One C call per value: the keys are encoded once and cached, the four common types go
-        straight to the C functions without ctypes' argument conversion (``lib.fast``) into
-        out cells reused from call to call (one set per thread), the others through the typed
-        getters."""
+        A schema of bool, int, float and str only is read in one C call
+        (amber_decoder_decode_values) into an array prepared once per schema and thread. Other
+        schemas make one C call per value: the keys are encoded once and cached, the four common
+        types go straight to the C functions without ctypes' argument conversion (``lib.fast``)
+        into out cells reused from call to call (one set per thread), the others through the
+        typed getters."""
+        if type(schema) is dict:
+            out = _decode_batch(self._h, schema)
+            if out is not None:
+                return out
         fast = (F._lib or load()).fast
         h = self._h
         out: Dict[str, Any] = {}
@@ -543,6 +553,131 @@ def _new_cells() -> tuple:
 
 
 _cells = _Cells()
+
+
+# ---- values in one call (amber_coder_encode_values, amber_decoder_decode_values) -------------
+
+_VALUE_TYPES = {bool: F.VALUE_BOOL, int: F.VALUE_INT64, float: F.VALUE_DOUBLE, str: F.VALUE_STRING}
+
+
+class _Batches(threading.local):
+    """Per thread, the amber_keyed_value arrays of the batch calls, prepared once per set of keys
+    (encoding) or per schema (decoding) and reused: filling the value fields of an array whose
+    keys are set costs less than making one. An array is taken out while a call uses it, so a
+    nested call (a signal handler's) prepares its own."""
+
+    def __init__(self) -> None:
+        self.encode: Dict[tuple, tuple] = {}
+        self.decode: Dict[tuple, tuple] = {}
+
+
+_batches = _Batches()
+_BATCH_CACHE = 64  # arrays kept per thread and direction (the oldest are dropped beyond)
+
+
+def _keyed_array(keys: Iterable[str], n: int) -> tuple:
+    arr = (F.KeyedValue * n)()
+    elems = list(arr)  # the element views, made once
+    for e, key in zip(elems, keys):
+        e.key = _KEYS.get(key) or _key(key)
+    return arr, elems
+
+
+def _encode_batch(h: Any, values: dict, _str=str, _int=int, _float=float, _bool=bool,
+                  _S=F.VALUE_STRING, _I=F.VALUE_INT64, _D=F.VALUE_DOUBLE, _B=F.VALUE_BOOL) -> bool:
+    """Writes a dict of str, int, float and bool values in one C call; False (nothing done)
+    if it holds another type, for the caller's value-by-value path."""
+    cache = _batches.encode
+    ks = tuple(values)
+    entry = cache.pop(ks, None)
+    if entry is None:
+        if len(cache) >= _BATCH_CACHE:
+            cache.pop(next(iter(cache)))
+        arr, elems = _keyed_array(ks, len(ks))
+        entry = (arr, elems, [None] * len(ks))
+    arr, elems, types = entry  # types: the Python type each element's `type` field was set for
+    try:
+        i = 0
+        for e, value in zip(elems, values.values()):
+            t = type(value)
+            if t is _str:
+                if "\0" in value:
+                    _s(value)  # raises, naming the NUL
+                try:
+                    e.string_value = value.encode()  # strict UTF-8: the fast codec path
+                except UnicodeEncodeError:  # a lone surrogate
+                    e.string_value = value.encode("utf-8", "surrogateescape")
+                if types[i] is not _str:
+                    e.type = _S
+            elif t is _int:
+                if not -0x8000000000000000 <= value <= 0x7FFFFFFFFFFFFFFF:
+                    raise OverflowError(f"{ks[i]}: {value} does not fit in int64")
+                e.int64_value = value
+                if types[i] is not _int:
+                    e.type = _I
+            elif t is _float:
+                e.double_value = value
+                if types[i] is not _float:
+                    e.type = _D
+            elif t is _bool:
+                e.int64_value = 1 if value else 0
+                if types[i] is not _bool:
+                    e.type = _B
+            else:
+                return False  # nothing written yet
+            types[i] = t
+            i += 1
+        rc = (F._lib or load()).fast.amber_coder_encode_values(h, arr, c_size_t(i))
+    finally:
+        # Kept for the next call with these keys (the strings set stay referenced by the array
+        # until overwritten).
+        cache[ks] = entry
+    if rc:
+        _raise(rc)
+    return True
+
+
+def _decode_batch(h: Any, schema: dict) -> Optional[Dict[str, Any]]:
+    """Reads a schema of bool, int, float and str in one C call; None if it has another type,
+    for the caller's value-by-value path."""
+    cache = _batches.decode
+    plan = tuple(schema.items())
+    entry = cache.pop(plan, None)
+    if entry is None:
+        vt = _VALUE_TYPES
+        for _, t in plan:
+            if t not in vt:
+                return None
+        arr, elems = _keyed_array(schema, len(plan))
+        steps = []
+        for e, (key, t) in zip(elems, plan):
+            e.type = vt[t]
+            steps.append((key, vt[t], e))
+        entry = (arr, len(plan), steps)
+    arr, n, steps = entry
+    try:
+        rc = (F._lib or load()).fast.amber_decoder_decode_values(h, arr, c_size_t(n))
+        if rc:
+            _raise(rc)
+        out: Dict[str, Any] = {}
+        for key, t, e in steps:
+            if e.found:
+                if t == F.VALUE_INT64:
+                    out[key] = e.int64_value
+                elif t == F.VALUE_STRING:
+                    out[key] = e.string_value.decode("utf-8", "surrogateescape")
+                elif t == F.VALUE_DOUBLE:
+                    out[key] = e.double_value
+                else:
+                    out[key] = e.int64_value != 0
+        return out
+    finally:
+        # Kept for the next read of this schema. The string pointers left in it are borrowed
+        # from this callback's decoder: never read again (a successful call sets every element's
+        # `found`, and a string is read only where it is 1, just set).
+        if len(cache) >= _BATCH_CACHE:
+            cache.pop(next(iter(cache)))
+        cache[plan] = entry
 
 
 _TYPED = {bytes: "decode_bytes", _dt.datetime: "decode_date", IndexPath: "decode_index_path"}

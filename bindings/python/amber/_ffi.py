@@ -124,6 +124,18 @@ class ReportRecordPointers(Structure):
                 ("kind", c_int), ("outcome", c_int), ("message", c_void_p), ("object", c_void_p)]
 
 
+class KeyedValue(Structure):
+    """amber_keyed_value: a typed value under a key, for amber_coder_encode_values() and
+    amber_decoder_decode_values() (an object's values in one C call)."""
+    _fields_ = [("key", c_char_p), ("type", c_int), ("found", c_int), ("int64_value", c_int64),
+                ("double_value", c_double), ("string_value", c_char_p), ("bytes_value", c_void_p),
+                ("bytes_size", c_size_t)]
+
+
+# amber_value_type
+VALUE_BOOL, VALUE_INT64, VALUE_DOUBLE, VALUE_STRING, VALUE_BYTES = 1, 2, 3, 4, 5
+
+
 class CodingClass(Structure):
     _fields_ = [("version", c_uint), ("encode", CodingEncode), ("make", CodingMake), ("decode", CodingDecode)]
 
@@ -182,6 +194,7 @@ FUNCTIONS = [
     ("amber_coder_encode_double", [CoderP, _s, c_double], _i),
     ("amber_coder_encode_string", [CoderP, _s, _s], _i),
     ("amber_coder_encode_bytes", [CoderP, _s, _p, _sz], _i),
+    ("amber_coder_encode_values", [CoderP, POINTER(KeyedValue), _sz], _i),
     ("amber_coder_encode_date", [CoderP, _s, c_double], _i),
     ("amber_coder_encode_index_path", [CoderP, _s, _pi64, _sz], _i),
     ("amber_coder_encode_object_ref", [CoderP, _s, ObjectP], _i),
@@ -190,6 +203,7 @@ FUNCTIONS = [
     ("amber_decoder_decode_double", [POINTER(c_double), DecoderP, _s], _i),
     ("amber_decoder_decode_string", [POINTER(_s), DecoderP, _s], _i),
     ("amber_decoder_decode_bytes", [_pu8, POINTER(_sz), DecoderP, _s], _i),
+    ("amber_decoder_decode_values", [DecoderP, POINTER(KeyedValue), _sz], _i),
     ("amber_decoder_decode_date", [POINTER(c_double), DecoderP, _s], _i),
     ("amber_decoder_decode_index_path", [_pi64, _sz, POINTER(_sz), DecoderP, _s], _i),
     ("amber_decoder_decode_object_ref", [POINTER(ObjectP), DecoderP, _s], _i),
@@ -291,6 +305,7 @@ FAST = (
     "amber_decoder_decode_bool", "amber_decoder_decode_int64", "amber_decoder_decode_double",
     "amber_decoder_decode_string",
     "amber_object_new", "amber_report_record_at",
+    "amber_coder_encode_values", "amber_decoder_decode_values",
 )
 
 
