@@ -601,6 +601,73 @@ int amber_decoder_decode_object_ref_of_classes(amber_object **out, amber_decoder
  */
 int amber_decoder_contains(amber_decoder *decoder, const char *key);
 
+/** The type of a value: of an amber_keyed_value, and of a user info's values. */
+typedef enum amber_value_type {
+    AMBER_VALUE_BOOL = 1,
+    AMBER_VALUE_INT64 = 2,
+    AMBER_VALUE_DOUBLE = 3,
+    AMBER_VALUE_STRING = 4,
+    AMBER_VALUE_BYTES = 5
+} amber_value_type;
+
+/**
+ * A typed value under a key: an element of the arrays that amber_coder_encode_values() writes
+ * and amber_decoder_decode_values() fills, so that an object's whole state crosses the C ABI
+ * in one call (a binding makes one call per object instead of one per value).
+ */
+typedef struct amber_keyed_value {
+    /** The key: UTF-8, not empty. */
+    const char *key;
+    /** An amber_value_type. */
+    int type;
+    /** Decoding: set to 1 if the key has a value (and the value field is set), 0 if it has
+     *  none (the value fields are left as they were: set defaults before the call).
+     *  Encoding: not read. */
+    int found;
+    /** AMBER_VALUE_INT64, and AMBER_VALUE_BOOL as 0 or 1 (encoding: any non-zero is true). */
+    int64_t int64_value;
+    /** AMBER_VALUE_DOUBLE (decoding accepts an integer and converts it, as
+     *  amber_decoder_decode_double() does). */
+    double double_value;
+    /** AMBER_VALUE_STRING: NUL-terminated UTF-8. */
+    const char *string_value;
+    /** AMBER_VALUE_BYTES: `bytes_size` bytes (NULL allowed when bytes_size is 0). */
+    const void *bytes_value;
+    size_t bytes_size;
+} amber_keyed_value;
+
+/**
+ * Encodes `count` values, each as the encoder of its type would (amber_coder_encode_bool(),
+ * _int64(), _double(), _string(), _bytes()), in array order. All or nothing: every value is
+ * checked before any is written (its type and key, its string's UTF-8, the key neither
+ * reserved, nor written before in this coder, nor twice in `values`), and on an error nothing
+ * is written. The message names the first value at fault by its index and key.
+ *
+ * @param values `count` values (NULL allowed when count is 0).
+ * @return AMBER_OK; AMBER_RESERVED_KEY; AMBER_DUPLICATE; AMBER_INVALID_ARGUMENT (an unknown
+ *   type, a NULL, empty or invalid key, a NULL or invalid UTF-8 string, NULL bytes with a
+ *   non-zero size); AMBER_MISUSE outside the callback.
+ * Ownership: `values` is read during the call only; strings and bytes are copied.
+ * Thread safety: as the engine.
+ */
+int amber_coder_encode_values(amber_coder *coder, const amber_keyed_value *values, size_t count);
+
+/**
+ * Decodes `count` values in one call: for each element, the value under its key as the decoder
+ * of its type would read it (amber_decoder_decode_bool(), _int64(), _double(), _string(),
+ * _bytes()), with `found` set. A missing key is not an error (found = 0). On an error, the
+ * elements before the one at fault (named by the message, with its index and key) are filled,
+ * the others unchanged.
+ *
+ * @param values `count` elements whose `key` and `type` are set (NULL allowed when count is 0).
+ * @return AMBER_OK; AMBER_TYPE_MISMATCH for a value of another type than asked;
+ *   AMBER_INVALID_ARGUMENT (an unknown type, a NULL, empty or invalid key); AMBER_MISUSE
+ *   outside the callback.
+ * Ownership: strings and bytes set in `values` are borrowed: valid until the callback returns.
+ * Thread safety: as the engine.
+ */
+int amber_decoder_decode_values(amber_decoder *decoder, amber_keyed_value *values, size_t count);
+
 /* ---------------------------------------------------------------------------------------- */
 /* Classes, blueprints and the delegate (SPEC R5, R8–R13)                                    */
 /* ---------------------------------------------------------------------------------------- */
@@ -1382,15 +1449,6 @@ int amber_engine_report_memory_warning(amber_engine *engine);
 typedef struct amber_notification amber_notification;
 /** A dictionary of typed values by key (a notification's user info). */
 typedef struct amber_user_info amber_user_info;
-
-/** The type of a user info value. */
-typedef enum amber_value_type {
-    AMBER_VALUE_BOOL = 1,
-    AMBER_VALUE_INT64 = 2,
-    AMBER_VALUE_DOUBLE = 3,
-    AMBER_VALUE_STRING = 4,
-    AMBER_VALUE_BYTES = 5
-} amber_value_type;
 
 /**
  * Creates an empty user info, to post with amber_engine_post_notification().

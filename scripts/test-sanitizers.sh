@@ -11,7 +11,7 @@
 #      a little; leaks are checked in the C tests below and by valgrind (scripts/valgrind-demo.sh).
 #    - thread: AmberCoreTests (engines; Swift Testing runs the tests in parallel, and
 #      ConcurrencyTests runs engines on several threads at once).
-# 2. The C tests (test_smoke with its plugin, test_rules, test_threads) compiled with the
+# 2. The C tests (test_smoke with its plugin, test_rules, test_values, test_threads) compiled with the
 #    toolchain's clang -fsanitize=S against the libAmber.so of that build (the C ABI layer,
 #    Sources/Amber, is the one place with unsafe code). test_kill is left out: it times SIGKILLs
 #    against saves, which sanitizers slow down.
@@ -52,7 +52,7 @@ link=(-L"$scratch/debug" -lAmber -Wl,-rpath,"$PWD/$scratch/debug" -lpthread)
 out=$scratch/c-tests
 passed=0; failed=0
 "$clang" "${flags[@]}" -fPIC -shared bindings/c/tests/plugin_sample.c -o "$out/plugin_sample.so" "${link[@]}" || status=1
-for t in test_smoke test_rules test_threads; do
+for t in test_smoke test_rules test_values test_threads; do
     if ! "$clang" "${flags[@]}" "bindings/c/tests/$t.c" -o "$out/$t" "${link[@]}" 2>"$out/$t.build.log"; then
         cat "$out/$t.build.log"; echo "FAIL  $t does not compile"; failed=$((failed + 1)); continue
     fi

@@ -48,6 +48,26 @@ public final class KeyedArchiver {
     /// The number of objects in the property list so far (after `finishEncoding`: 0).
     public var entryCount: Int { w.table.count }
 
+    /// The sizes an archive reached, to size the next archiver of its kind from them
+    /// (`reserveCapacity(_:scaledFrom:to:)`): read it before `finishEncoding`.
+    public struct SizeHint {
+        let table: ObjectTable.SizeHint
+    }
+
+    /// The sizes this archive has reached so far (read before `finishEncoding`, which empties
+    /// the tables they count).
+    public var sizeHint: SizeHint { SizeHint(table: w.table.sizeHint) }
+
+    /// Sizes this archiver (before much is encoded) for an archive like the one `hint` came
+    /// from, scaled from `from` objects of some kind (records, say) there to `to` here. A wrong
+    /// hint costs time or memory, never correctness.
+    public func reserveCapacity(_ hint: SizeHint, scaledFrom from: Int, to: Int) {
+        var h = hint.table.scaled(from: from, to: to)
+        h.bytes += h.bytes / 32 + 256
+        h.entries += 16
+        w.table.reserve(h)
+    }
+
     // MARK: Prepared keys and classes
 
     /// A key looked up once (`key(_:)`), for objects encoded by the thousand with the same keys:

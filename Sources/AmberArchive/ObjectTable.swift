@@ -64,15 +64,44 @@ struct ObjectTable {
     /// references now if `entries` needs it (cheap while few objects are written, instead of
     /// rewriting everything when the count crosses 256 or 65,536), and reserves the storage.
     mutating func reserve(entries: Int, bytes: Int) {
-        let entries = min(max(entries, 0), 1 << 28)
+        reserve(SizeHint(entries: entries, bytes: bytes, strings: entries / 3, ints: 0, reals: 0, objects: entries / 2))
+    }
+
+    /// How big a table grew: what `reserve(_:)` needs to hold the same again without growing.
+    /// Counts only (each clamped when used), so a wrong hint costs time or memory, never
+    /// correctness.
+    struct SizeHint {
+        var entries: Int, bytes: Int, strings: Int, ints: Int, reals: Int, objects: Int
+
+        /// The hint for `to` archived objects where this one was for `from`.
+        func scaled(from: Int, to: Int) -> SizeHint {
+            guard from > 0, from != to else { return self }
+            func s(_ x: Int) -> Int { Int(min(Double(max(x, 0)) * Double(max(to, 0)) / Double(from), Double(1 << 28))) }
+            return SizeHint(entries: s(entries), bytes: s(bytes), strings: s(strings), ints: s(ints), reals: s(reals), objects: s(objects))
+        }
+    }
+
+    /// The sizes of this table so far (before `finish`, which empties the uniquing tables).
+    var sizeHint: SizeHint {
+        SizeHint(entries: offsets.count, bytes: end, strings: strings.used, ints: ints.used, reals: reals.used, objects: objects.count)
+    }
+
+    /// Reserves room for a table of the sizes of `hint`: widens the container references now if
+    /// its entries need it (cheap while few objects are written, instead of rewriting everything
+    /// when the count crosses 256 or 65,536), and sizes the storage and uniquing tables.
+    mutating func reserve(_ hint: SizeHint) {
+        let entries = min(max(hint.entries, 0), 1 << 28)
         let width = ObjectTable.byteWidth(UInt64(max(entries, 1)))
         if width > refWidth { rewrite(refWidth: width) }
+        let bytes = min(max(hint.bytes, 0), 1 << 31)
         if bytes > body.count { body.reserveCapacity(bytes) }
         if entries > offsets.count { offsets.reserveCapacity(entries) }
-        // Strings are most of a keyed archive's objects; numbers fewer (they repeat more).
-        strings.reserve(entries / 3)
-        uidRefs.reserveCapacity(entries / 2)
-        objects.reserveCapacity(entries / 2)
+        strings.reserve(min(max(hint.strings, 0), entries))
+        ints.reserve(min(max(hint.ints, 0), entries))
+        reals.reserve(min(max(hint.reals, 0), entries))
+        let objectCount = min(max(hint.objects, 0), entries)
+        uidRefs.reserveCapacity(objectCount)
+        objects.reserveCapacity(objectCount)
     }
 
     // MARK: Writing bytes

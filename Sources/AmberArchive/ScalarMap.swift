@@ -79,7 +79,8 @@ struct ScalarMap {
 struct RefMap {
     private var control: [UInt64]
     private var slots: [UInt64]
-    private var used = 0
+    /// The number of values held.
+    private(set) var used = 0
     /// The group of a tag: `tag >> shift`.
     private var shift: UInt32
     private var limit: Int
@@ -134,7 +135,18 @@ struct RefMap {
     /// Grows the table until it holds `capacity` values before growing again (by the same
     /// rehashing as growth: no value is read).
     mutating func reserve(_ capacity: Int) {
-        while limit < capacity, control.count < 1 << 24 { grow() }
+        guard limit < capacity, control.count < 1 << 24 else { return }
+        var groups = control.count
+        while groups * 8 * 4 / 5 < capacity, groups < 1 << 24 { groups <<= 1 }
+        if used == 0 {
+            // Nothing to move: the table is made at its final size at once.
+            control = [UInt64](repeating: 0, count: groups)
+            slots = [UInt64](repeating: 0, count: groups * 8)
+            shift = UInt32(32 - groups.trailingZeroBitCount)
+            limit = groups * 8 * 4 / 5
+        } else {
+            grow(to: groups)
+        }
     }
 
     /// Records `ref` in the slot `find` returned for a value it did not hold.
@@ -152,12 +164,15 @@ struct RefMap {
         slots[slot] = slots[slot] & 0xFFFF_FFFF_0000_0000 | UInt64(UInt32(bitPattern: ref) &+ 1)
     }
 
-    private mutating func grow() {
+    private mutating func grow() { grow(to: control.count * 2) }
+
+    /// Rehashes the table into `groups` groups (a power of two above the current count), by the
+    /// tags it holds.
+    private mutating func grow(to groups: Int) {
         let oldSlots = slots
-        let groups = control.count * 2
         control = [UInt64](repeating: 0, count: groups)
         slots = [UInt64](repeating: 0, count: groups * 8)
-        shift -= 1
+        shift = UInt32(32 - groups.trailingZeroBitCount)
         limit = groups * 8 * 4 / 5
         let groupMask = groups - 1
         for s in oldSlots where s != 0 {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The C tests: the header test (amber.h alone as C99 and as C++, -Wall -Wextra -pedantic
 # -Werror), the export check, test_smoke, test_rules (every rule R1-R16 through the C ABI),
+# test_values (an object's values in one call),
 # test_envelope (R20, R22), test_app (R23, R24, R25, R27), test_views (R17, R18, R21) and
 # test_kill (R19: SIGKILL while saving, AMBER_KILLS times, default 1000) against libamber.so.
 # Usage: bindings/c/run-tests.sh   (builds the library with scripts/build-lib.sh unless
@@ -45,6 +46,10 @@ $CC "${flags[@]}" bindings/c/tests/test_smoke.c -o "$out/test_smoke" "${link[@]}
 echo "== test_rules"
 $CC "${flags[@]}" bindings/c/tests/test_rules.c -o "$out/test_rules" "${link[@]}" || { echo "test_rules does not compile"; exit 1; }
 "$out/test_rules" || status=1
+
+echo "== test_values (R6, R7, R12, R22: values in one call)"
+$CC "${flags[@]}" bindings/c/tests/test_values.c -o "$out/test_values" "${link[@]}" || { echo "test_values does not compile"; exit 1; }
+"$out/test_values" || status=1
 
 echo "== test_kill (R19: SIGKILL at ${AMBER_KILLS:-1000} random moments of saving)"
 $CC "${flags[@]}" bindings/c/tests/test_kill.c -o "$out/test_kill" "${link[@]}" || { echo "test_kill does not compile"; exit 1; }

@@ -51,6 +51,19 @@ func withCoderBox(_ handle: OpaquePointer?, _ body: (CoderBox) throws(AmberError
     }
 }
 
+/// Backs `amber_coder_encode_values`: every value is checked (arguments, UTF-8, keys) before
+/// any is written, so that an error writes nothing (`CoderBox.encodeValues`).
+@c @implementation public func amber_coder_encode_values(_ coder: OpaquePointer?, _ values: UnsafePointer<amber_keyed_value>?, _ count: Int) -> CInt {
+    guarded {
+        let n = try inputCount(count, "count")
+        try withCoderBox(coder) { c throws(AmberError) in
+            guard n > 0 else { return }
+            guard let values else { throw invalid("values is NULL and count is \(n)") }
+            try c.encodeValues(values, n)
+        }
+    }
+}
+
 /// Backs `amber_coder_encode_bytes`.
 @c @implementation public func amber_coder_encode_bytes(_ coder: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ bytes: UnsafeRawPointer?, _ size: Int) -> CInt {
     guarded {

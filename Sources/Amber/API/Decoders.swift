@@ -80,6 +80,61 @@ func outPointer<T>(_ out: UnsafeMutablePointer<T>?) throws(AmberError) -> Unsafe
     }
 }
 
+/// Backs `amber_decoder_decode_values`: each element as the decoder of its type reads it; a
+/// missing key sets `found` to 0 and leaves the value fields alone.
+@c @implementation public func amber_decoder_decode_values(_ decoder: OpaquePointer?, _ values: UnsafeMutablePointer<amber_keyed_value>?, _ count: Int) -> CInt {
+    guarded {
+        let n = try inputCount(count, "count")
+        try withDecoderBox(decoder) { d throws(AmberError) in
+            guard n > 0 else { return }
+            guard let values else { throw invalid("values is NULL and count is \(n)") }
+            for i in 0 ..< n {
+                do throws(AmberError) {
+                    try decodeValue(&values[i], d)
+                } catch {
+                    let name = values[i].key.flatMap { String(validatingCString: $0) }.map { " (key '\($0)')" } ?? ""
+                    throw AmberError(error.code, "values[\(i)]\(name): \(error.message)")
+                }
+            }
+        }
+    }
+}
+
+/// Fills one element of `amber_decoder_decode_values`.
+@inline(__always)
+private func decodeValue(_ v: inout amber_keyed_value, _ d: DecoderBox) throws(AmberError) {
+    let type = UInt32(bitPattern: v.type)
+    guard (AMBER_VALUE_BOOL.rawValue ... AMBER_VALUE_BYTES.rawValue).contains(type) else {
+        throw invalid("the type \(v.type) is not an amber_value_type")
+    }
+    do throws(AmberError) {
+        if type == AMBER_VALUE_BYTES.rawValue {
+            let bytes = try d.bytes(try inputKey(v.key))
+            v.bytes_value = UnsafeRawPointer(try d.arena.bytes(bytes))
+            v.bytes_size = bytes.count
+        } else {
+            try withInputKey(v.key, ascii: { k throws(AmberError) in
+                switch type {
+                case AMBER_VALUE_BOOL.rawValue: v.int64_value = try d.bool(utf8: k) ? 1 : 0
+                case AMBER_VALUE_INT64.rawValue: v.int64_value = try d.int64(utf8: k)
+                case AMBER_VALUE_DOUBLE.rawValue: v.double_value = try d.double(utf8: k)
+                default: v.string_value = try d.cString(utf8: k)
+                }
+            }, other: { k throws(AmberError) in
+                switch type {
+                case AMBER_VALUE_BOOL.rawValue: v.int64_value = try d.bool(k) ? 1 : 0
+                case AMBER_VALUE_INT64.rawValue: v.int64_value = try d.int64(k)
+                case AMBER_VALUE_DOUBLE.rawValue: v.double_value = try d.double(k)
+                default: v.string_value = UnsafePointer(try d.arena.string(try d.string(k)))
+                }
+            })
+        }
+        v.found = 1
+    } catch where error.code == .notFound {
+        v.found = 0
+    }
+}
+
 /// Backs `amber_decoder_decode_date`.
 @c @implementation public func amber_decoder_decode_date(_ out: UnsafeMutablePointer<Double>?, _ decoder: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> CInt {
     guarded {

@@ -125,6 +125,80 @@ final class CoderBox {
         try withCoder { c throws(AmberError) in try c.encode(utf8: value, forKey: key) }
     }
 
+    /// Scratch of `encodeValues`, kept from one call to the next (no allocation per call): the
+    /// values' keys, and the length of each string value that is ASCII (-1 for another string).
+    @exclusivity(unchecked) private var batchKeys: [CoderKey] = []
+    @exclusivity(unchecked) private var batchLengths: [Int] = []
+
+    /// `values[i]` in messages: its index, and its key when that is readable.
+    private static func label(_ values: UnsafePointer<amber_keyed_value>, _ i: Int) -> String {
+        guard let k = values[i].key, let s = String(validatingCString: k) else { return "values[\(i)]" }
+        return "values[\(i)] (key '\(s)')"
+    }
+
+    /// Writes `n` values (amber_coder_encode_values): first every one is checked — its type,
+    /// key, string or bytes, then the keys all together (none reserved, written before, or
+    /// given twice) — and only then are they written, so that an error writes nothing.
+    func encodeValues(_ values: UnsafePointer<amber_keyed_value>, _ n: Int) throws(AmberError) {
+        // The scratch arrays are overwritten in place (emptying them costs more), and cut to
+        // `n` elements for the check when a previous call left more.
+        if batchKeys.count > n {
+            batchKeys.removeLast(batchKeys.count - n)
+            batchLengths.removeLast(batchLengths.count - n)
+        }
+        for i in 0 ..< n {
+            let v = values[i]
+            do throws(AmberError) {
+                let k = try key(v.key)
+                if i < batchKeys.count { batchKeys[i] = k } else { batchKeys.append(k) }
+                var length = 0
+                switch UInt32(bitPattern: v.type) {
+                case AMBER_VALUE_BOOL.rawValue, AMBER_VALUE_INT64.rawValue, AMBER_VALUE_DOUBLE.rawValue:
+                    break
+                case AMBER_VALUE_STRING.rawValue:
+                    guard let p = v.string_value else { throw invalid("the string value is NULL") }
+                    if let ascii = asciiBytes(p) {
+                        length = ascii.count
+                    } else {
+                        guard String(validatingCString: p) != nil else { throw invalid("the string value is not valid UTF-8") }
+                        length = -1
+                    }
+                case AMBER_VALUE_BYTES.rawValue:
+                    let size = try inputCount(v.bytes_size, "bytes_size")
+                    guard v.bytes_value != nil || size == 0 else { throw invalid("bytes_value is NULL and bytes_size is \(size)") }
+                default:
+                    throw invalid("the type \(v.type) is not an amber_value_type")
+                }
+                if i < batchLengths.count { batchLengths[i] = length } else { batchLengths.append(length) }
+            } catch {
+                throw AmberError(error.code, "\(Self.label(values, i)): \(error.message)")
+            }
+        }
+        try withCoder { c throws(AmberError) in try c.checkWritable(batchKeys, label: { Self.label(values, $0) }) }
+        // The writes, which the checks above leave nothing to refuse.
+        for i in 0 ..< n {
+            let v = values[i]
+            switch UInt32(bitPattern: v.type) {
+            case AMBER_VALUE_BOOL.rawValue: try encode(v.int64_value != 0, batchKeys[i])
+            case AMBER_VALUE_INT64.rawValue: try encode(v.int64_value, batchKeys[i])
+            case AMBER_VALUE_DOUBLE.rawValue: try encode(v.double_value, batchKeys[i])
+            case AMBER_VALUE_STRING.rawValue:
+                let p = v.string_value!
+                let length = batchLengths[i]
+                if length >= 0 {
+                    let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self), count: length)
+                    try encode(utf8: bytes.span, batchKeys[i])
+                } else {
+                    try encode(String(cString: p), batchKeys[i])
+                }
+            default:
+                let size = v.bytes_size
+                let copy = size == 0 ? [] : Array(UnsafeRawBufferPointer(start: v.bytes_value, count: size))
+                try encode(bytes: copy, batchKeys[i].string)
+            }
+        }
+    }
+
     func encode(bytes: [UInt8], _ key: String) throws(AmberError) {
         switch source {
         case .state(let c): try c.encode(bytes: bytes, forKey: key)

@@ -91,6 +91,48 @@ final class EncoderCore {
         }
     }
 
+    /// Checks, without writing anything, that `keys` may all be written now, in one go: the coder
+    /// is active, and no key is reserved, written before, or given twice. The error is the one
+    /// `admit` would give at the first key at fault, its message prefixed by `label(index)`.
+    func checkAll(_ keys: [CoderKey], label: (Int) -> String) throws(AmberError) {
+        guard isActive else {
+            throw AmberError(.misuse, "the coder of \(owner) is used after its callback returned")
+        }
+        func fail(_ i: Int, _ e: AmberError) -> AmberError { AmberError(e.code, "\(label(i)): \(e.message)") }
+        var seen: Set<String>? = keys.count > 16 ? Set(minimumCapacity: keys.count) : nil
+        for i in keys.indices {
+            if keys[i].isReserved {
+                throw fail(i, AmberError(.reservedKey, "the key '\(keys[i].string)' is reserved by the engine (in the coder of \(owner))"))
+            }
+            if writtenCount > 0 || writtenSet != nil, isWritten(keys[i]) { throw fail(i, duplicate(keys[i].string)) }
+            if seen != nil {
+                guard seen!.insert(keys[i].string).inserted else { throw fail(i, twice(keys[i].string)) }
+            } else {
+                let fingerprint = keys[i].fingerprint
+                var j = 0
+                while j < i {
+                    if keys[j].fingerprint == fingerprint, keys[j].string == keys[i].string { throw fail(i, twice(keys[i].string)) }
+                    j += 1
+                }
+            }
+        }
+    }
+
+    /// Whether `key` was written in this coder.
+    private func isWritten(_ key: CoderKey) -> Bool {
+        if let writtenSet { return writtenSet.contains(key.string) }
+        var i = 0
+        while i < writtenCount {
+            if writtenFingerprints[i] == key.fingerprint, written[i] == key.string { return true }
+            i += 1
+        }
+        return false
+    }
+
+    private func twice(_ key: String) -> AmberError {
+        AmberError(.duplicate, "the key '\(key)' is given twice (in the coder of \(owner))")
+    }
+
     private func duplicate(_ key: String) -> AmberError {
         AmberError(.duplicate, "the key '\(key)' was already encoded in the coder of \(owner)")
     }

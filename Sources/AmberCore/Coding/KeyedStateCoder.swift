@@ -112,6 +112,14 @@ public class KeyedStateCoder {
         archiver.encode(value, forKey: key.string)
     }
 
+    /// Checks, writing nothing, that every one of `keys` may be written now (as each write would
+    /// check it: the coder active, no key reserved or written before), and that none is given
+    /// twice: for writes that must happen all together or not at all. An error's message is
+    /// prefixed by `label(i)` for the key at fault.
+    public func checkWritable(_ keys: [CoderKey], label: (Int) -> String) throws(AmberError) {
+        try core.checkAll(keys, label: label)
+    }
+
     /// As `encode(utf8:forKey:)`, under a checked key (the same as under its string).
     public func encode(utf8 value: Span<UInt8>, forKey key: CoderKey) throws(AmberError) {
         try core.admit(key)

@@ -63,8 +63,12 @@ extension Engine {
         guard save else { return nil }
 
         let pass = PreservationPass()
-        pass.walk(roots: roots, expected: lastPreservedSize.records, archiver: archiver)
-        sizeArchiver(archiver, records: pass.records.count)
+        // Sized for as many records as last time before the walk (which stores identifiers),
+        // and again for the records found if that differs.
+        let expected = lastPreservedSize.records
+        sizeArchiver(archiver, records: expected)
+        pass.walk(roots: roots, expected: expected, archiver: archiver)
+        if pass.records.count > expected { sizeArchiver(archiver, records: pass.records.count) }
         var uids: [Int] = []
         uids.reserveCapacity(pass.records.count)
         var layout = RecordLayout()
@@ -78,9 +82,9 @@ extension Engine {
         do {
             try archiver.encode(objectUIDs: uids, forKey: ArchiveLayout.objectsKey)
             snapshots.encode(into: archiver)
-            let entries = archiver.entryCount
+            let hint = archiver.sizeHint
             let bytes = try archiver.finishEncoding()
-            lastPreservedSize = (uids.count, entries, bytes.count)
+            lastPreservedSize = (uids.count, hint)
             return (bytes, uids.count, pass.duplicates)
         } catch let e as ArchiveError {
             throw AmberError(e)
@@ -92,11 +96,9 @@ extension Engine {
     /// is then right from the start rather than rewritten as the archive grows.
     private func sizeArchiver(_ archiver: KeyedArchiver, records: Int) {
         let last = lastPreservedSize
-        if last.records > 0, last.entries > 0 {
-            let entries = last.entries * records / last.records + 16
-            let bytes = last.bytes * records / last.records
-            archiver.reserveCapacity(entries: entries, bytes: bytes + bytes / 32 + 256)
-        } else {
+        if last.records > 0, let hint = last.hint {
+            archiver.reserveCapacity(hint, scaledFrom: last.records, to: records)
+        } else if records > 0 {
             // A record is its dictionary, its state's, its identifier, UIDs, and a few values.
             archiver.reserveCapacity(entries: records * 8)
         }

@@ -45,7 +45,7 @@ public final class Engine {
     var discardedByHost = false
     /// The size of the last archive preserved (records, property list objects, bytes): the
     /// next preservation sizes its archiver from it (`Engine.encodeArchive`).
-    var lastPreservedSize: (records: Int, entries: Int, bytes: Int) = (0, 0, 0)
+    var lastPreservedSize: (records: Int, hint: KeyedArchiver.SizeHint?) = (0, nil)
     /// The snapshot attached for the next preservation, and the one being restored (SPEC R21).
     let snapshots = SnapshotSlot()
 

@@ -23,9 +23,12 @@
  * peak.
  *
  * Usage: bench_engine [--sizes 100,1000,10000,100000,1000000] [--reps 7] [--big-reps 3]
- *                     [--mem-sizes LIST|none] [--dir DIR]
+ *                     [--mem-sizes LIST|none] [--dir DIR] [--values one|batch]
  *   --reps      rounds below 100,000 nodes; --big-reps: rounds from 100,000 nodes.
  *   --mem-sizes sizes whose peak memory is measured (default: the same as --sizes).
+ *   --values    how the callbacks write and read a node's 5 values: one C call per value (one,
+ *               the default) or one call per node (batch: amber_coder_encode_values() and
+ *               amber_decoder_decode_values()).
  *   --dir       where the archives are written (default: a new directory under $TMPDIR or /tmp;
  *               it must be on a real file system for fsync to mean anything).
  *
@@ -152,11 +155,50 @@ static int decode_node(amber_object *object, amber_decoder *decoder, void *ctx) 
     return AMBER_OK;
 }
 
+/* The same state in one call each way (--values batch): amber_coder_encode_values() and
+ * amber_decoder_decode_values(). */
+static int encode_node_batch(amber_object *object, amber_coder *coder, void *ctx) {
+    const node *s = ctx;
+    amber_keyed_value v[5];
+    (void)object;
+    memset(v, 0, sizeof v);
+    v[0].key = "selectedIndex"; v[0].type = AMBER_VALUE_INT64; v[0].int64_value = s->selected_index;
+    v[1].key = "isEditing"; v[1].type = AMBER_VALUE_BOOL; v[1].int64_value = s->is_editing;
+    v[2].key = "contentOffsetY"; v[2].type = AMBER_VALUE_DOUBLE; v[2].double_value = s->content_offset_y;
+    v[3].key = "itemKey"; v[3].type = AMBER_VALUE_STRING; v[3].string_value = s->item_key;
+    v[4].key = "title"; v[4].type = AMBER_VALUE_STRING; v[4].string_value = s->title;
+    return amber_coder_encode_values(coder, v, 5);
+}
+
+static int decode_node_batch(amber_object *object, amber_decoder *decoder, void *ctx) {
+    node *s = ctx;
+    amber_keyed_value v[5];
+    int rc, k;
+    (void)object;
+    memset(v, 0, sizeof v);
+    v[0].key = "selectedIndex"; v[0].type = AMBER_VALUE_INT64;
+    v[1].key = "isEditing"; v[1].type = AMBER_VALUE_BOOL;
+    v[2].key = "contentOffsetY"; v[2].type = AMBER_VALUE_DOUBLE;
+    v[3].key = "itemKey"; v[3].type = AMBER_VALUE_STRING;
+    v[4].key = "title"; v[4].type = AMBER_VALUE_STRING;
+    if ((rc = amber_decoder_decode_values(decoder, v, 5)) != AMBER_OK) return rc;
+    for (k = 0; k < 5; k++) if (!v[k].found) return AMBER_NOT_FOUND;
+    s->selected_index = v[0].int64_value;
+    s->is_editing = (int)v[1].int64_value;
+    s->content_offset_y = v[2].double_value;
+    snprintf(s->item_key, sizeof s->item_key, "%s", v[3].string_value);
+    snprintf(s->title, sizeof s->title, "%s", v[4].string_value);
+    return AMBER_OK;
+}
+
+/* --values one|batch: one call per value (the default) or one per object. */
+static int batch_values;
+
 static amber_object_callbacks node_callbacks(void) {
     amber_object_callbacks cb;
     CHECK(amber_object_callbacks_init(&cb, AMBER_OBJECT_CALLBACKS_VERSION), "amber_object_callbacks_init");
-    cb.encode = encode_node;
-    cb.decode = decode_node;
+    cb.encode = batch_values ? encode_node_batch : encode_node;
+    cb.decode = batch_values ? decode_node_batch : decode_node;
     return cb;
 }
 
@@ -486,9 +528,13 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[a], "--reps") == 0 && v) { reps = atoi(v); a++; }
         else if (strcmp(argv[a], "--big-reps") == 0 && v) { big_reps = atoi(v); a++; }
         else if (strcmp(argv[a], "--dir") == 0 && v) { snprintf(dir, sizeof dir, "%s", v); a++; }
+        else if (strcmp(argv[a], "--values") == 0 && v && (strcmp(v, "one") == 0 || strcmp(v, "batch") == 0)) {
+            batch_values = strcmp(v, "batch") == 0;
+            a++;
+        }
         else {
             fprintf(stderr, "usage: bench_engine [--sizes 100,1k,10k,100k,1M] [--reps 7] [--big-reps 3] "
-                            "[--mem-sizes LIST|none] [--dir DIR]\n");
+                            "[--mem-sizes LIST|none] [--dir DIR] [--values one|batch]\n");
             return 2;
         }
     }

@@ -5,6 +5,8 @@ import ctypes
 import datetime as _dt
 import enum
 import itertools
+import struct
+import threading
 import weakref
 from ctypes import byref, c_char_p, c_double, c_int, c_int64, c_size_t, c_uint8, c_uint64, c_void_p, POINTER
 from dataclasses import dataclass
@@ -175,7 +177,17 @@ def _str(value: Optional[bytes]) -> Optional[str]:
 
 
 def _path_tuple(path, length: int) -> Tuple[str, ...]:
-    return tuple([b.decode("utf-8", "surrogateescape") for b in path[:length]])
+    """A restoration path from C (``length`` C strings) as a tuple of str, built once per call.
+
+    Amber's strings are valid UTF-8, so the strict decoder (``bytes.decode``, through ``map``)
+    decodes them; anything else falls back to surrogateescape, as every string of the binding.
+    (A cache of decoded components keyed by their bytes was measured and not kept: hashing a
+    fresh bytes object costs as much as decoding a short ASCII one.)"""
+    parts = path[:length]
+    try:
+        return tuple(map(bytes.decode, parts))
+    except UnicodeDecodeError:
+        return tuple([b.decode("utf-8", "surrogateescape") for b in parts])
 
 
 def _take_string(p: c_void_p) -> str:
@@ -298,32 +310,47 @@ class Coder:
         """Writes every value of a mapping (or of (key, value) pairs), each with the setter its
         type calls for: bool, int, float, str, bytes, datetime, IndexPath, Object or None.
 
-        The C ABI has no call that writes several values, so this makes one C call per value,
-        with nothing else in between: the functions and keys are looked up once, and the type
-        dispatch is a dictionary lookup."""
-        lib = load()
+        A dict whose values are all str, int, float or bool (by their exact type) crosses the C
+        ABI in one call (amber_coder_encode_values), all or nothing: if a value is refused
+        (a reserved key, a key written before, a string with a NUL), none of the dict is
+        written. Anything else makes one C call per value, with nothing else in between: the keys
+        are encoded once and cached, the four common types go straight to the C functions
+        without ctypes' argument conversion (``lib.fast``), and any other type goes through the
+        typed setters."""
         h = self._h
-        items = values.items() if isinstance(values, Mapping) else values
+        if type(values) is dict:
+            if not more and values and _encode_batch(h, values):
+                return
+            items = values.items()
+        elif isinstance(values, Mapping):
+            items = values.items()
+        else:
+            items = values
         if more:
             items = itertools.chain(items, more.items())
+        fast = (F._lib or load()).fast
         keys = _KEYS
-        enc_int, enc_str, enc_bool, enc_dbl = (lib.amber_coder_encode_int64, lib.amber_coder_encode_string,
-                                               lib.amber_coder_encode_bool, lib.amber_coder_encode_double)
+        enc_int, enc_str, enc_bool, enc_dbl = (fast.amber_coder_encode_int64, fast.amber_coder_encode_string,
+                                               fast.amber_coder_encode_bool, fast.amber_coder_encode_double)
         for key, value in items:
             k = keys.get(key) or _key(key)
             t = type(value)
             if t is str:
                 if "\0" in value:
                     _s(value)
-                rc = enc_str(h, k, value.encode("utf-8", "surrogateescape"))
+                try:
+                    b = value.encode()  # strict UTF-8: the fast codec path
+                except UnicodeEncodeError:  # a lone surrogate
+                    b = value.encode("utf-8", "surrogateescape")
+                rc = enc_str(h, k, b)
             elif t is int:
                 if not -0x8000000000000000 <= value <= 0x7FFFFFFFFFFFFFFF:
                     raise OverflowError(f"{key}: {value} does not fit in int64")
-                rc = enc_int(h, k, value)
+                rc = enc_int(h, k, c_int64(value))
             elif t is float:
-                rc = enc_dbl(h, k, value)
+                rc = enc_dbl(h, k, c_double(value))
             elif t is bool:
-                rc = enc_bool(h, k, value)
+                rc = enc_bool(h, k, 1 if value else 0)
             else:
                 self._encode_other(key, value)
                 continue
@@ -454,41 +481,203 @@ class Decoder:
 
     def read(self, schema: Mapping[str, type]) -> Dict[str, Any]:
         """Reads several values at once: ``schema`` maps each key to its type (bool, int, float,
-        str, bytes, datetime, IndexPath or Object); a missing key is left out of the result."""
-        lib = load()
+        str, bytes, datetime, IndexPath or Object); a missing key is left out of the result.
+
+        A schema of bool, int, float and str only is read in one C call
+        (amber_decoder_decode_values) into an array prepared once per schema and thread. Other
+        schemas make one C call per value: the keys are encoded once and cached, the four common
+        types go straight to the C functions without ctypes' argument conversion (``lib.fast``)
+        into out cells reused from call to call (one set per thread), the others through the
+        typed getters."""
+        if type(schema) is dict:
+            out = _decode_batch(self._h, schema)
+            if out is not None:
+                return out
+        fast = (F._lib or load()).fast
         h = self._h
         out: Dict[str, Any] = {}
-        i64, dbl, cint, cstr = c_int64(), c_double(), c_int(), c_char_p()
-        d_int, d_str, d_dbl, d_bool = (lib.amber_decoder_decode_int64, lib.amber_decoder_decode_string,
-                                       lib.amber_decoder_decode_double, lib.amber_decoder_decode_bool)
-        ri64, rdbl, rint, rstr = byref(i64), byref(dbl), byref(cint), byref(cstr)
+        cells = _cells.free
+        if cells is None:
+            cells = _new_cells()
+        else:
+            _cells.free = None  # taken: a nested read (a signal handler's) makes its own
+        i64, dbl, cint, cstr, ri64, rdbl, rint, rstr = cells
+        d_int, d_str, d_dbl, d_bool = (fast.amber_decoder_decode_int64, fast.amber_decoder_decode_string,
+                                       fast.amber_decoder_decode_double, fast.amber_decoder_decode_bool)
         keys = _KEYS
+        not_found = E.NOT_FOUND
         for key, t in schema.items():
             k = keys.get(key) or _key(key)
             if t is int:
                 rc = d_int(ri64, h, k)
-                value = i64.value
+                if not rc:
+                    out[key] = i64.value
+                    continue
             elif t is str:
                 rc = d_str(rstr, h, k)
-                value = cstr.value.decode("utf-8", "surrogateescape") if not rc else None
+                if not rc:
+                    out[key] = cstr.value.decode("utf-8", "surrogateescape")
+                    continue
             elif t is float:
                 rc = d_dbl(rdbl, h, k)
-                value = dbl.value
+                if not rc:
+                    out[key] = dbl.value
+                    continue
             elif t is bool:
                 rc = d_bool(rint, h, k)
-                value = bool(cint.value)
+                if not rc:
+                    out[key] = bool(cint.value)
+                    continue
             else:
                 try:
                     out[key] = getattr(self, _TYPED[t])(key)
                 except KeyError:
                     pass
                 continue
-            if rc == E.NOT_FOUND:
-                continue
-            if rc:
+            if rc != not_found:
                 _raise(rc)
-            out[key] = value
+        _cells.free = cells
         return out
+
+
+class _Cells(threading.local):
+    """Per thread, the out cells of Decoder.read when no read is using them (``free``)."""
+
+    def __init__(self) -> None:
+        self.free: Optional[tuple] = None
+
+
+def _new_cells() -> tuple:
+    i64, dbl, cint, cstr = c_int64(), c_double(), c_int(), c_char_p()
+    return i64, dbl, cint, cstr, byref(i64), byref(dbl), byref(cint), byref(cstr)
+
+
+_cells = _Cells()
+
+
+# ---- values in one call (amber_coder_encode_values, amber_decoder_decode_values) -------------
+
+_VALUE_TYPES = {bool: F.VALUE_BOOL, int: F.VALUE_INT64, float: F.VALUE_DOUBLE, str: F.VALUE_STRING}
+
+
+class _Batches(threading.local):
+    """Per thread, the amber_keyed_value arrays of the batch calls, prepared once per set of keys
+    (encoding) or per schema (decoding) and reused: filling the value fields of an array whose
+    keys are set costs less than making one. An array is taken out while a call uses it, so a
+    nested call (a signal handler's) prepares its own."""
+
+    def __init__(self) -> None:
+        self.encode: Dict[tuple, tuple] = {}
+        self.decode: Dict[tuple, tuple] = {}
+
+
+_batches = _Batches()
+_BATCH_CACHE = 64  # arrays kept per thread and direction (the oldest are dropped beyond)
+
+
+def _keyed_array(keys: Iterable[str], n: int) -> tuple:
+    arr = (F.KeyedValue * n)()
+    elems = list(arr)  # the element views, made once
+    for e, key in zip(elems, keys):
+        e.key = _KEYS.get(key) or _key(key)
+    return arr, elems
+
+
+def _encode_batch(h: Any, values: dict, _str=str, _int=int, _float=float, _bool=bool,
+                  _S=F.VALUE_STRING, _I=F.VALUE_INT64, _D=F.VALUE_DOUBLE, _B=F.VALUE_BOOL) -> bool:
+    """Writes a dict of str, int, float and bool values in one C call; False (nothing done)
+    if it holds another type, for the caller's value-by-value path."""
+    cache = _batches.encode
+    ks = tuple(values)
+    entry = cache.pop(ks, None)
+    if entry is None:
+        if len(cache) >= _BATCH_CACHE:
+            cache.pop(next(iter(cache)))
+        arr, elems = _keyed_array(ks, len(ks))
+        entry = (arr, elems, [None] * len(ks))
+    arr, elems, types = entry  # types: the Python type each element's `type` field was set for
+    try:
+        i = 0
+        for e, value in zip(elems, values.values()):
+            t = type(value)
+            if t is _str:
+                if "\0" in value:
+                    _s(value)  # raises, naming the NUL
+                try:
+                    e.string_value = value.encode()  # strict UTF-8: the fast codec path
+                except UnicodeEncodeError:  # a lone surrogate
+                    e.string_value = value.encode("utf-8", "surrogateescape")
+                if types[i] is not _str:
+                    e.type = _S
+            elif t is _int:
+                if not -0x8000000000000000 <= value <= 0x7FFFFFFFFFFFFFFF:
+                    raise OverflowError(f"{ks[i]}: {value} does not fit in int64")
+                e.int64_value = value
+                if types[i] is not _int:
+                    e.type = _I
+            elif t is _float:
+                e.double_value = value
+                if types[i] is not _float:
+                    e.type = _D
+            elif t is _bool:
+                e.int64_value = 1 if value else 0
+                if types[i] is not _bool:
+                    e.type = _B
+            else:
+                return False  # nothing written yet
+            types[i] = t
+            i += 1
+        rc = (F._lib or load()).fast.amber_coder_encode_values(h, arr, c_size_t(i))
+    finally:
+        # Kept for the next call with these keys (the strings set stay referenced by the array
+        # until overwritten).
+        cache[ks] = entry
+    if rc:
+        _raise(rc)
+    return True
+
+
+def _decode_batch(h: Any, schema: dict) -> Optional[Dict[str, Any]]:
+    """Reads a schema of bool, int, float and str in one C call; None if it has another type,
+    for the caller's value-by-value path."""
+    cache = _batches.decode
+    plan = tuple(schema.items())
+    entry = cache.pop(plan, None)
+    if entry is None:
+        vt = _VALUE_TYPES
+        for _, t in plan:
+            if t not in vt:
+                return None
+        arr, elems = _keyed_array(schema, len(plan))
+        steps = []
+        for e, (key, t) in zip(elems, plan):
+            e.type = vt[t]
+            steps.append((key, vt[t], e))
+        entry = (arr, len(plan), steps)
+    arr, n, steps = entry
+    try:
+        rc = (F._lib or load()).fast.amber_decoder_decode_values(h, arr, c_size_t(n))
+        if rc:
+            _raise(rc)
+        out: Dict[str, Any] = {}
+        for key, t, e in steps:
+            if e.found:
+                if t == F.VALUE_INT64:
+                    out[key] = e.int64_value
+                elif t == F.VALUE_STRING:
+                    out[key] = e.string_value.decode("utf-8", "surrogateescape")
+                elif t == F.VALUE_DOUBLE:
+                    out[key] = e.double_value
+                else:
+                    out[key] = e.int64_value != 0
+        return out
+    finally:
+        # Kept for the next read of this schema. The string pointers left in it are borrowed
+        # from this callback's decoder: never read again (a successful call sets every element's
+        # `found`, and a string is read only where it is 1, just set).
+        if len(cache) >= _BATCH_CACHE:
+            cache.pop(next(iter(cache)))
+        cache[plan] = entry
 
 
 _TYPED = {bytes: "decode_bytes", _dt.datetime: "decode_date", IndexPath: "decode_index_path"}
@@ -512,31 +701,37 @@ class Object(_Holder):
                  encode: Optional[Callable[["Object", Coder], None]] = None,
                  decode: Optional[Callable[["Object", Decoder], None]] = None,
                  finished: Optional[Callable[["Object"], None]] = None):
-        lib = load()
+        # The hot path of restoration (a make callback creates one per archived object): no
+        # method calls but the C one, made without ctypes' argument conversion (lib.fast).
+        lib = F._lib or load()
         self.engine = engine
         self._h = None
-        self._enc, self._dec, self._fin = encode, decode, finished
+        self._enc = encode
+        self._dec = decode
+        self._fin = finished
         cls = type(self)
-        which = (bool(encode) or cls.encode_restorable_state is not Object.encode_restorable_state,
-                 bool(decode) or cls.decode_restorable_state is not Object.decode_restorable_state,
-                 bool(finished) or cls.application_finished_restoring is not Object.application_finished_restoring)
-        callbacks = _CALLBACKS.get(which)
+        which = (bool(encode) or cls.encode_restorable_state is not _OBJECT_ENCODE,
+                 bool(decode) or cls.decode_restorable_state is not _OBJECT_DECODE,
+                 bool(finished) or cls.application_finished_restoring is not _OBJECT_FINISHED)
+        callbacks = _CALLBACK_REFS.get(which)
         if callbacks is None:
-            callbacks = F.ObjectCallbacks()
-            check(lib.amber_object_callbacks_init(byref(callbacks), F.OBJECT_CALLBACKS_VERSION))
-            if which[0]:
-                callbacks.encode = _T_ENCODE
-            if which[1]:
-                callbacks.decode = _T_DECODE
-            if which[2]:
-                callbacks.finished_restoring = _T_FINISHED
-            _CALLBACKS[which] = callbacks
+            callbacks = _object_callbacks(which)
         if kind is None:
             kind = cls.kind
-        key = self._register(engine)
+        engine_h = engine._h
+        if engine_h is None:
+            engine._handle()  # raises: the engine is closed
+        kind = int(kind)
+        name = class_name or cls.__name__
+        name_b = _KEYS.get(name) or _key(name)
+        ident_b = None if identifier is None else _s(identifier)
+        # _Holder._register, inline
+        self.owner = engine
+        self.key = key = _next_key()
+        engine._keep[key] = self
+        _contexts[key] = _weakref(self)
         out = F.ObjectP()
-        rc = lib.amber_object_new(byref(out), engine._handle(), int(kind), _key(class_name or cls.__name__),
-                                  _s(identifier), byref(callbacks), key, CTX_FREE)
+        rc = lib.fast.amber_object_new(byref(out), engine_h, kind, name_b, ident_b, callbacks, c_void_p(key), CTX_FREE)
         if rc:
             _contexts.pop(key, None)
             engine._keep.pop(key, None)
@@ -656,6 +851,7 @@ class Object(_Holder):
     def free(self) -> None:
         """Frees the object now (its children are not freed). Harmless twice."""
         if self._h is not None:
+            self.engine._pin_reports()
             with _Call():
                 load().amber_object_free(self._h)
             self._released()
@@ -667,6 +863,28 @@ class Object(_Holder):
 
 
 _CALLBACKS: Dict[Tuple[bool, bool, bool], F.ObjectCallbacks] = {}  # read-only once made; C copies them
+_OBJECT_ENCODE = Object.encode_restorable_state
+_OBJECT_DECODE = Object.decode_restorable_state
+_OBJECT_FINISHED = Object.application_finished_restoring
+_weakref = weakref.ref
+
+
+_CALLBACK_REFS: Dict[Tuple[bool, bool, bool], Any] = {}  # byref() of the structs of _CALLBACKS
+
+
+def _object_callbacks(which: Tuple[bool, bool, bool]) -> Any:
+    """byref() of the callbacks struct of objects that have the callbacks ``which`` says (made once)."""
+    callbacks = F.ObjectCallbacks()
+    check(load().amber_object_callbacks_init(byref(callbacks), F.OBJECT_CALLBACKS_VERSION))
+    if which[0]:
+        callbacks.encode = _T_ENCODE
+    if which[1]:
+        callbacks.decode = _T_DECODE
+    if which[2]:
+        callbacks.finished_restoring = _T_FINISHED
+    _CALLBACKS[which] = callbacks
+    _CALLBACK_REFS[which] = ref = byref(callbacks)
+    return ref
 
 
 class Controller(Object):
@@ -691,10 +909,22 @@ def _object_of(ctx: Optional[int]) -> Object:
     return _holder(ctx)
 
 
+# The trampolines: C calls them, they call the Python object's method. Each is as short as it
+# can be (they run once per object and callback): the object found through its context without
+# a helper call, the coder or decoder made without running an __init__. Whatever the callback
+# raises (BaseException included) is caught and kept (E.callback_failed), and C is told the code;
+# the C call that led here re-raises it (_call, _Call). The CFUNCTYPE objects are module globals:
+# alive as long as the module, i.e. as long as C may call them.
+
+_new = object.__new__
+
+
 def _t_encode(obj_h, coder_h, ctx):
     try:
         obj = _contexts[ctx]()
-        coder = Coder(coder_h, obj.engine)
+        coder = _new(Coder)
+        coder._h = coder_h
+        coder._engine = obj.engine
         try:
             obj.encode_restorable_state(coder)
         finally:
@@ -707,7 +937,9 @@ def _t_encode(obj_h, coder_h, ctx):
 def _t_decode(obj_h, decoder_h, ctx):
     try:
         obj = _contexts[ctx]()
-        decoder = Decoder(decoder_h, obj.engine)
+        decoder = _new(Decoder)
+        decoder._h = decoder_h
+        decoder._engine = obj.engine
         try:
             obj.decode_restorable_state(decoder)
         finally:
@@ -738,7 +970,8 @@ def _give_object(out, engine: "Engine", result: Any, what: str) -> int:
         raise TypeError(f"{what} must return an amber.Object or None, not {type(result).__name__}")
     if result.engine is not engine:
         raise ValueError(f"{what} returned an object of another engine")
-    out[0] = result._handle()
+    h = result._h
+    out[0] = h if h is not None else result._handle()  # _handle() raises: the object was freed
     return 0
 
 
@@ -753,9 +986,14 @@ class _Maker(_Holder):
 
 def _t_class_make(out, engine_h, path, length, decoder_h, ctx):
     try:
-        maker = _holder(ctx)
+        ref = _contexts.get(ctx)
+        maker = ref() if ref is not None else None
+        if maker is None:
+            maker = _holder(ctx)  # raises: the context is gone
         engine = maker.owner
-        decoder = Decoder(decoder_h, engine)
+        decoder = _new(Decoder)
+        decoder._h = decoder_h
+        decoder._engine = engine
         try:
             result = maker.fn(engine, _path_tuple(path, length), decoder)
         finally:
@@ -908,12 +1146,28 @@ class Record:
 class Report:
     """What a launch restored and why not (R16): ``fresh_reason`` (FreshReason.NONE if it
     restored), the launch's ``message``, the ``protection`` in words, one Record per archived
-    object, and Amber's own ``text`` of it."""
+    object, and Amber's own ``text`` of it.
+
+    A report made by a launch reads ``records`` and ``text`` from Amber's C report the first
+    time they are asked for (then they are plain attributes), so that a launch does not spend
+    its time turning thousands of records into Python objects; ``len(report)`` needs neither.
+    What each record's ``object`` is does not depend on when it is read: the engine reads the
+    records of its reports not read yet before it frees an object or closes. The C report is
+    freed once both are read, by ``close()``, or when the Report is collected. Values,
+    equality, repr, copies and pickles are those of a report read at once."""
     fresh_reason: FreshReason
     message: str
     protection: str
     records: Tuple[Record, ...]
     text: str
+
+    def __getattr__(self, name: str) -> Any:
+        # Reached only when an attribute is not set: records or text not read yet.
+        if name == "records" or name == "text":
+            lazy = self.__dict__.get("_lazy")
+            if lazy is not None:
+                return lazy.read(self, name)
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     @property
     def fresh(self) -> bool:
@@ -928,6 +1182,9 @@ class Report:
         return iter(self.records)
 
     def __len__(self) -> int:
+        d = self.__dict__
+        if "records" not in d and "_lazy" in d:
+            return d["_lazy"].count
         return len(self.records)
 
     def outcome(self, path: Union[str, Sequence[str]]) -> Optional[Outcome]:
@@ -938,28 +1195,162 @@ class Report:
                 return r.outcome
         return None
 
+    def close(self) -> None:
+        """Reads the records and text if they are not read yet, and frees the C report now.
+        Optional (the Report frees it when collected); harmless twice."""
+        self.records
+        self.text
+
+    def __getstate__(self) -> Dict[str, Any]:
+        self.close()
+        return dict(self.__dict__)
+
     def __str__(self) -> str:
         return self.text
 
 
-def _read_report(handle: F.ReportP, engine: Optional["Engine"] = None) -> Report:
-    lib = load()
-    objects = engine._objects if engine is not None else {}
-    try:
-        count = lib.amber_report_count(handle)
-        rec = F.ReportRecord()
-        records = []
+# amber_report_record as struct fields: path, path_length, class_name, kind, outcome, message, object.
+_RECORD_LAYOUT = struct.Struct("@PNPiiPP")
+assert _RECORD_LAYOUT.size == ctypes.sizeof(F.ReportRecordPointers)
+_PATH_ARRAYS: Dict[int, Any] = {}
+
+
+def _path_array(length: int) -> Any:
+    """The ctypes array type of ``length`` C strings (made once per length)."""
+    array = _PATH_ARRAYS[length] = c_char_p * length
+    return array
+
+
+_KINDS = {int(k): k for k in Kind}
+_OUTCOMES = {int(o): o for o in Outcome}
+
+
+class _LazyReport:
+    """The C report behind a Report whose records or text are not read yet: its handle (freed
+    by ``free``, a weakref.finalize of the Report), its record count, and the engine whose
+    objects the records name."""
+    __slots__ = ("__weakref__", "handle", "count", "free", "report", "engine", "pending", "lock")
+
+    def __init__(self, handle: F.ReportP, count: int, free: weakref.finalize, report: Report,
+                 engine: Optional["Engine"]):
+        self.handle = handle
+        self.count = count
+        self.free = free
+        self.report = weakref.ref(report)
+        self.engine = None if engine is None else weakref.ref(engine)
+        self.pending = None
+        self.lock = threading.RLock()
+        if engine is not None and count:
+            self.pending = engine._reports
+            self.pending.add(self)
+
+    def read(self, report: Report, name: str, objects: Optional[Dict[int, Object]] = None) -> Any:
+        """Reads ``name`` ("records" or "text") into the report, once; frees the C report when
+        both are read. ``objects``: the engine's handle -> Object map (default: the engine's
+        own, or none if it is gone)."""
+        with self.lock:
+            d = report.__dict__
+            if name not in d:
+                if name == "records":
+                    if objects is None:
+                        engine = self.engine() if self.engine is not None else None
+                        objects = engine._objects if engine is not None else {}
+                    value = self._records(objects)
+                else:
+                    value = self._text()
+                if name not in d:  # a nested read (the engine pinning it from a finalizer) came first
+                    d[name] = value
+                if name == "records" and self.pending is not None:
+                    self.pending.discard(self)
+                    self.pending = None
+                if "records" in d and "text" in d:
+                    self.free()
+                    d.pop("_lazy", None)
+            return d[name]
+
+    def pin(self, objects: Dict[int, Object]) -> None:
+        """Reads the records now, while ``objects`` (the engine's) still holds what they name."""
+        report = self.report()
+        if report is not None:
+            self.read(report, "records", objects)
+
+    def _records(self, objects: Dict[int, Object]) -> Tuple[Record, ...]:
+        lib = F._lib or load()
+        record_at = lib.fast.amber_report_record_at
+        handle = self.handle
+        count = self.count
+        # Every record read into one array (one C call each), then its fields unpacked at once.
+        table = (F.ReportRecordPointers * count)()
+        size = ctypes.sizeof(F.ReportRecordPointers)
+        base = ctypes.addressof(table)
         for i in range(count):
-            check(lib.amber_report_record_at(byref(rec), handle, i))
-            records.append(Record(_path_tuple(rec.path, rec.path_length), _str(rec.class_name) or "",
-                                  Kind(rec.kind), Outcome(rec.outcome), _str(rec.message) or "",
-                                  objects.get(rec.object.value) if rec.object else None))
+            rc = record_at(c_void_p(base + i * size), handle, c_size_t(i))
+            if rc:
+                _raise(rc)
+        strings: Dict[int, str] = {0: ""}  # address of a C string lent by this report -> str
+        kinds, outcomes = _KINDS, _OUTCOMES
+        get_object = objects.get
+        paths = _PATH_ARRAYS
+        decode = bytes.decode
+        records = []
+        append = records.append
+        for path_p, length, name_p, k, o, message_p, obj in _RECORD_LAYOUT.iter_unpack(memoryview(table).cast("B")):
+            class_name = strings.get(name_p)
+            if class_name is None:
+                class_name = strings[name_p] = ctypes.string_at(name_p).decode("utf-8", "surrogateescape")
+            message = strings.get(message_p)
+            if message is None:
+                message = strings[message_p] = ctypes.string_at(message_p).decode("utf-8", "surrogateescape")
+            kind = kinds.get(k)
+            if kind is None:
+                kind = Kind(k)
+            outcome = outcomes.get(o)
+            if outcome is None:
+                outcome = Outcome(o)
+            if length:
+                parts = (paths.get(length) or _path_array(length)).from_address(path_p)[:]
+                try:
+                    path = tuple(map(decode, parts))
+                except UnicodeDecodeError:
+                    path = tuple([b.decode("utf-8", "surrogateescape") for b in parts])
+            else:
+                path = ()
+            record = _new(Record)  # Record's own fields, without the frozen __init__'s setattr per field
+            v = record.__dict__
+            v["path"] = path
+            v["class_name"] = class_name
+            v["kind"] = kind
+            v["outcome"] = outcome
+            v["message"] = message
+            v["object"] = get_object(obj) if obj else None
+            append(record)
+        return tuple(records)
+
+    def _text(self) -> str:
         text = c_void_p()
-        check(lib.amber_report_format(byref(text), handle))
-        return Report(FreshReason(lib.amber_report_fresh_reason(handle)), _str(lib.amber_report_message(handle)) or "",
-                      _str(lib.amber_report_protection(handle)) or "", tuple(records), _take_string(text))
-    finally:
-        lib.amber_report_free(handle)
+        check((F._lib or load()).amber_report_format(byref(text), self.handle))
+        return _take_string(text)
+
+
+def _read_report(handle: F.ReportP, engine: Optional["Engine"] = None) -> Report:
+    """The Report of a C report, which it owns from now on. The launch's reason, message and
+    protection are read now; records and text when first asked for (see Report)."""
+    lib = F._lib or load()
+    report = _new(Report)
+    free = weakref.finalize(report, lib.amber_report_free, handle)
+    d = report.__dict__
+    try:
+        d["fresh_reason"] = FreshReason(lib.amber_report_fresh_reason(handle))
+        d["message"] = _str(lib.amber_report_message(handle)) or ""
+        d["protection"] = _str(lib.amber_report_protection(handle)) or ""
+        count = lib.amber_report_count(handle)
+    except BaseException:
+        free()
+        raise
+    if count == 0:
+        d["records"] = ()
+    d["_lazy"] = _LazyReport(handle, count, free, report, engine)
+    return report
 
 
 # ---- notifications ---------------------------------------------------------------------------
@@ -1269,6 +1660,7 @@ class Engine:
         self._h: Optional[F.EngineP] = None
         self._keep: Dict[int, Any] = {}
         self._objects: Dict[int, Object] = {}
+        self._reports: "weakref.WeakSet[_LazyReport]" = weakref.WeakSet()  # reports whose records are not read
         self._senders: Dict[int, Any] = {}
         self._delegate: Any = None
         self.app_id = app_id
@@ -1333,6 +1725,7 @@ class Engine:
         if self._h is None:
             return
         lib = load()
+        self._pin_reports()
         with _Call():
             lib.amber_engine_close(self._h)
             if lib.amber_error_last_code() == E.MISUSE and b"callback" in lib.amber_error_last():
@@ -1351,9 +1744,18 @@ class Engine:
     def __exit__(self, *exc: Any) -> None:
         self.close()
 
+    def _pin_reports(self) -> None:
+        """Reads the records of this engine's reports that are not read yet, before an object
+        is freed or the engine closes: a C record names its object only while the object lives."""
+        reports = self.__dict__.get("_reports")
+        if reports:
+            for lazy in list(reports):
+                lazy.pin(self._objects)
+
     def __del__(self) -> None:
         try:
             if self._h is not None:
+                self._pin_reports()
                 load().amber_engine_close(self._h)
                 self._h = None
         except Exception:

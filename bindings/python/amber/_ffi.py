@@ -51,11 +51,15 @@ StoreReadGuard = CFUNCTYPE(c_int, POINTER(c_int), c_void_p)
 StoreWriteGuard = CFUNCTYPE(c_int, c_int, c_void_p)
 KeyCallback = CFUNCTYPE(c_int, POINTER(c_uint8), c_int, c_void_p)
 
-ObjEncode = CFUNCTYPE(c_int, ObjectP, CoderP, c_void_p)
-ObjDecode = CFUNCTYPE(c_int, ObjectP, DecoderP, c_void_p)
-ObjFinished = CFUNCTYPE(None, ObjectP, c_void_p)
+# A handle the binding's trampoline does not use is declared c_void_p (the same C ABI as the
+# handle's own type): ctypes then passes a plain int (or None) instead of making an object of the
+# handle's type on every call (issue 6: once per preserved and restored object).
+ObjEncode = CFUNCTYPE(c_int, c_void_p, CoderP, c_void_p)  # (amber_object *, amber_coder *, ctx)
+ObjDecode = CFUNCTYPE(c_int, c_void_p, DecoderP, c_void_p)  # (amber_object *, amber_decoder *, ctx)
+ObjFinished = CFUNCTYPE(None, c_void_p, c_void_p)  # (amber_object *, ctx)
 
-ClassMake = CFUNCTYPE(c_int, POINTER(ObjectP), EngineP, POINTER(c_char_p), c_size_t, DecoderP, c_void_p)
+# (amber_object **out, amber_engine *, path, path_length, amber_decoder *, ctx)
+ClassMake = CFUNCTYPE(c_int, POINTER(ObjectP), c_void_p, POINTER(c_char_p), c_size_t, DecoderP, c_void_p)
 BlueprintMake = CFUNCTYPE(c_int, POINTER(ObjectP), EngineP, c_char_p, POINTER(c_char_p), c_size_t,
                           DecoderP, c_void_p)
 
@@ -110,6 +114,26 @@ class Delegate(Structure):
 class ReportRecord(Structure):
     _fields_ = [("path", POINTER(c_char_p)), ("path_length", c_size_t), ("class_name", c_char_p),
                 ("kind", c_int), ("outcome", c_int), ("message", c_char_p), ("object", ObjectP)]
+
+
+class ReportRecordPointers(Structure):
+    """amber_report_record with its strings and object as plain pointers (ints): the layout of
+    ReportRecord, for reading a report's records fast (a class name's C string is lent once per
+    distinct name, so it is decoded once per address)."""
+    _fields_ = [("path", POINTER(c_char_p)), ("path_length", c_size_t), ("class_name", c_void_p),
+                ("kind", c_int), ("outcome", c_int), ("message", c_void_p), ("object", c_void_p)]
+
+
+class KeyedValue(Structure):
+    """amber_keyed_value: a typed value under a key, for amber_coder_encode_values() and
+    amber_decoder_decode_values() (an object's values in one C call)."""
+    _fields_ = [("key", c_char_p), ("type", c_int), ("found", c_int), ("int64_value", c_int64),
+                ("double_value", c_double), ("string_value", c_char_p), ("bytes_value", c_void_p),
+                ("bytes_size", c_size_t)]
+
+
+# amber_value_type
+VALUE_BOOL, VALUE_INT64, VALUE_DOUBLE, VALUE_STRING, VALUE_BYTES = 1, 2, 3, 4, 5
 
 
 class CodingClass(Structure):
@@ -170,6 +194,7 @@ FUNCTIONS = [
     ("amber_coder_encode_double", [CoderP, _s, c_double], _i),
     ("amber_coder_encode_string", [CoderP, _s, _s], _i),
     ("amber_coder_encode_bytes", [CoderP, _s, _p, _sz], _i),
+    ("amber_coder_encode_values", [CoderP, POINTER(KeyedValue), _sz], _i),
     ("amber_coder_encode_date", [CoderP, _s, c_double], _i),
     ("amber_coder_encode_index_path", [CoderP, _s, _pi64, _sz], _i),
     ("amber_coder_encode_object_ref", [CoderP, _s, ObjectP], _i),
@@ -178,6 +203,7 @@ FUNCTIONS = [
     ("amber_decoder_decode_double", [POINTER(c_double), DecoderP, _s], _i),
     ("amber_decoder_decode_string", [POINTER(_s), DecoderP, _s], _i),
     ("amber_decoder_decode_bytes", [_pu8, POINTER(_sz), DecoderP, _s], _i),
+    ("amber_decoder_decode_values", [DecoderP, POINTER(KeyedValue), _sz], _i),
     ("amber_decoder_decode_date", [POINTER(c_double), DecoderP, _s], _i),
     ("amber_decoder_decode_index_path", [_pi64, _sz, POINTER(_sz), DecoderP, _s], _i),
     ("amber_decoder_decode_object_ref", [POINTER(ObjectP), DecoderP, _s], _i),
@@ -265,6 +291,24 @@ FUNCTIONS = [
 ]
 
 
+# The hot calls of preservation and restoration (one per value, per object or per report
+# record), declared a second time without argtypes as ``lib.fast.<name>``: ctypes then converts
+# nothing (from_param per argument costs ~0.1 µs a call). Their signatures are those of FUNCTIONS
+# above, and the caller passes exactly the C types, since ctypes no longer checks them: a handle
+# as its handle object (ObjectP, CoderP, ...), a string as bytes or None, an int64 as c_int64, a
+# double as c_double, a size_t as c_size_t, a pointer-sized context as c_void_p, a C int as a
+# Python int, out parameters with byref(). A Python int where the C type is wider than int would
+# be cut to 32 bits: never pass one for an int64, size_t or pointer (a float is refused).
+FAST = (
+    "amber_coder_encode_bool", "amber_coder_encode_int64", "amber_coder_encode_double",
+    "amber_coder_encode_string",
+    "amber_decoder_decode_bool", "amber_decoder_decode_int64", "amber_decoder_decode_double",
+    "amber_decoder_decode_string",
+    "amber_object_new", "amber_report_record_at",
+    "amber_coder_encode_values", "amber_decoder_decode_values",
+)
+
+
 class LibraryNotFound(ImportError):
     """libamber.so could not be loaded, or is of another major version; the message says how to fix it."""
 
@@ -293,9 +337,14 @@ _HOW_TO_FIX = ("Build it with scripts/build-lib.sh (it writes .build-lib/lib/lib
                "where the dynamic linker finds it (e.g. /usr/local/lib, then ldconfig).")
 
 
+class _Namespace:
+    """The functions of ``lib.fast``."""
+
+
 class Library:
     """libamber.so loaded and declared. ``lib.<name>`` are ctypes functions that keep the GIL
-    (cheap accessors); ``lib.released.<name>`` release it (calls that may do I/O)."""
+    (cheap accessors); ``lib.released.<name>`` release it (calls that may do I/O);
+    ``lib.fast.<name>`` are the hot functions of FAST without argtypes (they keep the GIL)."""
 
     def __init__(self, path: str, where: str):
         self.path = path
@@ -305,12 +354,23 @@ class Library:
         # CDLL releases it: preserve, launch and the file calls let other Python threads run.
         self._py = ctypes.PyDLL(path)
         self.released = ctypes.CDLL(path)
+        # lib.fast: a third handle (its functions are objects of their own) whose hot functions
+        # keep argtypes None (see FAST); PyDLL as well.
+        self.fast = _Namespace()
+        unchecked = ctypes.PyDLL(path)
+        fast = set(FAST)
         for name, argtypes, restype in FUNCTIONS:
             for handle in (self._py, self.released):
                 fn = getattr(handle, name)
                 fn.argtypes = argtypes
                 fn.restype = restype
             setattr(self, name, getattr(self._py, name))
+            if name in fast:
+                fn = getattr(unchecked, name)
+                fn.restype = restype
+                setattr(self.fast, name, fn)
+                fast.discard(name)
+        assert not fast, f"FAST names functions FUNCTIONS does not declare: {sorted(fast)}"
         number = self.amber_version_number()
         major, minor = number // 1000000, number // 1000 % 1000
         if major != ABI_MAJOR or minor < ABI_MINOR:

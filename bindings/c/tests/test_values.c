@@ -1,0 +1,277 @@
+/*
+ * amber_coder_encode_values() and amber_decoder_decode_values(): an object's whole state in one
+ * call (R6, R12), all or nothing when encoding (R7 and R22 errors write nothing), found flags
+ * and defaults when decoding, and every bad argument refused with a message naming the value.
+ *
+ * Usage: test_values. Prints one line per check and "N passed, N failed".
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "amber.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int passed, failed;
+
+static void check(int ok, const char *what) {
+    if (ok) {
+        passed++;
+        printf("ok    %s\n", what);
+    } else {
+        failed++;
+        printf("FAIL  %s (last error: %s: %s)\n", what, amber_status_string(amber_error_last_code()),
+               amber_error_last());
+    }
+}
+
+static void check_status(int got, int want, const char *what) {
+    char line[512];
+    snprintf(line, sizeof line, "%s -> %s", what, amber_status_string(want));
+    if (got != want) {
+        snprintf(line, sizeof line, "%s -> %s, expected %s", what, amber_status_string(got), amber_status_string(want));
+    }
+    check(got == want, line);
+}
+
+/* The last error's message contains `text`. */
+static void check_message(const char *text, const char *what) {
+    char line[512];
+    snprintf(line, sizeof line, "%s: the message names %s", what, text);
+    check(strstr(amber_error_last(), text) != NULL, line);
+}
+
+static amber_keyed_value value(const char *key, int type) {
+    amber_keyed_value v;
+    memset(&v, 0, sizeof v);
+    v.key = key;
+    v.type = type;
+    return v;
+}
+
+/* ---- the first launch: the root writes its state in one call, after refused calls ---------- */
+
+static const unsigned char blob[5] = {0, 1, 2, 0xFE, 0xFF};
+static amber_coder *escaped;
+static int encode_status = -1;
+
+static int encode_root(amber_object *object, amber_coder *coder, void *ctx) {
+    amber_keyed_value v[6];
+    (void)object; (void)ctx;
+
+    /* Refused, and each writes nothing (a later read finds none of their keys). */
+    v[0] = value("early", AMBER_VALUE_INT64);
+    v[0].int64_value = 1;
+    v[1] = value("alsoEarly", AMBER_VALUE_BOOL);
+    v[2] = value("amber.mine", AMBER_VALUE_INT64);
+    check_status(amber_coder_encode_values(coder, v, 3), AMBER_RESERVED_KEY, "R7 a reserved key at values[2]");
+    check_message("values[2] (key 'amber.mine')", "R7 a reserved key at values[2]");
+    v[2] = value("early", AMBER_VALUE_DOUBLE);
+    check_status(amber_coder_encode_values(coder, v, 3), AMBER_DUPLICATE, "a key given twice in one call");
+    check_message("values[2] (key 'early')", "a key given twice in one call");
+    v[2] = value("text", AMBER_VALUE_STRING);
+    v[2].string_value = "\xC3\x28";
+    check_status(amber_coder_encode_values(coder, v, 3), AMBER_INVALID_ARGUMENT, "R22 a string of invalid UTF-8");
+    check_message("values[2] (key 'text')", "R22 a string of invalid UTF-8");
+    v[2].string_value = NULL;
+    check_status(amber_coder_encode_values(coder, v, 3), AMBER_INVALID_ARGUMENT, "a NULL string");
+    v[2] = value("blob", AMBER_VALUE_BYTES);
+    v[2].bytes_size = 3;
+    check_status(amber_coder_encode_values(coder, v, 3), AMBER_INVALID_ARGUMENT, "NULL bytes of size 3");
+    check_message("values[2] (key 'blob')", "NULL bytes of size 3");
+    v[2] = value("odd", 77);
+    check_status(amber_coder_encode_values(coder, v, 3), AMBER_INVALID_ARGUMENT, "a type that is not an amber_value_type");
+    check_message("values[2] (key 'odd')", "an unknown type");
+    v[2] = value(NULL, AMBER_VALUE_INT64);
+    check_status(amber_coder_encode_values(coder, v, 3), AMBER_INVALID_ARGUMENT, "a NULL key");
+    check_message("values[2]", "a NULL key");
+    v[2] = value("", AMBER_VALUE_INT64);
+    check_status(amber_coder_encode_values(coder, v, 3), AMBER_INVALID_ARGUMENT, "an empty key");
+    check_status(amber_coder_encode_values(coder, NULL, 2), AMBER_INVALID_ARGUMENT, "NULL values with a count of 2");
+    check_status(amber_coder_encode_values(coder, NULL, 0), AMBER_OK, "NULL values with a count of 0 writes nothing");
+    check_status(amber_coder_encode_values(NULL, v, 1), AMBER_INVALID_ARGUMENT, "a NULL coder");
+
+    /* A key written by the single-value call before is refused in a batch, and nothing else
+     * of that batch is written. */
+    check_status(amber_coder_encode_int64(coder, "single", 5), AMBER_OK, "one value written alone");
+    v[0] = value("notWritten", AMBER_VALUE_INT64);
+    v[1] = value("single", AMBER_VALUE_INT64);
+    check_status(amber_coder_encode_values(coder, v, 2), AMBER_DUPLICATE, "a key written before in the coder");
+    check_message("values[1] (key 'single')", "a key written before in the coder");
+
+    /* The state, in one call. */
+    v[0] = value("selectedIndex", AMBER_VALUE_INT64);
+    v[0].int64_value = -1234567890123LL;
+    v[1] = value("isEditing", AMBER_VALUE_BOOL);
+    v[1].int64_value = 7; /* non-zero: true */
+    v[2] = value("contentOffsetY", AMBER_VALUE_DOUBLE);
+    v[2].double_value = 44.5;
+    v[3] = value("title", AMBER_VALUE_STRING);
+    v[3].string_value = "Caf\xC3\xA9 au lait"; /* not ASCII */
+    v[4] = value("itemKey", AMBER_VALUE_STRING);
+    v[4].string_value = "K000000000000000000001";
+    v[5] = value("blob", AMBER_VALUE_BYTES);
+    v[5].bytes_value = blob;
+    v[5].bytes_size = sizeof blob;
+    encode_status = amber_coder_encode_values(coder, v, 6);
+    v[0] = value("cl\xC3\xA9", AMBER_VALUE_INT64); /* a key that is not ASCII */
+    v[0].int64_value = 42;
+    v[1] = value("empty", AMBER_VALUE_BYTES);
+    if (encode_status == AMBER_OK) encode_status = amber_coder_encode_values(coder, v, 2);
+    escaped = coder;
+    return AMBER_OK;
+}
+
+static int save(amber_engine *e, amber_coder *app, void *ctx) {
+    amber_keyed_value v[2];
+    (void)e; (void)ctx;
+    v[0] = value("appNote", AMBER_VALUE_STRING);
+    v[0].string_value = "from the application coder";
+    v[1] = value("bundleVersion", AMBER_VALUE_STRING);
+    v[1].string_value = "9.9";
+    check_status(amber_coder_encode_values(app, v, 2), AMBER_RESERVED_KEY, "R7 bundleVersion in the application coder");
+    check_status(amber_coder_encode_values(app, v, 1), AMBER_OK, "the application coder takes values in one call");
+    return 1;
+}
+
+/* ---- the second launch ------------------------------------------------------------------------ */
+
+static int decoded;
+
+static int decode_root(amber_object *object, amber_decoder *decoder, void *ctx) {
+    amber_keyed_value v[10];
+    int i;
+    (void)object; (void)ctx;
+    v[0] = value("selectedIndex", AMBER_VALUE_INT64);
+    v[1] = value("isEditing", AMBER_VALUE_BOOL);
+    v[2] = value("contentOffsetY", AMBER_VALUE_DOUBLE);
+    v[3] = value("title", AMBER_VALUE_STRING);
+    v[4] = value("itemKey", AMBER_VALUE_STRING);
+    v[5] = value("blob", AMBER_VALUE_BYTES);
+    v[6] = value("missing", AMBER_VALUE_INT64);
+    v[6].int64_value = 99; /* a default: kept */
+    v[7] = value("cl\xC3\xA9", AMBER_VALUE_INT64);
+    v[8] = value("selectedIndex", AMBER_VALUE_DOUBLE); /* an integer read as a double */
+    v[9] = value("empty", AMBER_VALUE_BYTES);
+    for (i = 0; i < 10; i++) v[i].found = -1;
+    check_status(amber_decoder_decode_values(decoder, v, 10), AMBER_OK, "R12 decode 10 values in one call");
+    check(v[0].found == 1 && v[0].int64_value == -1234567890123LL, "R12 an int64");
+    check(v[1].found == 1 && v[1].int64_value == 1, "R12 a bool (7 was written as true)");
+    check(v[2].found == 1 && v[2].double_value == 44.5, "R12 a double");
+    check(v[3].found == 1 && v[3].string_value && strcmp(v[3].string_value, "Caf\xC3\xA9 au lait") == 0, "R12 a string that is not ASCII");
+    check(v[4].found == 1 && v[4].string_value && strcmp(v[4].string_value, "K000000000000000000001") == 0, "R12 an ASCII string");
+    check(v[5].found == 1 && v[5].bytes_size == sizeof blob && v[5].bytes_value &&
+              memcmp(v[5].bytes_value, blob, sizeof blob) == 0, "R12 bytes");
+    check(v[6].found == 0 && v[6].int64_value == 99, "a missing key: found is 0 and the default is kept");
+    check(v[7].found == 1 && v[7].int64_value == 42, "a key that is not ASCII");
+    check(v[8].found == 1 && v[8].double_value == -1234567890123.0, "an integer read as a double is converted");
+    check(v[9].found == 1 && v[9].bytes_size == 0, "empty bytes");
+
+    /* Nothing of the refused batches was written. */
+    check(!amber_decoder_contains(decoder, "early") && !amber_decoder_contains(decoder, "alsoEarly") &&
+              !amber_decoder_contains(decoder, "notWritten"), "a refused batch wrote none of its values");
+    check(amber_decoder_contains(decoder, "single"), "the value written alone is there");
+
+    /* Errors: a type mismatch names its element; the ones before it are filled. */
+    v[0] = value("contentOffsetY", AMBER_VALUE_DOUBLE);
+    v[1] = value("title", AMBER_VALUE_INT64);
+    v[2] = value("itemKey", AMBER_VALUE_STRING);
+    check_status(amber_decoder_decode_values(decoder, v, 3), AMBER_TYPE_MISMATCH, "a string read as an int64");
+    check_message("values[1] (key 'title')", "a string read as an int64");
+    check(v[0].found == 1 && v[0].double_value == 44.5 && v[2].found == 0 && v[2].string_value == NULL,
+          "the element before the error is filled, the one after untouched");
+    v[0] = value("title", 0);
+    check_status(amber_decoder_decode_values(decoder, v, 1), AMBER_INVALID_ARGUMENT, "type 0");
+    check_message("values[0] (key 'title')", "type 0");
+    v[0] = value(NULL, AMBER_VALUE_INT64);
+    check_status(amber_decoder_decode_values(decoder, v, 1), AMBER_INVALID_ARGUMENT, "a NULL key");
+    check_status(amber_decoder_decode_values(decoder, NULL, 1), AMBER_INVALID_ARGUMENT, "NULL values with a count of 1");
+    check_status(amber_decoder_decode_values(decoder, NULL, 0), AMBER_OK, "NULL values with a count of 0");
+    check_status(amber_decoder_decode_values(NULL, v, 1), AMBER_INVALID_ARGUMENT, "a NULL decoder");
+    decoded = 1;
+    return AMBER_OK;
+}
+
+static amber_decoder *escaped_decoder;
+
+static int decode_late(amber_object *object, amber_decoder *decoder, void *ctx) {
+    (void)object; (void)ctx;
+    escaped_decoder = decoder;
+    return decode_root(object, decoder, ctx);
+}
+
+static int make_root(amber_object **out, amber_engine *engine, const char *const *path, size_t path_length,
+                     amber_decoder *decoder, void *ctx) {
+    amber_object_callbacks cb;
+    (void)decoder; (void)ctx;
+    amber_object_callbacks_init(&cb, AMBER_OBJECT_CALLBACKS_VERSION);
+    cb.decode = decode_late;
+    return amber_object_new(out, engine, AMBER_KIND_CONTROLLER, "RootController", path[path_length - 1], &cb, NULL, NULL);
+}
+
+static int restore_ok(amber_engine *e, amber_decoder *app, void *ctx) {
+    amber_keyed_value v = value("appNote", AMBER_VALUE_STRING);
+    (void)e; (void)ctx;
+    check_status(amber_decoder_decode_values(app, &v, 1), AMBER_OK, "the application decoder reads values in one call");
+    check(v.found == 1 && v.string_value && strcmp(v.string_value, "from the application coder") == 0,
+          "the application coder's value is back");
+    return 1;
+}
+
+int main(void) {
+    char dir[] = "/tmp/amber-test-values-XXXXXX";
+    amber_engine *e = NULL;
+    amber_engine_options opts;
+    amber_delegate d;
+    amber_object_callbacks cb;
+    amber_object *root = NULL;
+    amber_restoration_class rc;
+    amber_report *report = NULL;
+    amber_keyed_value v = value("late", AMBER_VALUE_INT64);
+    int saved = 0;
+
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    printf("-- amber_coder_encode_values\n");
+    amber_engine_options_init(&opts, AMBER_ENGINE_OPTIONS_VERSION);
+    opts.state_directory = dir;
+    check_status(amber_engine_open(&e, "org.example.values", &opts), AMBER_OK, "open an engine");
+    amber_delegate_init(&d, AMBER_DELEGATE_VERSION);
+    d.should_save = save;
+    amber_engine_set_delegate(e, &d, NULL, NULL);
+    amber_object_callbacks_init(&cb, AMBER_OBJECT_CALLBACKS_VERSION);
+    cb.encode = encode_root;
+    amber_object_new(&root, e, AMBER_KIND_CONTROLLER, "RootController", "Root", &cb, NULL, NULL);
+    amber_object_set_restoration_class(root, "Roots");
+    amber_engine_add_root(e, root);
+    check_status(amber_engine_preserve(e, &saved), AMBER_OK, "R6 preserve");
+    check(saved == 1, "R5 saved");
+    check_status(encode_status, AMBER_OK, "R6 the state written in one call (6 values, then 2)");
+    check_status(amber_coder_encode_values(escaped, &v, 1), AMBER_MISUSE, "a coder used after its callback");
+    amber_engine_close(e);
+
+    printf("-- amber_decoder_decode_values\n");
+    e = NULL;
+    check_status(amber_engine_open(&e, "org.example.values", &opts), AMBER_OK, "open a second engine");
+    amber_delegate_init(&d, AMBER_DELEGATE_VERSION);
+    d.should_restore = restore_ok;
+    amber_engine_set_delegate(e, &d, NULL, NULL);
+    amber_restoration_class_init(&rc, AMBER_RESTORATION_CLASS_VERSION);
+    rc.make = make_root;
+    amber_engine_register_restoration_class(e, "Roots", &rc, NULL, NULL);
+    check_status(amber_engine_launch(&report, e), AMBER_OK, "R9 launch");
+    check(decoded == 1 && amber_report_count(report) == 1, "R13 the root was made and decoded");
+    check_status(amber_decoder_decode_values(escaped_decoder, &v, 1), AMBER_MISUSE, "a decoder used after its callback");
+    amber_report_free(report);
+    amber_engine_close(e);
+    {
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+        if (system(cmd) != 0) printf("note: could not remove %s\n", dir);
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed == 0 ? 0 : 1;
+}

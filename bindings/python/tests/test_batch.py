@@ -1,0 +1,188 @@
+"""A dict's values in one C call (amber_coder_encode_values, amber_decoder_decode_values):
+Coder.update of str/int/float/bool dicts is all or nothing, Decoder.read of a simple schema
+reads every key at once, and both give what the value-by-value paths give."""
+import threading
+
+import pytest
+
+import amber
+from amber import _core
+from conftest import Delegate
+
+
+class Writer(amber.Controller):
+    """Runs ``write(coder)`` in its encode callback, records what it raised; reads ``schema``
+    back with read() and the typed getters."""
+    write = None
+    schema: dict = {}
+    raised = None
+    read_back = None
+    contains = None
+
+    def encode_restorable_state(self, coder):
+        try:
+            self.write(coder)
+        except Exception as error:  # recorded; the preservation goes on
+            self.raised = error
+
+    def decode_restorable_state(self, decoder):
+        self.read_back = decoder.read(self.schema)
+        self.contains = {k for k in ("a", "b", "c", "d", "e", "late", "x") if k in decoder}
+
+
+def roundtrip(open_engine, write, schema):
+    e = open_engine(Delegate())
+    w = e.add_root(Writer(e, "Root"))
+    w.write = write
+    assert e.preserve()
+    e2 = open_engine(Delegate())
+    back = e2.add_root(Writer(e2, "Root"))
+    back.schema = schema
+    e2.launch()
+    return w, back
+
+
+SIMPLE = {"a": 1, "b": True, "c": 2.5, "d": "text ✓", "e": -(1 << 63)}
+SCHEMA = {"a": int, "b": bool, "c": float, "d": str, "e": int}
+
+
+def test_simple_dict_round_trips_in_one_call(open_engine, monkeypatch):  # R6, R12
+    calls = {"encode": 0, "decode": 0}
+    real_encode, real_decode = _core._encode_batch, _core._decode_batch
+
+    def encode(h, values, *a):
+        calls["encode"] += 1
+        return real_encode(h, values, *a)
+
+    def decode(h, schema):
+        calls["decode"] += 1
+        return real_decode(h, schema)
+    monkeypatch.setattr(_core, "_encode_batch", encode)
+    monkeypatch.setattr(_core, "_decode_batch", decode)
+    _, back = roundtrip(open_engine, lambda c: c.update(SIMPLE), dict(SCHEMA, missing=int))
+    assert back.read_back == SIMPLE  # the missing key is left out
+    assert type(back.read_back["b"]) is bool
+    assert calls == {"encode": 1, "decode": 1}
+
+
+def test_batch_and_value_by_value_agree(open_engine, monkeypatch):
+    _, batch = roundtrip(open_engine, lambda c: c.update(SIMPLE), SCHEMA)
+    monkeypatch.setattr(_core, "_encode_batch", lambda h, v, *a: False)
+    monkeypatch.setattr(_core, "_decode_batch", lambda h, s: None)
+    _, single = roundtrip(open_engine, lambda c: c.update(SIMPLE), SCHEMA)
+    assert batch.read_back == single.read_back == SIMPLE
+
+
+def test_a_refused_value_writes_nothing_of_the_dict(open_engine):  # R7
+    def write(coder):
+        coder["x"] = 1
+        for bad in ({"a": 1, "bundleVersion": "9"},    # reserved
+                    {"a": 1, "x": 2},                  # written before
+                    {"a": 1, "d": "nul\0inside"},      # NUL
+                    {"a": 1, "e": 1 << 64}):           # beyond int64
+            try:
+                coder.update(bad)
+            except (amber.AmberError, ValueError, OverflowError) as error:
+                write.errors.append(type(error).__name__)
+        coder.update({"late": 3})
+    write.errors = []
+    w, back = roundtrip(open_engine, write, {"a": int, "late": int})
+    assert w.raised is None
+    assert write.errors == ["ReservedKeyError", "DuplicateError", "InvalidArgumentError", "OverflowError"], write.errors
+    assert back.read_back == {"late": 3}
+    assert back.contains == {"x", "late"}  # nothing of the refused dicts
+
+
+def test_refusal_messages_name_the_value(open_engine):
+    messages = []
+
+    def write(coder):
+        try:
+            coder.update({"a": 1, "b": 2, "bundleVersion": "x"})
+        except amber.AmberError as error:
+            messages.append(str(error))
+    roundtrip(open_engine, write, {})
+    assert messages and "values[2]" in messages[0] and "bundleVersion" in messages[0], messages
+
+
+def test_other_types_go_value_by_value(open_engine):
+    import datetime
+    when = datetime.datetime(2026, 11, 23, tzinfo=datetime.timezone.utc)
+    values = {"a": 1, "when": when, "blob": b"\x00\x01", "d": "s"}
+    _, back = roundtrip(open_engine, lambda c: c.update(values),
+                        {"a": int, "when": datetime.datetime, "blob": bytes, "d": str})
+    assert back.read_back == values
+
+
+def test_same_keys_with_other_types_reuse_the_array_safely(open_engine):
+    # The cached array of the keys ("a", "b") is reused with the types changed.
+    def write(coder):
+        pass
+    e = open_engine(Delegate())
+    roots = []
+    for i, values in enumerate(({"a": 1, "b": "one"}, {"a": "two", "b": 2.0}, {"a": True, "b": -5})):
+        w = e.add_root(Writer(e, f"R{i}"))
+        w.write = (lambda v: lambda c: c.update(v))(values)
+        roots.append(values)
+    assert e.preserve()
+    e2 = open_engine(Delegate())
+    schemas = ({"a": int, "b": str}, {"a": str, "b": float}, {"a": bool, "b": int})
+    backs = []
+    for i, schema in enumerate(schemas):
+        b = e2.add_root(Writer(e2, f"R{i}"))
+        b.schema = schema
+        backs.append(b)
+    e2.launch()
+    assert [b.read_back for b in backs] == roots
+
+
+def test_read_type_mismatch_raises(open_engine):
+    errors = []
+
+    class Reader(Writer):
+        def decode_restorable_state(self, decoder):
+            try:
+                decoder.read({"a": int, "d": int})
+            except TypeError as error:
+                errors.append(str(error))
+    e = open_engine(Delegate())
+    w = e.add_root(Writer(e, "Root"))
+    w.write = lambda c: c.update(SIMPLE)
+    assert e.preserve()
+    e2 = open_engine(Delegate())
+    e2.add_root(Reader(e2, "Root", class_name="Writer"))
+    e2.launch()
+    assert errors and "values[1]" in errors[0] and "'d'" in errors[0], errors
+
+
+def test_batches_on_threads(open_engine):
+    errors = []
+
+    def work(n):
+        try:
+            store = amber.MemoryStore()
+            for round_ in range(10):
+                values = {"a": n * 100 + round_, "d": f"t{n}-{round_}", "c": n / 3}
+                with amber.Engine(f"org.b{n}", store=store, delegate=Delegate(),
+                                  protection=amber.FixedKey(bytes([n + 1]) * 32)) as e:
+                    for i in range(20):
+                        w = e.add_root(Writer(e, f"R{i}"))
+                        w.write = (lambda v: lambda c: c.update(v))(dict(values, b=i % 2 == 0))
+                    assert e.preserve()
+                with amber.Engine(f"org.b{n}", store=store, delegate=Delegate(),
+                                  protection=amber.FixedKey(bytes([n + 1]) * 32)) as e:
+                    backs = []
+                    for i in range(20):
+                        b = e.add_root(Writer(e, f"R{i}"))
+                        b.schema = {"a": int, "d": str, "c": float, "b": bool}
+                        backs.append(b)
+                    e.launch()
+                    assert [b.read_back for b in backs] == [dict(values, b=i % 2 == 0) for i in range(20)]
+        except BaseException as error:  # pragma: no cover - reported below
+            errors.append((n, error))
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors

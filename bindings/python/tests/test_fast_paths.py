@@ -1,0 +1,379 @@
+"""The binding's fast paths (issue 6, py-perf) behave as the plain ones they replace: the lazy
+report, Coder.update and Decoder.read without ctypes' conversion, the lean trampolines and
+object creation."""
+import copy
+import ctypes
+import enum
+import gc
+import math
+import pickle
+import threading
+import types
+
+import pytest
+
+import amber
+from amber import _core, _ffi
+from conftest import Delegate, Screen
+
+
+class Boom(Exception):
+    pass
+
+
+def eager_report(handle, engine):
+    """The report as the binding read it before py-perf: every record at once, at the launch
+    (the code of the old _read_report, without freeing the C report)."""
+    lib = _ffi.load()
+    objects = engine._objects if engine is not None else {}
+    count = lib.amber_report_count(handle)
+    rec = _ffi.ReportRecord()
+    records = []
+    for i in range(count):
+        _core.check(lib.amber_report_record_at(ctypes.byref(rec), handle, i))
+        records.append(amber.Record(
+            tuple(b.decode("utf-8", "surrogateescape") for b in rec.path[:rec.path_length]),
+            _core._str(rec.class_name) or "", amber.Kind(rec.kind), amber.Outcome(rec.outcome),
+            _core._str(rec.message) or "", objects.get(rec.object.value) if rec.object else None))
+    text = ctypes.c_void_p()
+    _core.check(lib.amber_report_format(ctypes.byref(text), handle))
+    return amber.Report(amber.FreshReason(lib.amber_report_fresh_reason(handle)),
+                        _core._str(lib.amber_report_message(handle)) or "",
+                        _core._str(lib.amber_report_protection(handle)) or "", tuple(records),
+                        _core._take_string(text))
+
+
+@pytest.fixture
+def eager(monkeypatch):
+    """Records, for each report a launch makes, the report read the old way at the same moment."""
+    made = []
+    lazy_read = _core._read_report
+
+    def both(handle, engine=None):
+        made.append(eager_report(handle, engine))
+        return lazy_read(handle, engine)
+    monkeypatch.setattr(_core, "_read_report", both)
+    return made
+
+
+UNICODE_ID = "Ünïcödé ✓ 𝄞"
+
+
+class Other(Screen):
+    pass
+
+
+def preserve_every_outcome(open_engine):
+    """A tree whose restore meets every outcome: restored (implicit, by class, by blueprint),
+    declined, left out under it, not found, class mismatch, decode error; with a non-ASCII
+    identifier and identifiers repeated at several depths."""
+    e = open_engine(Delegate())
+    root = e.add_root(Screen(e, "Root", {"selectedRow": 0}))
+    root.add_child(Screen(e, "A", {"selectedRow": 1}, restoration_class="Makes"))
+    no = root.add_child(Screen(e, "No", restoration_class="Declines"))
+    no.add_child(Screen(e, "Under"))
+    root.add_child(Screen(e, "Lost"))
+    root.add_child(Screen(e, "Wrong", class_name="Base"))
+    root.add_child(Screen(e, "Bad", {"selectedRow": 5}))
+    uni = root.add_child(Screen(e, UNICODE_ID, {"title": UNICODE_ID}, restoration_class="Makes"))
+    a2 = uni.add_child(Screen(e, "A", {"selectedRow": 2}, restoration_class="Makes"))
+    a2.add_child(Screen(e, "Root", {"selectedRow": 3}, restoration_class="Makes"))
+    root.add_child(Screen(e, "Printed", {"selectedRow": 4}, blueprint="Main/Printed"))
+    assert e.preserve()
+    e.close()
+
+
+def launch_every_outcome(open_engine, asked=None):
+    e = open_engine(Delegate())
+    root = e.add_root(Screen(e, "Root"))
+    root.add_child(Screen(e, "Wrong", class_name="Other"))
+    bad = root.add_child(Screen(e, "Bad"))
+
+    def boom(decoder):
+        raise Boom("decode")
+    bad.decode_restorable_state = boom
+
+    def makes(engine, path, decoder):
+        if asked is not None:
+            asked.append(path)
+        return Screen(engine, None)
+    e.register_restoration_class("Makes", makes)
+    e.register_restoration_class("Declines", lambda engine, path, decoder: None)
+    e.register_blueprint_factory("Main", lambda engine, bp, path, decoder: Screen(engine, None))
+    with pytest.raises(Boom) as info:
+        e.launch()
+    return e, info.value.amber_report
+
+
+EXPECTED = {
+    ("Root",): amber.Outcome.RESTORED,
+    ("Root", "A"): amber.Outcome.RESTORED,
+    ("Root", "No"): amber.Outcome.DECLINED_BY_CLASS,
+    ("Root", "No", "Under"): amber.Outcome.LEFT_OUT,
+    ("Root", "Lost"): amber.Outcome.NOT_FOUND,
+    ("Root", "Wrong"): amber.Outcome.CLASS_MISMATCH,
+    ("Root", "Bad"): amber.Outcome.DECODE_ERROR,
+    ("Root", UNICODE_ID): amber.Outcome.RESTORED,
+    ("Root", UNICODE_ID, "A"): amber.Outcome.RESTORED,
+    ("Root", UNICODE_ID, "A", "Root"): amber.Outcome.RESTORED,
+    ("Root", "Printed"): amber.Outcome.RESTORED,
+}
+
+
+@pytest.mark.parametrize("then", ["nothing", "free", "close"])
+def test_r16_lazy_report_equals_the_eager_one(open_engine, eager, then):  # R16
+    preserve_every_outcome(open_engine)
+    e, report = launch_every_outcome(open_engine)
+    assert len(eager) == 1
+    assert "records" not in report.__dict__ and "text" not in report.__dict__  # nothing read by launch()
+    assert len(report) == len(EXPECTED) and "records" not in report.__dict__  # len() reads nothing either
+    restored = [r.object for r in eager[0].records if r.object is not None]
+    if then == "free":
+        restored[1].free()  # what the records name is kept as it was at the launch
+        assert not restored[1].alive
+    elif then == "close":
+        e.close()  # the C report outlives its engine; its records are read before the close
+        assert not any(o.alive for o in restored)
+    assert report == eager[0]
+    assert report.records == eager[0].records and report.text == eager[0].text
+    assert all(a.object is b.object for a, b in zip(report.records, eager[0].records))
+    assert {r.path: r.outcome for r in report} == EXPECTED
+    assert str(report) == eager[0].text and repr(report) == repr(eager[0])
+    assert hash(report) == hash(eager[0])
+    assert report.restored == eager[0].restored and len(report.restored) == 6
+    assert report.outcome(("Root", UNICODE_ID, "A", "Root")) == amber.Outcome.RESTORED
+    assert "_lazy" not in report.__dict__  # both read: the C report is freed
+
+
+def test_r3_paths_given_to_callbacks_and_in_the_report_are_each_nodes_own(open_engine):  # R3, R10, R16
+    preserve_every_outcome(open_engine)
+    asked = []
+    e, report = launch_every_outcome(open_engine, asked)
+    assert asked == [("Root", "A"), ("Root", UNICODE_ID), ("Root", UNICODE_ID, "A"),
+                     ("Root", UNICODE_ID, "A", "Root")]
+    for r in report:
+        assert isinstance(r.path, tuple) and all(type(p) is str for p in r.path)
+        if r.object is not None:
+            assert r.object.path == r.path_string  # the object's own path, from Amber
+    by_path = {r.path: r.object for r in report}
+    assert by_path[("Root", UNICODE_ID)].decoded == {"title": UNICODE_ID}
+    assert by_path[("Root", UNICODE_ID, "A")].decoded == {"selectedRow": 2}
+    assert by_path[("Root", UNICODE_ID, "A", "Root")].decoded == {"selectedRow": 3}
+    assert by_path[("Root", "A")].decoded == {"selectedRow": 1}
+
+
+def test_r16_report_read_on_another_thread_after_close(open_engine, eager):  # R16
+    preserve_every_outcome(open_engine)
+    e, report = launch_every_outcome(open_engine)
+    e.close()
+    seen = []
+
+    def read():
+        seen.append((report.records, report.text))
+    threads = [threading.Thread(target=read) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(seen) == 4 and all(s[0] is seen[0][0] and s[1] == eager[0].text for s in seen)
+    assert report == eager[0]
+
+
+def test_r16_report_frees_its_c_report(open_engine):  # R16
+    preserve_every_outcome(open_engine)
+    e, report = launch_every_outcome(open_engine)
+    free = report.__dict__["_lazy"].free
+    assert free.alive
+    del report
+    gc.collect()
+    assert not free.alive  # collected: amber_report_free ran
+    preserve_every_outcome(open_engine)
+    e, report = launch_every_outcome(open_engine)
+    free = report.__dict__["_lazy"].free
+    report.close()
+    assert not free.alive and len(report.records) == len(EXPECTED) and report.text
+    report.close()  # harmless twice
+
+
+def test_r9_r16_fresh_report_copies_and_pickles(open_engine):  # R9, R16
+    report = open_engine(Delegate()).launch()
+    assert report.fresh and report.fresh_reason == amber.FreshReason.NO_ARCHIVE and len(report) == 0
+    assert copy.copy(report) == report and copy.deepcopy(report) == report
+    back = pickle.loads(pickle.dumps(report))
+    assert back == report and back.records == () and back.text == report.text
+    assert isinstance(back, amber.Report) and "_lazy" not in back.__dict__
+    with pytest.raises(AttributeError):
+        report.nothing_like_this  # noqa: B018
+    eager = amber.Report(report.fresh_reason, report.message, report.protection, (), report.text)
+    assert eager == report and len(eager) == 0
+
+
+class Values(amber.Controller):
+    """Writes ``values`` with update() or with the typed setters, reads them back with read()."""
+    values: dict = {}
+    how = "update"
+    schema: dict = {}
+    read_back = None
+
+    def encode_restorable_state(self, coder):
+        if self.how == "update":
+            coder.update(self.values)
+        elif self.how == "pairs":
+            coder.update(list(self.values.items()))
+        elif self.how == "mapping":
+            coder.update(types.MappingProxyType(self.values))
+        elif self.how == "kwargs":
+            coder.update(**self.values)
+        else:
+            for key, value in self.values.items():
+                coder[key] = value
+
+    def decode_restorable_state(self, decoder):
+        self.read_back = decoder.read(self.schema)
+        assert decoder.read(self.schema) == self.read_back  # the out cells reused: same values again
+        self.typed = {k: decoder[k] for k in self.schema if k in decoder}
+
+
+class Level(enum.IntEnum):
+    HIGH = 7
+
+
+VALUES = {"int": -(1 << 63), "max": (1 << 63) - 1, "yes": True, "no": False, "one": 1, "zero": 0,
+          "float": 2.5, "inf": math.inf, "text": "héllo ✓ 𝄞", "empty": "", "level": Level.HIGH,
+          "sub": type("S", (str,), {})("subclass"), "bytes": b"\x00\x01", "path": amber.IndexPath(1, 2)}
+SCHEMA = {"int": int, "max": int, "yes": bool, "no": bool, "one": int, "zero": int, "float": float, "inf": float,
+          "text": str, "empty": str, "level": int, "sub": str, "bytes": bytes, "path": amber.IndexPath,
+          "missing": int}
+
+
+@pytest.mark.parametrize("how", ["update", "pairs", "mapping", "kwargs", "setitem"])
+def test_r6_r12_update_and_read_fast_paths_round_trip(open_engine, how):  # R6, R12
+    e = open_engine(Delegate())
+    obj = e.add_root(Values(e, "Root"))
+    obj.values, obj.how = VALUES, how
+    assert e.preserve()
+    e.close()
+    e2 = open_engine(Delegate())
+    back = e2.add_root(Values(e2, "Root"))
+    back.schema = SCHEMA
+    e2.launch()
+    expected = {k: v for k, v in VALUES.items()}
+    assert back.read_back == expected and "missing" not in back.read_back
+    assert [type(back.read_back[k]) for k in ("yes", "one", "float", "text", "level", "sub")] == \
+        [bool, int, float, str, int, str]
+    assert back.typed["yes"] is True and back.typed["one"] == 1 and type(back.typed["one"]) is int
+
+
+@pytest.mark.parametrize("value, error", [(1 << 63, OverflowError), (-(1 << 63) - 1, OverflowError),
+                                          ("a\0b", amber.InvalidArgumentError), ("\udc80", amber.InvalidArgumentError),
+                                          (object(), TypeError), ([1], TypeError)])
+def test_r6_update_refuses_what_the_typed_setters_refuse(open_engine, value, error):  # R6
+    for how in ("update", "setter"):
+        e = open_engine(Delegate())
+
+        def encode(obj, coder, how=how):
+            if how == "update":
+                coder.update({"ok": 1, "bad": value})
+            elif isinstance(value, int):
+                coder.encode_int("bad", value)
+            elif isinstance(value, str):
+                coder.encode_string("bad", value)
+            else:
+                coder["bad"] = value
+        e.add_root(amber.Controller(e, "Root", encode=encode))
+        with pytest.raises(error):
+            e.preserve()
+
+
+def test_r12_read_type_mismatch_and_misuse(open_engine):  # R12
+    e = open_engine(Delegate())
+    e.add_root(Values(e, "Root")).values = {"n": 3, "s": "x"}
+    assert e.preserve()
+    e.close()
+    e2 = open_engine(Delegate())
+    kept = {}
+
+    def decode(obj, decoder):
+        with pytest.raises(amber.TypeMismatchError):
+            decoder.read({"n": str})
+        with pytest.raises(TypeError):
+            decoder.read({"s": float})
+        assert decoder.read({"n": int, "s": str}) == {"n": 3, "s": "x"}  # still works after the errors
+        kept["decoder"] = decoder
+    e2.add_root(amber.Controller(e2, "Root", class_name="Values", decode=decode))
+    report = e2.launch()
+    assert report.outcome("Root") == amber.Outcome.RESTORED
+    with pytest.raises(amber.AmberError):
+        kept["decoder"].read({"n": int})  # a decoder kept past its callback is refused, not a crash
+
+
+def test_reads_on_threads_do_not_share_cells(open_engine):  # R12
+    """Each thread's Decoder.read has its own out cells: engines on two threads at once."""
+    errors = []
+
+    def work(n):
+        try:
+            store = amber.MemoryStore()
+            for round_ in range(20):
+                with amber.Engine(f"org.c{n}", store=store, delegate=Delegate(),
+                                  protection=amber.FixedKey(bytes([n]) * 32)) as e:
+                    root = e.add_root(Values(e, "Root"))
+                    root.values = {"n": n * 1000 + round_, "s": f"s{n}-{round_}", "f": n + round_ / 10}
+                    for i in range(30):
+                        child = root.add_child(Values(e, f"C{i}"))
+                        child.values = {"n": i, "s": f"c{n}-{i}", "f": i / 2}
+                    assert e.preserve()
+                with amber.Engine(f"org.c{n}", store=store, delegate=Delegate(),
+                                  protection=amber.FixedKey(bytes([n]) * 32)) as e:
+                    schema = {"n": int, "s": str, "f": float}
+                    root = e.add_root(Values(e, "Root"))
+                    root.schema = schema
+                    children = [root.add_child(Values(e, f"C{i}")) for i in range(30)]
+                    for c in children:
+                        c.schema = schema
+                    report = e.launch()
+                    assert root.read_back == {"n": n * 1000 + round_, "s": f"s{n}-{round_}", "f": n + round_ / 10}
+                    assert [c.read_back for c in children] == \
+                        [{"n": i, "s": f"c{n}-{i}", "f": i / 2} for i in range(30)]
+                    assert len(report.restored) == 31
+        except BaseException as error:  # pragma: no cover - reported below
+            errors.append((n, error))
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(1, 4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+
+
+def test_r1_object_creation_errors_leave_nothing_registered(open_engine):  # R1
+    e = open_engine(Delegate())
+    before = (dict(e._keep), dict(e._objects), dict(_core._contexts))
+    with pytest.raises(ValueError):
+        Screen(e, "a\0b")
+    with pytest.raises(TypeError):
+        Screen(e, "X", class_name=3)
+    assert (e._keep, e._objects, _core._contexts) == before
+    e.close()
+    with pytest.raises(amber.MisuseError):
+        Screen(e, "Late")
+    e2 = open_engine(Delegate())
+    obj = Screen(e2, "Root", kind=amber.Kind.VIEW)
+    assert obj.object_kind == amber.Kind.VIEW and obj.class_name == "Screen" and obj.identifier == "Root"
+
+
+def test_every_ctypes_callback_of_the_hot_paths_stays_alive():
+    """The trampolines C calls per object are module globals, alive as long as the module."""
+    for name in ("_T_ENCODE", "_T_DECODE", "_T_FINISHED", "_T_CLASS_MAKE", "_T_BLUEPRINT_MAKE", "CTX_FREE"):
+        assert isinstance(getattr(_core, name), ctypes._CFuncPtr), name
+    for struct in _core._CALLBACKS.values():
+        assert isinstance(struct, _ffi.ObjectCallbacks)
+    assert set(_core._CALLBACKS) == set(_core._CALLBACK_REFS)
+
+
+def test_fast_functions_are_declared():
+    lib = _ffi.load()
+    names = {name for name, _, _ in _ffi.FUNCTIONS}
+    for name in _ffi.FAST:
+        assert name in names and getattr(lib.fast, name).argtypes is None
+        assert getattr(lib, name).argtypes is not None  # the checked declaration is still the default
