@@ -529,9 +529,17 @@ class Decoder:
                     out[key] = bool(cint.value)
                     continue
             else:
+                name = _TYPED.get(t)
+                if name is None:
+                    if isinstance(t, type) and issubclass(t, Object):
+                        name = "decode_object"
+                    else:
+                        _cells.free = cells
+                        raise TypeError(f"amber: cannot read {key!r} as {t!r} (bool, int, float, str, bytes, "
+                                        "datetime, IndexPath or Object)")
                 try:
-                    out[key] = getattr(self, _TYPED[t])(key)
-                except KeyError:
+                    out[key] = getattr(self, name)(key)
+                except E.NotFoundError:  # a missing key is left out
                     pass
                 continue
             if rc != not_found:

@@ -186,3 +186,29 @@ def test_batches_on_threads(open_engine):
     for t in threads:
         t.join()
     assert not errors, errors
+
+
+def test_read_objects_and_unknown_types(open_engine):  # R4, R12
+    e = open_engine(Delegate())
+    a = e.add_root(Writer(e, "A"))
+    b = e.add_root(Writer(e, "B"))
+    a.write = lambda c: c.update({"n": 1, "ref": b})
+    b.write = lambda c: c.update({"n": 2})
+    assert e.preserve()
+    e2 = open_engine(Delegate())
+    got = {}
+
+    class Reader(Writer):
+        def decode_restorable_state(self, decoder):
+            got[self.identifier] = decoder.read({"n": int, "ref": amber.Object})
+            try:
+                decoder.read({"n": int, "odd": complex})
+            except TypeError as error:
+                got["error"] = str(error)
+    a2 = e2.add_root(Reader(e2, "A", class_name="Writer"))
+    b2 = e2.add_root(Reader(e2, "B", class_name="Writer"))
+    e2.launch()
+    assert got["A"] == {"n": 1, "ref": b2}
+    assert got["B"] == {"n": 2}  # no reference: left out
+    assert "odd" in got["error"]
+    assert a2 is not b2
