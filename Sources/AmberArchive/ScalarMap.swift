@@ -138,15 +138,7 @@ struct RefMap {
         guard limit < capacity, control.count < 1 << 24 else { return }
         var groups = control.count
         while groups * 8 * 4 / 5 < capacity, groups < 1 << 24 { groups <<= 1 }
-        if used == 0 {
-            // Nothing to move: the table is made at its final size at once.
-            control = [UInt64](repeating: 0, count: groups)
-            slots = [UInt64](repeating: 0, count: groups * 8)
-            shift = UInt32(32 - groups.trailingZeroBitCount)
-            limit = groups * 8 * 4 / 5
-        } else {
-            grow(to: groups)
-        }
+        grow(to: groups)  // at once to its final size
     }
 
     /// Records `ref` in the slot `find` returned for a value it did not hold.

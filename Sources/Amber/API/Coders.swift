@@ -51,6 +51,13 @@ func withCoderBox(_ handle: OpaquePointer?, _ body: (CoderBox) throws(AmberError
     }
 }
 
+/// `values[i]` of an amber_keyed_value array in messages: its index, and its key when that is
+/// readable (for amber_coder_encode_values and amber_decoder_decode_values).
+func keyedValueLabel(_ values: UnsafePointer<amber_keyed_value>, _ i: Int) -> String {
+    guard let k = values[i].key, let s = String(validatingCString: k) else { return "values[\(i)]" }
+    return "values[\(i)] (key '\(s)')"
+}
+
 /// Backs `amber_coder_encode_values`: every value is checked (arguments, UTF-8, keys) before
 /// any is written, so that an error writes nothing (`CoderBox.encodeValues`).
 @c @implementation public func amber_coder_encode_values(_ coder: OpaquePointer?, _ values: UnsafePointer<amber_keyed_value>?, _ count: Int) -> CInt {

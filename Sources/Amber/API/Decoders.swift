@@ -92,8 +92,7 @@ func outPointer<T>(_ out: UnsafeMutablePointer<T>?) throws(AmberError) -> Unsafe
                 do throws(AmberError) {
                     try decodeValue(&values[i], d)
                 } catch {
-                    let name = values[i].key.flatMap { String(validatingCString: $0) }.map { " (key '\($0)')" } ?? ""
-                    throw AmberError(error.code, "values[\(i)]\(name): \(error.message)")
+                    throw AmberError(error.code, "\(keyedValueLabel(values, i)): \(error.message)")
                 }
             }
         }

@@ -130,12 +130,6 @@ final class CoderBox {
     @exclusivity(unchecked) private var batchKeys: [CoderKey] = []
     @exclusivity(unchecked) private var batchLengths: [Int] = []
 
-    /// `values[i]` in messages: its index, and its key when that is readable.
-    private static func label(_ values: UnsafePointer<amber_keyed_value>, _ i: Int) -> String {
-        guard let k = values[i].key, let s = String(validatingCString: k) else { return "values[\(i)]" }
-        return "values[\(i)] (key '\(s)')"
-    }
-
     /// Writes `n` values (amber_coder_encode_values): first every one is checked — its type,
     /// key, string or bytes, then the keys all together (none reserved, written before, or
     /// given twice) — and only then are they written, so that an error writes nothing.
@@ -171,10 +165,10 @@ final class CoderBox {
                 }
                 if i < batchLengths.count { batchLengths[i] = length } else { batchLengths.append(length) }
             } catch {
-                throw AmberError(error.code, "\(Self.label(values, i)): \(error.message)")
+                throw AmberError(error.code, "\(keyedValueLabel(values, i)): \(error.message)")
             }
         }
-        try withCoder { c throws(AmberError) in try c.checkWritable(batchKeys, label: { Self.label(values, $0) }) }
+        try withCoder { c throws(AmberError) in try c.checkWritable(batchKeys, label: { keyedValueLabel(values, $0) }) }
         // The writes, which the checks above leave nothing to refuse.
         for i in 0 ..< n {
             let v = values[i]

@@ -55,22 +55,13 @@ final class EncoderCore {
 
     @inline(__always)
     private func admit(_ key: String, reserved: Bool, fingerprint: UInt64) throws(AmberError) {
-        guard isActive else {
-            throw AmberError(.misuse, "the coder of \(owner) is used after its callback returned")
-        }
-        if reserved {
-            throw AmberError(.reservedKey, "the key '\(key)' is reserved by the engine (in the coder of \(owner))")
-        }
+        guard isActive else { throw inactive() }
+        if reserved { throw reservedKey(key) }
         if writtenSet != nil {
             guard writtenSet!.insert(key).inserted else { throw duplicate(key) }
             return
         }
-        // Keys with different fingerprints differ; equal fingerprints are compared.
-        var i = 0
-        while i < writtenCount {
-            if writtenFingerprints[i] == fingerprint, written[i] == key { throw duplicate(key) }
-            i += 1
-        }
+        if isListed(key, fingerprint) { throw duplicate(key) }
         if writtenCount < written.count {
             written[writtenCount] = key
             writtenFingerprints[writtenCount] = fingerprint
@@ -95,16 +86,13 @@ final class EncoderCore {
     /// is active, and no key is reserved, written before, or given twice. The error is the one
     /// `admit` would give at the first key at fault, its message prefixed by `label(index)`.
     func checkAll(_ keys: [CoderKey], label: (Int) -> String) throws(AmberError) {
-        guard isActive else {
-            throw AmberError(.misuse, "the coder of \(owner) is used after its callback returned")
-        }
+        guard isActive else { throw inactive() }
         func fail(_ i: Int, _ e: AmberError) -> AmberError { AmberError(e.code, "\(label(i)): \(e.message)") }
         var seen: Set<String>? = keys.count > 16 ? Set(minimumCapacity: keys.count) : nil
         for i in keys.indices {
-            if keys[i].isReserved {
-                throw fail(i, AmberError(.reservedKey, "the key '\(keys[i].string)' is reserved by the engine (in the coder of \(owner))"))
-            }
-            if writtenCount > 0 || writtenSet != nil, isWritten(keys[i]) { throw fail(i, duplicate(keys[i].string)) }
+            if keys[i].isReserved { throw fail(i, reservedKey(keys[i].string)) }
+            let written = writtenSet.map { $0.contains(keys[i].string) } ?? isListed(keys[i].string, keys[i].fingerprint)
+            if written { throw fail(i, duplicate(keys[i].string)) }
             if seen != nil {
                 guard seen!.insert(keys[i].string).inserted else { throw fail(i, twice(keys[i].string)) }
             } else {
@@ -118,15 +106,24 @@ final class EncoderCore {
         }
     }
 
-    /// Whether `key` was written in this coder.
-    private func isWritten(_ key: CoderKey) -> Bool {
-        if let writtenSet { return writtenSet.contains(key.string) }
+    /// Whether `key` is in the list of keys written (while there is no `writtenSet`). Keys with
+    /// different fingerprints differ; equal fingerprints are compared.
+    @inline(__always)
+    private func isListed(_ key: String, _ fingerprint: UInt64) -> Bool {
         var i = 0
         while i < writtenCount {
-            if writtenFingerprints[i] == key.fingerprint, written[i] == key.string { return true }
+            if writtenFingerprints[i] == fingerprint, written[i] == key { return true }
             i += 1
         }
         return false
+    }
+
+    private func inactive() -> AmberError {
+        AmberError(.misuse, "the coder of \(owner) is used after its callback returned")
+    }
+
+    private func reservedKey(_ key: String) -> AmberError {
+        AmberError(.reservedKey, "the key '\(key)' is reserved by the engine (in the coder of \(owner))")
     }
 
     private func twice(_ key: String) -> AmberError {

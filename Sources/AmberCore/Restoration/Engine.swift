@@ -43,8 +43,8 @@ public final class Engine {
     var restoredArchiveSuperseded = false
     /// Whether the host discarded the archive in this process.
     var discardedByHost = false
-    /// The size of the last archive preserved (records, property list objects, bytes): the
-    /// next preservation sizes its archiver from it (`Engine.encodeArchive`).
+    /// The size of the last archive preserved (its records, and its archiver's table sizes):
+    /// the next preservation sizes its archiver from it (`Engine.encodeArchive`).
     var lastPreservedSize: (records: Int, hint: KeyedArchiver.SizeHint?) = (0, nil)
     /// The snapshot attached for the next preservation, and the one being restored (SPEC R21).
     let snapshots = SnapshotSlot()
