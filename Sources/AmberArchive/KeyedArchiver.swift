@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Writes a keyed archive in the NSKeyedArchiver layout (SPEC R25, R26).
 ///
 /// The archiver is always positioned on one object, starting with the archive's top level
@@ -30,10 +32,18 @@ public final class KeyedArchiver {
     /// The class found for the last Swift type looked up by type, and its `$classes` chain.
     var lastType: (type: ObjectIdentifier?, cls: ArchiveClass?, chain: [String]) = (nil, nil, [])
     var finished = false
+    /// This archiver among all the process's archivers, never reused (unlike an object's
+    /// identity): for a `Key` kept beside the archiver that prepared it, to tell whether it
+    /// belongs to this one.
+    public let serial: UInt64
+
+    /// The serials handed out so far.
+    private static let serials = Atomic<UInt64>(0)
 
     /// Creates an archiver. `capacity` is a hint: the number of objects expected.
     public init(registry: ArchiveClassRegistry? = nil, capacity: Int = 0) {
         self.registry = registry
+        serial = KeyedArchiver.serials.add(1, ordering: .relaxed).newValue
         w = ArchiveWriter(capacity: capacity)
         retained.reserveCapacity(capacity)
     }
@@ -103,6 +113,21 @@ public final class KeyedArchiver {
     public func encode(_ value: Bool, forKey key: Key) { w.put(ref: key.ref, w.table.bool(value)) }
     /// Encodes a 64-bit integer under a prepared key.
     public func encode(_ value: Int64, forKey key: Key) { w.put(ref: key.ref, w.table.int(value)) }
+    /// Encodes a double under a prepared key.
+    public func encode(_ value: Double, forKey key: Key) { w.put(ref: key.ref, w.table.double(value)) }
+    /// As `encode(utf8:forKey:)`, under a prepared key.
+    public func encode(utf8 value: Span<UInt8>, forKey key: Key) {
+        var high: UInt8 = 0
+        for i in value.indices { high |= value[i] }
+        if high < 0x80 {
+            w.put(ref: key.ref, w.table.uid(UInt64(w.table.stringUID(ascii: value))))
+        } else {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(value.count)
+            for i in value.indices { bytes.append(value[i]) }
+            encode(String(decoding: bytes, as: UTF8.self), forKey: key)
+        }
+    }
     /// Encodes a string under a prepared key.
     public func encode(_ value: String, forKey key: Key) { w.put(ref: key.ref, w.table.uid(UInt64(w.stringUID(value)))) }
     /// Encodes a value of Foundation's standard classes under a prepared key.

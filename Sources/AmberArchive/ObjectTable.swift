@@ -93,13 +93,17 @@ struct ObjectTable {
         let entries = min(max(hint.entries, 0), 1 << 28)
         let width = ObjectTable.byteWidth(UInt64(max(entries, 1)))
         if width > refWidth { rewrite(refWidth: width) }
+        let objectCount = min(max(hint.objects, 0), entries)
+        // The bytes, then what finishing adds (the `$objects` array, the offset table: at most
+        // 4 bytes an entry below 4 GiB), and the most `extend` adds beyond what is asked: all
+        // of it in one allocation, so the buffer is never copied to grow.
         let bytes = min(max(hint.bytes, 0), 1 << 31)
-        if bytes > body.count { body.reserveCapacity(bytes) }
+        let finished = bytes + objectCount * max(width, refWidth) + entries * 4 + (1 << 16) + 512
+        if finished > body.capacity { body.reserveCapacity(finished) }
         if entries > offsets.count { offsets.reserveCapacity(entries) }
         strings.reserve(min(max(hint.strings, 0), entries))
         ints.reserve(min(max(hint.ints, 0), entries))
         reals.reserve(min(max(hint.reals, 0), entries))
-        let objectCount = min(max(hint.objects, 0), entries)
         uidRefs.reserveCapacity(objectCount)
         objects.reserveCapacity(objectCount)
     }
@@ -113,8 +117,11 @@ struct ObjectTable {
     }
 
     private mutating func extend(_ size: Int) {
-        // Doubling while small, then a block at a time (zeroed just before it is written).
-        let block = max(size, min(max(body.count, 248), 1 << 16))
+        // Doubling while small, then a block at a time (zeroed just before it is written), and
+        // no more than the storage holds while it holds `size` (reserved storage is then used
+        // up before the buffer is copied to grow).
+        let room = body.capacity - body.count
+        let block = max(size, room >= size ? min(max(body.count, 248), 1 << 16, room) : min(max(body.count, 248), 1 << 16))
         body.append(contentsOf: repeatElement(0, count: block))
     }
 
@@ -670,14 +677,45 @@ extension MutableSpan where Element == UInt8 {
         for r in refs { ref(&at, r, width) }
     }
 
-    /// Every other reference of `pairs`, from its `first`: a dictionary's keys or values.
+    /// Every other reference of `pairs`, from its `first`: a dictionary's keys or values. One
+    /// loop per width (the references of a container are all as wide), rather than a choice of
+    /// width per reference.
     @inline(__always)
     mutating func refs(_ at: inout Int, _ pairs: ArraySlice<Int32>, _ width: Int, from first: Int) {
-        var i = pairs.startIndex + first
-        while i < pairs.endIndex {
-            ref(&at, pairs[i], width)
-            i += 2
+        var i = pairs.startIndex &+ first
+        let end = pairs.endIndex
+        var a = at
+        switch width {
+        case 1:
+            while i < end {
+                self[a] = UInt8(truncatingIfNeeded: pairs[i])
+                a &+= 1
+                i &+= 2
+            }
+        case 2:
+            while i < end {
+                let r = pairs[i]
+                self[a] = UInt8(truncatingIfNeeded: r >> 8)
+                self[a &+ 1] = UInt8(truncatingIfNeeded: r)
+                a &+= 2
+                i &+= 2
+            }
+        case 3:
+            while i < end {
+                let r = pairs[i]
+                self[a] = UInt8(truncatingIfNeeded: r >> 16)
+                self[a &+ 1] = UInt8(truncatingIfNeeded: r >> 8)
+                self[a &+ 2] = UInt8(truncatingIfNeeded: r)
+                a &+= 3
+                i &+= 2
+            }
+        default:
+            while i < end {
+                ref(&a, pairs[i], width)
+                i &+= 2
+            }
         }
+        at = a
     }
 }
 

@@ -31,7 +31,7 @@ func objectPair(_ a: OpaquePointer?, _ aName: String, _ b: OpaquePointer?, _ bNa
         out.pointee = nil
         let box = try engineBox(engine)
         guard kind >= 0, kind <= 2, let k = ObjectKind(rawValue: UInt8(kind)) else { throw invalid("\(kind) is not an amber_kind") }
-        let className = try inputString(class_name, "class_name")
+        let className = try box.className(class_name, "class_name")
         guard !className.isEmpty else { throw invalid("class_name is empty") }
         let identifier = try box.identifier(restoration_id, "restoration_id")
         var c = amber_object_callbacks()
@@ -75,7 +75,11 @@ func objectPair(_ a: OpaquePointer?, _ aName: String, _ b: OpaquePointer?, _ bNa
 @c @implementation public func amber_object_set_restoration_class(_ object: OpaquePointer?, _ class_name: UnsafePointer<CChar>?) -> CInt {
     guarded {
         let o = try objectBox(object)
-        o.object.restorationClassName = try optionalString(class_name, "class_name")
+        if let engine = o.engine, class_name != nil {
+            o.object.restorationClassName = try engine.className(class_name, "class_name")
+        } else {
+            o.object.restorationClassName = try optionalString(class_name, "class_name")
+        }
     }
 }
 

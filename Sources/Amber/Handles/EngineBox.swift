@@ -120,6 +120,40 @@ final class EngineBox {
         return try optionalString(p, what)
     }
 
+    /// Class names given so far, each kept as one string (up to 1,024 of them): every object of
+    /// a class then shares its class name's storage, so that comparing two objects' class names
+    /// (as a preservation does for each record) finds them equal without reading their bytes.
+    private var names: [String: String] = [:]
+    /// The last C strings read as class names, by address: a host passes the same few
+    /// constants, and comparing their bytes with the kept name costs less than reading them.
+    private var recentNames = [(pointer: UnsafePointer<CChar>?, name: String)](repeating: (nil, ""), count: 16)
+
+    /// The class name `p` holds (valid UTF-8, as `inputString` reads it), as the string kept for
+    /// it if an equal one was given before.
+    func className(_ p: UnsafePointer<CChar>?, _ what: String) throws(AmberError) -> String {
+        guard let p else { return try inputString(p, what) }
+        let slot = Int(truncatingIfNeeded: UInt(bitPattern: p) >> 3) & 15
+        if recentNames[slot].pointer == p {
+            let kept = recentNames[slot].name
+            var name = kept
+            let same = name.withUTF8 { utf8 in
+                guard let base = utf8.baseAddress else { return p[0] == 0 }
+                return memcmp(p, base, utf8.count) == 0 && p[utf8.count] == 0
+            }
+            if same { return kept }
+        }
+        let read = try inputString(p, what)
+        let name: String
+        if let kept = names[read] {
+            name = kept
+        } else {
+            if names.count < 1024 { names[read] = read }
+            name = read
+        }
+        recentNames[slot] = (p, name)
+        return name
+    }
+
     /// The C paths of restoration classes' make callbacks, each built from the previous one's.
     private let cPaths = CPathCache()
 

@@ -91,25 +91,25 @@ public class KeyedStateCoder {
     /// Encodes a boolean under a checked key (the same as under its string).
     public func encode(_ value: Bool, forKey key: CoderKey) throws(AmberError) {
         try core.admit(key)
-        archiver.encode(value, forKey: key.string)
+        archiver.encode(value, forKey: key.prepared(in: archiver))
     }
 
     /// Encodes a 64-bit integer under a checked key (the same as under its string).
     public func encode(_ value: Int64, forKey key: CoderKey) throws(AmberError) {
         try core.admit(key)
-        archiver.encode(value, forKey: key.string)
+        archiver.encode(value, forKey: key.prepared(in: archiver))
     }
 
     /// Encodes a double under a checked key (the same as under its string).
     public func encode(_ value: Double, forKey key: CoderKey) throws(AmberError) {
         try core.admit(key)
-        archiver.encode(value, forKey: key.string)
+        archiver.encode(value, forKey: key.prepared(in: archiver))
     }
 
     /// Encodes a string under a checked key (the same as under its string).
     public func encode(_ value: String, forKey key: CoderKey) throws(AmberError) {
         try core.admit(key)
-        archiver.encode(value, forKey: key.string)
+        archiver.encode(value, forKey: key.prepared(in: archiver))
     }
 
     /// Checks, writing nothing, that every one of `keys` may be written now (as each write would
@@ -123,6 +123,6 @@ public class KeyedStateCoder {
     /// As `encode(utf8:forKey:)`, under a checked key (the same as under its string).
     public func encode(utf8 value: Span<UInt8>, forKey key: CoderKey) throws(AmberError) {
         try core.admit(key)
-        archiver.encode(utf8: value, forKey: key.string)
+        archiver.encode(utf8: value, forKey: key.prepared(in: archiver))
     }
 }

@@ -115,6 +115,29 @@ extension Engine {
         var parent: KeyedArchiver.Key?
         var relation: KeyedArchiver.Key?
         var state: KeyedArchiver.Key?
+        var restorationClass: KeyedArchiver.Key?
+        /// Class names and restoration class names met so far, with their UIDs in the archive:
+        /// records repeat a few of them, and comparing a string with a few others costs less
+        /// than the archiver's hashing of it (at most 16 kept; others go to the archiver).
+        var names: [String] = []
+        var nameUIDs: [Int] = []
+
+        /// The UID of `name` in `archiver`, stored there the first time.
+        @inline(__always)
+        mutating func nameUID(_ name: String, in archiver: KeyedArchiver) -> Int {
+            let n = name.utf8.count
+            var i = 0
+            while i < names.count {
+                if names[i].utf8.count == n, names[i] == name { return nameUIDs[i] }
+                i += 1
+            }
+            let uid = archiver.stringUID(name)
+            if names.count < 16 {
+                names.append(name)
+                nameUIDs.append(uid)
+            }
+            return uid
+        }
     }
 
     /// Encodes record `i` of the pass as a detached `AmberObjectRecord`; returns its UID.
@@ -142,7 +165,7 @@ extension Engine {
             throw AmberError(.misuse, "record \(i) of the preservation was encoded twice")
         }
         return try archiver.encodeDetachedObject(class: prepared(&layout.recordClass, L.recordClass)) { a in
-            a.encode(object.className, forKey: prepared(&layout.className, L.className))
+            a.encode(stringUID: layout.nameUID(object.className, in: a), forKey: prepared(&layout.className, L.className))
             a.encode(Int64(object.kind.rawValue), forKey: prepared(&layout.kind, L.kind))
             let identifierUID = pass.records[i].identifierUID
             if identifierUID >= 0 {
@@ -157,7 +180,9 @@ extension Engine {
             a.encode(Int64(pass.records[i].relation.rawValue), forKey: prepared(&layout.relation, L.relation))
             if let path = pass.records[i].path { a.encode(.array(path.map { .string($0) }), forKey: L.path) }
             if pass.records[i].isRoot { a.encode(true, forKey: L.root) }
-            if let rc = object.restorationClassName { a.encode(rc, forKey: L.restorationClass) }
+            if let rc = object.restorationClassName {
+                a.encode(stringUID: layout.nameUID(rc, in: a), forKey: prepared(&layout.restorationClass, L.restorationClass))
+            }
             if let bp = object.blueprintIdentifier { a.encode(bp, forKey: L.blueprint) }
             try a.encodeObject(forKey: prepared(&layout.state, L.state), class: prepared(&layout.stateClass, L.stateClass)) { s in
                 if let encode = object.callbacks.encode {

@@ -59,23 +59,33 @@ final class PreservationPass {
         return reversed.reversed()
     }
 
-    private struct Pending {
-        let object: RestorableObject
-        let parent: Int
-        let identifier: String
-        let occurrence: Int
-        let relation: ObjectRelation
-    }
-
     private func markDuplicate(_ object: RestorableObject, _ path: [String]) {
         object.passID = id
         object.passIndex = -2
         duplicates.append(path)
     }
 
+    /// `passIndex` of an object the walk has taken but not recorded yet, at position
+    /// `occurrence` among its stack's children with its identifier (below -2, so that it is told
+    /// apart from a duplicate's -2 and a record's index).
+    @inline(__always)
+    private static func pendingMark(_ occurrence: Int) -> Int { -3 - occurrence }
+
+    /// A controller whose objects the walk is going through: its views, then its children, then
+    /// its presented controller (`phase` 0, 1, 2), `next` the position in the current one.
+    private struct Frame {
+        let object: RestorableObject
+        let record: Int
+        var phase = 0
+        var next = 0
+    }
+
     /// Walks the trees from the roots: an object is recorded if it and all its ancestors have
     /// an identifier and its path is not taken; in each controller its views, then its children
-    /// in order, then its presented controller. Iterative, so deep trees do not exhaust the stack.
+    /// in order, then its presented controller. Iterative, so deep trees do not exhaust the stack:
+    /// a frame per level of the tree, and when an object is recorded its objects are checked at
+    /// once (identifiers, positions in a stack, duplicates) and marked taken (`pendingMark`),
+    /// then recorded in order as the walk comes to them.
     /// `expected`: a hint, the number of records expected.
     ///
     /// With `archiver`, each recorded identifier is stored in it as the object is recorded,
@@ -84,7 +94,7 @@ final class PreservationPass {
     func walk(roots: [RestorableObject], expected: Int = 0, archiver: KeyedArchiver? = nil) {
         if expected > 0 { records.reserveCapacity(expected) }
         var rootNames = SiblingNames()
-        var stack: [Pending] = []
+        var accepted: [RestorableObject] = []
         for root in roots where root.parent == nil && root.passID != id {
             guard let rid = root.identifier else { continue }
             guard rootNames.insert(rid) else {
@@ -92,38 +102,45 @@ final class PreservationPass {
                 continue
             }
             root.passID = id
-            root.passIndex = -1
-            stack.append(Pending(object: root, parent: -1, identifier: rid, occurrence: 0, relation: .none))
+            root.passIndex = PreservationPass.pendingMark(0)
+            accepted.append(root)
         }
-        stack.reverse()
         var names = SiblingNames()
         var stackCounts: [String: Int] = [:]
-        while let item = stack.popLast() {
-            let o = item.object
+        var frames: [Frame] = []
+
+        /// Records `o` (taken, with its identifier), marks the objects it holds, and returns
+        /// whether it holds any to walk.
+        func record(_ o: RestorableObject, parent: Int, relation: ObjectRelation) -> Bool {
             let index = records.count
+            let occurrence = -3 - o.passIndex
             o.passIndex = index
+            let identifier = o.identifier ?? ""
             records.append(Record(
-                object: o, parent: item.parent, identifier: item.identifier, occurrence: item.occurrence,
-                relation: item.relation, isRoot: item.parent < 0,
-                path: item.parent < 0 ? [item.identifier] : nil,
-                identifierUID: archiver?.stringUID(item.identifier) ?? -1))
-            if o.views.isEmpty, o.children.isEmpty, o.presented == nil { continue }
+                object: o, parent: parent, identifier: identifier, occurrence: occurrence,
+                relation: relation, isRoot: parent < 0, path: parent < 0 ? [identifier] : nil,
+                identifierUID: archiver?.stringUID(identifier) ?? -1))
+            // After the record exists: a duplicate's path is made from it.
+            guard !(o.views.isEmpty && o.children.isEmpty && o.presented == nil) else { return false }
+            mark(o, index)
+            return true
+        }
+
+        /// Takes the objects of record `index`'s object `o` that are to be recorded: those with
+        /// an identifier whose path is not taken by an earlier one (the others are duplicates).
+        func mark(_ o: RestorableObject, _ index: Int) {
             names.removeAll()
-            // The children taken go on the stack in order, then that part is reversed, so
-            // that the first is walked first.
-            let base = stack.count
-            func consider(_ c: RestorableObject, _ relation: ObjectRelation, _ occurrence: Int, _ cid: String) {
+            func consider(_ c: RestorableObject, _ occurrence: Int, _ cid: String) {
                 guard c.passID != id else { return }
                 guard names.insert(RestorableObject.component(cid, occurrence)) else {
                     markDuplicate(c, path(ofRecord: index) + [RestorableObject.component(cid, occurrence)])
                     return
                 }
                 c.passID = id
-                c.passIndex = -1
-                stack.append(Pending(object: c, parent: index, identifier: cid, occurrence: occurrence, relation: relation))
+                c.passIndex = PreservationPass.pendingMark(occurrence)
             }
             for v in o.views {
-                if let vid = v.identifier { consider(v, .view, 0, vid) }
+                if let vid = v.identifier { consider(v, 0, vid) }
             }
             if o.isStackContainer {
                 stackCounts.removeAll(keepingCapacity: true)
@@ -131,19 +148,61 @@ final class PreservationPass {
                     guard let cid = c.identifier else { continue }
                     let k = stackCounts[cid, default: 0]
                     stackCounts[cid] = k + 1
-                    consider(c, .child, k, cid)
+                    consider(c, k, cid)
                 }
             } else {
                 for c in o.children {
-                    if let cid = c.identifier { consider(c, .child, 0, cid) }
+                    if let cid = c.identifier { consider(c, 0, cid) }
                 }
             }
-            if let p = o.presented, let pid = p.identifier { consider(p, .presented, 0, pid) }
-            var (lo, hi) = (base, stack.count - 1)
-            while lo < hi {
-                stack.swapAt(lo, hi)
-                lo += 1
-                hi -= 1
+            if let p = o.presented, let pid = p.identifier { consider(p, 0, pid) }
+        }
+
+        /// Whether `c` was taken by the walk and is not recorded yet.
+        @inline(__always)
+        func isPending(_ c: RestorableObject) -> Bool { c.passID == id && c.passIndex <= -3 }
+
+        for root in accepted {
+            guard record(root, parent: -1, relation: .none) else { continue }
+            frames.append(Frame(object: root, record: records.count - 1))
+            while !frames.isEmpty {
+                let top = frames.count - 1
+                let o = frames[top].object
+                var found: RestorableObject?
+                var relation = ObjectRelation.none
+                // The next taken object of the frame's, in order.
+                while found == nil, frames[top].phase < 3 {
+                    let i = frames[top].next
+                    switch frames[top].phase {
+                    case 0:
+                        if i < o.views.count {
+                            frames[top].next = i + 1
+                            let v = o.views[i]
+                            if isPending(v) { found = v; relation = .view }
+                            continue
+                        }
+                    case 1:
+                        if i < o.children.count {
+                            frames[top].next = i + 1
+                            let c = o.children[i]
+                            if isPending(c) { found = c; relation = .child }
+                            continue
+                        }
+                    default:
+                        frames[top].next = 1
+                        if i == 0, let p = o.presented, isPending(p) { found = p; relation = .presented }
+                        if found != nil { continue }
+                    }
+                    frames[top].phase += 1
+                    frames[top].next = 0
+                }
+                guard let c = found else {
+                    frames.removeLast()
+                    continue
+                }
+                if record(c, parent: frames[top].record, relation: relation) {
+                    frames.append(Frame(object: c, record: records.count - 1))
+                }
             }
         }
     }
