@@ -174,18 +174,12 @@ final class PreservationPass {
                 while found == nil, frames[top].phase < 3 {
                     let i = frames[top].next
                     switch frames[top].phase {
-                    case 0:
-                        if i < o.views.count {
+                    case 0, 1:
+                        let isViews = frames[top].phase == 0
+                        let list = isViews ? o.views : o.children
+                        if i < list.count {
                             frames[top].next = i + 1
-                            let v = o.views[i]
-                            if isPending(v) { found = v; relation = .view }
-                            continue
-                        }
-                    case 1:
-                        if i < o.children.count {
-                            frames[top].next = i + 1
-                            let c = o.children[i]
-                            if isPending(c) { found = c; relation = .child }
+                            if isPending(list[i]) { found = list[i]; relation = isViews ? .view : .child }
                             continue
                         }
                     default:
