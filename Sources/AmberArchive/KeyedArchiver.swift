@@ -115,7 +115,7 @@ public final class KeyedArchiver {
     public func encode(_ value: Int64, forKey key: Key) { w.put(ref: key.ref, w.table.int(value)) }
     /// Encodes a double under a prepared key.
     public func encode(_ value: Double, forKey key: Key) { w.put(ref: key.ref, w.table.double(value)) }
-    /// As `encode(utf8:forKey:)`, under a prepared key.
+    /// As `encode(utf8:forKey:)`, under a prepared key (the one that writes them).
     public func encode(utf8 value: Span<UInt8>, forKey key: Key) {
         var high: UInt8 = 0
         for i in value.indices { high |= value[i] }
@@ -173,17 +173,7 @@ public final class KeyedArchiver {
     /// are ASCII; the same as `encode(_:forKey:)` with the string they hold. Not valid UTF-8:
     /// encoded as `String(decoding:as:)` reads them (invalid sequences replaced).
     public func encode(utf8 value: Span<UInt8>, forKey key: String) {
-        var high: UInt8 = 0
-        for i in value.indices { high |= value[i] }
-        if high < 0x80 {
-            let u = w.table.stringUID(ascii: value)
-            w.putUID(key, u)
-        } else {
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(value.count)
-            for i in value.indices { bytes.append(value[i]) }
-            w.putString(key, String(decoding: bytes, as: UTF8.self))
-        }
+        encode(utf8: value, forKey: self.key(key))
     }
     /// Encodes bytes (NSData).
     public func encode(bytes: [UInt8], forKey key: String) { w.putUID(key, w.dataUID(bytes)) }

@@ -120,8 +120,10 @@ struct ObjectTable {
         // Doubling while small, then a block at a time (zeroed just before it is written), and
         // no more than the storage holds while it holds `size` (reserved storage is then used
         // up before the buffer is copied to grow).
+        var block = min(max(body.count, 248), 1 << 16)
         let room = body.capacity - body.count
-        let block = max(size, room >= size ? min(max(body.count, 248), 1 << 16, room) : min(max(body.count, 248), 1 << 16))
+        if room >= size { block = min(block, room) }
+        block = max(block, size)
         body.append(contentsOf: repeatElement(0, count: block))
     }
 

@@ -71,6 +71,10 @@ final class PreservationPass {
     @inline(__always)
     private static func pendingMark(_ occurrence: Int) -> Int { -3 - occurrence }
 
+    /// The occurrence a `pendingMark` holds (its inverse).
+    @inline(__always)
+    private static func occurrence(ofPendingMark mark: Int) -> Int { -3 - mark }
+
     /// A controller whose objects the walk is going through: its views, then its children, then
     /// its presented controller (`phase` 0, 1, 2), `next` the position in the current one.
     private struct Frame {
@@ -113,7 +117,7 @@ final class PreservationPass {
         /// whether it holds any to walk.
         func record(_ o: RestorableObject, parent: Int, relation: ObjectRelation) -> Bool {
             let index = records.count
-            let occurrence = -3 - o.passIndex
+            let occurrence = PreservationPass.occurrence(ofPendingMark: o.passIndex)
             o.passIndex = index
             let identifier = o.identifier ?? ""
             records.append(Record(

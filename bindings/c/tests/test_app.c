@@ -20,27 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int passed, failed;
-
-static void check(int ok, const char *what) {
-    if (ok) {
-        passed++;
-        printf("ok    %s\n", what);
-    } else {
-        failed++;
-        printf("FAIL  %s (last error: %s: %s)\n", what, amber_status_string(amber_error_last_code()),
-               amber_error_last());
-    }
-}
-
-static void check_status(int got, int want, const char *what) {
-    char line[512];
-    snprintf(line, sizeof line, "%s -> %s", what, amber_status_string(want));
-    if (got != want) {
-        snprintf(line, sizeof line, "%s -> %s, expected %s", what, amber_status_string(got), amber_status_string(want));
-    }
-    check(got == want, line);
-}
+#include "check.h"
 
 /* ---- scratch files ------------------------------------------------------------------------ */
 

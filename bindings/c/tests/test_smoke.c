@@ -13,27 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static int passed, failed;
-
-static void check(int ok, const char *what) {
-    if (ok) {
-        passed++;
-        printf("ok    %s\n", what);
-    } else {
-        failed++;
-        printf("FAIL  %s (last error: %s: %s)\n", what, amber_status_string(amber_error_last_code()),
-               amber_error_last());
-    }
-}
-
-static void check_status(int got, int want, const char *what) {
-    char line[512];
-    snprintf(line, sizeof line, "%s -> %s", what, amber_status_string(want));
-    if (got != want) {
-        snprintf(line, sizeof line, "%s -> %s, expected %s", what, amber_status_string(got), amber_status_string(want));
-    }
-    check(got == want, line);
-}
+#include "check.h"
 
 /* ---- contexts: every ctx_free is counted ------------------------------------------------ */
 
@@ -364,6 +344,30 @@ static void test_versions_and_errors(void) {
         check_status(amber_object_set_identifier((amber_object *)&local, "x"), AMBER_MISUSE,
                      "R22 a pointer Amber never gave out");
         amber_object_free(reused);
+    }
+    {
+        /* Class names are kept by the address of the C string that held them: a buffer the host
+         * reuses gives each object the text it holds at the call, and a reused buffer with
+         * invalid UTF-8 is still refused. */
+        amber_object *first = NULL, *second = NULL, *third = NULL;
+        char buffer[32];
+        strcpy(buffer, "ListController");
+        check_status(amber_object_new(&first, e, AMBER_KIND_CONTROLLER, buffer, NULL, NULL, NULL, NULL), AMBER_OK,
+                     "object_new with a class name in a buffer");
+        strcpy(buffer, "ListControllex");
+        check_status(amber_object_new(&second, e, AMBER_KIND_CONTROLLER, buffer, NULL, NULL, NULL, NULL), AMBER_OK,
+                     "object_new with the buffer rewritten");
+        check(strcmp(amber_object_class_name(first), "ListController") == 0 &&
+                  strcmp(amber_object_class_name(second), "ListControllex") == 0,
+              "each object has the class name its buffer held at the call");
+        check_status(amber_object_set_restoration_class(second, buffer), AMBER_OK, "set_restoration_class from the buffer");
+        strcpy(buffer, "\xff");
+        check_status(amber_object_new(&third, e, AMBER_KIND_CONTROLLER, buffer, NULL, NULL, NULL, NULL),
+                     AMBER_INVALID_ARGUMENT, "R22 the buffer rewritten with invalid UTF-8");
+        check_status(amber_object_set_restoration_class(second, buffer), AMBER_INVALID_ARGUMENT,
+                     "R22 set_restoration_class from the buffer rewritten with invalid UTF-8");
+        amber_object_free(first);
+        amber_object_free(second);
     }
     {
         int saved = -1;
