@@ -1796,7 +1796,11 @@ int amber_archiver_encode_date(amber_archiver *archiver, const char *key, double
 
 /**
  * Encodes an object of a registered class under a key: the class's encode callback writes it
- * (at once, or, for an object already encoded in this archive, not again: a reference to it).
+ * (for an object already encoded in this archive, not again: a reference to it). Called from
+ * outside any encode callback, the object and every object it brings are encoded before this
+ * returns; called from an encode callback, the object's callback runs after the running one
+ * has returned (objects are encoded one after another, never nested, so a chain of any
+ * length does not deepen the stack).
  *
  * @param class_name the object's registered class.
  * @param object the host's object, identified by its address; NULL encodes nil.

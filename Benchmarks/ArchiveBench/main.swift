@@ -324,14 +324,22 @@ struct Row {
 func nskaRounds(_ n: Int, _ reps: Int) -> Int { n >= 5000 ? min(reps, 3) : reps }
 
 /// In a child: a warm-up encode, the timed encode, a warm-up decode, the timed decode (each
-/// operation timed after a run of itself). Returns [encode seconds, decode seconds, bytes].
-func timeCodec(warmUp: Bool, encode: () throws -> Int, decode: () throws -> Void) rethrows -> [Double] {
+/// operation timed after a run of itself), then a check of what the timed decode returned.
+/// Returns [encode seconds, decode seconds, bytes]. What a timed operation returns is kept
+/// until its timing has ended, and it replaces nothing: neither timing includes freeing
+/// anything (the previous run's bytes, the decoded tree) or the check.
+func timeCodec<Encoded, Decoded>(
+    warmUp: Bool, encode: () throws -> Encoded, size: (Encoded) -> Int,
+    decode: (Encoded) throws -> Decoded, check: (Decoded) -> Bool
+) rethrows -> [Double] {
     if warmUp { _ = try encode() }
-    var bytes = 0
-    let e = try seconds { bytes = try encode() }
-    if warmUp { try decode() }
-    let d = try seconds { try decode() }
-    return [e, d, Double(bytes)]
+    var encoded: Encoded?
+    let e = try seconds { encoded = try encode() }
+    if warmUp { _ = try decode(encoded!) }
+    var decoded: Decoded?
+    let d = try seconds { decoded = try decode(encoded!) }
+    precondition(check(decoded!), "round trip")
+    return [e, d, Double(size(encoded!))]
 }
 
 var rows: [Row] = []
@@ -342,14 +350,9 @@ for n in sizes {
     let ftree = n <= foundationMax && !amberOnly ? FNode(tree) : nil
     for round in 0 ..< reps {
         let a = isolated("AmberArchive, \(n) nodes") {
-            var bytes: [UInt8] = []
-            return try timeCodec(warmUp: true, encode: {
-                bytes = try amberEncode(tree, n)
-                return bytes.count
-            }, decode: {
-                let back = try amberDecode(bytes)
-                precondition(count(back) == n && back.children.first?.itemKey == tree.children.first?.itemKey, "AmberArchive round trip")
-            })
+            try timeCodec(warmUp: true, encode: { try amberEncode(tree, n) }, size: { $0.count },
+                          decode: { try amberDecode($0) },
+                          check: { count($0) == n && $0.children.first?.itemKey == tree.children.first?.itemKey })
         }
         row.amber.encode.append(a[0])
         row.amber.decode.append(a[1])
@@ -358,27 +361,17 @@ for n in sizes {
         let p = isolated("PropertyListEncoder, \(n) nodes") {
             let encoder = PropertyListEncoder()
             encoder.outputFormat = .binary
-            var data = Data()
-            return try timeCodec(warmUp: true, encode: {
-                data = try encoder.encode(ptree)
-                return data.count
-            }, decode: {
-                let back = try PropertyListDecoder().decode(PNode.self, from: data)
-                precondition(pcount(back) == n, "PropertyListDecoder round trip")
-            })
+            return try timeCodec(warmUp: true, encode: { try encoder.encode(ptree) }, size: { $0.count },
+                                 decode: { try PropertyListDecoder().decode(PNode.self, from: $0) },
+                                 check: { pcount($0) == n })
         }
         row.ple.encode.append(p[0])
         row.ple.decode.append(p[1])
         row.ple.bytes = Int(p[2])
         if let ftree, round < nskaRounds(n, reps) {
             let f = isolated("NSKeyedArchiver, \(n) nodes") {
-                var data = Data()
-                return timeCodec(warmUp: n < 5000, encode: {
-                    data = foundationEncode(ftree)
-                    return data.count
-                }, decode: {
-                    precondition(foundationDecode(data).map(fcount) == n, "NSKeyedUnarchiver round trip")
-                })
+                timeCodec(warmUp: n < 5000, encode: { foundationEncode(ftree) }, size: { $0.count },
+                          decode: { foundationDecode($0) }, check: { $0.map(fcount) == n })
             }
             row.nska.encode.append(f[0])
             row.nska.decode.append(f[1])
@@ -416,11 +409,14 @@ for (a, b) in zip(sizes, sizes.dropFirst()) {
     // steady state.
     func steady(_ tree: Node, _ n: Int) -> [Double] {
         isolated("AmberArchive growth, \(n) nodes") {
+            // As in timeCodec, neither timing includes freeing what a run before made.
+            for _ in 0 ..< 2 { _ = try amberEncode(tree, n) }
             var bytes: [UInt8] = []
-            for _ in 0 ..< 2 { bytes = try amberEncode(tree, n) }
             let e = try seconds { bytes = try amberEncode(tree, n) }
             for _ in 0 ..< 2 { _ = try amberDecode(bytes) }
-            let d = try seconds { _ = try amberDecode(bytes) }
+            var back: Node?
+            let d = try seconds { back = try amberDecode(bytes) }
+            precondition(back.map(count) == n, "AmberArchive round trip")
             return [e, d]
         }
     }

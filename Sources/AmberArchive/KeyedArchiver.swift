@@ -29,8 +29,27 @@ public final class KeyedArchiver {
     @exclusivity(unchecked) var w: ArchiveWriter
     /// Keeps encoded objects alive so that their identities are not reused during encoding.
     var retained: [AnyObject] = []
-    /// The class found for the last Swift type looked up by type, and its `$classes` chain.
-    var lastType: (type: ObjectIdentifier?, cls: ArchiveClass?, chain: [String]) = (nil, nil, [])
+    /// What `finishEncoding`'s reads of `retained` add up to, so that they are not optimized away.
+    var touched: UInt = 0
+    /// An object given its UID and waiting to be encoded: plain numbers, copied without
+    /// reference counting.
+    struct Pending {
+        /// The object's index in `retained`.
+        let object: Int32
+        /// Its class's index in `classes`.
+        let cls: Int32
+        let uid: Int32
+    }
+    /// The objects met and not encoded yet, the next one last (see `drain`).
+    @exclusivity(unchecked) var pending: [Pending] = []
+    /// Whether `drain` is running: an object met then waits its turn.
+    var draining = false
+    /// The classes of the objects met, each once with its class description's UID, and the
+    /// index of each by name.
+    var classes: [(cls: ArchiveClass, uid: Int)] = []
+    var classIndex: [String: Int32] = [:]
+    /// The Swift type last looked up and the index in `classes` of its class.
+    var lastType: (type: ObjectIdentifier?, cls: Int32) = (nil, -1)
     var finished = false
     /// This archiver among all the process's archivers, never reused (unlike an object's
     /// identity): for a `Key` kept beside the archiver that prepared it, to tell whether it
@@ -191,8 +210,13 @@ public final class KeyedArchiver {
 
     /// Encodes an object of a registered coding class; the same object encoded twice is stored
     /// once, and an object that refers back to one being encoded (a cycle) is referenced.
+    ///
+    /// Called outside any class's `encode`, it encodes the object and everything it refers to
+    /// before it returns. Called from a class's `encode`, it gives the object its UID and
+    /// returns: the object is encoded after the one being encoded has finished (so a graph of
+    /// any depth is encoded without recursion, and laid out in the order it is decoded).
     /// - Throws: `.invalidValue` if no registered class encodes the object; whatever the class's
-    ///   `encode` throws.
+    ///   `encode` throws (of this object or of one it brings).
     public func encodeObject(_ object: AnyObject?, forKey key: String) throws {
         let u = try uid(of: object)
         w.putUID(key, u)
@@ -241,24 +265,58 @@ public final class KeyedArchiver {
         let identity = UInt64(UInt(bitPattern: ObjectIdentifier(object)))
         let (found, slot, tag) = w.findObject(identity)
         if found >= 0 { return found }
-        let cls: ArchiveClass
-        let chain: [String]
-        let typeID = ObjectIdentifier(type(of: object))
-        if lastType.type == typeID, let cached = lastType.cls {
-            (cls, chain) = (cached, lastType.chain)
+        let cls: Int32
+        if lastType.type == ObjectIdentifier(type(of: object)) {
+            cls = lastType.cls
         } else if let byType = registry?.lookup(forType: type(of: object)) {
-            (cls, chain) = (byType, registry?.chain(of: byType.name) ?? [])
-            lastType = (typeID, cls, chain)
+            cls = index(of: byType)
+            lastType = (ObjectIdentifier(type(of: object)), cls)
         } else if let named = registry?.lookup(for: object) {
-            (cls, chain) = (named, registry?.chain(of: named.name) ?? [])
+            cls = index(of: named)
         } else {
             throw ArchiveError(.invalidValue, "no coding class is registered for an object of type \(type(of: object))")
         }
-        let objectUID = w.beginObject(identity: identity, slot: slot, tag: tag, className: cls.name, classes: chain)
+        let objectUID = w.reserveObject(identity: identity, slot: slot, tag: tag)
+        pending.append(Pending(object: Int32(truncatingIfNeeded: retained.count), cls: cls,
+                               uid: Int32(truncatingIfNeeded: objectUID)))
         retained.append(object)
-        try cls.encode(object, self)
-        w.endObject()
+        if !draining { try drain() }
         return objectUID
+    }
+
+    /// The index in `classes` of a class of the registry, added (and described in `$objects`)
+    /// the first time.
+    private func index(of cls: ArchiveClass) -> Int32 {
+        if let i = classIndex[cls.name] { return i }
+        let i = Int32(classes.count)
+        classes.append((cls, w.classUID(cls.name, registry?.chain(of: cls.name) ?? [])))
+        classIndex[cls.name] = i
+        return i
+    }
+
+    /// Encodes the objects given a UID but not encoded yet, and those they bring, until none is
+    /// left. An object is encoded after the one that met it has closed, the objects one met in
+    /// the order it met them, each followed by what it brings (depth first, in pre-order): every
+    /// object's dictionary is written just before the objects it refers to, the order a decoder
+    /// reads them in. The loop keeps the depth of the native stack constant, however deep the
+    /// host's graph.
+    private func drain() throws {
+        draining = true
+        defer { draining = false }
+        while let next = pending.popLast() {
+            let mark = pending.count
+            let cls = classes[Int(next.cls)]
+            w.beginObject(reserved: Int(next.uid), classUID: cls.uid)
+            try cls.cls.encode(retained[Int(next.object)], self)
+            w.endObject()
+            // What `next` met, first met first.
+            var i = mark, j = pending.count - 1
+            while i < j {
+                pending.swapAt(i, j)
+                i += 1
+                j -= 1
+            }
+        }
     }
 
     // MARK: Finishing
@@ -267,11 +325,11 @@ public final class KeyedArchiver {
     /// - Throws: `.invalidValue` if an object is still open or the archive was finished already.
     public func finishEncoding() throws(ArchiveError) -> [UInt8] {
         guard !finished else { throw ArchiveError(.invalidValue, "the archive was finished already") }
-        guard w.open.count == 1 else {
+        guard w.open.count == 1, pending.isEmpty else {
             throw ArchiveError(.invalidValue, "an object is still being encoded")
         }
         finished = true
-        retained = []
+        touched = releaseInBlocks(&retained)
         return w.finish()
     }
 
@@ -385,13 +443,22 @@ struct ArchiveWriter {
         putUID(key, arrayUID)
     }
 
-    /// Opens an object for an identity whose slot in `objectIndex` was found empty.
-    mutating func beginObject(identity: UInt64, slot: Int, tag: UInt32, className: String, classes: [String]) -> Int {
-        // Describing the class may add to `$objects`, but not to `objectIndex`: `slot` stays valid.
-        let objectUID = beginObject(className: className, classes: classes)
+    /// Gives a UID to the object of an identity whose slot in `objectIndex` was found empty, to
+    /// be opened later by `beginObject(reserved:classUID:)`.
+    mutating func reserveObject(identity: UInt64, slot: Int, tag: UInt32) -> Int {
+        let objectUID = table.objects.count
+        table.objects.append(-1)
         objectIndex.insert(Int32(truncatingIfNeeded: encoded.count), tag: tag, at: slot)
         encoded.append((identity, objectUID))
         return objectUID
+    }
+
+    /// Opens an object whose UID `reserveObject` gave.
+    @inline(__always)
+    mutating func beginObject(reserved objectUID: Int, classUID classDescription: Int) {
+        open.append((pairs.count, objectUID))
+        pairs.append(classKey)
+        pairs.append(table.uid(UInt64(classDescription)))
     }
 
     /// The UID of an object already encoded (-1 if none), its slot in `objectIndex` and tag.
@@ -413,9 +480,7 @@ struct ArchiveWriter {
     mutating func beginObject(classUID classDescription: Int) -> Int {
         let objectUID = table.objects.count
         table.objects.append(-1)
-        open.append((pairs.count, objectUID))
-        pairs.append(classKey)
-        pairs.append(table.uid(UInt64(classDescription)))
+        beginObject(reserved: objectUID, classUID: classDescription)
         return objectUID
     }
 

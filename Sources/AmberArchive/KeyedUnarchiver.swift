@@ -48,6 +48,13 @@ public final class KeyedUnarchiver {
     @exclusivity(unchecked) var recentStringRefs = [Int](repeating: -1, count: 1024)
     @exclusivity(unchecked) var recentStrings = [String](repeating: "", count: 1024)
 
+    /// What the reads in `deinit` add up to, so that they are not optimized away.
+    var touched: UInt = 0
+
+    deinit {
+        touched = releaseInBlocks(&decoded)
+    }
+
     struct Cursor {
         var dict: BinaryPropertyList.Header
         var uid: Int

@@ -758,6 +758,62 @@ func expectCode(_ code: ArchiveError.Code, _ what: String, sourceLocation: Sourc
         for node in nodes { node.children = []; node.parent = nil; node.friend = nil }
     }
 
+    // R25, R22: encoding does not recurse, so a graph of any depth is encoded without
+    // exhausting the stack (here a chain of 100 000 objects, which recursing, a few frames per
+    // object, would need far more than a thread's stack). The decoder's depth limit refuses
+    // the archive with an error, and a chain within the limit round-trips.
+    @Test func deepChainsEncodeWithoutRecursion() throws {
+        let registry = try graphRegistry()
+        var chain = [GraphNode("link 0")]
+        for i in 1 ..< 100_000 {
+            let link = GraphNode("link \(i)")
+            chain[i - 1].friend = link
+            chain.append(link)
+        }
+        let bytes = try archiveGraph(chain[0], registry: registry)
+        let archive = try KeyedArchive(bytes: bytes)
+        #expect(archive.objectCount > 200_000)  // each link and its name
+        expectCode(.limitExceeded, "a chain 100 000 deep under the default limits") {
+            _ = try unarchiveGraph(bytes, registry: registry)
+        }
+        // Released link by link: freeing the chain from its head would recurse in deinit.
+        for link in chain { link.friend = nil }
+    }
+
+    // R25: objects are laid out in the order they are decoded: each object's dictionary comes
+    // before the dictionaries of the objects it refers to, children in their order (depth first,
+    // in pre-order), so that a decoder reads the archive front to back.
+    @Test func objectsAreLaidOutInDecodingOrder() throws {
+        let registry = try graphRegistry()
+        var nodes = [GraphNode("node 0")]
+        for i in 1 ..< 341 {  // four levels of a tree, 4 children each
+            let node = GraphNode("node \(i)")
+            nodes[(i - 1) / 4].children.append(node)
+            nodes.append(node)
+        }
+        let archive = try KeyedArchive(bytes: try archiveGraph(nodes[0], registry: registry))
+        // The offset of each node's dictionary, in pre-order, by walking the archive from the root.
+        func field(_ fields: [(key: String, value: PropertyList)], _ key: String) -> UInt64? {
+            guard case .uid(let u)? = fields.first(where: { $0.key == key })?.value else { return nil }
+            return u
+        }
+        var order: [Int] = []
+        var stack = [UInt64(try #require(try archive.topEntries().first { $0.key == "root" }?.uid))]
+        while let u = stack.popLast() {
+            order.append(archive.plist.offsets[archive.objectRefs[Int(u)]])
+            guard case .instance(_, _, let fields) = try archive.object(Int(u)),
+                  let list = field(fields, "children"),
+                  case .instance(_, _, let items) = try archive.object(Int(list)),
+                  case .array(let children)? = items.first(where: { $0.key == "NS.objects" })?.value
+            else { Issue.record("node \(u) has no children array"); return }
+            stack.append(contentsOf: children.reversed().compactMap { if case .uid(let c) = $0 { return c } else { return nil } })
+        }
+        #expect(order.count == 341)
+        let outOfOrder = zip(order, order.dropFirst()).filter { $0 >= $1 }.count
+        #expect(outOfOrder == 0, "nodes whose dictionary comes before the previous node's in pre-order")
+        for node in nodes { node.children = [] }
+    }
+
     // R25: the `$classes` chain names registered superclasses; objects that name their class
     // themselves are encoded by it; what cannot be encoded is refused.
     @Test func classesAndRegistration() throws {

@@ -1,0 +1,34 @@
+/// Empties an array of objects a block at a time, from the end, reading each object of a
+/// block before releasing the block; returns what the reads add up to (to be stored by the
+/// caller, so that they are not optimized away).
+///
+/// The coders keep every object they met until they end, and at their end many of those
+/// objects have long left the caches. A release is an atomic decrement of the object's count,
+/// and the processor runs atomics one at a time: released in turn, each cold object would cost
+/// a whole wait on memory. Plain reads overlap, so a block of them brings the block's objects
+/// into the caches in about the time of one such wait, and the releases that follow find them
+/// there. Measured on the 100,000-node tree: 2 to 3% of decoding.
+@inline(__always)
+func releaseInBlocks(_ objects: inout [AnyObject]) -> UInt {
+    var sum: UInt = 0
+    while !objects.isEmpty {
+        let start = max(objects.count - 32, 0)
+        for i in start ..< objects.count { sum &+= UInt(bitPattern: ObjectIdentifier(type(of: objects[i]))) }
+        objects.removeSubrange(start...)
+    }
+    return sum
+}
+
+/// As `releaseInBlocks(_:)`, for optional objects.
+@inline(__always)
+func releaseInBlocks(_ objects: inout [AnyObject?]) -> UInt {
+    var sum: UInt = 0
+    while !objects.isEmpty {
+        let start = max(objects.count - 32, 0)
+        for i in start ..< objects.count {
+            if let object = objects[i] { sum &+= UInt(bitPattern: ObjectIdentifier(type(of: object))) }
+        }
+        objects.removeSubrange(start...)
+    }
+    return sum
+}
