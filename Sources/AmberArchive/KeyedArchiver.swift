@@ -276,6 +276,8 @@ public final class KeyedArchiver {
         } else {
             throw ArchiveError(.invalidValue, "no coding class is registered for an object of type \(type(of: object))")
         }
+        // Describing a class met for the first time (`index(of:)`) adds to `$objects`, not to
+        // `objectIndex`: `slot` is still where the object goes.
         let objectUID = w.reserveObject(identity: identity, slot: slot, tag: tag)
         pending.append(Pending(object: Int32(truncatingIfNeeded: retained.count), cls: cls,
                                uid: Int32(truncatingIfNeeded: objectUID)))
