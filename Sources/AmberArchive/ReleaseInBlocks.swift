@@ -20,7 +20,8 @@ func releaseInBlocks(_ objects: inout [AnyObject]) -> UInt {
     return sum
 }
 
-/// As `releaseInBlocks(_:)`, for optional objects.
+/// As `releaseInBlocks(_:)`, for optional objects. (Written out rather than shared with it
+/// through a generic loop and a closure: that version measured 5 to 10% slower decoding.)
 @inline(__always)
 func releaseInBlocks(_ objects: inout [AnyObject?]) -> UInt {
     var sum: UInt = 0

@@ -780,6 +780,30 @@ func expectCode(_ code: ArchiveError.Code, _ what: String, sourceLocation: Sourc
         for link in chain { link.friend = nil }
     }
 
+    // R25: an object met inside another's encode is encoded after it, so the error of its
+    // encode comes out of the outermost call (the one that started the encoding), and the
+    // archive cannot be finished afterwards.
+    @Test func anErrorOfANestedObjectReachesTheOutermostCall() throws {
+        struct Stop: Error {}
+        let registry = ArchiveClassRegistry()
+        try registry.register(ArchiveClass(
+            name: "GraphNode",
+            encode: { object, archiver in
+                let node = object as! GraphNode
+                if node.name == "bad" { throw Stop() }
+                try archiver.encodeObjects(node.children, forKey: "children")
+            },
+            make: { _ in GraphNode("") }), for: GraphNode.self)
+        let root = GraphNode("root"), good = GraphNode("good"), bad = GraphNode("bad")
+        root.children = [good]
+        good.children = [bad]
+        let archiver = KeyedArchiver(registry: registry)
+        #expect(throws: Stop.self) { try archiver.encodeObject(root, forKey: "root") }
+        expectCode(.invalidValue, "finishing after a nested object's encode failed") { _ = try archiver.finishEncoding() }
+        root.children = []
+        good.children = []
+    }
+
     // R25: objects are laid out in the order they are decoded: each object's dictionary comes
     // before the dictionaries of the objects it refers to, children in their order (depth first,
     // in pre-order), so that a decoder reads the archive front to back.

@@ -21,6 +21,7 @@ static inline void check(int ok, const char *what) {
         printf("FAIL  %s (last error: %s: %s)\n", what, amber_status_string(amber_error_last_code()),
                amber_error_last());
     }
+    fflush(stdout); /* before any fork, so that no line is printed twice */
 }
 
 /* A call's status is `want`. */

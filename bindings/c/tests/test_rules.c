@@ -11,6 +11,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "amber.h"
+#include "check.h"
 
 #include <signal.h>
 #include <stdarg.h>
@@ -26,20 +27,6 @@
 
 /* ---- checks ------------------------------------------------------------------------------ */
 
-static int passed, failed;
-
-static void check(int ok, const char *what) {
-    if (ok) {
-        passed++;
-        printf("ok    %s\n", what);
-    } else {
-        failed++;
-        printf("FAIL  %s (last error: %s: %s)\n", what, amber_status_string(amber_error_last_code()),
-               amber_error_last());
-    }
-    fflush(stdout);
-}
-
 static void checkf(int ok, const char *fmt, ...) {
     char line[768];
     va_list ap;
@@ -47,14 +34,6 @@ static void checkf(int ok, const char *fmt, ...) {
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
     check(ok, line);
-}
-
-static void check_status(int got, int want, const char *what) {
-    if (got == want) {
-        checkf(1, "%s -> %s", what, amber_status_string(want));
-    } else {
-        checkf(0, "%s -> %s, expected %s", what, amber_status_string(got), amber_status_string(want));
-    }
 }
 
 /* A failure: the code, and a message on this thread with the same code (R22: never silent). */
