@@ -35,6 +35,11 @@ struct ObjectTable {
     /// UIDs are small and dense in a keyed archive (below the number of objects): their objects
     /// are found by value in an array. A UID beyond what the table could hold goes to a map.
     private var uidRefs: [Int32] = []
+    /// Small non-negative integers (counts, indices, enumerations: most integers of a keyed
+    /// archive) are found by value in an array, like UIDs, without hashing: their references,
+    /// -1 for one not written yet. It grows as larger ones come, up to `smallIntLimit`.
+    private var smallInts: [Int32] = []
+    private static let smallIntLimit = 1 << 14
     private var largeUIDs = RefMap()
     private var boolRefs: (Int32, Int32) = (-1, -1)
 
@@ -205,6 +210,24 @@ struct ObjectTable {
 
     mutating func int(_ value: Int64) -> Int32 {
         let bits = UInt64(bitPattern: value)
+        if bits < UInt64(ObjectTable.smallIntLimit) {
+            let index = Int(bits)
+            if index < smallInts.count {
+                let ref = smallInts[index]
+                if ref >= 0 { return ref }
+            } else {
+                let count = min(max(index + 1, 2 * smallInts.count, 64), ObjectTable.smallIntLimit)
+                smallInts.append(contentsOf: repeatElement(-1, count: count - smallInts.count))
+            }
+            let ref = hashedInt(value, bits)
+            smallInts[index] = ref
+            return ref
+        }
+        return hashedInt(value, bits)
+    }
+
+    /// An integer, found or stored through `ints`.
+    private mutating func hashedInt(_ value: Int64, _ bits: UInt64) -> Int32 {
         // Matched by value whatever the width it was written in (0x10 to 0x13).
         let (found, slot, tag) = ints.find(hash: RefMap.hash(bits)) { ref in
             let at = offsets[Int(ref)]
@@ -572,6 +595,7 @@ struct ObjectTable {
         others = RefMap()
         largeUIDs = RefMap()
         uidRefs = []
+        smallInts = []
         objects = []
         let offsets = self.offsets
         self.offsets = OffsetList()

@@ -49,8 +49,8 @@ private func rejection(_ bytes: [UInt8], _ opener: SealedEnvelope) -> AmberError
 }
 
 @Suite struct ChunkedEnvelopeTests {
-    // R20: sizes around the chunk size, with small chunks and with the 1 MiB ones written
-    @Test(arguments: [6, EnvelopeFormat.defaultChunkShift])
+    // R20: sizes around the chunk size, with small chunks, the 64 KiB ones written and 1 MiB ones (written before)
+    @Test(arguments: [6, EnvelopeFormat.defaultChunkShift, 20])
     func roundTripsAtChunkBoundaries(shift: Int) throws {
         let chunk = 1 << shift
         let sealer = try envelope(shift: shift)

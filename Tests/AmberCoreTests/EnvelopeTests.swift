@@ -42,7 +42,7 @@ private func realArchive() throws -> [UInt8] {
         #expect(try opener().open(bytes) == archive)
         let header = try EnvelopeFormat.header(of: bytes)
         #expect(header.algorithm == .aes256GCM && header.bundleVersion == "2.1")
-        #expect(header.formatVersion == 2 && header.chunkSize == 1 << 20)
+        #expect(header.formatVersion == 2 && header.chunkSize == 1 << 16)
     }
 
     // R20: a fresh salt and nonce prefix per archive

@@ -485,7 +485,7 @@ check_reject "a directory: exit 1, the I/O error" "$WORK" "directory" dump "$WOR
 # demo (bindings/c/demo/homepwner.c, run 1) with its default key file, fixtures/homepwner.key, by
 # a release that wrote envelope format 1 (one AES-GCM seal): kept so that such archives are
 # checked to still open. fixtures/homepwner-v2.archive: the same demo, same key, envelope format 2
-# (sealed in 1 MiB chunks).
+# (sealed in 1 MiB chunks, as written before 64 KiB ones).
 
 cp "$FIXTURES/homepwner.archive" sealed.archive
 cp "$FIXTURES/homepwner.key" private.key && chmod 600 private.key

@@ -41,10 +41,8 @@ func objectPair(_ a: OpaquePointer?, _ aName: String, _ b: OpaquePointer?, _ bNa
             }
             c = callbacks.pointee
         }
-        let object = RestorableObject(kind: k, className: className, restorationIdentifier: identifier)
-        let o = ObjectBox(object: object, engine: box, ctx: ctx, ctxFree: ctx_free)
+        let o = ObjectBox(kind: k, className: className, restorationIdentifier: identifier, engine: box, ctx: ctx, ctxFree: ctx_free)
         o.handle = try HandleRegistry.shared.register(o, .object)
-        object.host = o
         o.install(c)
         box.add(o)
         out.pointee = o.handle

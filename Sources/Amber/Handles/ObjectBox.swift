@@ -3,29 +3,31 @@
 import AmberCore
 import CAmber
 
-/// A restorable object made by amber_object_new(), owned by its engine.
+/// A restorable object made by amber_object_new(), owned by its engine: the core's object with
+/// what the C layer keeps of it, in one allocation (a subclass), so that an object the engine
+/// hands back (a restored object, a reference) is its own box, and a preservation, which meets
+/// every object once, cold, reads one block of memory per object rather than two (an object
+/// and a box apart). The host's callbacks are kept here and reached through trampolines that
+/// capture nothing, so that making an object allocates no closure.
 ///
-/// The object's `host` holds its box (strongly: the box holds the object too, and both are
-/// released together when the object is freed or its engine closed, which detach the object
-/// and clear `host`), so an object the engine hands back (a restored object, a reference) finds
-/// its handle. The host's callbacks are kept here and reached through trampolines that capture
-/// nothing, so that making an object allocates no closure.
-final class ObjectBox {
-    let object: RestorableObject
+/// Owned by its engine (`EngineBox.objects`) until it is freed or the engine closes.
+final class ObjectBox: RestorableObject {
+    // What the encode and decode trampolines read come first, next to the core's fields.
+
+    /// The handle given out.
+    @exclusivity(unchecked) var handle: OpaquePointer!
+    /// The host's context pointer and its ctx_free (called once, by `releaseContext`).
+    let ctx: UnsafeMutableRawPointer?
     /// The engine the object was made for; nil once it is closed (`EngineBox.close` clears it,
     /// so it never names a box that is gone). Unowned rather than weak, so that the engine's box
     /// has no side table to slow every retain and release of it; unchecked, so that reading it
     /// costs no atomic retain and release.
     @exclusivity(unchecked) unowned(unsafe) var engine: EngineBox?
-    /// The host's context pointer and its ctx_free (called once, by `releaseContext`).
-    let ctx: UnsafeMutableRawPointer?
-    private var ctxFree: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?
-    /// The handle given out (the box's address).
-    @exclusivity(unchecked) var handle: OpaquePointer!
-    /// Where the engine keeps the box (`EngineBox.objects`).
-    @exclusivity(unchecked) var slot = -1
     /// The host's callbacks (`install`).
     @exclusivity(unchecked) private(set) var callbacksC = amber_object_callbacks()
+    private var ctxFree: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?
+    /// Where the engine keeps the box (`EngineBox.objects`).
+    @exclusivity(unchecked) var slot = -1
     /// The C strings of amber_object_class_name() and amber_object_identifier(), made when
     /// first asked for (most objects are never asked).
     lazy var classNameC = CStringSlot()
@@ -35,14 +37,18 @@ final class ObjectBox {
     var associationContext: HostContext?
 
     init(
-        object: RestorableObject, engine: EngineBox, ctx: UnsafeMutableRawPointer?,
-        ctxFree: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?
+        kind: ObjectKind, className: String, restorationIdentifier: String?, engine: EngineBox,
+        ctx: UnsafeMutableRawPointer?, ctxFree: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?
     ) {
-        self.object = object
         self.engine = engine
         self.ctx = ctx
         self.ctxFree = ctxFree
+        super.init(kind: kind, className: className, restorationIdentifier: restorationIdentifier)
     }
+
+    /// The core's object: the box itself.
+    @inline(__always)
+    var object: RestorableObject { self }
 
     /// Calls ctx_free, once.
     func releaseContext() {
@@ -54,7 +60,7 @@ final class ObjectBox {
     /// The box of an object the engine hands back, if it was made through the C layer.
     @inline(__always)
     static func of(_ object: RestorableObject?) -> ObjectBox? {
-        object?.host as? ObjectBox
+        object as? ObjectBox
     }
 
     /// Installs trampolines to the host's callbacks.
@@ -103,7 +109,6 @@ final class ObjectBox {
         o.callbacks = RestorableCallbacks()
         o.viewAccessors = nil
         o.modelAssociation = nil
-        o.host = nil
         accessorsContext?.release()
         accessorsContext = nil
         associationContext?.release()

@@ -14,7 +14,11 @@
 /// **Restoration paths** (SPEC R3): see `restorationPath`.
 ///
 /// Not thread-safe: an object and its tree are used by one thread at a time (the engine's).
-public final class RestorableObject {
+///
+/// Open so that a binding can keep its own per-object data in the same allocation (the C
+/// layer's object handles are a subclass): a preservation then reads one block of memory per
+/// object instead of two. Its members are not open: a subclass adds, it does not override.
+open class RestorableObject {
     /// Controller, view or plain object.
     public let kind: ObjectKind
 

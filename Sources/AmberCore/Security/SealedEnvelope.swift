@@ -52,7 +52,7 @@ public struct EnvelopeHeader: Equatable, Sendable {
 /// 12+L    n     the archive itself
 /// aes256GCM, version 2 (chunked, the STREAM construction):
 /// 12+L    32    salt of the per-archive key (HKDF info "amber archive key v2")
-/// 44+L    1     chunk size exponent s, 6...24: each chunk holds 2^s plaintext bytes (written: 20, 1 MiB)
+/// 44+L    1     chunk size exponent s, 6...24: each chunk holds 2^s plaintext bytes (written: 16, 64 KiB)
 /// 45+L    7     nonce prefix P, random
 /// 52+L    ...   chunks 0 ..< k, each its ciphertext then its 16-byte tag; every chunk but the last
 ///               holds 2^s bytes, the last 1...2^s (0 only when the archive is empty, k = 1)
@@ -92,11 +92,15 @@ public enum EnvelopeFormat {
     /// The chunk size exponents version 2 accepts: chunks of 64 bytes (tests, the fuzzer) to
     /// 16 MiB.
     public static let chunkShifts: ClosedRange<Int> = 6 ... 24
-    /// The chunk size exponent written: 1 MiB chunks. One chunk (and swift-crypto's copies of
-    /// it) is under 1% of a large archive, so it barely adds to the peak, while each chunk's
-    /// 16-byte tag and AES-GCM setup are negligible beside encrypting a MiB; a small archive
-    /// is one chunk, as in format 1.
-    public static let defaultChunkShift = 20
+    /// The chunk size exponent written: 64 KiB chunks. swift-crypto returns each sealed chunk
+    /// in buffers of its own (the ciphertext, then a copy with the nonce and tag), which are
+    /// then copied into the envelope: at 64 KiB they are reused heap blocks that stay in the
+    /// cache, where 1 MiB ones (written before) were fresh pages faulted in for every chunk
+    /// (preserving 10,000 objects from C: about 4% faster, measured). Each chunk's 16-byte tag
+    /// is 0.02% of it and its AES-GCM setup is negligible beside encrypting 64 KiB; an archive
+    /// of at most 64 KiB is one chunk, as in format 1. Envelopes of 1 MiB chunks still open
+    /// (the size is in the header).
+    public static let defaultChunkShift = 16
     static let infoV1: [UInt8] = Array("amber archive key v1".utf8)
     static let infoV2: [UInt8] = Array("amber archive key v2".utf8)
 
