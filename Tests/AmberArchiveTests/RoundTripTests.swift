@@ -459,6 +459,23 @@ func expectCode(_ code: ArchiveError.Code, _ what: String, sourceLocation: Sourc
         #expect(descriptions == 2, "GraphNode and NSArray, once each")
     }
 
+    // R26: integers found by value in an array (0 ..< 16,384) and those hashed (all others) are
+    // stored once each, across the array's growth and its limit, whatever order they come in.
+    @Test func smallAndLargeIntegersAreStoredOnce() throws {
+        let samples: [Int64] = [0, 1, 63, 64, 65, 127, 128, 255, 256, 4095, 4096, 16383, 16384, 16385, 1 << 20, -1, -16384, .max, .min]
+        // Large ones first, then small ones, then all again in reverse: each is written once.
+        let order = samples.reversed() + samples + samples.reversed()
+        let value = PropertyList.array(order.map { .int($0) })
+        let bytes = BinaryPropertyList.encode(value)
+        #expect(try BinaryPropertyList(bytes: bytes).objectCount == 1 + samples.count)
+        #expect(try BinaryPropertyList.decode(bytes) == value)
+        // Many small integers: the array grows past its first sizes; every one is still once.
+        let many = PropertyList.array((0 ..< 20000).map { .int(Int64($0 % 17000)) } + (0 ..< 17000).map { .int(Int64($0)) })
+        let manyBytes = BinaryPropertyList.encode(many)
+        #expect(try BinaryPropertyList(bytes: manyBytes).objectCount == 1 + 17000)
+        #expect(try BinaryPropertyList.decode(manyBytes) == many)
+    }
+
     // MARK: Keyed archives: values
 
     // R25, R26: every value of Foundation's classes round-trips through a keyed archive.

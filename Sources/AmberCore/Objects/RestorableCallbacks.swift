@@ -1,7 +1,7 @@
 /// The host's callbacks of one restorable object (SPEC R1). Each is optional.
 ///
 /// The C layer fills these with trampolines to the host's function pointers; the host's context
-/// pointer travels in `RestorableObject.host`.
+/// pointer travels in the C layer's subclass of `RestorableObject`.
 public struct RestorableCallbacks {
     /// Writes the object's state into its own coder at preservation (SPEC R6). Nil: the object
     /// is recorded with an empty state. An error thrown here stops the preservation and is

@@ -51,7 +51,8 @@ open class RestorableObject {
     /// The identifier of the blueprint the object was made from (the analogue of a storyboard
     /// identifier), recorded so that a blueprint factory can make it again (SPEC R10 step 4).
     @exclusivity(unchecked) public var blueprintIdentifier: String?
-    /// The host's payload (the C layer keeps its context box here). Amber never looks inside.
+    /// The host's payload, for a Swift host. Amber never looks inside (the C layer keeps its
+    /// own data in a subclass).
     @exclusivity(unchecked) public var host: AnyObject?
     /// The host's encode, decode and finished-restoring callbacks.
     @exclusivity(unchecked) public var callbacks: RestorableCallbacks
