@@ -36,8 +36,9 @@ struct ObjectTable {
     /// are found by value in an array. A UID beyond what the table could hold goes to a map.
     private var uidRefs: [Int32] = []
     /// Small non-negative integers (counts, indices, enumerations: most integers of a keyed
-    /// archive) are found by value in an array, like UIDs, without hashing: their references,
-    /// -1 for one not written yet. It grows as larger ones come, up to `smallIntLimit`.
+    /// archive) are found by value in an array, like UIDs, without hashing (and are not in
+    /// `ints`): their references, -1 for one not written yet. It grows as larger ones come, up
+    /// to `smallIntLimit`.
     private var smallInts: [Int32] = []
     private static let smallIntLimit = 1 << 14
     private var largeUIDs = RefMap()
@@ -208,6 +209,8 @@ struct ObjectTable {
         return ref
     }
 
+    /// An integer, stored once: one in 0 ..< `smallIntLimit` found by value in `smallInts`,
+    /// any other through `ints`.
     mutating func int(_ value: Int64) -> Int32 {
         let bits = UInt64(bitPattern: value)
         if bits < UInt64(ObjectTable.smallIntLimit) {
@@ -219,28 +222,29 @@ struct ObjectTable {
                 let count = min(max(index + 1, 2 * smallInts.count, 64), ObjectTable.smallIntLimit)
                 smallInts.append(contentsOf: repeatElement(-1, count: count - smallInts.count))
             }
-            let ref = hashedInt(value, bits)
+            let ref = writeInt(value)
             smallInts[index] = ref
             return ref
         }
-        return hashedInt(value, bits)
-    }
-
-    /// An integer, found or stored through `ints`.
-    private mutating func hashedInt(_ value: Int64, _ bits: UInt64) -> Int32 {
         // Matched by value whatever the width it was written in (0x10 to 0x13).
         let (found, slot, tag) = ints.find(hash: RefMap.hash(bits)) { ref in
             let at = offsets[Int(ref)]
             return scalarBits(ref) == bits && body[at] & 0xF0 == 0x10
         }
         if found >= 0 { return found }
+        let ref = writeInt(value)
+        ints.insert(ref, tag: tag, at: slot)
+        return ref
+    }
+
+    /// Writes an integer object and returns its reference.
+    private mutating func writeInt(_ value: Int64) -> Int32 {
         let ref = begin(9)
         var at = end
         var w = body.mutableSpan
         w.int(&at, value)
         _ = consume w
         end = at
-        ints.insert(ref, tag: tag, at: slot)
         return ref
     }
 

@@ -136,9 +136,12 @@ final class EngineBox {
         if recentNames[slot].pointer == p {
             let kept = recentNames[slot].name
             var name = kept
+            // The host may have put a shorter text at the same address: strncmp stops at its
+            // NUL (memcmp could read past it), and then `p[count]` is within the text or its NUL.
             let same = name.withUTF8 { utf8 in
                 guard let base = utf8.baseAddress else { return p[0] == 0 }
-                return memcmp(p, base, utf8.count) == 0 && p[utf8.count] == 0
+                return strncmp(p, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), utf8.count) == 0
+                    && p[utf8.count] == 0
             }
             if same { return kept }
         }
