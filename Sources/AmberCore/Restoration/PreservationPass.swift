@@ -75,21 +75,20 @@ final class PreservationPass {
     @inline(__always)
     private static func occurrence(ofPendingMark mark: Int) -> Int { -3 - mark }
 
-    /// A controller whose objects the walk is going through: its views, then its children, then
-    /// its presented controller (`phase` 0, 1, 2), `next` the position in the current one.
-    private struct Frame {
+    /// An object the walk has taken (`pendingMark`) and will record: where it hangs.
+    private struct Taken {
         let object: RestorableObject
-        let record: Int
-        var phase = 0
-        var next = 0
+        let parent: Int
+        let relation: ObjectRelation
     }
 
     /// Walks the trees from the roots: an object is recorded if it and all its ancestors have
     /// an identifier and its path is not taken; in each controller its views, then its children
-    /// in order, then its presented controller. Iterative, so deep trees do not exhaust the stack:
-    /// a frame per level of the tree, and when an object is recorded its objects are checked at
-    /// once (identifiers, positions in a stack, duplicates) and marked taken (`pendingMark`),
-    /// then recorded in order as the walk comes to them.
+    /// in order, then its presented controller. Iterative, so deep trees do not exhaust the
+    /// stack: when an object is recorded its objects are checked at once (identifiers, positions
+    /// in a stack, duplicates), marked taken (`pendingMark`) and put on a stack of objects to
+    /// record, the first on top, so that the records come in the walk's order (depth first, in
+    /// pre-order). Each object is met once: what the walk needs of it is read then.
     /// `expected`: a hint, the number of records expected.
     ///
     /// With `archiver`, each recorded identifier is stored in it as the object is recorded,
@@ -111,30 +110,15 @@ final class PreservationPass {
         }
         var names = SiblingNames()
         var stackCounts: [String: Int] = [:]
-        var frames: [Frame] = []
-
-        /// Records `o` (taken, with its identifier), marks the objects it holds, and returns
-        /// whether it holds any to walk.
-        func record(_ o: RestorableObject, parent: Int, relation: ObjectRelation) -> Bool {
-            let index = records.count
-            let occurrence = PreservationPass.occurrence(ofPendingMark: o.passIndex)
-            o.passIndex = index
-            let identifier = o.identifier ?? ""
-            records.append(Record(
-                object: o, parent: parent, identifier: identifier, occurrence: occurrence,
-                relation: relation, isRoot: parent < 0, path: parent < 0 ? [identifier] : nil,
-                identifierUID: archiver?.stringUID(identifier) ?? -1))
-            // After the record exists: a duplicate's path is made from it.
-            guard !(o.views.isEmpty && o.children.isEmpty && o.presented == nil) else { return false }
-            mark(o, index)
-            return true
-        }
+        var taken: [Taken] = []
 
         /// Takes the objects of record `index`'s object `o` that are to be recorded: those with
-        /// an identifier whose path is not taken by an earlier one (the others are duplicates).
+        /// an identifier whose path is not taken by an earlier one (the others are duplicates),
+        /// put on `taken` in reverse order (the first on top).
         func mark(_ o: RestorableObject, _ index: Int) {
             names.removeAll()
-            func consider(_ c: RestorableObject, _ occurrence: Int, _ cid: String) {
+            let mark = taken.count
+            func consider(_ c: RestorableObject, _ occurrence: Int, _ cid: String, _ relation: ObjectRelation) {
                 guard c.passID != id else { return }
                 guard names.insert(RestorableObject.component(cid, occurrence)) else {
                     markDuplicate(c, path(ofRecord: index) + [RestorableObject.component(cid, occurrence)])
@@ -142,9 +126,10 @@ final class PreservationPass {
                 }
                 c.passID = id
                 c.passIndex = PreservationPass.pendingMark(occurrence)
+                taken.append(Taken(object: c, parent: index, relation: relation))
             }
             for v in o.views {
-                if let vid = v.identifier { consider(v, 0, vid) }
+                if let vid = v.identifier { consider(v, 0, vid, .view) }
             }
             if o.isStackContainer {
                 stackCounts.removeAll(keepingCapacity: true)
@@ -152,55 +137,40 @@ final class PreservationPass {
                     guard let cid = c.identifier else { continue }
                     let k = stackCounts[cid, default: 0]
                     stackCounts[cid] = k + 1
-                    consider(c, k, cid)
+                    consider(c, k, cid, .child)
                 }
             } else {
                 for c in o.children {
-                    if let cid = c.identifier { consider(c, 0, cid) }
+                    if let cid = c.identifier { consider(c, 0, cid, .child) }
                 }
             }
-            if let p = o.presented, let pid = p.identifier { consider(p, 0, pid) }
+            if let p = o.presented, let pid = p.identifier { consider(p, 0, pid, .presented) }
+            // The first taken on top.
+            var i = mark, j = taken.count - 1
+            while i < j {
+                taken.swapAt(i, j)
+                i += 1
+                j -= 1
+            }
         }
 
-        /// Whether `c` was taken by the walk and is not recorded yet.
-        @inline(__always)
-        func isPending(_ c: RestorableObject) -> Bool { c.passID == id && c.passIndex <= -3 }
-
         for root in accepted {
-            guard record(root, parent: -1, relation: .none) else { continue }
-            frames.append(Frame(object: root, record: records.count - 1))
-            while !frames.isEmpty {
-                let top = frames.count - 1
-                let o = frames[top].object
-                var found: RestorableObject?
-                var relation = ObjectRelation.none
-                // The next taken object of the frame's, in order.
-                while found == nil, frames[top].phase < 3 {
-                    let i = frames[top].next
-                    switch frames[top].phase {
-                    case 0, 1:
-                        let isViews = frames[top].phase == 0
-                        let list = isViews ? o.views : o.children
-                        if i < list.count {
-                            frames[top].next = i + 1
-                            if isPending(list[i]) { found = list[i]; relation = isViews ? .view : .child }
-                            continue
-                        }
-                    default:
-                        frames[top].next = 1
-                        if i == 0, let p = o.presented, isPending(p) { found = p; relation = .presented }
-                        if found != nil { continue }
-                    }
-                    frames[top].phase += 1
-                    frames[top].next = 0
-                }
-                guard let c = found else {
-                    frames.removeLast()
-                    continue
-                }
-                if record(c, parent: frames[top].record, relation: relation) {
-                    frames.append(Frame(object: c, record: records.count - 1))
-                }
+            taken.append(Taken(object: root, parent: -1, relation: .none))
+            while let next = taken.popLast() {
+                let o = next.object
+                // Taken by this walk and not recorded yet (an object has one place, so this
+                // holds; checked so that nothing is recorded twice).
+                guard o.passID == id, o.passIndex <= -3 else { continue }
+                let index = records.count
+                let occurrence = PreservationPass.occurrence(ofPendingMark: o.passIndex)
+                o.passIndex = index
+                let identifier = o.identifier ?? ""
+                records.append(Record(
+                    object: o, parent: next.parent, identifier: identifier, occurrence: occurrence,
+                    relation: next.relation, isRoot: next.parent < 0, path: next.parent < 0 ? [identifier] : nil,
+                    identifierUID: archiver?.stringUID(identifier) ?? -1))
+                // After the record exists: a duplicate's path is made from it.
+                if !(o.views.isEmpty && o.children.isEmpty && o.presented == nil) { mark(o, index) }
             }
         }
     }
