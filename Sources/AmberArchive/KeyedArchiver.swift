@@ -125,6 +125,10 @@ public final class KeyedArchiver {
     /// `encode(_:forKey:)` refers to. Encode it later with `encode(stringUID:forKey:)`.
     public func stringUID(_ value: String) -> Int { w.stringUID(value) }
 
+    /// The string whose UID `stringUID(_:)` gave, read back from the archive; nil if `uid` is
+    /// not a string's, or after `finishEncoding`.
+    public func string(uid: Int) -> String? { w.table.string(uid: uid) }
+
     /// Encodes, under a prepared key, a reference to the string whose UID `stringUID(_:)` gave.
     public func encode(stringUID uid: Int, forKey key: Key) { w.put(ref: key.ref, w.table.uid(UInt64(uid))) }
 

@@ -343,6 +343,38 @@ struct ObjectTable {
         return listString(found >= 0 ? found : write(value, units), found: found, slot: slot, tag: tag)
     }
 
+    /// The string listed in `objects` at `uid` (as `stringUID(_:)` stored it), read back from
+    /// the bytes written; nil if `uid` is not a string's.
+    func string(uid: Int) -> String? {
+        guard uid >= 0, uid < objects.count else { return nil }
+        let ref = Int(objects[uid])
+        guard ref >= 0, ref < offsets.count else { return nil }
+        let at = offsets[ref]
+        guard at + 1 < end else { return nil }
+        let marker = body[at]
+        let (count, start): (Int, Int)
+        if marker & 0x0F != 0x0F {
+            (count, start) = (Int(marker & 0x0F), at + 1)
+        } else {
+            let width = 1 << Int(body[at + 1] & 0x0F)
+            guard width <= 8, at + 2 + width <= end else { return nil }
+            (count, start) = (Int(BinaryPropertyList.readUInt(body, at: at + 2, width: width)), at + 2 + width)
+        }
+        guard count >= 0, start + count <= end else { return nil }
+        switch marker >> 4 {
+        case 0x5:
+            return String(decoding: body[start ..< start + count], as: UTF8.self)
+        case 0x6:
+            guard start + 2 * count <= end else { return nil }
+            var units: [UInt16] = []
+            units.reserveCapacity(count)
+            for i in 0 ..< count { units.append(UInt16(body[start + 2 * i]) << 8 | UInt16(body[start + 2 * i + 1])) }
+            return String(decoding: units, as: UTF16.self)
+        default:
+            return nil
+        }
+    }
+
     /// The UID of a string value given as ASCII bytes (every byte below 0x80): as
     /// `stringUID(_:)` for the string of those bytes, without making the string.
     mutating func stringUID(ascii units: Span<UInt8>) -> Int {

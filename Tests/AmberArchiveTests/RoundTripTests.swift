@@ -459,6 +459,28 @@ func expectCode(_ code: ArchiveError.Code, _ what: String, sourceLocation: Sourc
         #expect(descriptions == 2, "GraphNode and NSArray, once each")
     }
 
+    // R26: a string stored by its UID reads back the same from the archive under construction
+    // (ASCII and UTF-16 objects; `$null` is one); a UID that is not a string's, out of range, or
+    // asked after finishing gives nil.
+    @Test func stringsReadBackByUID() throws {
+        let archiver = KeyedArchiver()
+        let texts = ["ItemsViewController-12", "", "Überblick", "タブ 🎉", String(repeating: "x", count: 300)]
+        let uids = texts.map { archiver.stringUID($0) }
+        for (text, uid) in zip(texts, uids) { #expect(archiver.string(uid: uid) == text) }
+        #expect(archiver.stringUID("Überblick") == uids[2])
+        archiver.encode(Int64(7), forKey: "seven")
+        try archiver.encode(objectUIDs: [uids[0]], forKey: "list")
+        #expect(archiver.string(uid: 0) == "$null")
+        let thing = try archiver.encodeDetachedObject(class: archiver.objectClass("Thing")) { _ in }
+        #expect(archiver.string(uid: thing) == nil)  // a dictionary
+        #expect(archiver.string(uid: -1) == nil)
+        #expect(archiver.string(uid: 1 << 20) == nil)
+        let bytes = try archiver.finishEncoding()
+        #expect(archiver.string(uid: uids[0]) == nil)
+        let u = try KeyedUnarchiver(bytes: bytes)
+        #expect(try u.decodeInt64(forKey: "seven") == 7)
+    }
+
     // R26: integers found by value in an array (0 ..< 16,384) and those hashed (all others) are
     // stored once each, across the array's growth and its limit, whatever order they come in.
     @Test func smallAndLargeIntegersAreStoredOnce() throws {

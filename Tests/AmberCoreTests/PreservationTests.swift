@@ -118,6 +118,33 @@ import Testing
         #expect(archivedPaths(store) == [["root"], ["root", "same"]])
     }
 
+    // R3, R4: the walk keeps recorded identifiers in the archive only; the paths of
+    // duplicates and of the check on references are made from them, ASCII or not.
+    @Test func pathsOfDuplicatesAndReferencesUseTheIdentifiersStored() throws {
+        let store = MemoryStore()
+        let engine = makeEngine(store)
+        let root = controller("Überblick")
+        let tabs = controller("タブ", stack: true)
+        let first = controller("détail"), second = controller("détail"), clash = controller("détail#1")
+        try engine.addRoot(root)
+        try root.addChild(tabs)
+        for c in [first, second, clash] { try tabs.addChild(c) }
+        // A controller in no tree whose path is another's once its parent chain is counted.
+        let lookalike = controller("détail#1")
+        let elsewhere = controller("タブ")
+        let top = controller("Überblick")
+        try top.addChild(elsewhere)
+        try elsewhere.addChild(lookalike)
+        var thrown: AmberError?
+        first.callbacks.encode = { _, coder in
+            do { try coder.encodeReference(to: lookalike, forKey: "twin") } catch let e as AmberError { thrown = e }
+        }
+        let result = try engine.preserve()
+        #expect(result.duplicates.first == ["Überblick", "タブ", "détail#1"])
+        #expect(thrown?.code == .duplicate)
+        #expect(archivedPaths(store) == [["Überblick"], ["Überblick", "タブ"], ["Überblick", "タブ", "détail"], ["Überblick", "タブ", "détail#1"]])
+    }
+
     // R3
     @Test func stackContainerPreservesSameIdentifiersByPosition() throws {
         let store = MemoryStore()

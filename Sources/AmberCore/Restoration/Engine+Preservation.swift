@@ -171,7 +171,7 @@ extension Engine {
             if identifierUID >= 0 {
                 a.encode(stringUID: identifierUID, forKey: prepared(&layout.identifier, L.identifier))
             } else {
-                a.encode(pass.records[i].identifier, forKey: prepared(&layout.identifier, L.identifier))
+                a.encode(pass.identifier(ofRecord: i), forKey: prepared(&layout.identifier, L.identifier))
             }
             let occurrence = pass.records[i].occurrence
             if occurrence > 0 { a.encode(Int64(occurrence), forKey: L.position) }

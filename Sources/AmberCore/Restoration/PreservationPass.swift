@@ -12,7 +12,9 @@ final class PreservationPass {
         fileprivate(set) var object: RestorableObject?
         /// The index of the record it hangs from, or -1.
         let parent: Int
-        let identifier: String
+        /// The restoration identifier; nil when the walk stored it in the archiver
+        /// (`identifierUID`), which gives it back (`identifier(ofRecord:)`).
+        let identifier: String?
         /// Its position among same-identifier children of a stack (0: first).
         let occurrence: Int
         let relation: ObjectRelation
@@ -29,6 +31,8 @@ final class PreservationPass {
     /// (the engine reads a record's fields one at a time; references append between callbacks).
     @exclusivity(unchecked) private(set) var records: [Record] = []
     private(set) var duplicates: [[String]] = []
+    /// The archiver the walk stored the identifiers in.
+    private var archiver: KeyedArchiver?
     /// Every recorded path, made the first time a reference needs it.
     private var paths: Set<[String]>?
 
@@ -44,17 +48,22 @@ final class PreservationPass {
         records[index].object.take()
     }
 
+    /// A record's restoration identifier.
+    func identifier(ofRecord index: Int) -> String {
+        if let identifier = records[index].identifier { return identifier }
+        return archiver?.string(uid: records[index].identifierUID) ?? ""
+    }
+
     /// A record's restoration path.
     func path(ofRecord index: Int) -> [String] {
         var reversed: [String] = []
         var i = index
         while i >= 0 {
-            let r = records[i]
-            if let path = r.path {
+            if let path = records[i].path {
                 return path + reversed.reversed()
             }
-            reversed.append(RestorableObject.component(r.identifier, r.occurrence))
-            i = r.parent
+            reversed.append(RestorableObject.component(identifier(ofRecord: i), records[i].occurrence))
+            i = records[i].parent
         }
         return reversed.reversed()
     }
@@ -96,6 +105,7 @@ final class PreservationPass {
     /// is encoded.
     func walk(roots: [RestorableObject], expected: Int = 0, archiver: KeyedArchiver? = nil) {
         if expected > 0 { records.reserveCapacity(expected) }
+        self.archiver = archiver
         var rootNames = SiblingNames()
         var accepted: [RestorableObject] = []
         for root in roots where root.parent == nil && root.passID != id {
@@ -165,10 +175,13 @@ final class PreservationPass {
                 let occurrence = PreservationPass.occurrence(ofPendingMark: o.passIndex)
                 o.passIndex = index
                 let identifier = o.identifier ?? ""
+                // The identifier is kept in the archiver only (read back for the rare path
+                // that needs it): one string fewer to release, cold, when the pass ends.
+                let uid = archiver?.stringUID(identifier) ?? -1
                 records.append(Record(
-                    object: o, parent: next.parent, identifier: identifier, occurrence: occurrence,
+                    object: o, parent: next.parent, identifier: uid >= 0 ? nil : identifier, occurrence: occurrence,
                     relation: next.relation, isRoot: next.parent < 0, path: next.parent < 0 ? [identifier] : nil,
-                    identifierUID: archiver?.stringUID(identifier) ?? -1))
+                    identifierUID: uid))
                 // After the record exists: a duplicate's path is made from it.
                 if !(o.views.isEmpty && o.children.isEmpty && o.presented == nil) { mark(o, index) }
             }
