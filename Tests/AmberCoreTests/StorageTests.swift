@@ -15,6 +15,11 @@ import Testing
         try store.write(Array(repeating: 7, count: 100_000))
         #expect(try store.read() == Array(repeating: 7, count: 100_000))
         #expect(FileSystem.directoryEntries(store.directory) == ["state.archive"])  // no temporary left
+        // Written in 512 KiB pieces, each one's write-back started: every byte in its place.
+        let large = (0 ..< 1_300_007).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }
+        try store.write(large)
+        #expect(try store.read() == large)
+        #expect(FileSystem.directoryEntries(store.directory) == ["state.archive"])
         try store.remove()
         try store.remove()
         #expect(try store.read() == nil)

