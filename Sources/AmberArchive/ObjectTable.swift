@@ -343,29 +343,29 @@ struct ObjectTable {
         return listString(found >= 0 ? found : write(value, units), found: found, slot: slot, tag: tag)
     }
 
+    /// The number of characters of the string object written at `at` (ASCII or UTF-16), and
+    /// where they start: the count is in the marker's low half, or in the integer after it.
+    @inline(__always)
+    private func stringExtent(at: Int) -> (count: Int, start: Int) {
+        let marker = body[at]
+        if marker & 0x0F != 0x0F { return (Int(marker & 0x0F), at + 1) }
+        let width = 1 << Int(body[at + 1] & 0x0F)
+        return (Int(BinaryPropertyList.readUInt(body, at: at + 2, width: width)), at + 2 + width)
+    }
+
     /// The string listed in `objects` at `uid` (as `stringUID(_:)` stored it), read back from
     /// the bytes written; nil if `uid` is not a string's.
     func string(uid: Int) -> String? {
         guard uid >= 0, uid < objects.count else { return nil }
         let ref = Int(objects[uid])
         guard ref >= 0, ref < offsets.count else { return nil }
+        // Bytes this table wrote: a string object's header is whole and its text within `end`.
         let at = offsets[ref]
-        guard at + 1 < end else { return nil }
-        let marker = body[at]
-        let (count, start): (Int, Int)
-        if marker & 0x0F != 0x0F {
-            (count, start) = (Int(marker & 0x0F), at + 1)
-        } else {
-            let width = 1 << Int(body[at + 1] & 0x0F)
-            guard width <= 8, at + 2 + width <= end else { return nil }
-            (count, start) = (Int(BinaryPropertyList.readUInt(body, at: at + 2, width: width)), at + 2 + width)
-        }
-        guard count >= 0, start + count <= end else { return nil }
-        switch marker >> 4 {
+        let (count, start) = stringExtent(at: at)
+        switch body[at] >> 4 {
         case 0x5:
             return String(decoding: body[start ..< start + count], as: UTF8.self)
         case 0x6:
-            guard start + 2 * count <= end else { return nil }
             var units: [UInt16] = []
             units.reserveCapacity(count)
             for i in 0 ..< count { units.append(UInt16(body[start + 2 * i]) << 8 | UInt16(body[start + 2 * i + 1])) }
@@ -414,19 +414,11 @@ struct ObjectTable {
 
     /// Whether object `ref` is an ASCII string holding exactly `units`.
     private func asciiEquals(_ ref: Int32, _ units: Span<UInt8>) -> Bool {
-        let b = body.span
         let at = offsets[Int(ref)]
-        let marker = b[at]
-        guard marker >> 4 == 0x5 else { return false }
-        let (count, start): (Int, Int)
-        if marker & 0x0F != 0x0F {
-            (count, start) = (Int(marker & 0x0F), at + 1)
-        } else {
-            let width = 1 << Int(b[at + 1] & 0x0F)
-            (count, start) = (Int(BinaryPropertyList.readUInt(body, at: at + 2, width: width)), at + 2 + width)
-        }
+        guard body[at] >> 4 == 0x5 else { return false }
+        let (count, start) = stringExtent(at: at)
         guard units.count == count else { return false }
-        let stored = b.extracting(start ..< start + count)
+        let stored = body.span.extracting(start ..< start + count)
         for i in units.indices where stored[i] != units[i] { return false }
         return true
     }
@@ -459,13 +451,7 @@ struct ObjectTable {
     private func stringEquals(_ ref: Int32, _ value: String, _ units: Span<UInt8>) -> Bool {
         let at = offsets[Int(ref)]
         let marker = body[at]
-        let (count, start): (Int, Int)
-        if marker & 0x0F != 0x0F {
-            (count, start) = (Int(marker & 0x0F), at + 1)
-        } else {
-            let width = 1 << Int(body[at + 1] & 0x0F)
-            (count, start) = (Int(BinaryPropertyList.readUInt(body, at: at + 2, width: width)), at + 2 + width)
-        }
+        let (count, start) = stringExtent(at: at)
         switch marker >> 4 {
         case 0x5:
             guard units.count == count else { return false }
