@@ -108,10 +108,18 @@ func callHost(_ what: @autoclosure () -> String, _ body: () -> CInt) throws {
     ThreadError.clearCurrent()
     let code = body()
     guard code != 0 else { return }
+    throw hostFailure(what(), code)
+}
+
+/// The error for a host callback (`what`) that returned non-zero `code`, with the message the
+/// callback left on this thread (if it failed an Amber call with that code). For a caller that
+/// cleared the thread's error (`ThreadError.clearCurrent()`) before the callback, as `callHost`
+/// does.
+func hostFailure(_ what: String, _ code: CInt) -> HostFailure {
     let state = ThreadError.current
-    var message = "\(what()) returned \(code) (\(statusName(code)))"
+    var message = "\(what) returned \(code) (\(statusName(code)))"
     if state.code == code, !state.text.isEmpty { message += ": " + state.text }
-    throw HostFailure(code: code, message: message)
+    return HostFailure(code: code, message: message)
 }
 
 /// Runs an exported function's body: returns AMBER_OK, or the status of what it threw with the

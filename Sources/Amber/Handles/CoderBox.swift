@@ -12,14 +12,15 @@ final class CoderBox {
         case idle
     }
 
-    /// Unchecked for exclusive access at run time: each access is a plain read, or a write
-    /// by `with` outside the callback.
-    @exclusivity(unchecked) private(set) var source: Source {
-        didSet { keyed = Self.keyed(source) }
-    }
-    /// The coder `source` holds (nil when idle), unretained: `source` holds it. Read with
-    /// `_withUnsafeGuaranteedRef` by the scalar and string calls, the C ABI's hot path, so that
-    /// a call costs no retain and release of the coder (as `DecoderBox.keyed`).
+    /// The coder lent, unretained: the lender (`with`) holds it for the loan and clears these
+    /// when the loan ends, so a loan costs no retain and release of the coder. Unchecked for
+    /// exclusive access at run time: each access is a plain read, or a write by `with` outside
+    /// the callback.
+    @exclusivity(unchecked) private var lentState: Unmanaged<StateCoder>?
+    @exclusivity(unchecked) private var lentApp: Unmanaged<AppCoder>?
+    /// The coder lent, either kind (nil when idle). Read with `_withUnsafeGuaranteedRef` by the
+    /// scalar and string calls, the C ABI's hot path, so that a call costs no retain and release
+    /// of the coder (as `DecoderBox.keyed`).
     @exclusivity(unchecked) private var keyed: Unmanaged<KeyedStateCoder>?
     /// The engine whose callback the coder serves. Unowned, as `DecoderBox.engine`: the engine's
     /// box holds its spare box, and a box made for a nested callback lives only during that
@@ -28,21 +29,37 @@ final class CoderBox {
     /// would give the engine's box a side table and slow its every retain and release.
     @exclusivity(unchecked) unowned(unsafe) var engine: EngineBox?
 
-    init(_ source: Source, engine: EngineBox?) {
-        self.source = source
+    init(engine: EngineBox?) {
         self.engine = engine
-        keyed = Self.keyed(source)
     }
 
-    private static func keyed(_ source: Source) -> Unmanaged<KeyedStateCoder>? {
+    /// The coder lent (taken with a reference: for the calls off the hot path).
+    var source: Source {
+        if let c = lentState { return .state(c.takeUnretainedValue()) }
+        if let c = lentApp { return .app(c.takeUnretainedValue()) }
+        return .idle
+    }
+
+    /// Points the box at `source`'s coder, unretained (the lender holds it), or at none.
+    @inline(__always)
+    private func point(at source: Source) {
         switch source {
-        case .state(let c): return Unmanaged.passUnretained(c)
-        case .app(let c): return Unmanaged.passUnretained(c)
-        case .idle: return nil
+        case .state(let c):
+            lentState = .passUnretained(c)
+            lentApp = nil
+            keyed = .passUnretained(c)
+        case .app(let c):
+            lentApp = .passUnretained(c)
+            lentState = nil
+            keyed = .passUnretained(c)
+        case .idle:
+            lentState = nil
+            lentApp = nil
+            keyed = nil
         }
     }
 
-    /// Calls `body` with the coder, borrowed (no retain: `source` holds it).
+    /// Calls `body` with the coder, borrowed (no retain: the lender holds it).
     @inline(__always)
     private func withCoder(_ body: (KeyedStateCoder) throws(AmberError) -> Void) throws(AmberError) {
         guard let keyed else { throw idle() }
@@ -50,25 +67,43 @@ final class CoderBox {
         try result.get()
     }
 
-    /// Lends a coder handle to `body`; the handle is dead once it returns. The engine's spare
-    /// box is re-pointed rather than a box made per callback (a new one when callbacks nest).
+    /// Lends a coder handle to `body`; the handle is dead once it returns. `source`'s coder must
+    /// stay alive until then (the caller holds it). The engine's spare box is re-pointed rather
+    /// than a box made per callback (a new one when callbacks nest), reached without a retain:
+    /// the engine's box holds it.
     static func with<T>(_ source: Source, engine: EngineBox?, _ body: (OpaquePointer) throws -> T) throws -> T {
-        let box: CoderBox
-        if let engine, let spare = engine.spareCoder {
-            engine.spareCoder = nil
-            spare.source = source
-            box = spare
-        } else {
-            box = CoderBox(source, engine: engine)
+        try with(source, engine: engine.map { Unmanaged.passUnretained($0) }, body)
+    }
+
+    /// As `with(_:engine:_:)`, the engine given unretained (the caller holds it).
+    @inline(__always)
+    static func with<T>(_ source: Source, engine: Unmanaged<EngineBox>?, _ body: (OpaquePointer) throws -> T) throws -> T {
+        guard let engine else { return try CoderBox(engine: nil).lend(source, body) }
+        return try engine._withUnsafeGuaranteedRef { engine in
+            guard !engine.spareCoderLent else { return try CoderBox(engine: engine).lend(source, body) }
+            let spare: Unmanaged<CoderBox>
+            if let made = engine.spareCoderRef {
+                spare = made
+            } else {
+                let box = CoderBox(engine: engine)
+                engine.spareCoder = box
+                spare = .passUnretained(box)
+                engine.spareCoderRef = spare
+            }
+            engine.spareCoderLent = true
+            defer { engine.spareCoderLent = false }
+            return try spare._withUnsafeGuaranteedRef { box in try box.lend(source, body) }
         }
-        let handle = try HandleRegistry.shared.lend(box, .coder)
-        defer {
-            HandleRegistry.shared.endLoan(handle)
-            box.source = .idle
-            // The engine given: the caller holds it.
-            if let engine, engine.spareCoder == nil { engine.spareCoder = box }
-        }
-        return try withExtendedLifetime(box) { try body(handle) }
+    }
+
+    /// Lends this box, pointed at `source`, to `body`.
+    @inline(__always)
+    private func lend<T>(_ source: Source, _ body: (OpaquePointer) throws -> T) throws -> T {
+        point(at: source)
+        defer { point(at: .idle) }
+        let handle = try HandleRegistry.shared.lend(self, .coder)
+        defer { HandleRegistry.shared.endLoan(handle) }
+        return try body(handle)
     }
 
     private func idle() -> AmberError { misuse("the coder is used outside its callback") }

@@ -19,10 +19,15 @@ final class ObjectBox: RestorableObject {
     /// The host's context pointer and its ctx_free (called once, by `releaseContext`).
     let ctx: UnsafeMutableRawPointer?
     /// The engine the object was made for; nil once it is closed (`EngineBox.close` clears it,
-    /// so it never names a box that is gone). Unowned rather than weak, so that the engine's box
-    /// has no side table to slow every retain and release of it; unchecked, so that reading it
-    /// costs no atomic retain and release.
-    @exclusivity(unchecked) unowned(unsafe) var engine: EngineBox?
+    /// so it never names a box that is gone). Unretained rather than weak, so that the engine's
+    /// box has no side table to slow every retain and release of it.
+    var engine: EngineBox? {
+        get { engineRef?.takeUnretainedValue() }
+        set { engineRef = newValue.map { Unmanaged.passUnretained($0) } }
+    }
+    /// The engine, as `engine`, for the trampolines: passed on without a retain and release
+    /// (unchecked for exclusive access: plain reads and writes).
+    @exclusivity(unchecked) private(set) var engineRef: Unmanaged<EngineBox>?
     /// The host's callbacks (`install`).
     @exclusivity(unchecked) private(set) var callbacksC = amber_object_callbacks()
     private var ctxFree: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?
@@ -40,7 +45,7 @@ final class ObjectBox: RestorableObject {
         kind: ObjectKind, className: String, restorationIdentifier: String?, engine: EngineBox,
         ctx: UnsafeMutableRawPointer?, ctxFree: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?
     ) {
-        self.engine = engine
+        self.engineRef = Unmanaged.passUnretained(engine)
         self.ctx = ctx
         self.ctxFree = ctxFree
         super.init(kind: kind, className: className, restorationIdentifier: restorationIdentifier)
@@ -73,13 +78,17 @@ final class ObjectBox: RestorableObject {
         object.callbacks = callbacks
     }
 
+    /// Called for every object preserved: the closure lent the coder captures no reference
+    /// (nothing to retain and release per object), and the message is made only on failure.
     private static func encode(_ object: RestorableObject, _ coder: StateCoder) throws {
         guard let box = of(object), let encode = box.callbacksC.encode else { return }
         let handle = box.handle
         let ctx = box.ctx
-        try CoderBox.with(.state(coder), engine: box.engine) { c in
-            try callHost("the encode callback of '\(object.className)'") { encode(handle, c, ctx) }
+        let code = try CoderBox.with(.state(coder), engine: box.engineRef) { c -> CInt in
+            ThreadError.clearCurrent()
+            return encode(handle, c, ctx)
         }
+        if code != 0 { throw hostFailure("the encode callback of '\(object.className)'", code) }
     }
 
     private static func decode(_ object: RestorableObject, _ decoder: StateDecoder) throws {
