@@ -192,17 +192,24 @@ import Testing
 
         // The archive, read with the codec alone: one record per object with its metadata.
         let u = try KeyedUnarchiver(bytes: try #require(store.bytes))
+        #expect(try u.decodeInt64(forKey: "amber.format") == 2)
         let uids = try u.decodeObjectUIDs(forKey: "objects")
         #expect(uids.count == 3)
         let second = try u.withObject(uid: uids[1]) { r, cls -> [String] in
             #expect(cls == "AmberObjectRecord")
             #expect(try r.decodeInt64(forKey: "parent") == 0)
-            #expect(try r.decodeInt64(forKey: "kind") == 0)
+            // Format 2: a controller that is a child of its parent has neither kind nor relation.
+            #expect(!r.containsValue(forKey: "kind") && !r.containsValue(forKey: "relation"))
             let state = try #require(try r.objectUID(forKey: "state"))
             let value = try r.withObject(uid: state) { s, _ in try s.decodeString(forKey: "value") }
             return [try r.decodeString(forKey: "class"), try r.decodeString(forKey: "id"), try r.decodeString(forKey: "blueprint"), value]
         }
         #expect(second == ["ChildController", "child", "Main/Child", "c"])
+        // The view: its kind and relation are not the usual ones, so they are written.
+        let third = try u.withObject(uid: uids[2]) { r, _ in
+            (try r.decodeInt64(forKey: "kind"), try r.decodeInt64(forKey: "relation"), try r.decodeInt64(forKey: "parent"))
+        }
+        #expect(third == (Int64(ObjectKind.view.rawValue), Int64(ObjectRelation.view.rawValue), 1))
         let first = try u.withObject(uid: uids[0]) { r, _ in
             (try r.decodeString(forKey: "restorationClass"), try r.decodeValue(forKey: "path"))
         }
@@ -220,6 +227,68 @@ import Testing
         #expect(report.map(\.kind) == [.controller, .controller, .view])
         #expect(report.map(\.className) == ["RootController", "ChildController", "UIScrollView"])
         #expect(log.entries.prefix(3) == ["decode root=r", "decode child=c", "decode scroll=s"])
+    }
+
+    /// An archive in the engine's layout written by hand: a root controller and a child
+    /// controller, with kind and relation written as format 1 always did (`explicit`) or left
+    /// out.
+    private func handMadeArchive(format: Int64, explicit: Bool) throws -> [UInt8] {
+        let a = KeyedArchiver()
+        a.encode(format, forKey: "amber.format")
+        a.encodeObject(forKey: "app", className: "AmberAppState") { app in app.encode("2.1", forKey: "bundleVersion") }
+        let state = a.objectClass("AmberState")
+        let root = a.encodeDetachedObject(className: "AmberObjectRecord") { r in
+            r.encode("RootController", forKey: "class")
+            if explicit { r.encode(Int64(0), forKey: "kind") }
+            r.encode("root", forKey: "id")
+            if explicit { r.encode(Int64(ObjectRelation.none.rawValue), forKey: "relation") }
+            r.encode(.array([.string("root")]), forKey: "path")
+            r.encode(true, forKey: "root")
+            r.encodeObject(forKey: r.key("state"), class: state) { s in s.encode("r", forKey: "value") }
+        }
+        let child = a.encodeDetachedObject(className: "AmberObjectRecord") { r in
+            r.encode("ChildController", forKey: "class")
+            if explicit { r.encode(Int64(0), forKey: "kind") }
+            r.encode("child", forKey: "id")
+            r.encode(Int64(0), forKey: "parent")
+            if explicit { r.encode(Int64(ObjectRelation.child.rawValue), forKey: "relation") }
+            r.encodeObject(forKey: r.key("state"), class: state) { s in s.encode("c", forKey: "value") }
+        }
+        try a.encode(objectUIDs: [root, child], forKey: "objects")
+        return try a.finishEncoding()
+    }
+
+    /// Restores a hand-made archive into a root with one child; returns the report.
+    private func restoreHandMade(_ bytes: [UInt8]) throws -> (RestorationReport, Log) {
+        let store = MemoryStore()
+        store.bytes = bytes
+        let engine = makeEngine(store)
+        let log = Log()
+        let root = controller("root", "RootController"), child = controller("child", "ChildController")
+        try engine.addRoot(root)
+        try root.addChild(child)
+        for o in [root, child] { saving(o, "", log: log) }
+        return (engine.restore(), log)
+    }
+
+    // R5: archives of the format before (kind and relation always written) still restore; in
+    // the format written now they may be left out; a format this engine does not know is
+    // refused by name, and a format 1 record without its kind is corrupt.
+    @Test func formatsOneAndTwoRestore() throws {
+        for (format, explicit) in [(Int64(1), true), (2, false), (2, true)] {
+            let (report, log) = try restoreHandMade(try handMadeArchive(format: format, explicit: explicit))
+            #expect(report.map(\.path) == [["root"], ["root", "child"]], "format \(format)")
+            #expect(report.map(\.kind) == [.controller, .controller], "format \(format)")
+            #expect(log.entries.prefix(2) == ["decode root=r", "decode child=c"], "format \(format)")
+        }
+        func corruption(_ report: RestorationReport) -> String {
+            guard case .corruptArchive(let message) = report.freshLaunchReason else { return "not corrupt: \(report)" }
+            return message
+        }
+        let (unknown, _) = try restoreHandMade(try handMadeArchive(format: 3, explicit: true))
+        #expect(corruption(unknown).contains("the archive's format is 3; this engine reads formats 1 to 2"))
+        let (missing, _) = try restoreHandMade(try handMadeArchive(format: 1, explicit: false))
+        #expect(corruption(missing).contains("no value for key 'kind'"))
     }
 
     // R4

@@ -3,18 +3,21 @@
 ///
 /// ```text
 /// $top = {
-///   amber.format: 1,
+///   amber.format: 2,              (1: written by earlier releases, still read)
 ///   app: AmberAppState { bundleVersion, interfaceIdiom, timestamp (NSDate), systemVersion,
 ///                        …the keys should-save and will-encode wrote },
 ///   objects: NSArray of AmberObjectRecord {
 ///     class: NSString,            the object's class name
-///     kind: int,                  ObjectKind (0 controller, 1 view, 2 plain object)
+///     kind: int,                  ObjectKind (1 view, 2 plain object); absent: 0, a
+///                                 controller (format 1: always present)
 ///     id: NSString,               its restoration identifier
 ///     position: int,              in a stack, k ≥ 1 for the k-th later child with the same id
 ///                                 (absent: 0); the path component is then `id#k`
 ///     parent: int,                the index in `objects` of the record it hangs from (always
 ///                                 lower than its own); absent when not recorded
-///     relation: int,              ObjectRelation (1 child, 2 presented, 3 view, 4 plain object)
+///     relation: int,              ObjectRelation (0 none, 1 child, 2 presented, 3 view,
+///                                 4 plain object); absent: 1 (child) for a record with a
+///                                 parent, 0 (none) for one without (format 1: always present)
 ///     path: NSArray of NSString,  the whole restoration path, only for records without parent
 ///     root: true,                 only for the roots the walk started from
 ///     restorationClass: NSString, blueprint: NSString   (when the object has them)
@@ -34,7 +37,16 @@
 /// object naming a record. Records are in walk order: each parent before its children.
 enum ArchiveLayout {
     static let formatKey = "amber.format"
-    static let formatVersion: Int64 = 1
+    /// The format written. Format 2 leaves out a record's kind and relation when they are the
+    /// usual ones (a controller; a child of its parent, or none without a parent): two entries
+    /// fewer in most records, to write and to read.
+    static let formatVersion: Int64 = 2
+    /// The formats read.
+    static let readableFormats: ClosedRange<Int64> = 1 ... 2
+
+    /// The relation a format 2 record without one has.
+    @inline(__always)
+    static func usualRelation(hasParent: Bool) -> ObjectRelation { hasParent ? .child : .none }
 
     static let appKey = "app"
     static let appClass = "AmberAppState"

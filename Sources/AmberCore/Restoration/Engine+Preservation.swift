@@ -166,7 +166,7 @@ extension Engine {
         }
         return try archiver.encodeDetachedObject(class: prepared(&layout.recordClass, L.recordClass)) { a in
             a.encode(stringUID: layout.nameUID(object.className, in: a), forKey: prepared(&layout.className, L.className))
-            a.encode(Int64(object.kind.rawValue), forKey: prepared(&layout.kind, L.kind))
+            if object.kind != .controller { a.encode(Int64(object.kind.rawValue), forKey: prepared(&layout.kind, L.kind)) }
             let identifierUID = pass.records[i].identifierUID
             if identifierUID >= 0 {
                 a.encode(stringUID: identifierUID, forKey: prepared(&layout.identifier, L.identifier))
@@ -177,7 +177,10 @@ extension Engine {
             if occurrence > 0 { a.encode(Int64(occurrence), forKey: L.position) }
             let parent = pass.records[i].parent
             if parent >= 0 { a.encode(Int64(parent), forKey: prepared(&layout.parent, L.parent)) }
-            a.encode(Int64(pass.records[i].relation.rawValue), forKey: prepared(&layout.relation, L.relation))
+            let relation = pass.records[i].relation
+            if relation != L.usualRelation(hasParent: parent >= 0) {
+                a.encode(Int64(relation.rawValue), forKey: prepared(&layout.relation, L.relation))
+            }
             if let path = pass.records[i].path { a.encode(.array(path.map { .string($0) }), forKey: L.path) }
             if pass.records[i].isRoot { a.encode(true, forKey: L.root) }
             if let rc = object.restorationClassName {

@@ -77,7 +77,7 @@ public final class RestorationArchive {
                 parent: r.parent >= 0 ? r.parent : nil, isRoot: r.isRoot, restorationClassName: r.restorationClassName,
                 blueprintIdentifier: r.blueprintIdentifier, stateUID: r.stateUID)
         }
-        formatVersion = ArchiveLayout.formatVersion
+        formatVersion = session.format
         appUID = session.app.core.uid
         bundleVersion = session.app.bundleVersion
         interfaceIdiom = session.app.interfaceIdiom

@@ -19,6 +19,8 @@ final class RestoreSession {
 
     let unarchiver: KeyedUnarchiver
     let app: AppDecoder
+    /// The archive's format (`ArchiveLayout.readableFormats`).
+    let format: Int64
     /// A random id of this restore, for callers that keep something per record from one
     /// callback to the next (`StateDecoder.restorationID`).
     let id = UInt64.random(in: 1 ... UInt64.max)
@@ -48,9 +50,10 @@ final class RestoreSession {
         let u = unarchiver
         do {
             let format = try u.decodeInt64(forKey: L.formatKey)
-            guard format == L.formatVersion else {
-                throw AmberError(.corrupt, "the archive's format is \(format); this engine reads format \(L.formatVersion)")
+            guard L.readableFormats.contains(format) else {
+                throw AmberError(.corrupt, "the archive's format is \(format); this engine reads formats \(L.readableFormats.lowerBound) to \(L.readableFormats.upperBound)")
             }
+            self.format = format
             guard let appUID = try u.objectUID(forKey: L.appKey) else {
                 throw AmberError(.corrupt, "the archive's application state is null")
             }
@@ -110,9 +113,11 @@ final class RestoreSession {
             }
             guard className == L.recordClass else { throw bad("is of class \(className), not \(L.recordClass)") }
             let objectClass = try r.decodeString(try required(K.className), forKey: L.className)
-            guard let kindRaw = UInt8(exactly: try r.decodeInt64(try required(K.kind), forKey: L.kind)),
-                  let kind = ObjectKind(rawValue: kindRaw)
-            else {
+            // Format 2 leaves the usual kind and relation out; format 1 always wrote them.
+            let usualOmitted = format >= 2
+            let kindRaw = usualOmitted && f[K.kind] == nil
+                ? Int64(ObjectKind.controller.rawValue) : try r.decodeInt64(try required(K.kind), forKey: L.kind)
+            guard let kindByte = UInt8(exactly: kindRaw), let kind = ObjectKind(rawValue: kindByte) else {
                 throw bad("has an unknown kind")
             }
             let identifier = try r.decodeString(try required(K.identifier), forKey: L.identifier)
@@ -123,8 +128,10 @@ final class RestoreSession {
             guard parent >= -1, parent < Int64(index) else {
                 throw bad("names record \(parent) as its parent; a parent comes before its children")
             }
-            guard let relationRaw = UInt8(exactly: try r.decodeInt64(try required(K.relation), forKey: L.relation)),
-                  let relation = ObjectRelation(rawValue: relationRaw)
+            let relationRaw = usualOmitted && f[K.relation] == nil
+                ? Int64(L.usualRelation(hasParent: parent >= 0).rawValue)
+                : try r.decodeInt64(try required(K.relation), forKey: L.relation)
+            guard let relationByte = UInt8(exactly: relationRaw), let relation = ObjectRelation(rawValue: relationByte)
             else { throw bad("has an unknown relation") }
             let isRoot = try f[K.root].map { v throws(ArchiveError) in try r.decodeBool(v, forKey: L.root) } ?? false
             let component = RestorableObject.component(identifier, Int(position))
