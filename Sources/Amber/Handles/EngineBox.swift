@@ -36,13 +36,13 @@ final class EngineBox {
     @exclusivity(unchecked) var launchNotes: [String] = []
     /// How many engine operations are running (close is refused from inside one).
     @exclusivity(unchecked) var busy = 0
-    /// A coder box and a decoder box lent to callbacks and reused (`CoderBox.with`).
-    /// The spare coder box (made at first use), held here; `spareCoderRef` reaches it without
-    /// a retain, and `spareCoderLent` says whether it is lent now (a nested callback then gets
-    /// a box of its own).
+    /// The coder box lent to callbacks and reused (`CoderBox.with`), made at first use and held
+    /// here; `spareCoderRef` reaches it without a retain, and `spareCoderLent` says whether it
+    /// is lent now (a nested callback then gets a box of its own).
     var spareCoder: CoderBox?
     @exclusivity(unchecked) var spareCoderRef: Unmanaged<CoderBox>?
     @exclusivity(unchecked) var spareCoderLent = false
+    /// The decoder box lent to callbacks and reused (`DecoderBox.with`).
     @exclusivity(unchecked) var spareDecoder: DecoderBox?
     /// The last component of the path lent to the running restoration class's make callback
     /// (`withCPath(of:)`), as the C string the host was given and the string it was copied

@@ -44,6 +44,8 @@ enum ArchiveLayout {
     /// The formats read.
     static let readableFormats: ClosedRange<Int64> = 1 ... 2
 
+    /// The kind a format 2 record without one has.
+    static let usualKind = ObjectKind.controller
     /// The relation a format 2 record without one has.
     @inline(__always)
     static func usualRelation(hasParent: Bool) -> ObjectRelation { hasParent ? .child : .none }

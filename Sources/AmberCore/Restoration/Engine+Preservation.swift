@@ -166,7 +166,7 @@ extension Engine {
         }
         return try archiver.encodeDetachedObject(class: prepared(&layout.recordClass, L.recordClass)) { a in
             a.encode(stringUID: layout.nameUID(object.className, in: a), forKey: prepared(&layout.className, L.className))
-            if object.kind != .controller { a.encode(Int64(object.kind.rawValue), forKey: prepared(&layout.kind, L.kind)) }
+            if object.kind != L.usualKind { a.encode(Int64(object.kind.rawValue), forKey: prepared(&layout.kind, L.kind)) }
             let identifierUID = pass.records[i].identifierUID
             if identifierUID >= 0 {
                 a.encode(stringUID: identifierUID, forKey: prepared(&layout.identifier, L.identifier))

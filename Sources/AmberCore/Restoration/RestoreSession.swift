@@ -116,7 +116,7 @@ final class RestoreSession {
             // Format 2 leaves the usual kind and relation out; format 1 always wrote them.
             let usualOmitted = format >= 2
             let kindRaw = usualOmitted && f[K.kind] == nil
-                ? Int64(ObjectKind.controller.rawValue) : try r.decodeInt64(try required(K.kind), forKey: L.kind)
+                ? Int64(L.usualKind.rawValue) : try r.decodeInt64(try required(K.kind), forKey: L.kind)
             guard let kindByte = UInt8(exactly: kindRaw), let kind = ObjectKind(rawValue: kindByte) else {
                 throw bad("has an unknown kind")
             }
