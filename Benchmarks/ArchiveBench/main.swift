@@ -64,17 +64,61 @@ func itemKey(_ i: Int) -> String {
 let titles = ["Vintage bicycle bell", "Leather notebook set", "Ceramic coffee mug", "Wireless earbuds v2",
               "Mechanical keyboard", "Hiking boots, size 9", "Cast iron skillet 10", "Noise cancel headset"]
 
-func makeTree(_ n: Int) -> Node {
-    var nodes: [Node] = []
-    nodes.reserveCapacity(n)
-    for i in 0 ..< n {
-        nodes.append(Node(
-            identifier: "ItemsViewController-\(i)", className: classNames[i % 8],
-            selectedIndex: Int64(i % 37), isEditing: i % 3 == 0, contentOffsetY: Double(i) * 44.5,
-            itemKey: itemKey(i), title: titles[i % 8]))
-        if i > 0 { nodes[(i - 1) / 4].children.append(nodes[i]) }
+/// The tree of `n` nodes: node i's children are nodes 4i+1 to 4i+4 (filled breadth first).
+///
+/// By default the nodes are made depth first: each node, then its children's subtrees in turn,
+/// the order in which a UI is usually built (a controller, its view, the view's subviews) and in
+/// which the NSKeyedArchiver and PropertyListEncoder trees below are copied from it, so that the
+/// three codecs read trees laid out alike in memory. `depthFirst: false` makes them in node
+/// order, a level at a time (the growth table reports both: past the caches, the order in which
+/// a walk meets the host's objects shows in the time).
+func makeTree(_ n: Int, depthFirst: Bool = true) -> Node {
+    func make(_ i: Int) -> Node {
+        Node(identifier: "ItemsViewController-\(i)", className: classNames[i % 8],
+             selectedIndex: Int64(i % 37), isEditing: i % 3 == 0, contentOffsetY: Double(i) * 44.5,
+             itemKey: itemKey(i), title: titles[i % 8])
     }
-    return nodes[0]
+    guard depthFirst else {
+        var nodes: [Node] = []
+        nodes.reserveCapacity(n)
+        for i in 0 ..< n {
+            nodes.append(make(i))
+            if i > 0 { nodes[(i - 1) / 4].children.append(nodes[i]) }
+        }
+        return nodes[0]
+    }
+    func subtree(_ i: Int) -> Node {
+        let node = make(i)
+        let first = 4 * i + 1
+        if first < n {
+            node.children.reserveCapacity(min(4, n - first))
+            for c in first ..< min(first + 4, n) { node.children.append(subtree(c)) }
+        }
+        return node
+    }
+    return subtree(0)
+}
+
+/// What any encoder of the tree does with the host's objects, and nothing else: meets each
+/// node (depth first), keeps it until the end (as an archiver keeps the objects it met), reads
+/// the bytes of its strings, its numbers and its children. The growth table times it beside the
+/// codec: past the caches, this walk alone grows faster than the number of nodes.
+@inline(never)
+func hostWalk(_ root: Node) -> Int {
+    var kept: [Node] = []
+    var stack = [root]
+    var sum = 0
+    func add(_ s: String) { for b in s.utf8 { sum &+= Int(b) } }
+    while let node = stack.popLast() {
+        kept.append(node)
+        add(node.identifier)
+        add(node.className)
+        add(node.itemKey)
+        add(node.title)
+        sum &+= Int(node.selectedIndex) &+ Int(node.contentOffsetY) &+ (node.isEditing ? 1 : 0)
+        for child in node.children.reversed() { stack.append(child) }
+    }
+    return sum &+ kept.count
 }
 
 func count(_ node: Node) -> Int {
@@ -396,14 +440,14 @@ for r in rows {
 }
 
 // Growth: AmberArchive at consecutive sizes, measured alternately in the same rounds, so that
-// both sides of each ratio see the same machine.
+// both sides of each ratio see the same machine; for the tree made depth first (as everywhere
+// above) and for the same tree made in node order.
 print("")
 print("AmberArchive's growth: in each of \(reps) rounds, each size runs in a process of its own, three times in a row, and the third run counts; medians:")
 print("")
-print("| from N | to N | encode grows | decode grows | nodes grow |")
-print("|---:|---:|---:|---:|---:|")
+print("| tree made | from N | to N | encode grows | decode grows | the host walk alone grows | nodes grow |")
+print("|---|---:|---:|---:|---:|---:|---:|")
 for (a, b) in zip(sizes, sizes.dropFirst()) {
-    let small = makeTree(a), large = makeTree(b)
     // Each child runs its size three times in a row and keeps the third run: the first two
     // absorb the child's first touches of the inherited heap, so each sample is that size's
     // steady state.
@@ -417,19 +461,27 @@ for (a, b) in zip(sizes, sizes.dropFirst()) {
             var back: Node?
             let d = try seconds { back = try amberDecode(bytes) }
             precondition(back.map(count) == n, "AmberArchive round trip")
-            return [e, d]
+            var sum = 0
+            for _ in 0 ..< 2 { sum &+= hostWalk(tree) }
+            let w = seconds { sum &+= hostWalk(tree) }
+            return [e, d, w, Double(sum & 1)]
         }
     }
-    var se: [Double] = [], sd: [Double] = [], le: [Double] = [], ld: [Double] = []
+    let layouts = [("depth first", true), ("in node order", false)]
+    let trees = layouts.map { (makeTree(a, depthFirst: $0.1), makeTree(b, depthFirst: $0.1)) }
+    // Samples by layout: small encode, decode, walk, then large encode, decode, walk.
+    var samples = [[[Double]]](repeating: [[Double]](repeating: [], count: 6), count: layouts.count)
     for _ in 0 ..< reps {
-        let s = steady(small, a)
-        se.append(s[0])
-        sd.append(s[1])
-        let l = steady(large, b)
-        le.append(l[0])
-        ld.append(l[1])
+        for (k, (small, large)) in trees.enumerated() {
+            let s = steady(small, a)
+            let l = steady(large, b)
+            for (j, x) in [s[0], s[1], s[2], l[0], l[1], l[2]].enumerated() { samples[k][j].append(x) }
+        }
     }
-    print(String(format: "| %d | %d | %.1f× (%@ → %@) | %.1f× (%@ → %@) | %.0f× |",
-                 a, b, median(le) / median(se), fmt(median(se)), fmt(median(le)),
-                 median(ld) / median(sd), fmt(median(sd)), fmt(median(ld)), Double(b) / Double(a)))
+    for (k, layout) in layouts.enumerated() {
+        let m = samples[k].map(median)
+        print(String(format: "| %@ | %d | %d | %.1f× (%@ → %@) | %.1f× (%@ → %@) | %.1f× (%@ → %@) | %.0f× |",
+                     layout.0, a, b, m[3] / m[0], fmt(m[0]), fmt(m[3]),
+                     m[4] / m[1], fmt(m[1]), fmt(m[4]), m[5] / m[2], fmt(m[2]), fmt(m[5]), Double(b) / Double(a)))
+    }
 }
