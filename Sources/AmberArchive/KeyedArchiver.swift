@@ -27,15 +27,30 @@ public final class KeyedArchiver {
     /// No method holds an access to `w` while host code runs (host closures are called between
     /// accesses), so `w` skips the run-time exclusivity check, a tenth of the encoding time.
     @exclusivity(unchecked) var w: ArchiveWriter
-    /// Keeps encoded objects alive so that their identities are not reused during encoding.
+    /// Keeps encoded objects alive so that their identities are not reused during encoding:
+    /// the objects met one at a time (`encodeObject`).
     var retained: [AnyObject] = []
+    /// The arrays `encodeObjects` met new objects in, each kept whole: an array holds its
+    /// objects, and nothing can change the array while the archiver holds it too (an array is a
+    /// value), so it keeps them alive as `retained` would, for one reference count instead of one
+    /// per object (and one release at the end instead of one per object).
+    ///
+    /// Past the caches that matters: an object met in an array is usually cold (a parent meets
+    /// its children long before their turn comes), and counting a reference is an atomic write,
+    /// which the processor runs only once every read before it is done: a whole wait on memory
+    /// each. Finding the objects' classes only reads them, and the reads of an array's objects,
+    /// made in a loop of their own, overlap. On the benchmark's 100,000-node tree this made
+    /// encoding 3 to 4% faster (10,000 nodes: unchanged).
+    var heldArrays: [any HeldObjects] = []
     /// What `finishEncoding`'s reads of `retained` add up to, so that they are not optimized away.
     var touched: UInt = 0
     /// An object given its UID and waiting to be encoded: plain numbers, copied without
     /// reference counting.
     struct Pending {
-        /// The object's index in `retained`.
+        /// The object's index in `retained`, or in `heldArrays[array]`.
         let object: Int32
+        /// Its array's index in `heldArrays`; -1 if the object is in `retained`.
+        let array: Int32
         /// Its class's index in `classes`.
         let cls: Int32
         let uid: Int32
@@ -228,26 +243,61 @@ public final class KeyedArchiver {
 
     /// Encodes an array of objects of registered coding classes (an NSArray).
     public func encodeObjects(_ objects: [AnyObject], forKey key: String) throws {
-        // The UIDs collect on a stack shared by nested calls: encoding an item may encode others.
-        let start = w.scratch.count
-        for object in objects {
-            let u = try uid(of: object)
-            w.scratch.append(Int32(truncatingIfNeeded: u))
-        }
-        w.putArray(key, scratchFrom: start)
+        try encodeArray(objects, forKey: key)
     }
 
     /// Encodes an array of objects of one class (an NSArray), read as it is rather than converted
     /// to `[AnyObject]` first.
+    @inlinable
     public func encodeObjects<T: AnyObject>(_ objects: [T], forKey key: String) throws {
-        // The UIDs collect on a stack shared by nested calls: encoding an item may encode others.
-        let start = w.scratch.count
-        for object in objects {
-            let u = try uid(of: object)
-            w.scratch.append(Int32(truncatingIfNeeded: u))
-        }
-        w.putArray(key, scratchFrom: start)
+        try encodeArray(objects, forKey: key)
     }
+
+    /// Encodes an array of objects (`encodeObjects`). Inlinable so that it is compiled for the
+    /// caller's `T`: the loops then read each object's identity and class without retaining it
+    /// (see `heldArrays`).
+    @inlinable
+    func encodeArray<T: AnyObject>(_ objects: [T], forKey key: String) throws {
+        let start = beginObjects()
+        // The objects' classes first, in a loop of their own: the objects are usually cold, and
+        // plain reads of them, close together, overlap; the loop below, long for each object,
+        // would wait for each in turn.
+        let first = objects.isEmpty ? nil : ObjectIdentifier(type(of: objects[0]))
+        var oneClass = true
+        for i in objects.indices where ObjectIdentifier(type(of: objects[i])) != first { oneClass = false }
+        var held: Int32 = -1
+        for i in objects.indices {
+            let type = oneClass ? first! : ObjectIdentifier(type(of: objects[i]))
+            try meet(ObjectIdentifier(objects[i]), type, at: i, held: &held) { objects }
+        }
+        endObjects(forKey: key, from: start)
+    }
+
+    /// Where the UIDs of an array's objects begin on the stack of UIDs shared by nested calls
+    /// (encoding an item may encode others).
+    @usableFromInline
+    func beginObjects() -> Int { w.scratch.count }
+
+    /// The object at `index` of an array being encoded (`encodeObjects`), of identity `identity`
+    /// and Swift class `type`: its UID goes onto the stack of UIDs. The object is not retained:
+    /// if it is new, the array (`objects`) is kept in `heldArrays` (once, its index in `held`,
+    /// -1 before), and the array keeps it alive.
+    @usableFromInline
+    func meet(_ identity: ObjectIdentifier, _ type: ObjectIdentifier, at index: Int, held: inout Int32,
+              _ objects: () -> any HeldObjects) throws {
+        let u = try uid(identity: identity, type: type, object: { var held = objects(); return held.object(at: index) }) {
+            if held < 0 {
+                held = Int32(truncatingIfNeeded: heldArrays.count)
+                heldArrays.append(objects())
+            }
+            return (Int32(truncatingIfNeeded: index), held)
+        }
+        w.scratch.append(Int32(truncatingIfNeeded: u))
+    }
+
+    /// Encodes the array whose UIDs are on the stack from `start`.
+    @usableFromInline
+    func endObjects(forKey key: String, from start: Int) { w.putArray(key, scratchFrom: start) }
 
     /// Encodes a nested object of class `className` whose contents `body` writes; the archiver
     /// is positioned on the nested object while `body` runs. `classes` is its `$classes` chain
@@ -266,28 +316,43 @@ public final class KeyedArchiver {
     /// The UID of an object, encoding it first if it has not been.
     func uid(of object: AnyObject?) throws -> Int {
         guard let object else { return 0 }
-        let identity = UInt64(UInt(bitPattern: ObjectIdentifier(object)))
+        return try uid(identity: ObjectIdentifier(object), type: ObjectIdentifier(type(of: object)), object: { object }) {
+            retained.append(object)
+            return (Int32(truncatingIfNeeded: retained.count - 1), -1)
+        }
+    }
+
+    /// The UID of the object whose identity is `identity` and whose Swift class is `type`,
+    /// encoding it first if it has not been. `object` gives the object itself, needed only for
+    /// a class met for the first time; `keep` keeps a new object alive until the end and says
+    /// where it is (its index in `retained`, or in an array of `heldArrays` and that array's
+    /// index).
+    @inline(__always)
+    private func uid(identity: ObjectIdentifier, type: ObjectIdentifier, object: () -> AnyObject,
+                     keep: () -> (object: Int32, array: Int32)) throws -> Int {
+        let identity = UInt64(UInt(bitPattern: identity))
         let (found, slot, tag) = w.findObject(identity)
         if found >= 0 { return found }
-        let cls: Int32
-        if lastType.type == ObjectIdentifier(type(of: object)) {
-            cls = lastType.cls
-        } else if let byType = registry?.lookup(forType: type(of: object)) {
-            cls = index(of: byType)
-            lastType = (ObjectIdentifier(type(of: object)), cls)
-        } else if let named = registry?.lookup(for: object) {
-            cls = index(of: named)
-        } else {
-            throw ArchiveError(.invalidValue, "no coding class is registered for an object of type \(type(of: object))")
-        }
+        let cls = lastType.type == type ? lastType.cls : try classIndex(of: object())
         // Describing a class met for the first time (`index(of:)`) adds to `$objects`, not to
         // `objectIndex`: `slot` is still where the object goes.
         let objectUID = w.reserveObject(identity: identity, slot: slot, tag: tag)
-        pending.append(Pending(object: Int32(truncatingIfNeeded: retained.count), cls: cls,
-                               uid: Int32(truncatingIfNeeded: objectUID)))
-        retained.append(object)
+        let (index, array) = keep()
+        pending.append(Pending(object: index, array: array, cls: cls, uid: Int32(truncatingIfNeeded: objectUID)))
         if !draining { try drain() }
         return objectUID
+    }
+
+    /// The index in `classes` of the class that encodes `object`.
+    /// - Throws: `.invalidValue` if no registered class encodes it.
+    private func classIndex(of object: AnyObject) throws -> Int32 {
+        if let byType = registry?.lookup(forType: type(of: object)) {
+            let cls = index(of: byType)
+            lastType = (ObjectIdentifier(type(of: object)), cls)
+            return cls
+        }
+        if let named = registry?.lookup(for: object) { return index(of: named) }
+        throw ArchiveError(.invalidValue, "no coding class is registered for an object of type \(type(of: object))")
     }
 
     /// The index in `classes` of a class of the registry, added (and described in `$objects`)
@@ -313,7 +378,8 @@ public final class KeyedArchiver {
             let mark = pending.count
             let cls = classes[Int(next.cls)]
             w.beginObject(reserved: Int(next.uid), classUID: cls.uid)
-            try cls.cls.encode(retained[Int(next.object)], self)
+            let object = next.array < 0 ? retained[Int(next.object)] : heldArrays[Int(next.array)].object(at: Int(next.object))
+            try cls.cls.encode(object, self)
             w.endObject()
             // What `next` met, first met first.
             var i = mark, j = pending.count - 1
@@ -335,7 +401,7 @@ public final class KeyedArchiver {
             throw ArchiveError(.invalidValue, "an object is still being encoded")
         }
         finished = true
-        touched = releaseInBlocks(&retained)
+        touched = releaseInBlocks(&retained) &+ releaseInBlocks(&heldArrays)
         return w.finish()
     }
 
@@ -632,4 +698,19 @@ struct WriterKeyCache {
         for j in bytes.indices { high |= bytes[j] }
         ascii[slot] = high < 0x80
     }
+}
+
+/// An array of objects, as the archiver keeps it (`KeyedArchiver.heldArrays`) and reads it.
+@usableFromInline
+protocol HeldObjects {
+    var count: Int { get }
+    /// The object at `i`. (Mutating only so that it is called on an array in place, as in
+    /// `heldArrays[a].object(at: i)`, rather than on a copy, which counts a reference to the
+    /// array, long cold by then, twice.)
+    mutating func object(at i: Int) -> AnyObject
+}
+
+extension Array: HeldObjects where Element: AnyObject {
+    @usableFromInline
+    mutating func object(at i: Int) -> AnyObject { self[i] }
 }

@@ -34,3 +34,16 @@ func releaseInBlocks(_ objects: inout [AnyObject?]) -> UInt {
     }
     return sum
 }
+
+/// As `releaseInBlocks(_:)`, for arrays of objects (the archiver's `heldArrays`): releases
+/// each array, and with it its objects if nothing else holds them.
+@inline(__always)
+func releaseInBlocks(_ arrays: inout [any HeldObjects]) -> UInt {
+    var sum: UInt = 0
+    while !arrays.isEmpty {
+        let start = max(arrays.count - 32, 0)
+        for i in start ..< arrays.count { sum &+= UInt(bitPattern: arrays[i].count) }
+        arrays.removeSubrange(start...)
+    }
+    return sum
+}

@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 @testable import AmberArchive
 
@@ -986,6 +987,94 @@ func expectCode(_ code: ArchiveError.Code, _ what: String, sourceLocation: Sourc
             _ = try strictNested.decodeObject(forKey: "root", ofClasses: ["SpecialNode"])
         }
     }
+
+    // R25: objects that live only in an array a class's `encode` makes for the call are encoded
+    // after that `encode` returns, and must stay alive until the archive is finished: were one
+    // freed, an object made later at its address would be taken for it (stored as a reference to
+    // it). Arrays of one class and of two, and arrays whose objects were met before, alike; and
+    // every object is released once the archiver is.
+    @Test func objectsMadeForTheCallStayDistinct() throws {
+        let alive = AliveCount()
+        let registry = ArchiveClassRegistry()
+        try registry.register(ArchiveClass(
+            name: "Maker",
+            encode: { object, archiver in
+                let maker = object as! Maker
+                archiver.encode(maker.base, forKey: "base")
+                try archiver.encodeObjects((0 ..< 3).map { Leaf(maker.base * 10 + Int64($0), alive) }, forKey: "leaves")
+                let tag = Tag(alive)
+                try archiver.encodeObjects([Leaf(maker.base * 10 + 3, alive), tag], forKey: "mixed")
+                try archiver.encodeObjects([tag, tag], forKey: "again")
+            },
+            make: { u in Maker(try u.decodeInt64(forKey: "base")) },
+            decode: { object, u in
+                let maker = object as! Maker
+                maker.leaves = try u.decodeObjects(forKey: "leaves").map { $0 as! Leaf }
+                maker.mixed = try u.decodeObjects(forKey: "mixed")
+                maker.again = try u.decodeObjects(forKey: "again")
+            }), for: Maker.self)
+        try registry.register(ArchiveClass(
+            name: "Leaf",
+            encode: { object, archiver in archiver.encode((object as! Leaf).value, forKey: "value") },
+            make: { u in Leaf(try u.decodeInt64(forKey: "value"), nil) }), for: Leaf.self)
+        try registry.register(ArchiveClass(name: "Tag", encode: { _, _ in }, make: { _ in Tag(nil) }), for: Tag.self)
+
+        let makers = (0 ..< 200).map { Maker(Int64($0)) }
+        let archiver = KeyedArchiver(registry: registry)
+        try archiver.encodeObjects(makers, forKey: "makers")
+        #expect(alive.now == 200 * 5, "every object made for a call is alive until the end")
+        let bytes = try archiver.finishEncoding()
+        #expect(alive.now == 0, "and released when the archive is finished")
+
+        let decoded = try KeyedUnarchiver(bytes: bytes, registry: registry).decodeObjects(forKey: "makers").map { $0 as! Maker }
+        #expect(decoded.map(\.base) == (0 ..< 200).map { Int64($0) })
+        var leaves = Set<ObjectIdentifier>()
+        for maker in decoded {
+            #expect(maker.leaves.map(\.value) == (0 ..< 3).map { maker.base * 10 + Int64($0) })
+            #expect(maker.mixed.count == 2 && (maker.mixed[0] as? Leaf)?.value == maker.base * 10 + 3 && maker.mixed[1] is Tag)
+            #expect(maker.again.count == 2 && maker.again[0] === maker.mixed[1] && maker.again[1] === maker.mixed[1], "the tag, shared")
+            for leaf in maker.leaves + [maker.mixed[0]] { leaves.insert(ObjectIdentifier(leaf)) }
+        }
+        #expect(leaves.count == 200 * 4, "no object taken for another")
+        #expect(alive.now == 0)
+    }
+}
+
+/// An object of `objectsMadeForTheCallStayDistinct` that makes its leaves when encoded.
+final class Maker {
+    let base: Int64
+    var leaves: [Leaf] = []
+    var mixed: [AnyObject] = []
+    var again: [AnyObject] = []
+    init(_ base: Int64) { self.base = base }
+}
+
+/// How many `Leaf` and `Tag` objects made with it are alive.
+final class AliveCount: Sendable {
+    let value = Atomic<Int>(0)
+    var now: Int { value.load(ordering: .relaxed) }
+}
+
+/// An object made for one call of `encodeObjects`, counted while alive (when given a count).
+final class Leaf {
+    let value: Int64
+    let alive: AliveCount?
+    init(_ value: Int64, _ alive: AliveCount?) {
+        self.value = value
+        self.alive = alive
+        alive?.value.add(1, ordering: .relaxed)
+    }
+    deinit { alive?.value.subtract(1, ordering: .relaxed) }
+}
+
+/// Another class for `objectsMadeForTheCallStayDistinct`, counted like `Leaf`.
+final class Tag {
+    let alive: AliveCount?
+    init(_ alive: AliveCount?) {
+        self.alive = alive
+        alive?.value.add(1, ordering: .relaxed)
+    }
+    deinit { alive?.value.subtract(1, ordering: .relaxed) }
 }
 
 /// A small deterministic random number generator.
