@@ -51,8 +51,7 @@ public struct KeyedArchive: Sendable {
         let objects = plist.header(objectsRef)
         guard objects.marker >> 4 == 0xA else { throw .notKeyed("$objects is not an array") }
         guard objects.count >= 1 else { throw .notKeyed("$objects is empty; its first item must be $null") }
-        var refs = [Int](repeating: 0, count: objects.count)
-        for i in 0 ..< objects.count { refs[i] = plist.ref(at: objects.start + i * plist.refSize) }
+        let refs = (0 ..< objects.count).map { plist.ref(at: objects.start + $0 * plist.refSize) }  // written once
         guard plist.stringEquals(refs[0], "$null") else { throw .notKeyed("the first item of $objects is not $null") }
         self.objectRefs = refs
         self.topRef = topRef
