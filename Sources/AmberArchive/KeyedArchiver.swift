@@ -285,7 +285,7 @@ public final class KeyedArchiver {
     @usableFromInline
     func meet(_ identity: ObjectIdentifier, _ type: ObjectIdentifier, at index: Int, held: inout Int32,
               _ objects: () -> any HeldObjects) throws {
-        let u = try uid(identity: identity, type: type, object: { var held = objects(); return held.object(at: index) }) {
+        let u = try uid(identity: identity, type: type, object: { var list = objects(); return list.object(at: index) }) {
             if held < 0 {
                 held = Int32(truncatingIfNeeded: heldArrays.count)
                 heldArrays.append(objects())
