@@ -42,7 +42,8 @@ public final class KeyedArchiver {
     /// made in a loop of their own, overlap. On the benchmark's 100,000-node tree this made
     /// encoding 3 to 4% faster (10,000 nodes: unchanged).
     var heldArrays: [any HeldObjects] = []
-    /// What `finishEncoding`'s reads of `retained` add up to, so that they are not optimized away.
+    /// What `finishEncoding`'s reads of `retained` and `heldArrays` add up to, so that they are
+    /// not optimized away.
     var touched: UInt = 0
     /// An object given its UID and waiting to be encoded: plain numbers, copied without
     /// reference counting.

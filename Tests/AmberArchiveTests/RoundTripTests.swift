@@ -910,6 +910,15 @@ func expectCode(_ code: ArchiveError.Code, _ what: String, sourceLocation: Sourc
             try KeyedArchiver(registry: registry).encodeObject(HostObject(className: "Nobody", payload: 1), forKey: "k")
         }
         expectCode(.invalidValue, "an object without a registry") { try KeyedArchiver().encodeObject(GraphNode("n"), forKey: "k") }
+        // The same through an array (`encodeObjects` finds the classes in a loop of its own).
+        let listed = KeyedArchiver(registry: registry)
+        try listed.encodeObjects([GraphNode("g"), HostObject(className: "HostThing", payload: 7)], forKey: "list")
+        let list = try KeyedUnarchiver(bytes: try listed.finishEncoding(), registry: registry).decodeObjects(forKey: "list")
+        #expect((list.first as? GraphNode)?.name == "g" && (list.last as? HostObject)?.payload == 7, "a class named by the object, in an array")
+        expectCode(.invalidValue, "an object of no registered class, in an array") {
+            try KeyedArchiver(registry: registry).encodeObjects([GraphNode("g"), HostObject(className: "Nobody", payload: 1)], forKey: "k")
+        }
+        expectCode(.invalidValue, "an array's object without a registry") { try KeyedArchiver().encodeObjects([GraphNode("n")], forKey: "k") }
         expectCode(.invalidValue, "a class without a name") {
             try registry.register(ArchiveClass(name: "", encode: { _, _ in }, make: { _ in Thing() }))
         }
