@@ -426,10 +426,13 @@ struct ObjectTable {
     /// Writes a string object (ASCII or UTF-16) and returns its reference.
     private mutating func write(_ value: String, _ units: Span<UInt8>) -> Int32 {
         let ref: Int32
-        // ASCII exactly when there are as many UTF-16 code units as UTF-8 ones (every other
-        // scalar takes more UTF-8 bytes than UTF-16 units); a native string knows both at once.
-        let count = units.count
-        if value.utf16.count == count {
+        // ASCII when no byte has its high bit set, found from the bytes at hand: asking the
+        // string (`value.utf16.count`) copied it, an atomic count of a reference that waits for
+        // every write before it, cold table slots among them (on the benchmark's 100,000-node
+        // tree, 1.5% of encoding's samples).
+        var high: UInt8 = 0
+        for i in units.indices { high |= units[i] }
+        if high < 0x80 {
             ref = writeASCII(units)
         } else {
             let n = value.utf16.count

@@ -42,7 +42,7 @@ func releaseInBlocks(_ arrays: inout [any HeldObjects]) -> UInt {
     var sum: UInt = 0
     while !arrays.isEmpty {
         let start = max(arrays.count - 32, 0)
-        for i in start ..< arrays.count { sum &+= UInt(bitPattern: arrays[i].count) }
+        for i in start ..< arrays.count { sum &+= UInt(bitPattern: arrays[i].heldCount()) }
         arrays.removeSubrange(start...)
     }
     return sum

@@ -460,6 +460,41 @@ func expectCode(_ code: ArchiveError.Code, _ what: String, sourceLocation: Sourc
         #expect(descriptions == 2, "GraphNode and NSArray, once each")
     }
 
+    // R26: the writer's uniquing table (`RefMap`) finds every value it was given, through its
+    // growth from the smallest size, with long runs of full groups and many values sharing one
+    // tag (the caller's comparison tells them apart), and never finds one it was not given.
+    @Test func uniquingTableFindsWhatItHolds() {
+        var map = RefMap()
+        let n = 6000
+        // Values 0 ..< n; every tenth shares one tag, so that its group overflows into the next.
+        func hash(_ i: Int) -> UInt64 {
+            i % 10 == 0 ? 0x9E37_79B9_0000_0000 : RefMap.hash(UInt64(i))
+        }
+        var refs = [Int32](repeating: -1, count: n)
+        for i in 0 ..< n {
+            let (found, slot, tag) = map.find(hash: hash(i)) { refs[Int($0)] == Int32(i) }
+            #expect(found == -1, "value \(i) found before it was inserted")
+            // The table maps a value to a reference; here the reference of value i is i.
+            refs[i] = Int32(i)
+            map.insert(Int32(i), tag: tag, at: slot)
+            if i % 1000 == 999 || i < 40 {
+                for j in 0 ... i {
+                    let (ref, _, _) = map.find(hash: hash(j)) { $0 == Int32(j) }
+                    if ref != Int32(j) { Issue.record("value \(j) of \(i + 1) not found"); return }
+                }
+            }
+        }
+        #expect(map.used == n)
+        // A value not given, with a tag shared by many that are: not found.
+        #expect(map.find(hash: hash(10)) { $0 == Int32(n + 10) }.ref == -1)
+        // Replacing a reference in place.
+        let (ref, slot, _) = map.find(hash: hash(20)) { $0 == 20 }
+        #expect(ref == 20)
+        map.replace(-7, at: slot)
+        #expect(map.find(hash: hash(20)) { $0 == -7 }.ref == -7)
+        #expect(map.find(hash: hash(30)) { $0 == 30 }.ref == 30)
+    }
+
     // R26: a string stored by its UID reads back the same from the archive under construction
     // (ASCII and UTF-16 objects; `$null` is one); a UID that is not a string's, out of range, or
     // asked after finishing gives nil.
