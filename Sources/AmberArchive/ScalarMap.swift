@@ -75,10 +75,14 @@ struct ScalarMap {
 /// insertion touch one group, the control word and the slot side by side: when the control words
 /// were a table apart from the slots, each new value cost two cold lines, and on x86 the host's
 /// reference counts (atomic writes) wait for every write before them, the slot's included (this
-/// layout made encoding the benchmark's 100,000-node tree 5 to 7% faster, 10,000 nodes
-/// unchanged). Each slot holds the reference plus one and a 32-bit tag, the high half of the
+/// layout made encoding the benchmark's 100,000-node tree 2 to 7% faster, depending on the
+/// machine's load; 10,000 nodes unchanged). Each slot holds the reference plus one and a 32-bit tag, the high half of the
 /// hash, whose high bits also choose the group: the table grows by rehashing the tags it holds,
-/// without reading any value again. Linear probing by group, at most 4/5 full. The hashes are of
+/// without reading any value again. Linear probing by group, at most 4/5 full, and sized to what
+/// it is asked to hold rather than to a power of two (tables 40% smaller than with powers of two
+/// at the benchmark's sizes: the 100,000-node tree's three tables take 4.6 MB, not 8 MB, less to
+/// share the last-level cache with; when another tenant of the machine was using it heavily,
+/// encoding that tree took 46 to 47 ms against 54 to 65 with powers of two). The hashes are of
 /// values the program encoding gives (strings, numbers, object identities), never of a file's
 /// contents.
 struct RefMap {
@@ -86,20 +90,17 @@ struct RefMap {
     private var words: [UInt64]
     /// The number of values held.
     private(set) var used = 0
-    /// The group of a tag: `tag >> shift`.
-    private var shift: UInt32
     private var limit: Int
-    /// The number of groups, minus one.
-    private var groupMask: Int
+    /// The number of groups (any number: a tag's group is `tag * groups >> 32`, so that the
+    /// table is sized to what it holds, not to the next power of two).
+    private var groups: Int
 
     /// `capacity`: how many values to hold before the first growth.
     init(capacity: Int = 8) {
-        var groups = 2
-        while groups * 7 * 4 < capacity * 5 { groups <<= 1 }
+        let groups = RefMap.groups(holding: max(capacity, 8))
         words = [UInt64](repeating: 0, count: groups * 8)
-        shift = UInt32(32 - groups.trailingZeroBitCount)
         limit = groups * 7 * 4 / 5
-        groupMask = groups - 1
+        self.groups = groups
     }
 
     private static let lows: UInt64 = 0x0001_0101_0101_0101
@@ -116,7 +117,7 @@ struct RefMap {
     func find(hash: UInt64, matches: (Int32) -> Bool) -> (ref: Int32, slot: Int, tag: UInt32) {
         let tag = UInt32(truncatingIfNeeded: hash >> 32)
         let pattern = RefMap.controlByte(tag) &* RefMap.lows
-        var g = Int(tag >> shift)
+        var g = group(tag)
         while true {
             let c = words[g &* 8]
             // The bytes of c equal to the pattern's: zero bytes of x, found exactly (the eighth
@@ -135,17 +136,27 @@ struct RefMap {
             // Slots fill in order and are never emptied: the first empty one ends the probe.
             let empty = ~c & RefMap.highs
             if empty != 0 { return (-1, g &* 8 &+ 1 &+ (empty.trailingZeroBitCount >> 3), tag) }
-            g = (g &+ 1) & groupMask
+            g &+= 1
+            if g == groups { g = 0 }
         }
+    }
+
+    /// The group where a tag's probe starts.
+    @inline(__always)
+    private func group(_ tag: UInt32) -> Int {
+        Int(truncatingIfNeeded: (UInt64(tag) &* UInt64(truncatingIfNeeded: groups)) >> 32)
+    }
+
+    /// The fewest groups that hold `capacity` values at most 4/5 full.
+    private static func groups(holding capacity: Int) -> Int {
+        (capacity * 5 + 27) / 28 + 1
     }
 
     /// Grows the table until it holds `capacity` values before growing again (by the same
     /// rehashing as growth: no value is read).
     mutating func reserve(_ capacity: Int) {
-        guard limit < capacity, groupMask < 1 << 24 else { return }
-        var groups = groupMask + 1
-        while groups * 7 * 4 / 5 < capacity, groups < 1 << 24 { groups <<= 1 }
-        grow(to: groups)  // at once to its final size
+        guard limit < capacity, groups < 1 << 24 else { return }
+        grow(to: min(RefMap.groups(holding: capacity), 1 << 24))  // at once to its final size
     }
 
     /// Records `ref` in the slot `find` returned for a value it did not hold.
@@ -163,19 +174,17 @@ struct RefMap {
         words[slot] = words[slot] & 0xFFFF_FFFF_0000_0000 | UInt64(UInt32(bitPattern: ref) &+ 1)
     }
 
-    private mutating func grow() { grow(to: (groupMask + 1) * 2) }
+    private mutating func grow() { grow(to: groups * 2) }
 
-    /// Rehashes the table into `groups` groups (a power of two above the current count), by the
-    /// tags it holds.
+    /// Rehashes the table into `groups` groups (more than it has), by the tags it holds.
     private mutating func grow(to groups: Int) {
         let old = words
         words = [UInt64](repeating: 0, count: groups * 8)
-        shift = UInt32(32 - groups.trailingZeroBitCount)
         limit = groups * 7 * 4 / 5
-        groupMask = groups - 1
+        self.groups = groups
         for (i, s) in old.enumerated() where i & 7 != 0 && s != 0 {
             let tag = UInt32(truncatingIfNeeded: s >> 32)
-            var g = Int(tag >> shift)
+            var g = group(tag)
             while true {
                 let empty = ~words[g * 8] & RefMap.highs
                 if empty != 0 {
@@ -184,7 +193,8 @@ struct RefMap {
                     words[g * 8] |= RefMap.controlByte(tag) << UInt64(k * 8)
                     break
                 }
-                g = (g + 1) & groupMask
+                g += 1
+                if g == groups { g = 0 }
             }
         }
     }
