@@ -79,13 +79,19 @@ public final class KeyedArchiver {
     /// The serials handed out so far.
     private static let serials = Atomic<UInt64>(0)
 
-    /// Creates an archiver. `capacity` is a hint: the number of objects expected.
+    /// Creates an archiver. `capacity` is a hint: the number of objects expected, taken as 0
+    /// below 0 and as 2^20 above it (more objects than that are held by growing).
     public init(registry: ArchiveClassRegistry? = nil, capacity: Int = 0) {
         self.registry = registry
         serial = KeyedArchiver.serials.add(1, ordering: .relaxed).newValue
+        let capacity = min(max(capacity, 0), KeyedArchiver.largestCapacityHint)
         w = ArchiveWriter(capacity: capacity)
         retained.reserveCapacity(capacity)
     }
+
+    /// The largest `capacity` hint taken as given: sizes derived from it stay far from
+    /// overflowing, and the tables it sizes up front (about 24 MB for 2^20 objects) stay modest.
+    static let largestCapacityHint = 1 << 20
 
     /// A hint once the archive's size is better known than at `init` (before much is encoded):
     /// `entries` objects in the finished property list, `bytes` bytes in the finished archive

@@ -495,6 +495,21 @@ func expectCode(_ code: ArchiveError.Code, _ what: String, sourceLocation: Sourc
         #expect(map.find(hash: hash(30)) { $0 == 30 }.ref == 30)
     }
 
+    // A capacity hint out of range (negative, or enough to overflow the sizes derived from it)
+    // is clamped, never trusted: the archive is the same as without a hint.
+    @Test func capacityHintsOutOfRangeAreClamped() throws {
+        func archive(_ capacity: Int) throws -> [UInt8] {
+            let archiver = KeyedArchiver(registry: try graphRegistry(), capacity: capacity)
+            archiver.encode("Homepwner", forKey: "name")
+            try archiver.encodeObjects([GraphNode("a"), GraphNode("b")], forKey: "nodes")
+            return try archiver.finishEncoding()
+        }
+        let plain = try archive(0)
+        #expect(try archive(-1) == plain)
+        #expect(try archive(Int.max) == plain)
+        #expect(try archive(Int.max / 9) == plain)
+    }
+
     // R26: a string stored by its UID reads back the same from the archive under construction
     // (ASCII and UTF-16 objects; `$null` is one); a UID that is not a string's, out of range, or
     // asked after finishing gives nil.
