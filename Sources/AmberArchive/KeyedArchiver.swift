@@ -90,7 +90,8 @@ public final class KeyedArchiver {
     }
 
     /// The largest `capacity` hint taken as given: sizes derived from it stay far from
-    /// overflowing, and the tables it sizes up front (about 24 MB for 2^20 objects) stay modest.
+    /// overflowing, and the uniquing tables it sizes up front (about 48 MB for 2^20 objects) stay
+    /// modest.
     static let largestCapacityHint = 1 << 20
 
     /// A hint once the archive's size is better known than at `init` (before much is encoded):
@@ -166,9 +167,7 @@ public final class KeyedArchiver {
     public func encode(_ value: Double, forKey key: Key) { w.put(ref: key.ref, w.table.double(value)) }
     /// As `encode(utf8:forKey:)`, under a prepared key (the one that writes them).
     public func encode(utf8 value: Span<UInt8>, forKey key: Key) {
-        var high: UInt8 = 0
-        for i in value.indices { high |= value[i] }
-        if high < 0x80 {
+        if value.isASCII {
             w.put(ref: key.ref, w.table.uid(UInt64(w.table.stringUID(ascii: value))))
         } else {
             var bytes: [UInt8] = []
@@ -704,10 +703,7 @@ struct WriterKeyCache {
     mutating func store(_ key: String, _ ref: Int32, at slot: Int) {
         keys[slot] = key
         refs[slot] = ref
-        let bytes = key.utf8.span
-        var high: UInt8 = 0
-        for j in bytes.indices { high |= bytes[j] }
-        ascii[slot] = high < 0x80
+        ascii[slot] = key.utf8.span.isASCII
     }
 }
 

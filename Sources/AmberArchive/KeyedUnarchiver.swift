@@ -548,11 +548,7 @@ struct KeyRefCache {
     mutating func store(_ key: String, _ ref: Int, at slot: Int) {
         keys[slot] = key
         refs[slot] = ref
-        let utf8 = key.utf8
-        let bytes = utf8.span
-        var high: UInt8 = 0
-        for j in bytes.indices { high |= bytes[j] }
-        ascii[slot] = high < 0x80
+        ascii[slot] = key.utf8.span.isASCII
     }
 }
 

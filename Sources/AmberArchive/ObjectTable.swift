@@ -426,13 +426,10 @@ struct ObjectTable {
     /// Writes a string object (ASCII or UTF-16) and returns its reference.
     private mutating func write(_ value: String, _ units: Span<UInt8>) -> Int32 {
         let ref: Int32
-        // ASCII when no byte has its high bit set, found from the bytes at hand: asking the
-        // string (`value.utf16.count`) copied it, an atomic count of a reference that waits for
-        // every write before it, cold table slots among them (on the benchmark's 100,000-node
-        // tree, 1.5% of encoding's samples).
-        var high: UInt8 = 0
-        for i in units.indices { high |= units[i] }
-        if high < 0x80 {
+        // ASCII found from the bytes at hand: asking the string (`value.utf16.count`) copied it,
+        // an atomic count of a reference that waits for every write before it, cold table slots
+        // among them (on the benchmark's 100,000-node tree, 1.5% of encoding's samples).
+        if units.isASCII {
             ref = writeASCII(units)
         } else {
             let n = value.utf16.count
@@ -802,5 +799,16 @@ struct OffsetList {
         wide = narrow.map { Int($0) }
         narrow = []
         isWide = true
+    }
+}
+
+extension Span where Element == UInt8 {
+    /// Whether every byte is below 0x80 (ASCII text: its UTF-8 and its UTF-16 code units are
+    /// the same count).
+    @inline(__always)
+    var isASCII: Bool {
+        var high: UInt8 = 0
+        for i in indices { high |= self[i] }
+        return high < 0x80
     }
 }
