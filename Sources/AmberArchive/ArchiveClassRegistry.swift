@@ -72,6 +72,9 @@ public final class ArchiveClassRegistry: @unchecked Sendable {
         return nil
     }
 
+    /// Whether a class is registered for the Swift type of identity `type`.
+    func isRegistered(_ type: ObjectIdentifier) -> Bool { byType[type] != nil }
+
     /// The class registered for a Swift type.
     public func lookup(forType type: AnyObject.Type) -> ArchiveClass? {
         guard let name = byType[ObjectIdentifier(type)] else { return nil }

@@ -38,9 +38,9 @@ public final class KeyedArchiver {
     /// Past the caches that matters: an object met in an array is usually cold (a parent meets
     /// its children long before their turn comes), and counting a reference is an atomic write,
     /// which the processor runs only once every read before it is done: a whole wait on memory
-    /// each. Finding the objects' classes only reads them, and the reads of an array's objects,
-    /// made in a loop of their own, overlap. On the benchmark's 100,000-node tree this made
-    /// encoding 3 to 4% faster (10,000 nodes: unchanged).
+    /// each. On the benchmark's 100,000-node tree this made encoding 3 to 4% faster (10,000
+    /// nodes: unchanged). An array of a registered class is not even read when met (its
+    /// objects' classes are found at their turn, see `encodeArray`).
     var heldArrays: [any HeldObjects] = []
     /// What `finishEncoding`'s reads of `retained` and `heldArrays` add up to, so that they are
     /// not optimized away.
@@ -52,7 +52,8 @@ public final class KeyedArchiver {
         let object: Int32
         /// Its array's index in `heldArrays`; -1 if the object is in `retained`.
         let array: Int32
-        /// Its class's index in `classes`.
+        /// Its class's index in `classes`; -1 if it is found when the object's turn comes (an
+        /// object met in an array of a registered class: see `encodeArray`).
         let cls: Int32
         let uid: Int32
     }
@@ -70,6 +71,9 @@ public final class KeyedArchiver {
     var classIndex: [String: Int32] = [:]
     /// The Swift type last looked up and the index in `classes` of its class.
     var lastType: (type: ObjectIdentifier?, cls: Int32) = (nil, -1)
+    /// The element type of the last array of objects encoded, and whether the registry has a
+    /// class for it (see `encodeArray`).
+    var lastArrayType: (type: ObjectIdentifier?, registered: Bool) = (nil, false)
     var finished = false
     /// This archiver among all the process's archivers, never reused (unlike an object's
     /// identity): for a `Key` kept beside the archiver that prepared it, to tell whether it
@@ -258,6 +262,14 @@ public final class KeyedArchiver {
 
     /// Encodes an array of objects of one class (an NSArray), read as it is rather than converted
     /// to `[AnyObject]` first.
+    ///
+    /// When a class is registered for `T` itself, the objects are not read until their turn to
+    /// be encoded comes, and each is encoded by the class registered for its own type (a
+    /// subclass's, if the object is of a registered subclass of `T`).
+    /// - Throws: as `encodeObjects(_:forKey:)`, except that an object of a subclass of `T` that
+    ///   no registered class encodes is refused at its turn: by the call that encodes it (the
+    ///   outermost `encodeObject` or `encodeObjects`, as for an error of a class's `encode`), after
+    ///   which the archive cannot be finished.
     @inlinable
     public func encodeObjects<T: AnyObject>(_ objects: [T], forKey key: String) throws {
         try encodeArray(objects, forKey: key)
@@ -266,21 +278,45 @@ public final class KeyedArchiver {
     /// Encodes an array of objects (`encodeObjects`). Inlinable so that it is compiled for the
     /// caller's `T`: the loops then read each object's identity and class without retaining it
     /// (see `heldArrays`).
+    ///
+    /// When the registry has a class for `T` itself, the objects are not read at all here: an
+    /// object's class is found when its turn to be encoded comes (`drain`), from its own Swift
+    /// type, and the object is read then anyway. A parent meets its children long before their
+    /// turn, and past the caches each child's first read here was a wait on memory of its own
+    /// (the children of a tree made depth first lie a subtree apart), while at their turn the
+    /// objects come in the order they were made. An instance of a subclass of `T` that no
+    /// registered class encodes is then refused at its turn (from the outermost call, as an
+    /// error of its `encode` would be), not by this call.
     @inlinable
     func encodeArray<T: AnyObject>(_ objects: [T], forKey key: String) throws {
         let start = beginObjects()
-        // The objects' classes first, in a loop of their own: the objects are usually cold, and
-        // plain reads of them, close together, overlap; the loop below, long for each object,
-        // would wait for each in turn.
-        let first = objects.isEmpty ? nil : ObjectIdentifier(type(of: objects[0]))
-        var oneClass = true
-        for i in objects.indices where ObjectIdentifier(type(of: objects[i])) != first { oneClass = false }
         var held: Int32 = -1
-        for i in objects.indices {
-            let type = oneClass ? first! : ObjectIdentifier(type(of: objects[i]))
-            try meet(ObjectIdentifier(objects[i]), type, at: i, held: &held) { objects }
+        if isRegistered(ObjectIdentifier(T.self)) {
+            for i in objects.indices {
+                try meet(ObjectIdentifier(objects[i]), at: i, held: &held) { objects }
+            }
+        } else {
+            // The objects' classes first, in a loop of their own: the objects are usually cold,
+            // and plain reads of them, close together, overlap; the loop below, long for each
+            // object, would wait for each in turn.
+            let first = objects.isEmpty ? nil : ObjectIdentifier(type(of: objects[0]))
+            var oneClass = true
+            for i in objects.indices where ObjectIdentifier(type(of: objects[i])) != first { oneClass = false }
+            for i in objects.indices {
+                let type = oneClass ? first! : ObjectIdentifier(type(of: objects[i]))
+                try meet(ObjectIdentifier(objects[i]), type, at: i, held: &held) { objects }
+            }
         }
         endObjects(forKey: key, from: start)
+    }
+
+    /// Whether the registry has a class for the Swift type `type` (the last answer kept).
+    @usableFromInline
+    func isRegistered(_ type: ObjectIdentifier) -> Bool {
+        if lastArrayType.type == type { return lastArrayType.registered }
+        let registered = registry?.isRegistered(type) ?? false
+        lastArrayType = (type, registered)
+        return registered
     }
 
     /// Where the UIDs of an array's objects begin on the stack of UIDs shared by nested calls
@@ -296,6 +332,20 @@ public final class KeyedArchiver {
     func meet(_ identity: ObjectIdentifier, _ type: ObjectIdentifier, at index: Int, held: inout Int32,
               _ objects: () -> any HeldObjects) throws {
         let u = try uid(identity: identity, type: type, object: { var list = objects(); return list.object(at: index) }) {
+            if held < 0 {
+                held = Int32(truncatingIfNeeded: heldArrays.count)
+                heldArrays.append(objects())
+            }
+            return (Int32(truncatingIfNeeded: index), held)
+        }
+        w.scratch.append(Int32(truncatingIfNeeded: u))
+    }
+
+    /// As `meet(_:_:at:held:_:)`, for an object whose class is found at its turn (`drain`):
+    /// the object is not read.
+    @usableFromInline
+    func meet(_ identity: ObjectIdentifier, at index: Int, held: inout Int32, _ objects: () -> any HeldObjects) throws {
+        let u = try uid(identity: identity, type: nil, object: { var list = objects(); return list.object(at: index) }) {
             if held < 0 {
                 held = Int32(truncatingIfNeeded: heldArrays.count)
                 heldArrays.append(objects())
@@ -336,14 +386,15 @@ public final class KeyedArchiver {
     /// encoding it first if it has not been. `object` gives the object itself, needed only for
     /// a class met for the first time; `keep` keeps a new object alive until the end and says
     /// where it is (its index in `retained`, or in an array of `heldArrays` and that array's
-    /// index).
+    /// index). A nil `type`: the class is found at the object's turn (`drain`).
     @inline(__always)
-    private func uid(identity: ObjectIdentifier, type: ObjectIdentifier, object: () -> AnyObject,
+    private func uid(identity: ObjectIdentifier, type: ObjectIdentifier?, object: () -> AnyObject,
                      keep: () -> (object: Int32, array: Int32)) throws -> Int {
         let identity = UInt64(UInt(bitPattern: identity))
         let (found, slot, tag) = w.findObject(identity)
         if found >= 0 { return found }
-        let cls = lastType.type == type ? lastType.cls : try classIndex(of: object())
+        let cls: Int32
+        if let type { cls = lastType.type == type ? lastType.cls : try classIndex(of: object()) } else { cls = -1 }
         // Describing a class met for the first time (`index(of:)`) adds to `$objects`, not to
         // `objectIndex`: `slot` is still where the object goes.
         let objectUID = w.reserveObject(identity: identity, slot: slot, tag: tag)
@@ -386,9 +437,19 @@ public final class KeyedArchiver {
         defer { draining = false }
         while let next = pending.popLast() {
             let mark = pending.count
-            let cls = classes[Int(next.cls)]
-            w.beginObject(reserved: Int(next.uid), classUID: cls.uid)
             let object = next.array < 0 ? retained[Int(next.object)] : heldArrays[Int(next.array)].object(at: Int(next.object))
+            var c = next.cls
+            if c < 0 {
+                let type = ObjectIdentifier(Swift.type(of: object))
+                do {
+                    c = lastType.type == type ? lastType.cls : try classIndex(of: object)
+                } catch {
+                    pending.append(next)  // still to be encoded: the archive cannot be finished
+                    throw error
+                }
+            }
+            let cls = classes[Int(c)]
+            w.beginObject(reserved: Int(next.uid), classUID: cls.uid)
             try cls.encode(object, self)
             w.endObject()
             // What `next` met, first met first.

@@ -1097,6 +1097,88 @@ func expectCode(_ code: ArchiveError.Code, _ what: String, sourceLocation: Sourc
         #expect(leaves.count == 200 * 4, "no object taken for another")
         #expect(alive.now == 0)
     }
+
+    /// An array of a registered class is met without reading its objects; each object's class
+    /// is found from its own type at its turn: a registered subclass is encoded as itself, and
+    /// one no class encodes is refused then, by the outermost call, and the archive cannot be
+    /// finished.
+    @Test func objectsOfAnArrayFindTheirClassesAtTheirTurn() throws {
+        let registry = ArchiveClassRegistry()
+        try registry.register(ArchiveClass(
+            name: "Shape",
+            encode: { object, archiver in
+                let shape = object as! Shape
+                archiver.encode(shape.name, forKey: "name")
+                try archiver.encodeObjects(shape.parts, forKey: "parts")
+            },
+            make: { u in Shape(try u.decodeString(forKey: "name")) },
+            decode: { object, u in (object as! Shape).parts = try u.decodeObjects(forKey: "parts").map { $0 as! Shape } }),
+            for: Shape.self)
+        try registry.register(ArchiveClass(
+            name: "Circle", superclassName: "Shape",
+            encode: { object, archiver in
+                archiver.encode((object as! Circle).name, forKey: "name")
+                archiver.encode((object as! Circle).radius, forKey: "radius")
+            },
+            make: { u in Circle(try u.decodeString(forKey: "name"), radius: try u.decodeDouble(forKey: "radius")) }),
+            for: Circle.self)
+
+        let circle = Circle("c", radius: 2.5)
+        let root = Shape("root", parts: [Shape("s", parts: [circle]), circle, Shape("t")])
+        let archiver = KeyedArchiver(registry: registry)
+        try archiver.encodeObject(root, forKey: "root")
+        let bytes = try archiver.finishEncoding()
+        let back = try #require(try KeyedUnarchiver(bytes: bytes, registry: registry).decodeObject(forKey: "root") as? Shape)
+        #expect(back.parts.map(\.name) == ["s", "c", "t"])
+        let c = try #require(back.parts[1] as? Circle, "a registered subclass in an array of its superclass, encoded as itself")
+        #expect(c.radius == 2.5 && back.parts[0].parts.count == 1 && back.parts[0].parts[0] === c, "the same circle, shared")
+
+        // A subclass no class encodes, in an array of a registered class: refused at its turn.
+        let square = Square("q")
+        let shapes: [Shape] = [Shape("a"), square]
+        let refused = KeyedArchiver(registry: registry)
+        expectCode(.invalidValue, "an unregistered subclass, at the top") {
+            try refused.encodeObjects(shapes, forKey: "shapes")
+        }
+        expectCode(.invalidValue, "finishing after an object was refused") { _ = try refused.finishEncoding() }
+        // Met inside an object's encode, it is refused by the outermost call, even when that
+        // encode ignores what its own call throws.
+        let holder = KeyedArchiver(registry: registry)
+        try registry.register(ArchiveClass(
+            name: "Lenient",
+            encode: { object, archiver in try? archiver.encodeObjects((object as! Lenient).shapes, forKey: "shapes") },
+            make: { _ in Lenient([]) }), for: Lenient.self)
+        expectCode(.invalidValue, "an unregistered subclass, met inside an encode") {
+            try holder.encodeObject(Lenient(shapes), forKey: "root")
+        }
+        expectCode(.invalidValue, "finishing after a nested object was refused") { _ = try holder.finishEncoding() }
+    }
+}
+
+/// A registered class with a registered subclass (`Circle`) and one that is not (`Square`), for
+/// `objectsOfAnArrayFindTheirClassesAtTheirTurn`.
+class Shape {
+    let name: String
+    var parts: [Shape]
+    init(_ name: String, parts: [Shape] = []) {
+        self.name = name
+        self.parts = parts
+    }
+}
+
+final class Circle: Shape {
+    let radius: Double
+    init(_ name: String, radius: Double) {
+        self.radius = radius
+        super.init(name)
+    }
+}
+
+final class Square: Shape {}
+
+final class Lenient {
+    let shapes: [Shape]
+    init(_ shapes: [Shape]) { self.shapes = shapes }
 }
 
 /// An object of `objectsMadeForTheCallStayDistinct` that makes its leaves when encoded.
