@@ -157,7 +157,7 @@ try registry.register(ArchiveClass(
         node.contentOffsetY = try u.decodeDouble(forKey: "contentOffsetY")
         node.itemKey = try u.decodeString(forKey: "itemKey")
         node.title = try u.decodeString(forKey: "title")
-        node.children = try u.decodeObjects(forKey: "children").map { $0 as! Node }
+        node.children = try u.decodeObjects(forKey: "children", as: Node.self)
     }), for: Node.self)
 
 @inline(never)

@@ -66,7 +66,7 @@ func registry() throws -> ArchiveClassRegistry {
         make: { _ in ItemStore() },
         decode: { object, coder in
             let store = object as! ItemStore
-            store.items = try coder.decodeObjects(forKey: "items", ofClasses: ["BNRItem"]).map { $0 as! Item }
+            store.items = try coder.decodeObjects(forKey: "items", ofClasses: ["BNRItem"], as: Item.self)
             store.selected = try coder.decodeObject(forKey: "selected", ofClasses: ["BNRItem"]) as? Item
         }), for: ItemStore.self)
     return registry

@@ -1155,6 +1155,109 @@ func expectCode(_ code: ArchiveError.Code, _ what: String, sourceLocation: Sourc
     }
 }
 
+/// The objects of arrays the unarchiver returned are found again in those arrays: typed or
+/// not, kept by the caller or dropped, met again through another array, one at a time, or
+/// after a decoding that failed and was caught; every object lives while the unarchiver or the
+/// caller holds it, and not after.
+extension RoundTripTests {
+    @Test func arraysOfObjectsAreHeldWhole() throws {
+        let alive = AliveCount()
+        let registry = ArchiveClassRegistry()
+        try registry.register(ArchiveClass(
+            name: "Leaf",
+            encode: { object, archiver in archiver.encode((object as! Leaf).value, forKey: "value") },
+            make: { u in Leaf(try u.decodeInt64(forKey: "value"), alive) }), for: Leaf.self)
+        try registry.register(ArchiveClass(
+            name: "Basket",
+            encode: { object, archiver in
+                let basket = object as! Basket
+                try archiver.encodeObjects(basket.leaves, forKey: "leaves")
+                try archiver.encodeObjects(basket.others, forKey: "others")
+                try archiver.encodeObject(basket.favourite, forKey: "favourite")
+                try archiver.encodeObjects(basket.inner, forKey: "inner")
+            },
+            make: { _ in Basket() },
+            decode: { object, u in
+                let basket = object as! Basket
+                // A decoding that fails half way (the first object is not a Basket), caught.
+                #expect(throws: ArchiveError.self) { _ = try u.decodeObjects(forKey: "leaves", as: Basket.self) }
+                basket.leaves = try u.decodeObjects(forKey: "leaves", as: Leaf.self)
+                basket.inner = try u.decodeObjects(forKey: "inner", as: Basket.self)
+                basket.others = try u.decodeObjects(forKey: "others")  // untyped, kept as it is
+                basket.favourite = try u.decodeObject(forKey: "favourite") as? Leaf
+            }), for: Basket.self)
+
+        let leaves = (0 ..< 5).map { Leaf(Int64($0), nil) }
+        let inner = Basket()
+        inner.leaves = [leaves[3], leaves[4]]
+        inner.others = [leaves[0]]
+        inner.favourite = leaves[1]
+        let root = Basket()
+        root.leaves = [leaves[0], leaves[1], leaves[2]]
+        root.inner = [inner, inner]
+        root.others = [leaves[4], inner, leaves[2]]
+        root.favourite = leaves[3]
+        let archiver = KeyedArchiver(registry: registry)
+        try archiver.encodeObject(root, forKey: "root")
+        let bytes = try archiver.finishEncoding()
+
+        var u: KeyedUnarchiver? = try KeyedUnarchiver(bytes: bytes, registry: registry)
+        var back = try #require(try u!.decodeObject(forKey: "root") as? Basket)
+        #expect(alive.now == 5, "each leaf made once")
+        #expect(back.leaves.map(\.value) == [0, 1, 2])
+        let innerBack = try #require(back.inner.first)
+        #expect(back.inner.count == 2 && back.inner[1] === innerBack, "an object twice in one array")
+        #expect(innerBack.leaves.map(\.value) == [3, 4])
+        #expect(innerBack.others.first === back.leaves[0], "through another array, untyped")
+        #expect(innerBack.favourite === back.leaves[1], "one at a time, after its array was held")
+        #expect(back.favourite === innerBack.leaves[0], "one at a time, from a nested array")
+        #expect(back.others.count == 3 && back.others[0] === innerBack.leaves[1] && back.others[1] === innerBack
+                    && back.others[2] === back.leaves[2], "an untyped array of objects from other arrays")
+
+        // The caller drops what it got; the unarchiver still finds the same objects.
+        let first = ObjectIdentifier(back.leaves[0])
+        back = Basket()
+        #expect(alive.now == 5, "the unarchiver holds the objects")
+        let again = try #require(try u!.decodeObject(forKey: "root") as? Basket)
+        #expect(ObjectIdentifier(again.leaves[0]) == first, "the same objects, found in the arrays held")
+        u = nil
+        #expect(alive.now == 5, "the caller holds them now")
+        #expect(again.leaves.count == 3)
+    }
+
+    @Test func arraysOfObjectsAreReleasedWithTheUnarchiver() throws {
+        let alive = AliveCount()
+        let registry = ArchiveClassRegistry()
+        try registry.register(ArchiveClass(
+            name: "Leaf",
+            encode: { object, archiver in archiver.encode((object as! Leaf).value, forKey: "value") },
+            make: { u in Leaf(try u.decodeInt64(forKey: "value"), alive) }), for: Leaf.self)
+        let archiver = KeyedArchiver(registry: registry)
+        let leaves = (0 ..< 100).map { Leaf(Int64($0), nil) }
+        try archiver.encodeObjects(leaves, forKey: "leaves")
+        try archiver.encodeObject(leaves[7], forKey: "one")
+        let bytes = try archiver.finishEncoding()
+        do {
+            let u = try KeyedUnarchiver(bytes: bytes, registry: registry)
+            let typed = try u.decodeObjects(forKey: "leaves", as: Leaf.self)
+            let untyped = try u.decodeObjects(forKey: "leaves")
+            #expect(typed.count == 100 && zip(typed, untyped).allSatisfy { $0 === $1 })
+            #expect(try u.decodeObject(forKey: "one") === typed[7])
+            expectCode(.typeMismatch, "an array of leaves as baskets") { _ = try u.decodeObjects(forKey: "leaves", as: Basket.self) }
+            #expect(alive.now == 100)
+        }
+        #expect(alive.now == 0, "released with the unarchiver and the arrays it returned")
+    }
+}
+
+/// A container of `Leaf` objects for `arraysOfObjectsAreHeldWhole`.
+final class Basket {
+    var leaves: [Leaf] = []
+    var others: [AnyObject] = []
+    var favourite: Leaf?
+    var inner: [Basket] = []
+}
+
 /// A registered class with a registered subclass (`Circle`) and one that is not (`Square`), for
 /// `objectsOfAnArrayFindTheirClassesAtTheirTurn`.
 class Shape {
