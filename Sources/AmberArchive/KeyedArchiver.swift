@@ -293,7 +293,7 @@ public final class KeyedArchiver {
         var held: Int32 = -1
         if isRegistered(ObjectIdentifier(T.self)) {
             for i in objects.indices {
-                try meet(ObjectIdentifier(objects[i]), at: i, held: &held) { objects }
+                try meet(ObjectIdentifier(objects[i]), nil, at: i, held: &held) { objects }
             }
         } else {
             // The objects' classes first, in a loop of their own: the objects are usually cold,
@@ -325,27 +325,14 @@ public final class KeyedArchiver {
     func beginObjects() -> Int { w.scratch.count }
 
     /// The object at `index` of an array being encoded (`encodeObjects`), of identity `identity`
-    /// and Swift class `type`: its UID goes onto the stack of UIDs. The object is not retained:
-    /// if it is new, the array (`objects`) is kept in `heldArrays` (once, its index in `held`,
-    /// -1 before), and the array keeps it alive.
+    /// and Swift class `type` (nil: found at the object's turn, and the object not read now):
+    /// its UID goes onto the stack of UIDs. The object is not retained: if it is new, the array
+    /// (`objects`) is kept in `heldArrays` (once, its index in `held`, -1 before), and the
+    /// array keeps it alive.
     @usableFromInline
-    func meet(_ identity: ObjectIdentifier, _ type: ObjectIdentifier, at index: Int, held: inout Int32,
+    func meet(_ identity: ObjectIdentifier, _ type: ObjectIdentifier?, at index: Int, held: inout Int32,
               _ objects: () -> any HeldObjects) throws {
         let u = try uid(identity: identity, type: type, object: { var list = objects(); return list.object(at: index) }) {
-            if held < 0 {
-                held = Int32(truncatingIfNeeded: heldArrays.count)
-                heldArrays.append(objects())
-            }
-            return (Int32(truncatingIfNeeded: index), held)
-        }
-        w.scratch.append(Int32(truncatingIfNeeded: u))
-    }
-
-    /// As `meet(_:_:at:held:_:)`, for an object whose class is found at its turn (`drain`):
-    /// the object is not read.
-    @usableFromInline
-    func meet(_ identity: ObjectIdentifier, at index: Int, held: inout Int32, _ objects: () -> any HeldObjects) throws {
-        let u = try uid(identity: identity, type: nil, object: { var list = objects(); return list.object(at: index) }) {
             if held < 0 {
                 held = Int32(truncatingIfNeeded: heldArrays.count)
                 heldArrays.append(objects())

@@ -1163,10 +1163,7 @@ extension RoundTripTests {
     @Test func arraysOfObjectsAreHeldWhole() throws {
         let alive = AliveCount()
         let registry = ArchiveClassRegistry()
-        try registry.register(ArchiveClass(
-            name: "Leaf",
-            encode: { object, archiver in archiver.encode((object as! Leaf).value, forKey: "value") },
-            make: { u in Leaf(try u.decodeInt64(forKey: "value"), alive) }), for: Leaf.self)
+        try registry.register(Leaf.archiveClass(counting: alive), for: Leaf.self)
         try registry.register(ArchiveClass(
             name: "Basket",
             encode: { object, archiver in
@@ -1228,10 +1225,7 @@ extension RoundTripTests {
     @Test func arraysOfObjectsAreReleasedWithTheUnarchiver() throws {
         let alive = AliveCount()
         let registry = ArchiveClassRegistry()
-        try registry.register(ArchiveClass(
-            name: "Leaf",
-            encode: { object, archiver in archiver.encode((object as! Leaf).value, forKey: "value") },
-            make: { u in Leaf(try u.decodeInt64(forKey: "value"), alive) }), for: Leaf.self)
+        try registry.register(Leaf.archiveClass(counting: alive), for: Leaf.self)
         let archiver = KeyedArchiver(registry: registry)
         let leaves = (0 ..< 100).map { Leaf(Int64($0), nil) }
         try archiver.encodeObjects(leaves, forKey: "leaves")
@@ -1247,6 +1241,16 @@ extension RoundTripTests {
             #expect(alive.now == 100)
         }
         #expect(alive.now == 0, "released with the unarchiver and the arrays it returned")
+    }
+}
+
+extension Leaf {
+    /// The coding class of `Leaf`, whose decoded objects are counted in `alive`.
+    static func archiveClass(counting alive: AliveCount) -> ArchiveClass {
+        ArchiveClass(
+            name: "Leaf",
+            encode: { object, archiver in archiver.encode((object as! Leaf).value, forKey: "value") },
+            make: { u in Leaf(try u.decodeInt64(forKey: "value"), alive) })
     }
 }
 
