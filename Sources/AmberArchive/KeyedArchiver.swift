@@ -381,7 +381,7 @@ public final class KeyedArchiver {
         let (found, slot, tag) = w.findObject(identity)
         if found >= 0 { return found }
         let cls: Int32
-        if let type { cls = lastType.type == type ? lastType.cls : try classIndex(of: object()) } else { cls = -1 }
+        if let type { cls = try classIndex(type: type, of: object) } else { cls = -1 }
         // Describing a class met for the first time (`index(of:)`) adds to `$objects`, not to
         // `objectIndex`: `slot` is still where the object goes.
         let objectUID = w.reserveObject(identity: identity, slot: slot, tag: tag)
@@ -389,6 +389,13 @@ public final class KeyedArchiver {
         pending.append(Pending(object: index, array: array, cls: cls, uid: Int32(truncatingIfNeeded: objectUID)))
         if !draining { try drain() }
         return objectUID
+    }
+
+    /// The index in `classes` of the class that encodes an object of Swift type `type`: the
+    /// last type's answer if it is the same, else looked up from `object()`.
+    @inline(__always)
+    private func classIndex(type: ObjectIdentifier, of object: () -> AnyObject) throws -> Int32 {
+        lastType.type == type ? lastType.cls : try classIndex(of: object())
     }
 
     /// The index in `classes` of the class that encodes `object`.
@@ -429,7 +436,7 @@ public final class KeyedArchiver {
             if c < 0 {
                 let type = ObjectIdentifier(Swift.type(of: object))
                 do {
-                    c = lastType.type == type ? lastType.cls : try classIndex(of: object)
+                    c = try classIndex(type: type, of: { object })
                 } catch {
                     pending.append(next)  // still to be encoded: the archive cannot be finished
                     throw error
@@ -755,7 +762,8 @@ struct WriterKeyCache {
     }
 }
 
-/// An array of objects, as the archiver keeps it (`KeyedArchiver.heldArrays`) and reads it.
+/// An array of objects, as the archiver and the unarchiver keep it (`KeyedArchiver.heldArrays`,
+/// `KeyedUnarchiver.heldLists`) and read it.
 @usableFromInline
 protocol HeldObjects {
     /// The number of objects. (Mutating, as `object(at:)`, only so that it is called on an

@@ -35,8 +35,9 @@ func releaseInBlocks(_ objects: inout [AnyObject?]) -> UInt {
     return sum
 }
 
-/// As `releaseInBlocks(_:)`, for arrays of objects (the archiver's `heldArrays`): releases
-/// each array, and with it its objects if nothing else holds them.
+/// As `releaseInBlocks(_:)`, for arrays of objects (the archiver's `heldArrays`, the
+/// unarchiver's `heldLists`): releases each array, and with it its objects if nothing else
+/// holds them.
 @inline(__always)
 func releaseInBlocks(_ arrays: inout [any HeldObjects]) -> UInt {
     var sum: UInt = 0
