@@ -264,8 +264,26 @@ func median(_ xs: [Double]) -> Double {
 
 let clock = ContinuousClock()
 
-/// Seconds one run of `body` takes.
+/// Finishes the allocator's work on what was freed before, so that it does not land in the
+/// next timing. glibc keeps freed small blocks (up to 128 bytes: a decoded tree's objects and
+/// strings) in "fastbins" without merging them with their neighbours, and merges them all at
+/// the next request too large for those lists, walking every such block, long cold by then. A
+/// warm-up decode of 100,000 nodes leaves about 400,000 of them, and the timed decode's first
+/// large array (the offset table) paid 6 ms of their merging: an eighth of its time, and at
+/// 10,000 nodes 0.2 ms, so most of what decoding grew from 10k to 100k beyond ten times. A
+/// process that decodes once, as one restoring its state at launch, has no such blocks. So
+/// before each timing one large block is taken and given back, which makes glibc do that
+/// merging then; the same for every codec.
+func settleHeap() {
+    // Kept in a global, or the compiler removes the pair of calls.
+    settleBlock = malloc(1 << 20)
+    free(settleBlock)
+}
+nonisolated(unsafe) var settleBlock: UnsafeMutableRawPointer?
+
+/// Seconds one run of `body` takes, after `settleHeap()`.
 func seconds(_ body: () throws -> Void) rethrows -> Double {
+    settleHeap()
     let d = try clock.measure { try body() }
     return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
 }
