@@ -292,6 +292,12 @@ public final class KeyedArchiver {
         let start = beginObjects()
         var held: Int32 = -1
         if isRegistered(ObjectIdentifier(T.self)) {
+            // Where each object would be in the table of objects met, read first in a loop of its
+            // own: past the caches, those reads overlap; in the loop below, long for each object,
+            // each would wait in turn.
+            if objects.count > 1 {
+                for i in objects.indices { touch(ObjectIdentifier(objects[i])) }
+            }
             for i in objects.indices {
                 try meet(ObjectIdentifier(objects[i]), nil, at: i, held: &held) { objects }
             }
@@ -308,6 +314,13 @@ public final class KeyedArchiver {
             }
         }
         endObjects(forKey: key, from: start)
+    }
+
+    /// Reads where the object of identity `identity` would be in the table of objects met (see
+    /// `encodeArray`).
+    @usableFromInline
+    func touch(_ identity: ObjectIdentifier) {
+        touched &+= UInt(truncatingIfNeeded: w.touchObject(UInt64(UInt(bitPattern: identity))))
     }
 
     /// Whether the registry has a class for the Swift type `type` (the last answer kept).
@@ -596,6 +609,12 @@ struct ArchiveWriter {
         open.append((pairs.count, objectUID))
         pairs.append(classKey)
         pairs.append(table.uid(UInt64(classDescription)))
+    }
+
+    /// The control word of the group of `objectIndex` where `identity`'s probe starts.
+    @inline(__always)
+    mutating func touchObject(_ identity: UInt64) -> UInt64 {
+        objectIndex.touch(hash: RefMap.hash(identity))
     }
 
     /// The UID of an object already encoded (-1 if none), its slot in `objectIndex` and tag.
