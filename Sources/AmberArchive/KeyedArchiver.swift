@@ -42,8 +42,8 @@ public final class KeyedArchiver {
     /// nodes: unchanged). An array of a registered class is not even read when met (its
     /// objects' classes are found at their turn, see `encodeArray`).
     var heldArrays: [any HeldObjects] = []
-    /// What `finishEncoding`'s reads of `retained` and `heldArrays` add up to, so that they are
-    /// not optimized away.
+    /// What `touch`'s reads and `finishEncoding`'s reads of `retained` and `heldArrays` add up
+    /// to, so that they are not optimized away.
     var touched: UInt = 0
     /// An object given its UID and waiting to be encoded: plain numbers, copied without
     /// reference counting.
@@ -479,7 +479,7 @@ public final class KeyedArchiver {
             throw ArchiveError(.invalidValue, "an object is still being encoded")
         }
         finished = true
-        touched = releaseInBlocks(&retained) &+ releaseInBlocks(&heldArrays)
+        touched &+= releaseInBlocks(&retained) &+ releaseInBlocks(&heldArrays)
         return w.finish()
     }
 
