@@ -267,7 +267,7 @@ let clock = ContinuousClock()
 /// Finishes the allocator's work on what was freed before, so that it does not land in the
 /// next timing. glibc keeps freed small blocks (up to 128 bytes: a decoded tree's objects and
 /// strings) in "fastbins" without merging them with their neighbours, and merges them all at
-/// the next request too large for those lists, walking every such block, long cold by then. A
+/// the next request of 1 KiB or more, walking every such block, long cold by then. A
 /// warm-up decode of 100,000 nodes leaves about 400,000 of them, and the timed decode's first
 /// large array (the offset table) paid 6 ms of their merging: an eighth of its time, and at
 /// 10,000 nodes 0.2 ms, so most of what decoding grew from 10k to 100k beyond ten times. A
