@@ -54,13 +54,18 @@ struct ObjectTable {
             offsets.reserveCapacity(expected)
             uidRefs.reserveCapacity(objects * 4)
             self.objects.reserveCapacity(objects * 4 + 8)
-            strings = RefMap(capacity: objects * 2)
+            // Two strings an object, and the archive's keys and class names beside them (without
+            // those, an archive of exactly two strings an object rehashed the whole table at its end).
+            strings = RefMap(capacity: objects * 2 + 256)
             ints = RefMap(capacity: min(objects, 4096))
             reals = RefMap(capacity: objects)
         }
     }
 
     var count: Int { offsets.count }
+
+    /// How many times the strings' uniquing table has grown by rehashing.
+    var stringTableGrowths: Int { strings.growths }
 
     /// The number of bytes written so far (the finished file adds the offset table and trailer).
     var byteCount: Int { end }

@@ -90,6 +90,8 @@ struct RefMap {
     private var words: [UInt64]
     /// The number of values held.
     private(set) var used = 0
+    /// How many times the table has grown by rehashing (`reserve` included).
+    private(set) var growths = 0
     private var limit: Int
     /// The number of groups (any number: a tag's group is `tag * groups >> 32`, so that the
     /// table is sized to what it holds, not to the next power of two).
@@ -186,6 +188,7 @@ struct RefMap {
 
     /// Rehashes the table into `groups` groups (more than it has), by the tags it holds.
     private mutating func grow(to groups: Int) {
+        growths += 1
         let old = words
         words = [UInt64](repeating: 0, count: groups * 8)
         limit = groups * 7 * 4 / 5

@@ -510,6 +510,24 @@ func expectCode(_ code: ArchiveError.Code, _ what: String, sourceLocation: Sourc
         #expect(try archive(Int.max / 9) == plain)
     }
 
+    // A capacity hint of n objects holds two strings an object and the archive's keys and class
+    // names beside them: the strings' table is never rehashed (it was, at the very end, for
+    // exactly two unique strings an object). One object more than the hint and it grows.
+    @Test func capacityHintHoldsTwoStringsAnObjectAndTheKeys() throws {
+        func growths(objects: Int, hint: Int) throws -> Int {
+            let archiver = KeyedArchiver(registry: try graphRegistry(), capacity: hint)
+            var nodes: [GraphNode] = []
+            for i in 0 ..< objects { nodes.append(GraphNode("ItemsViewController-\(i)")) }
+            try archiver.encodeObjects(nodes, forKey: "nodes")
+            for i in 0 ..< objects { _ = archiver.stringUID("itemKey-\(i)") }
+            let n = archiver.w.table.stringTableGrowths
+            _ = try archiver.finishEncoding()
+            return n
+        }
+        #expect(try growths(objects: 1000, hint: 1000) == 0)
+        #expect(try growths(objects: 1200, hint: 1000) > 0)
+    }
+
     // R26: a string stored by its UID reads back the same from the archive under construction
     // (ASCII and UTF-16 objects; `$null` is one); a UID that is not a string's, out of range, or
     // asked after finishing gives nil.
