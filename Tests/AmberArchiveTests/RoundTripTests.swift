@@ -512,7 +512,7 @@ func expectCode(_ code: ArchiveError.Code, _ what: String, sourceLocation: Sourc
 
     // A capacity hint of n objects holds two strings an object and the archive's keys and class
     // names beside them: the strings' table is never rehashed (it was, at the very end, for
-    // exactly two unique strings an object). One object more than the hint and it grows.
+    // exactly two unique strings an object). Two hundred objects more than the hint, and it grows.
     @Test func capacityHintHoldsTwoStringsAnObjectAndTheKeys() throws {
         func growths(objects: Int, hint: Int) throws -> Int {
             let archiver = KeyedArchiver(registry: try graphRegistry(), capacity: hint)
