@@ -461,10 +461,10 @@ for r in rows {
 // both sides of each ratio see the same machine; for the tree made depth first (as everywhere
 // above) and for the same tree made in node order.
 print("")
-print("AmberArchive's growth: in each of \(reps) rounds, each size runs in a process of its own, three times in a row, and the third run counts; medians:")
+print("AmberArchive's growth: in each of \(reps) rounds, each size runs in a process of its own, three times in a row, and the third run counts; medians, then the lowest and highest of the rounds' own ratios (each round's larger size over its smaller one: a round slowed by another tenant of the machine shows there, not in its neighbours):")
 print("")
-print("| tree made | from N | to N | encode grows | decode grows | the host walk alone grows | nodes grow |")
-print("|---|---:|---:|---:|---:|---:|---:|")
+print("| tree made | from N | to N | encode grows | rounds | decode grows | rounds | the host walk alone grows | nodes grow |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 for (a, b) in zip(sizes, sizes.dropFirst()) {
     // Each child runs its size three times in a row and keeps the third run: the first two
     // absorb the child's first touches of the inherited heap, so each sample is that size's
@@ -496,10 +496,17 @@ for (a, b) in zip(sizes, sizes.dropFirst()) {
             for (j, x) in [s[0], s[1], s[2], l[0], l[1], l[2]].enumerated() { samples[k][j].append(x) }
         }
     }
+    /// The lowest and highest of the rounds' ratios of sample `large` to sample `small`.
+    func spread(_ k: Int, _ small: Int, _ large: Int) -> String {
+        let r = zip(samples[k][small], samples[k][large]).map { $1 / $0 }
+        guard let lo = r.min(), let hi = r.max() else { return "—" }
+        return String(format: "%.1f–%.1f×", lo, hi)
+    }
     for (k, layout) in layouts.enumerated() {
         let m = samples[k].map(median)
-        print(String(format: "| %@ | %d | %d | %.1f× (%@ → %@) | %.1f× (%@ → %@) | %.1f× (%@ → %@) | %.0f× |",
-                     layout.0, a, b, m[3] / m[0], fmt(m[0]), fmt(m[3]),
-                     m[4] / m[1], fmt(m[1]), fmt(m[4]), m[5] / m[2], fmt(m[2]), fmt(m[5]), Double(b) / Double(a)))
+        print(String(format: "| %@ | %d | %d | %.1f× (%@ → %@) | %@ | %.1f× (%@ → %@) | %@ | %.1f× (%@ → %@) | %.0f× |",
+                     layout.0, a, b, m[3] / m[0], fmt(m[0]), fmt(m[3]), spread(k, 0, 3),
+                     m[4] / m[1], fmt(m[1]), fmt(m[4]), spread(k, 1, 4),
+                     m[5] / m[2], fmt(m[2]), fmt(m[5]), Double(b) / Double(a)))
     }
 }
