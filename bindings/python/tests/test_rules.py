@@ -1,5 +1,6 @@
 """The SPEC rules reachable from Python, each test naming its rule."""
 import datetime as dt
+import time
 import plistlib
 import stat
 import os
@@ -147,7 +148,9 @@ def test_r8_r9_application_state_and_metadata(open_engine):  # R8, R9
     d = Delegate()
     e = open_engine(d, bundle_version="4.2", interface_idiom="desktop")
     e.add_root(Screen(e, "Root"))
+    before = time.time()  # clock_gettime(CLOCK_REALTIME), the clock the engine stamps with
     e.preserve()
+    after = time.time()
     assert d.calls[:2] == ["should_save", "will_encode"]
     e.close()
     d2 = Delegate()
@@ -156,7 +159,9 @@ def test_r8_r9_application_state_and_metadata(open_engine):  # R8, R9
     report = e2.launch()
     assert d2.calls == ["will_finish_launching", "should_restore", "did_decode", "did_finish_launching"]  # R9, R13
     assert d2.app["bundleVersion"] == "4.2" and d2.app["interfaceIdiom"] == "desktop"
-    assert d2.app["appVersion"] == "1.0" and d2.app["timestamp"] is not None and d2.app["systemVersion"]
+    assert d2.app["appVersion"] == "1.0" and d2.app["systemVersion"]
+    stamp = d2.app["timestamp"].timestamp()
+    assert before - 1e-6 <= stamp <= after + 1e-6  # a datetime holds whole microseconds
     assert not report.fresh
 
 
