@@ -173,6 +173,8 @@ typedef struct amber_coder amber_coder;
 typedef struct amber_decoder amber_decoder;
 /** What a restore did, object by object (SPEC R16). */
 typedef struct amber_report amber_report;
+/** What a preservation did, object by object (SPEC R28). */
+typedef struct amber_preservation amber_preservation;
 
 /** The kind of a restorable object. */
 typedef enum amber_kind {
@@ -429,10 +431,13 @@ int amber_object_add_child(amber_object *parent, amber_object *child);
 int amber_object_remove_child(amber_object *parent, amber_object *child);
 
 /**
- * Presents a controller modally from another, replacing what it presented; NULL dismisses.
+ * Presents a controller modally from another; NULL dismisses. As in UIKit, a controller that
+ * already presents one must dismiss it first: presenting another is refused, not a silent
+ * replacement (presenting the same one again does nothing).
  *
- * @return AMBER_OK, or AMBER_INVALID_ARGUMENT if either is not a controller or the presented
- *   one is the presenter or one of its ancestors (nothing changes then).
+ * @return AMBER_OK; AMBER_MISUSE if the presenter already presents another controller (the
+ *   message names both); AMBER_INVALID_ARGUMENT if either is not a controller or the presented
+ *   one is the presenter or one of its ancestors. Nothing changes on an error.
  * Ownership: none. Thread safety: as the engine.
  */
 int amber_object_present(amber_object *presenter, amber_object *presented);
@@ -527,12 +532,35 @@ int amber_engine_remove_root(amber_engine *engine, amber_object *root);
 /* Coders (SPEC R6, R7, R12, R4)                                                             */
 /* ---------------------------------------------------------------------------------------- */
 
+/*
+ * Reserved keys (R7, R8). No coder accepts them (AMBER_RESERVED_KEY): they name what the
+ * engine records. The application decoder (should_restore, did_decode) reads the metadata the
+ * engine records at every save under its own names and under UIKit's:
+ *
+ *   key                                                type     what
+ *   bundleVersion                                      string   the host's bundle version
+ *   UIApplicationStateRestorationBundleVersionKey      string   (the same)
+ *   interfaceIdiom                                     string   the interface idiom
+ *   UIApplicationStateRestorationUserInterfaceIdiomKey string   (the same)
+ *   timestamp                                          date     when the archive was saved
+ *   UIApplicationStateRestorationTimestampKey          date     (the same)
+ *   systemVersion                                      string   the kernel release (uname -r)
+ *   UIApplicationStateRestorationSystemVersionKey      string   (the same)
+ *
+ * Also reserved, in every coder: blueprint, restorationClass, restorationPath, className, kind,
+ * UIStateRestorationViewControllerStoryboardKey, UIKit's names above without "Key", and every
+ * key beginning with "amber." (a view's standard state is kept under "amber.view.*"). What a
+ * record holds besides its state (kind, class, blueprint, stack position) is read with
+ * amber_decoder_record().
+ */
+
 /**
  * Encoders: write a value under a key into the object's own coder. Keys are UTF-8, not empty.
  *
  * @return AMBER_OK; AMBER_RESERVED_KEY for a key the engine keeps for itself (R7: the keys
  *   beginning with "amber." and bundleVersion, interfaceIdiom, timestamp, systemVersion,
- *   blueprint, restorationClass, restorationPath, className, kind and UIKit's names for them);
+ *   blueprint, restorationClass, restorationPath, className, kind and UIKit's names for them:
+ *   see "Reserved keys" above);
  *   AMBER_DUPLICATE for a key written twice in the same coder; AMBER_INVALID_ARGUMENT;
  *   AMBER_MISUSE outside the callback.
  * Ownership: strings and bytes are copied. Thread safety: as the engine.
@@ -546,10 +574,14 @@ int amber_coder_encode_bytes(amber_coder *coder, const char *key, const void *by
 int amber_coder_encode_date(amber_coder *coder, const char *key, double seconds_since_2001);
 /** An index path of `length` indexes (NSIndexPath); `indexes` may be NULL when length is 0. */
 int amber_coder_encode_index_path(amber_coder *coder, const char *key, const int64_t *indexes, size_t length);
-/** A reference to another restorable object (R4), or NULL for none. If the object has a
- *  restoration path it is preserved with its state, even if the walk left it out. Only in an
- *  object's coder (the application coder: AMBER_INVALID_ARGUMENT); an object without a
- *  restoration path is AMBER_INVALID_ARGUMENT. */
+/** A reference to another restorable object (R4), or NULL for none, from an object's coder or
+ *  the application coder (should_save, will_encode). If the object has a restoration
+ *  identifier it is preserved with its state, even if the walk left it out (the children of a
+ *  container without an identifier, a plain object); its path is then its own identifier under
+ *  those of its ancestors that have one. An object without an identifier is
+ *  AMBER_INVALID_ARGUMENT; one whose path another preserved object has is AMBER_DUPLICATE. At
+ *  restore the reference decodes to the object restored for it, from an object's decoder or
+ *  from the application decoder in did_decode. */
 int amber_coder_encode_object_ref(amber_coder *coder, const char *key, amber_object *object);
 
 /**
@@ -600,6 +632,31 @@ int amber_decoder_decode_object_ref_of_classes(amber_object **out, amber_decoder
  * Ownership: none. Thread safety: as the engine.
  */
 int amber_decoder_contains(amber_decoder *decoder, const char *key);
+
+/** What the archive records of the object a decoder reads, besides its state (R6, R3). */
+typedef struct amber_record_info {
+    /** An amber_kind. */
+    int kind;
+    /** The archived class name. */
+    const char *class_name;
+    /** The blueprint it was made from (UIKit's storyboard), or NULL. */
+    const char *blueprint;
+    /** Its position among the children of a stack with the same identifier (0: the first, and
+     *  always outside a stack). The last path component is the identifier as set (R3). */
+    size_t position;
+} amber_record_info;
+
+/**
+ * Reads what the archive records of the object a decoder reads: every lookup callback
+ * (restoration class, object_for_path, blueprint factory) can tell what it is asked for (R10),
+ * and decode callbacks can too.
+ *
+ * @param out filled with strings borrowed from the decoder, valid during the callback.
+ * @return AMBER_OK; AMBER_INVALID_ARGUMENT for the application decoder or a NULL argument;
+ *   AMBER_MISUSE outside the callback.
+ * Ownership: see `out`. Thread safety: as the engine.
+ */
+int amber_decoder_record(amber_record_info *out, amber_decoder *decoder);
 
 /** The type of a value: of an amber_keyed_value, and of a user info's values. */
 typedef enum amber_value_type {
@@ -795,10 +852,15 @@ int amber_engine_set_delegate(amber_engine *engine, const amber_delegate *delega
  * Preserves the interface: asks should_save; calls will_encode; walks every root, asking each
  * preserved object's encode callback for its state; writes one archive atomically.
  *
- * @param out_saved receives 1 if an archive was written, 0 if should_save declined; may be NULL.
- * @return AMBER_OK; a callback's code; AMBER_IO; AMBER_INVALID_ARGUMENT. On failure the
- *   previous archive is kept. Restoration paths met twice are not preserved; they are listed by
- *   amber_engine_last_duplicates().
+ * An object whose encode callback fails is left out with everything under it, and the rest is
+ * saved: the call still returns AMBER_OK. What was preserved and what was left out, and why,
+ * is in amber_engine_preservation() (R28).
+ *
+ * @param out_saved receives 1 if an archive was written, 0 if nothing was (no should_save, or
+ *   it declined); may be NULL.
+ * @return AMBER_OK; should_save's or will_encode's code; AMBER_IO; AMBER_INVALID_ARGUMENT. On
+ *   failure the previous archive is kept. Restoration paths met twice are not preserved; they
+ *   are listed by amber_engine_last_duplicates() and in the report.
  * Ownership: none. Thread safety: as the engine.
  */
 int amber_engine_preserve(amber_engine *engine, int *out_saved);
@@ -883,7 +945,10 @@ typedef enum amber_fresh_reason {
     AMBER_FRESH_STORE_ERROR = 6,    /* the store could not read the archive; it is kept */
     AMBER_FRESH_AUTHENTICATION_FAILED = 7, /* tampered, or sealed with another key; discarded */
     AMBER_FRESH_DISCARDED_BY_HOST = 8,     /* amber_engine_discard() ran before this launch */
-    AMBER_FRESH_IN_PROGRESS = 9     /* a restoration is under way or waits for extensions */
+    AMBER_FRESH_IN_PROGRESS = 9,    /* a restoration is under way or waits for extensions */
+    /* the previous launch's restoration was extended (R15) and the process ended before it
+       completed: the archive was discarded, as UIKit does */
+    AMBER_FRESH_EXTENSION_UNFINISHED = 10
 } amber_fresh_reason;
 
 /** One record of a report. Pointers are borrowed from the report. */
@@ -899,8 +964,12 @@ typedef struct amber_report_record {
     /** Why, for outcomes other than restored ("" otherwise). */
     const char *message;
     /** The object found for the record (restored, class mismatch, decode error, duplicate), or
-     *  NULL. Borrowed from the engine: it dangles once the object is freed. */
+     *  NULL. Borrowed from the engine: it dangles once the object is freed. Its identity is
+     *  the archived one: a reference to a record with a class mismatch decodes to this object. */
     amber_object *object;
+    /** Its position among the children of its stack with the same identifier (R3; 0 outside a
+     *  stack). */
+    size_t position;
 } amber_report_record;
 
 /**
@@ -960,6 +1029,142 @@ int amber_report_format(char **out, const amber_report *report);
  * Ownership: pointers borrowed from it dangle. Thread safety: as the engine.
  */
 void amber_report_free(amber_report *report);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Preservation reports (SPEC R28)                                                           */
+/* ---------------------------------------------------------------------------------------- */
+
+/** Why nothing was saved. */
+typedef enum amber_not_saved {
+    AMBER_NOT_SAVED_NONE = 0,           /* an archive was written */
+    AMBER_NOT_SAVED_NO_SHOULD_SAVE = 1, /* the delegate has no should_save callback */
+    AMBER_NOT_SAVED_DECLINED = 2,       /* should_save returned 0 */
+    AMBER_NOT_SAVED_FAILED = 3          /* the save failed (see the message); the previous archive is kept */
+} amber_not_saved;
+
+/** Why an object was not preserved. */
+typedef enum amber_left_out {
+    AMBER_LEFT_OUT_NONE = 0,                        /* preserved */
+    AMBER_LEFT_OUT_NO_IDENTIFIER = 1,               /* it has no restoration identifier (R2) */
+    AMBER_LEFT_OUT_ANCESTOR_WITHOUT_IDENTIFIER = 2, /* an ancestor has none (R2): the message names it */
+    AMBER_LEFT_OUT_DUPLICATE_PATH = 3,              /* another object has its path (R3): the message names the one kept */
+    AMBER_LEFT_OUT_ENCODE_FAILED = 4,               /* its encode callback failed: the message says why */
+    AMBER_LEFT_OUT_UNDER_LEFT_OUT = 5,              /* an object above it was left out (duplicate, failed encode) */
+    AMBER_LEFT_OUT_NOT_REFERENCED = 6               /* a plain object that nothing referenced (R4) */
+} amber_left_out;
+
+/** One object of a preservation report. Pointers are borrowed from the report. */
+typedef struct amber_preservation_entry {
+    /** Its restoration path as far as it has one: the identifiers of its ancestors that have
+     *  one, then its own if it has one (`path_length` identifiers). */
+    const char *const *path;
+    size_t path_length;
+    const char *class_name;
+    /** An amber_kind. */
+    int kind;
+    /** An amber_left_out: AMBER_LEFT_OUT_NONE if the object was preserved. */
+    int left_out;
+    /** The reason in words ("" for a preserved object). */
+    const char *message;
+    /** The bytes its record added to the archive before encryption (0 if left out). */
+    uint64_t size;
+    /** Its position among the children of its stack with the same identifier (R3). */
+    size_t position;
+} amber_preservation_entry;
+
+/**
+ * The report of the engine's last preservation, by amber_engine_preserve() or by the transition
+ * to the background (R28): every object preserved, with its size, then every object of the
+ * trees left out, with why; or why nothing was saved. A preserve that saved nothing is never
+ * silent.
+ *
+ * @param out receives a new report.
+ * @return AMBER_OK; AMBER_NOT_FOUND before the engine's first preservation;
+ *   AMBER_INVALID_ARGUMENT.
+ * Ownership: the caller owns *out; free it with amber_preservation_free(). Thread safety: as
+ *   the engine.
+ */
+int amber_engine_preservation(amber_preservation **out, amber_engine *engine);
+
+/** Why nothing was saved: an amber_not_saved (AMBER_NOT_SAVED_NONE if an archive was written;
+ *  -1 for NULL or a freed report). Ownership: none. Thread safety: as the engine. */
+int amber_preservation_not_saved(const amber_preservation *report);
+
+/** Why nothing was saved, in words ("" if an archive was written, and for NULL or a freed
+ *  report). Ownership: borrowed from the report. Thread safety: as the engine. */
+const char *amber_preservation_message(const amber_preservation *report);
+
+/** The size of the archive written, in bytes after encryption (0 if none was written).
+ *  Ownership: none. Thread safety: as the engine. */
+uint64_t amber_preservation_size(const amber_preservation *report);
+
+/** The number of entries: objects preserved and objects left out (0 for NULL or a freed
+ *  report). Ownership: none. Thread safety: as the engine. */
+size_t amber_preservation_count(const amber_preservation *report);
+
+/**
+ * Reads entry `index`: the preserved objects come first, in archive order.
+ *
+ * @param out filled with borrowed pointers, valid until the report is freed.
+ * @return AMBER_OK; AMBER_NOT_FOUND past the end; AMBER_INVALID_ARGUMENT.
+ * Ownership: see `out`. Thread safety: as the engine.
+ */
+int amber_preservation_entry_at(amber_preservation_entry *out, const amber_preservation *report, size_t index);
+
+/**
+ * The whole report as text: a first line (what was saved, or why nothing was), then a line per
+ * object left out and per object preserved.
+ *
+ * @param out receives the text; free it with amber_string_free().
+ * @return AMBER_OK or AMBER_INVALID_ARGUMENT.
+ * Ownership: the caller owns *out. Thread safety: as the engine.
+ */
+int amber_preservation_format(char **out, const amber_preservation *report);
+
+/** Frees a preservation report; NULL does nothing. Ownership: pointers borrowed from it
+ *  dangle. Thread safety: as the engine. */
+void amber_preservation_free(amber_preservation *report);
+
+/* ---------------------------------------------------------------------------------------- */
+/* The log (SPEC R29)                                                                        */
+/* ---------------------------------------------------------------------------------------- */
+
+/** How much a log line matters. */
+typedef enum amber_log_level {
+    /** Every decision of a preservation or a restoration: what was left out and why, which
+     *  step of the lookup chain found each object, sizes, timings. */
+    AMBER_LOG_DEBUG = 0,
+    /** A line per preservation and per restoration. */
+    AMBER_LOG_INFO = 1,
+    /** Something went wrong that the host may want to know about. */
+    AMBER_LOG_WARN = 2
+} amber_log_level;
+
+/** Takes one log line (no trailing newline), valid during the call. Lines name objects by
+ *  restoration path and class; no state value and no key material is ever logged. */
+typedef void (*amber_log_fn)(amber_log_level level, const char *message, void *ctx);
+
+/**
+ * Sets where an engine's log lines go, at `level` and above; NULL `fn` removes it (the
+ * process-wide function then takes the engine's lines). Independently, the environment
+ * variable AMBER_LOG=debug|info|warn prints lines at that level and above to standard error as
+ * "amber: <level>: <message>", without code.
+ *
+ * @return AMBER_OK; AMBER_INVALID_ARGUMENT for a level out of range.
+ * Ownership: `ctx` stays the caller's. Thread safety: as the engine; `fn` is called on the
+ *   thread that uses the engine.
+ */
+int amber_engine_set_log(amber_engine *engine, amber_log_level level, amber_log_fn fn, void *ctx);
+
+/**
+ * Sets the process-wide log function: it takes the lines of every engine that has none of its
+ * own, at `level` and above. NULL `fn` removes it.
+ *
+ * @return AMBER_OK; AMBER_INVALID_ARGUMENT for a level out of range.
+ * Ownership: `ctx` stays the caller's. Thread safety: safe from any thread; `fn` may be called
+ *   from any thread that uses an engine.
+ */
+int amber_set_log(amber_log_level level, amber_log_fn fn, void *ctx);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Views, model association and snapshots (SPEC R17, R18, R21)                               */

@@ -469,6 +469,43 @@ public final class KeyedArchiver {
         }
     }
 
+    // MARK: Checkpoints
+
+    /// A point in the encoding of the innermost open object that `rollBack(to:)` can return to.
+    public struct Checkpoint {
+        fileprivate let openCount: Int
+        fileprivate let pairCount: Int
+        fileprivate let scratchCount: Int
+        fileprivate let encodedCount: Int
+    }
+
+    /// The point the archiver has reached (`rollBack(to:)`).
+    public func checkpoint() -> Checkpoint {
+        Checkpoint(openCount: w.open.count, pairCount: w.pairs.count, scratchCount: w.scratch.count, encodedCount: w.encoded.count)
+    }
+
+    /// Takes back the entries written into the innermost open object since `checkpoint`, as if
+    /// they had not been written; the values they named stay in the archive, unreferenced. Used
+    /// when a host's encode fails part-way, so that the rest of the archive can still be
+    /// finished.
+    ///
+    /// Possible only when every object opened since the checkpoint was closed and no object of
+    /// a coding class was met since (its UID may already be referenced elsewhere).
+    /// - Returns: false, changing nothing, when that does not hold: the archive cannot be
+    ///   finished then.
+    public func rollBack(to checkpoint: Checkpoint) -> Bool {
+        guard !finished, w.open.count == checkpoint.openCount, w.encoded.count == checkpoint.encodedCount,
+              pending.isEmpty, w.pairs.count >= checkpoint.pairCount, w.scratch.count >= checkpoint.scratchCount
+        else { return false }
+        w.pairs.removeSubrange(checkpoint.pairCount...)
+        w.scratch.removeSubrange(checkpoint.scratchCount...)
+        return true
+    }
+
+    /// The bytes the archive's values take so far (before `finishEncoding`, which adds the
+    /// object list and offset table): the growth across an object's encoding is its size.
+    public var bytesWritten: Int { w.table.byteCount }
+
     // MARK: Finishing
 
     /// Finishes the archive and returns its bytes (a binary property list).

@@ -395,6 +395,9 @@ struct Inspection {
             case .restorationChild: facts.append("restoration child")
             }
             if r.isRoot { facts.append("root") }
+            if let p = r.components.last?.position, p > 0 { facts.append("position \(p)") }
+            if let a = r.ancestor { facts.append("under record \(a)") }
+            if r.isOmitted { facts.append("omitted: its encode failed, no state") }
             line(indent, "\(oneLine(Inspection.pathText(r.path))): \(oneLine(facts.joined(separator: ", ")))")
             if let rc = r.restorationClassName { line(indent + 2, "restoration class: \(oneLine(rc))") }
             if let bp = r.blueprintIdentifier { line(indent + 2, "blueprint: \(oneLine(bp))") }
@@ -511,6 +514,9 @@ struct Inspection {
                     ("relation", .string(Inspection.name(r.relation))),
                     ("root", .bool(r.isRoot)),
                     ("parent", r.parent.map { .int(Int64($0)) } ?? .null),
+                    ("position", .int(Int64(r.components.last?.position ?? 0))),
+                    ("ancestor", r.ancestor.map { .int(Int64($0)) } ?? .null),
+                    ("omitted", .bool(r.isOmitted)),
                     ("restorationClass", string(r.restorationClassName)),
                     ("blueprint", string(r.blueprintIdentifier)),
                     ("viewKind", o.viewKind.map { .string(Inspection.name($0)) } ?? .null),

@@ -35,16 +35,11 @@ private func launchThatDiesWhileRestoring(_ store: MemoryStore) -> RestorationRe
         #expect(makeEngine(store).restore().freshLaunchReason == .noArchive)
     }
 
-    // R14
+    // R14: two launches in a row that died while restoring (the guard a process leaves when it
+    // dies in a decode callback: written by the store before anything is decoded).
     @Test func twoLaunchesThatDiedWhileRestoringMeanNoThirdTry() throws {
         let store = try storeWithArchive()
-        let first = launchThatDiesWhileRestoring(store)
-        #expect(first.freshLaunchReason == nil && first.isExtended)
-        #expect(store.bytes != nil && store.guardCount == 1)
-        let second = launchThatDiesWhileRestoring(store)
-        #expect(second.freshLaunchReason == nil)
-        #expect(store.guardCount == 2)
-
+        store.guardCount = 2
         let engine = makeEngine(store)
         var decoded = false
         let root = controller("root")
@@ -57,6 +52,24 @@ private func launchThatDiesWhileRestoring(_ store: MemoryStore) -> RestorationRe
         #expect(!asked && !decoded)
         #expect(store.bytes == nil && store.guardCount == 0)
         #expect(third.description.contains("two previous launches"))
+    }
+
+    // R15 R14: a process that dies while its restoration is extended leaves the archive for one
+    // launch only: the next discards it without restoring, as UIKit does.
+    @Test func aDeathWhileRestorationIsExtendedDiscardsTheArchive() throws {
+        let store = try storeWithArchive()
+        let first = launchThatDiesWhileRestoring(store)
+        #expect(first.freshLaunchReason == nil && first.isExtended)
+        #expect(store.bytes != nil && store.guardCount == LaunchGuard.extended)
+        let engine = makeEngine(store)
+        var decoded = false
+        let root = controller("root")
+        root.callbacks.decode = { _, _ in decoded = true }
+        try engine.addRoot(root)
+        let second = engine.launch()
+        #expect(second.freshLaunchReason == .extendedRestorationUnfinished)
+        #expect(!decoded)
+        #expect(store.bytes == nil && store.guardCount == 0)
     }
 
     // R14
@@ -99,6 +112,24 @@ private func launchThatDiesWhileRestoring(_ store: MemoryStore) -> RestorationRe
         #expect(engine.restore().freshLaunchReason == .discardedByHost)
     }
 
+    // R14 R16: the discard is reported by the next launch of another process too (a new engine
+    // on the same store), once; a save after the discard restores as usual.
+    @Test func aDiscardIsReportedByTheNextProcess() throws {
+        let store = try storeWithArchive()
+        try makeEngine(store).discardArchive()
+        #expect(makeEngine(store).restore().freshLaunchReason == .discardedByHost)
+        #expect(makeEngine(store).restore().freshLaunchReason == .noArchive)
+
+        try makeEngine(store).discardArchive()
+        let saver = makeEngine(store)
+        try saver.addRoot(controller("root"))
+        try saver.preserve()
+        let next = makeEngine(store)
+        try next.addRoot(controller("root"))
+        let report = next.restore()
+        #expect(report.freshLaunchReason == nil && report[0].outcome == .restored)
+    }
+
     // R15
     @Test func anExtensionKeepsTheArchiveUntilItCompletes() throws {
         let store = try storeWithArchive()
@@ -112,7 +143,7 @@ private func launchThatDiesWhileRestoring(_ store: MemoryStore) -> RestorationRe
         }
         let report = engine.restore()
         #expect(report.isExtended && report[0].outcome == .restored)
-        #expect(store.bytes != nil && store.guardCount == 1)
+        #expect(store.bytes != nil && store.guardCount == LaunchGuard.extended)
         #expect(engine.isRestorationExtended)
         // Another restore waits for this one.
         #expect(engine.restore().freshLaunchReason == .restorationInProgress)

@@ -141,9 +141,16 @@ import Testing
             do { try coder.encodeReference(to: lookalike, forKey: "twin") } catch let e as AmberError { thrown = e }
         }
         let result = try engine.preserve()
-        #expect(result.duplicates.first == ["Überblick", "タブ", "détail#1"])
+        // R3: "détail" at position 1 and a sibling named "détail#1" are different objects; the
+        // lookalike outside the tree has the sibling's path and is the duplicate.
+        #expect(result.duplicates == [["Überblick", "タブ", "détail#1"]])
         #expect(thrown?.code == .duplicate)
-        #expect(archivedPaths(store) == [["Überblick"], ["Überblick", "タブ"], ["Überblick", "タブ", "détail"], ["Überblick", "タブ", "détail#1"]])
+        #expect(archivedPaths(store) == [
+            ["Überblick"], ["Überblick", "タブ"], ["Überblick", "タブ", "détail"], ["Überblick", "タブ", "détail"],
+            ["Überblick", "タブ", "détail#1"],
+        ])
+        let kept = try #require(result.entries.first { $0.leftOut != nil })
+        #expect(kept.leftOut == .duplicatePath(kept: "/Überblick/タブ/détail#1 (ViewController)"))
     }
 
     // R3
@@ -172,7 +179,8 @@ import Testing
             try nav2.addChild(c)
         }
         let report = next.restore()
-        #expect(report.map(\.path) == [["nav"], ["nav", "detail"], ["nav", "detail#1"], ["nav", "detail#2"]])
+        #expect(report.map(\.path) == [["nav"], ["nav", "detail"], ["nav", "detail"], ["nav", "detail"]])
+        #expect(report.map(\.position) == [0, 0, 1, 2])
         #expect(log.entries.filter { $0.hasPrefix("decode") } == ["decode detail=page 0", "decode detail=page 1", "decode detail=page 2"])
     }
 
@@ -193,7 +201,7 @@ import Testing
 
         // The archive, read with the codec alone: one record per object with its metadata.
         let u = try KeyedUnarchiver(bytes: try #require(store.bytes))
-        #expect(try u.decodeInt64(forKey: "amber.format") == 2)
+        #expect(try u.decodeInt64(forKey: "amber.format") == 3)
         let uids = try u.decodeObjectUIDs(forKey: "objects")
         #expect(uids.count == 3)
         let second = try u.withObject(uid: uids[1]) { r, cls -> [String] in
@@ -276,7 +284,7 @@ import Testing
     // the format written now they may be left out; a format this engine does not know is
     // refused by name, and a format 1 record without its kind is corrupt.
     @Test func formatsOneAndTwoRestore() throws {
-        for (format, explicit) in [(Int64(1), true), (2, false), (2, true)] {
+        for (format, explicit) in [(Int64(1), true), (2, false), (2, true), (3, false)] {
             let (report, log) = try restoreHandMade(try handMadeArchive(format: format, explicit: explicit))
             #expect(report.map(\.path) == [["root"], ["root", "child"]], "format \(format)")
             #expect(report.map(\.kind) == [.controller, .controller], "format \(format)")
@@ -286,8 +294,8 @@ import Testing
             guard case .corruptArchive(let message) = report.freshLaunchReason else { return "not corrupt: \(report)" }
             return message
         }
-        let (unknown, _) = try restoreHandMade(try handMadeArchive(format: 3, explicit: true))
-        #expect(corruption(unknown).contains("the archive's format is 3; this engine reads formats 1 to 2"))
+        let (unknown, _) = try restoreHandMade(try handMadeArchive(format: 4, explicit: true))
+        #expect(corruption(unknown).contains("the archive's format is 4; this engine reads formats 1 to 3"))
         let (missing, _) = try restoreHandMade(try handMadeArchive(format: 1, explicit: false))
         #expect(corruption(missing).contains("no value for key 'kind'"))
     }
@@ -343,9 +351,11 @@ import Testing
         #expect(log.entries.contains("decode dataSource=rows") && log.entries.contains("decode offscreen=hidden"))
     }
 
-    // R4
-    @Test func aReferenceNeedsARestorationPath() throws {
-        let engine = makeEngine()
+    // R4: a referenced object needs an identifier of its own; ancestors without one are
+    // skipped in its path.
+    @Test func aReferenceNeedsAnIdentifier() throws {
+        let store = MemoryStore()
+        let engine = makeEngine(store)
         let root = controller("root")
         try engine.addRoot(root)
         let nameless = plain(nil)
@@ -359,7 +369,8 @@ import Testing
             }
         }
         try engine.preserve()
-        #expect(errors == [.invalidArgument, .invalidArgument])
+        #expect(errors == [.invalidArgument])
+        #expect(archivedPaths(store) == [["root"], ["p"]])
         withExtendedLifetime(namelessParent) {}
     }
 
@@ -378,21 +389,45 @@ import Testing
         #expect(result.duplicates == [["root"]])
     }
 
-    // R6
-    @Test func anEncodeErrorStopsPreservationAndKeepsTheOldArchive() throws {
-        struct HostFailure: Error {}
+    // R28: an encode callback that fails leaves its object and what is under it out, with
+    // what it wrote taken back; the rest is saved, and the report names it.
+    @Test func anEncodeErrorLeavesItsSubtreeOutAndSavesTheRest() throws {
+        struct HostFailure: Error, CustomStringConvertible { var description: String { "the host failed" } }
         let store = MemoryStore()
         let engine = makeEngine(store)
-        let root = controller("root")
+        let root = controller("root"), bad = controller("bad"), under = controller("under"), good = controller("good")
         try engine.addRoot(root)
-        try engine.preserve()
-        let old = store.bytes
-        root.callbacks.encode = { _, _ in throw HostFailure() }
-        #expect(throws: HostFailure.self) { try engine.preserve() }
-        #expect(store.bytes == old)
-        // The engine is usable afterwards.
-        root.callbacks.encode = nil
-        #expect(try engine.preserve().saved)
+        try root.addChild(bad)
+        try bad.addChild(under)
+        try root.addChild(good)
+        saving(root, "r")
+        saving(good, "g")
+        var underEncoded = false
+        under.callbacks.encode = { _, _ in underEncoded = true }
+        bad.callbacks.encode = { _, coder in
+            try coder.encode("half", forKey: "value")
+            throw HostFailure()
+        }
+        let report = try engine.preserve()
+        #expect(report.saved && report.preservedCount == 2)
+        #expect(!underEncoded)
+        let out = report.leftOut
+        #expect(out.map { $0.path.map(\.identifier) } == [["root", "bad"], ["root", "bad", "under"]])
+        #expect(out[0].leftOut == .encodeFailed("the host failed"))
+        #expect(out[1].leftOut == .underLeftOut("/root/bad (ViewController)"))
+        #expect(report.description.contains("left out /root/bad (ViewController): its encode callback failed: the host failed"))
+
+        // The next launch restores the rest; the omitted records are not looked up.
+        let next = makeEngine(store)
+        let log = Log()
+        let root2 = controller("root"), good2 = controller("good"), bad2 = controller("bad")
+        try next.addRoot(root2)
+        try root2.addChild(bad2)
+        try root2.addChild(good2)
+        for o in [root2, good2, bad2] { saving(o, "", log: log) }
+        let restored = next.restore()
+        #expect(restored.map(\.outcome) == [.restored, .leftOut, .leftOut, .restored])
+        #expect(log.entries.filter { $0.hasPrefix("decode") } == ["decode root=r", "decode good=g"])
     }
 
     // R2

@@ -23,12 +23,24 @@ import Testing
 
         let next = makeEngine(store)
         var sum: Int64 = 0
-        next.delegate.objectForPath = { path, _ in
-            let o = RestorableObject(kind: path.count == 3 ? .view : .controller, className: path.count == 3 ? "ScrollView" : "ViewController")
+        // R10: the delegate is asked for controllers only; each makes its views, as a view
+        // controller does, and the engine finds them there.
+        let decode: (RestorableObject, StateDecoder) throws -> Void = { _, coder in
+            sum += (try? coder.decodeInt64(forKey: "i")) ?? 0
+            sum += (try? coder.decodeInt64(forKey: "j")) ?? 0
+        }
+        next.delegate.objectForPath = { path, coder in
+            #expect(coder.recordKind == .controller)
+            let o = RestorableObject(kind: .controller, className: "ViewController")
             if path.count == 1 { o.isStackContainer = true }
-            o.callbacks.decode = { _, coder in
-                sum += (try? coder.decodeInt64(forKey: "i")) ?? 0
-                sum += (try? coder.decodeInt64(forKey: "j")) ?? 0
+            o.callbacks.decode = decode
+            if path.count == 2 {
+                for j in 0 ..< 20 {
+                    let v = RestorableObject(kind: .view, className: "ScrollView")
+                    v.restorationIdentifier = "v\(j)"
+                    v.callbacks.decode = decode
+                    try? o.addView(v)
+                }
             }
             return o
         }
@@ -37,6 +49,9 @@ import Testing
         #expect(sum == Int64(499 * 500 / 2) + Int64(500 * (19 * 20 / 2)))
         let newRoot = try #require(report[0].object)
         #expect(newRoot.children.count == 500)
-        #expect(newRoot.children[1].restorationPath == ["root", "item#1"])
+        // R3: identifiers are never rewritten; the position tells the children apart.
+        #expect(newRoot.children[1].restorationPath == ["root", "item"])
+        #expect(newRoot.children[1].restorationComponents == [PathComponent("root"), PathComponent("item", position: 1)])
+        #expect(report[2 + 20].position == 1 && report[2 + 20].path == ["root", "item"])
     }
 }

@@ -129,8 +129,12 @@ import Testing
         for x in [a, b, c, d] { try nav.addChild(x) }
         #expect(a.restorationPath == ["nav", "item"])
         #expect(b.restorationPath == ["nav", "other"])
-        #expect(c.restorationPath == ["nav", "item#1"])
-        #expect(d.restorationPath == ["nav", "item#2"])
+        // The identifier is never rewritten: the position stands beside it.
+        #expect(c.restorationPath == ["nav", "item"])
+        #expect(d.restorationPath == ["nav", "item"])
+        #expect(c.restorationComponents?.last == PathComponent("item", position: 1))
+        #expect(d.restorationComponents?.last == PathComponent("item", position: 2))
+        #expect(b.restorationComponents?.last == PathComponent("other", position: 0))
         // Outside a stack, the same identifiers are the same paths.
         let plainContainer = controller("split")
         let x = controller("item"), y = controller("item")

@@ -105,12 +105,11 @@ func keyedValueLabel(_ values: UnsafePointer<amber_keyed_value>, _ i: Int) -> St
     guarded {
         let c = try coderBox(coder)
         let k = try inputKey(key)
-        guard case .state(let s) = c.source else { throw invalid("the application coder holds no object references") }
         guard let object else {
-            try s.encodeReference(to: nil, forKey: k)
+            try c.reference(to: nil, k)
             return
         }
         guard let engine = c.engine else { throw misuse("the coder's engine is closed") }
-        try s.encodeReference(to: try engine.object(object).object, forKey: k)
+        try c.reference(to: try engine.object(object).object, k)
     }
 }

@@ -163,8 +163,7 @@ private func decodeValue(_ v: inout amber_keyed_value, _ d: DecoderBox) throws(A
         let o = try outPointer(out)
         let d = try decoderBox(decoder)
         let k = try inputKey(key)
-        guard case .state(let s) = d.source else { throw invalid("the application decoder holds no object references") }
-        o.pointee = ObjectBox.of(try s.decodeReference(forKey: k))?.handle
+        o.pointee = ObjectBox.of(try d.reference(k))?.handle
     }
 }
 
@@ -185,8 +184,7 @@ private func decodeValue(_ v: inout amber_keyed_value, _ d: DecoderBox) throws(A
             guard !name.isEmpty else { throw invalid("class name \(i) is empty") }
             allowed.insert(name)
         }
-        guard case .state(let s) = d.source else { throw invalid("the application decoder holds no object references") }
-        o.pointee = ObjectBox.of(try s.decodeReference(forKey: k, ofClasses: allowed))?.handle
+        o.pointee = ObjectBox.of(try d.reference(k, ofClasses: allowed))?.handle
     }
 }
 
@@ -196,5 +194,21 @@ private func decodeValue(_ v: inout amber_keyed_value, _ d: DecoderBox) throws(A
         return try withDecoderBox(decoder) { d throws(AmberError) in
             try withInputKey(key, ascii: { k in d.contains(utf8: k) }, other: { k in d.contains(k) })
         } ? 1 : 0
+    }
+}
+
+/// Backs `amber_decoder_record`.
+@c @implementation public func amber_decoder_record(_ out: UnsafeMutablePointer<amber_record_info>?, _ decoder: OpaquePointer?) -> CInt {
+    guarded {
+        let o = try outPointer(out)
+        let d = try decoderBox(decoder)
+        guard case .state(let s) = d.source else { throw invalid("the application decoder reads no object's record") }
+        try s.requireActive()
+        var info = amber_record_info()
+        info.kind = CInt(s.recordKind.rawValue)
+        info.class_name = UnsafePointer(try d.arena.string(s.recordClassName))
+        info.blueprint = try s.recordBlueprint.map { b throws(AmberError) in UnsafePointer(try d.arena.string(b)) }
+        info.position = s.recordPosition
+        o.pointee = info
     }
 }

@@ -36,7 +36,6 @@ nonisolated(unsafe) let appStateNames: [UnsafePointer<CChar>] =
         }
         if let p = result.preservation {
             out_saved?.pointee = p.saved ? 1 : 0
-            box.lastDuplicates.set(p.duplicates.map { $0.joined(separator: "/") }.joined(separator: "\n"))
         }
         if let e = result.preservationError {
             throw AmberError(e.code, "the application entered the background, but preservation failed: \(e.message)")

@@ -117,7 +117,7 @@ func objectPair(_ a: OpaquePointer?, _ aName: String, _ b: OpaquePointer?, _ bNa
     }
 }
 
-/// Presents a controller, replacing what was presented; NULL dismisses. Backs `amber_object_present`.
+/// Presents a controller; NULL dismisses. Backs `amber_object_present`.
 @c @implementation public func amber_object_present(_ presenter: OpaquePointer?, _ presented: OpaquePointer?) -> CInt {
     guarded {
         let p = try objectBox(presenter, "the presenter")
@@ -127,16 +127,7 @@ func objectPair(_ a: OpaquePointer?, _ aName: String, _ b: OpaquePointer?, _ bNa
             return
         }
         guard let engine = p.engine else { throw misuse("the presenter has no engine") }
-        let c = try engine.object(presented, "the presented controller").object
-        let previous = p.object.presented
-        if previous === c { return }
-        p.object.dismissPresented()
-        do {
-            try p.object.present(c)
-        } catch {
-            if let previous { try? p.object.present(previous) }
-            throw error
-        }
+        try p.object.present(try engine.object(presented, "the presented controller").object)
     }
 }
 

@@ -9,7 +9,6 @@ import CAmber
         out_saved?.pointee = 0
         let box = try engineBox(engine)
         let result = try box.operation { try box.engine.preserve() }
-        box.lastDuplicates.set(result.duplicates.map { $0.joined(separator: "/") }.joined(separator: "\n"))
         out_saved?.pointee = result.saved ? 1 : 0
     }
 }
@@ -18,6 +17,8 @@ import CAmber
 @c @implementation public func amber_engine_last_duplicates(_ engine: OpaquePointer?) -> UnsafePointer<CChar>? {
     guarded(staticEmpty) {
         let box = try engineBox(engine)
+        let duplicates = box.engine.lastPreservation?.duplicates ?? []
+        box.lastDuplicates.set(duplicates.map { $0.joined(separator: "/") }.joined(separator: "\n"))
         return box.lastDuplicates.pointer.map { UnsafePointer($0) } ?? staticEmpty
     }
 }

@@ -271,4 +271,14 @@ final class CoderBox {
         case .app(let c): try c.encode(indexPath: indexPath, forKey: key)
         }
     }
+
+    /// A reference to a restorable object (SPEC R4), from an object's coder or the application
+    /// coder.
+    func reference(to object: RestorableObject?, _ key: String) throws(AmberError) {
+        switch source {
+        case .state(let c): try c.encodeReference(to: object, forKey: key)
+        case .idle: throw idle()
+        case .app(let c): try c.encodeReference(to: object, forKey: key)
+        }
+    }
 }

@@ -161,4 +161,14 @@ final class DecoderBox {
         case .app(let d): return try d.decodeIndexPath(forKey: key)
         }
     }
+
+    /// A reference (SPEC R4), from an object's decoder or the application decoder.
+    func reference(_ key: String) throws(AmberError) -> RestorableObject? {
+        try withDecoder { d throws(AmberError) in try d.decodeReference(forKey: key) }
+    }
+
+    /// A reference to an object of one of `classes` (SPEC R4, R12).
+    func reference(_ key: String, ofClasses classes: Set<String>) throws(AmberError) -> RestorableObject? {
+        try withDecoder { d throws(AmberError) in try d.decodeReference(forKey: key, ofClasses: classes) }
+    }
 }

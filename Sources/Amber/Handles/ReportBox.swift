@@ -64,6 +64,7 @@ final class ReportBox {
         c.outcome = outcome
         c.message = why.isEmpty ? staticEmpty : UnsafePointer(try arena.string(why))
         c.object = ObjectBox.of(r.object)?.handle
+        c.position = r.position
         made[index] = c
         return c
     }
@@ -102,6 +103,7 @@ final class ReportBox {
         case .authenticationFailed: c = AMBER_FRESH_AUTHENTICATION_FAILED
         case .discardedByHost: c = AMBER_FRESH_DISCARDED_BY_HOST
         case .restorationInProgress: c = AMBER_FRESH_IN_PROGRESS
+        case .extendedRestorationUnfinished: c = AMBER_FRESH_EXTENSION_UNFINISHED
         }
         return CInt(c.rawValue)
     }

@@ -24,6 +24,7 @@ enum HandleKind: String {
     case archiver = "amber_archiver"
     case unarchiver = "amber_unarchiver"
     case viewState = "amber_view_state"
+    case preservation = "amber_preservation"
 
     /// The four low bits of a handle of this kind (never 0, so no handle is NULL).
     var tag: UInt {
@@ -39,6 +40,7 @@ enum HandleKind: String {
         case .archiver: 9
         case .unarchiver: 10
         case .viewState: 11
+        case .preservation: 12
         }
     }
 
@@ -55,6 +57,7 @@ enum HandleKind: String {
         case 9: self = .archiver
         case 10: self = .unarchiver
         case 11: self = .viewState
+        case 12: self = .preservation
         default: return nil
         }
     }

@@ -6,9 +6,11 @@ import AmberArchive
 /// should-restore through `AppDecoder`.
 ///
 /// The same rules as `StateCoder`: reserved keys (`ReservedKeys`) and keys written twice throw,
-/// and the coder is valid only during the callback it was given to.
+/// and the coder is valid only during the callback it was given to. References to restorable
+/// objects (SPEC R4) are recorded by `references`, which walks the trees first if they have not
+/// been walked yet.
 public final class AppCoder: KeyedStateCoder {
-    init(archiver: KeyedArchiver) {
-        super.init(core: EncoderCore(archiver: archiver, owner: .application))
+    init(archiver: KeyedArchiver, references: @escaping (RestorableObject) throws(AmberError) -> Int) {
+        super.init(core: EncoderCore(archiver: archiver, owner: .application, references: references))
     }
 }

@@ -10,6 +10,9 @@ final class DecoderCore {
     @exclusivity(unchecked) var isActive = true
     /// What the decoder is for, in messages.
     @exclusivity(unchecked) private(set) var owner: CoderOwner
+    /// The restore it belongs to, for references (SPEC R4). Weak: the session holds the
+    /// application decoder.
+    weak var session: RestoreSession?
 
     init(unarchiver: KeyedUnarchiver, uid: Int, owner: CoderOwner) {
         self.unarchiver = unarchiver

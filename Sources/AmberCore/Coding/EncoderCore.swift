@@ -21,9 +21,13 @@ final class EncoderCore {
     @exclusivity(unchecked) private var writtenCount = 0
     @exclusivity(unchecked) private var writtenSet: Set<String>?
 
-    init(archiver: KeyedArchiver, owner: CoderOwner) {
+    /// Records a referenced object for preservation and gives its record index (SPEC R4).
+    let references: (RestorableObject) throws(AmberError) -> Int
+
+    init(archiver: KeyedArchiver, owner: CoderOwner, references: @escaping (RestorableObject) throws(AmberError) -> Int) {
         self.archiver = archiver
         self.baseOwner = owner
+        self.references = references
     }
 
     /// What the coder is for, in messages.

@@ -125,4 +125,24 @@ public class KeyedStateCoder {
         try core.admit(key)
         archiver.encode(utf8: value, forKey: key.prepared(in: archiver))
     }
+
+    /// Encodes a reference to another restorable object (SPEC R4); at restoration it decodes to
+    /// the object restored for it (`KeyedStateDecoder.decodeReference(forKey:)`), also from the
+    /// application coder in did-decode. The object is preserved, with its state, even if the
+    /// walk left it out (a plain object; the children of a container without an identifier);
+    /// its path is then its own identifier under those of its ancestors that have one. Nil
+    /// encodes a null reference.
+    /// - Throws: `.invalidArgument` if the object has no restoration identifier; `.duplicate`
+    ///   if its path is that of another preserved object.
+    public func encodeReference(to target: RestorableObject?, forKey key: String) throws(AmberError) {
+        try core.admit(key)
+        guard let target else {
+            archiver.encodeNull(forKey: key)
+            return
+        }
+        let index = try core.references(target)
+        archiver.encodeObject(forKey: key, className: ArchiveLayout.referenceClass) { a in
+            a.encode(Int64(index), forKey: ArchiveLayout.referenceIndex)
+        }
+    }
 }

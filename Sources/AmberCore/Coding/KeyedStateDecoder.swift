@@ -15,6 +15,9 @@ public class KeyedStateDecoder {
         self.unarchiver = core.unarchiver
     }
 
+    /// Throws `.misuse` outside the callback the decoder was given to.
+    public func requireActive() throws(AmberError) { try core.requireActive() }
+
     /// Whether the state has a value for the key.
     public func containsValue(forKey key: String) -> Bool { core.containsValue(forKey: key) }
 
@@ -126,5 +129,68 @@ public class KeyedStateDecoder {
     ///   throw, unchanged.
     public func decodeObject(forKey key: String, ofClasses classes: Set<String>) throws -> AnyObject? {
         try core.readPassingHostErrors { try $0.decodeObject(forKey: key, ofClasses: classes) }
+    }
+
+    /// Decodes a reference written by `KeyedStateCoder.encodeReference(to:forKey:)` (SPEC R4):
+    /// the object restored for the referenced record, or nil if the reference is null or
+    /// nothing was found for it (or not yet: references resolve fully in decode callbacks and
+    /// did-decode, which run once every object exists). A record whose object was found but
+    /// failed the class check (SPEC R11) decodes to that object, kept but not decoded.
+    /// - Throws: `.notFound` for a missing key; `.typeMismatch` if the value is not a reference;
+    ///   `.corrupt` for a reference to no record.
+    public func decodeReference(forKey key: String) throws(AmberError) -> RestorableObject? {
+        guard let index = try referenceIndex(forKey: key) else { return nil }
+        return try restoring().objects[index]
+    }
+
+    /// Decodes a reference as `decodeReference(forKey:)` does, refusing it unless the referenced
+    /// object is of one of `classes` or a registered subclass of one (secure decoding, SPEC R12):
+    /// both the class the archive records for it and, if an object was found for it, that
+    /// object's class. A null reference is nil.
+    /// - Throws: `.typeMismatch` for a class not allowed (the message names it and the classes
+    ///   allowed); as `decodeReference(forKey:)` otherwise.
+    public func decodeReference(forKey key: String, ofClasses classes: Set<String>) throws(AmberError) -> RestorableObject? {
+        guard let index = try referenceIndex(forKey: key) else { return nil }
+        let session = try restoring()
+        let record = session.records[index]
+        let hierarchy = session.hierarchy
+        func allowed(_ name: String) -> Bool { classes.contains { hierarchy.isKind(name, of: $0) } }
+        let path = "/" + session.path(ofRecord: index).joined(separator: "/")
+        guard allowed(record.className) else {
+            throw AmberError(
+                .typeMismatch,
+                "the reference under key '\(key)' names \(path), archived as \(record.className), which is not among the allowed classes \(classes.sorted())")
+        }
+        let object = session.objects[index]
+        if let object, !allowed(object.className) {
+            throw AmberError(
+                .typeMismatch,
+                "the reference under key '\(key)' names \(path), restored as \(object.className), which is not among the allowed classes \(classes.sorted())")
+        }
+        return object
+    }
+
+    /// The record index a reference names, or nil for a null reference.
+    private func referenceIndex(forKey key: String) throws(AmberError) -> Int? {
+        let index: Int? = try core.read { u in
+            try u.decodeObject(forKey: key) { (r: KeyedUnarchiver, className: String) throws -> Int in
+                guard className == ArchiveLayout.referenceClass else {
+                    throw AmberError(.typeMismatch, "the value for key '\(key)' is \(className == "NSString" ? "a string" : "an object of class \(className)"), not a reference")
+                }
+                return Int(truncatingIfNeeded: try r.decodeInt64(forKey: ArchiveLayout.referenceIndex))
+            }
+        }
+        guard let index else { return nil }
+        let session = try restoring()
+        guard index >= 0, index < session.records.count else {
+            throw AmberError(.corrupt, "the reference under key '\(key)' names record \(index); the archive has \(session.records.count)")
+        }
+        return index
+    }
+
+    /// The restore this decoder reads.
+    private func restoring() throws(AmberError) -> RestoreSession {
+        guard let session = core.session else { throw AmberError(.misuse, "the decoder of \(core.owner) is used after its restoration ended") }
+        return session
     }
 }

@@ -8,8 +8,10 @@
 ///   what the engine records for each object;
 /// - UIKit's names for the same things (`UIApplicationStateRestorationBundleVersion`,
 ///   `UIApplicationStateRestorationUserInterfaceIdiom`, `UIApplicationStateRestorationTimestamp`,
-///   `UIApplicationStateRestorationSystemVersion`, `UIStateRestorationViewControllerStoryboardKey`),
-///   so that code ported from UIKit cannot shadow them;
+///   `UIApplicationStateRestorationSystemVersion`, each also with `Key` appended as UIKit's
+///   constants are named, `UIStateRestorationViewControllerStoryboardKey`), so that code ported
+///   from UIKit cannot shadow them; the metadata is recorded under the `…Key` names too
+///   (`ArchiveLayout.uikitMetadata`);
 /// - every key beginning with `amber.` (the engine's own namespace, kept for later use).
 public enum ReservedKeys {
     /// The reserved keys, the `amber.` prefix aside.
@@ -18,6 +20,8 @@ public enum ReservedKeys {
         "blueprint", "restorationClass", "restorationPath", "className", "kind",
         "UIApplicationStateRestorationBundleVersion", "UIApplicationStateRestorationUserInterfaceIdiom",
         "UIApplicationStateRestorationTimestamp", "UIApplicationStateRestorationSystemVersion",
+        "UIApplicationStateRestorationBundleVersionKey", "UIApplicationStateRestorationUserInterfaceIdiomKey",
+        "UIApplicationStateRestorationTimestampKey", "UIApplicationStateRestorationSystemVersionKey",
         "UIStateRestorationViewControllerStoryboardKey",
     ]
     /// Every key with this prefix is reserved.

@@ -15,7 +15,7 @@ public final class StateCoder: KeyedStateCoder {
     init(archiver: KeyedArchiver, pass: PreservationPass, record: Int, object: RestorableObject) {
         self.pass = pass
         self.object = object
-        super.init(core: EncoderCore(archiver: archiver, owner: .preserving(pass, record)))
+        super.init(core: EncoderCore(archiver: archiver, owner: .preserving(pass, record), references: pass.reference(to:)))
     }
 
     /// Points the coder at another record of the same pass, as if new: the engine reuses a
@@ -23,23 +23,5 @@ public final class StateCoder: KeyedStateCoder {
     func reuse(record: Int, object: RestorableObject) {
         self.object = object
         core.reset(record: record)
-    }
-
-    /// Encodes a reference to another restorable object (SPEC R4); at restoration it decodes to
-    /// the object restored for that path (`StateDecoder.decodeReference(forKey:)`). The object
-    /// is preserved, with its state, even if the walk left it out (a plain object, an object
-    /// outside every root). Nil encodes a null reference.
-    /// - Throws: `.invalidArgument` if the object has no restoration path (it or an ancestor
-    ///   has no identifier); `.duplicate` if its path is that of another preserved object.
-    public func encodeReference(to target: RestorableObject?, forKey key: String) throws(AmberError) {
-        try core.admit(key)
-        guard let target else {
-            core.archiver.encodeNull(forKey: key)
-            return
-        }
-        let index = try pass.reference(to: target)
-        core.archiver.encodeObject(forKey: key, className: ArchiveLayout.referenceClass) { a in
-            a.encode(Int64(index), forKey: ArchiveLayout.referenceIndex)
-        }
     }
 }

@@ -17,6 +17,7 @@ public final class StateDecoder: KeyedStateDecoder {
         super.init(core: DecoderCore(
             unarchiver: session.unarchiver, uid: session.records[record].stateUID,
             owner: .restoring(session, record)))
+        core.session = session
     }
 
     /// Points a decoder that nothing outside the engine holds any more (its callback over) at
@@ -30,6 +31,19 @@ public final class StateDecoder: KeyedStateDecoder {
     /// The restoration path of the object being restored.
     public var restorationPath: [String] { session.path(ofRecord: recordIndex) }
 
+    // What the record says of the object, readable by every lookup callback (restoration class,
+    // delegate, blueprint factory) so that it can tell what it is asked for (SPEC R10), and by
+    // decode callbacks.
+
+    /// The archived kind.
+    public var recordKind: ObjectKind { session.records[recordIndex].kind }
+    /// The archived class name.
+    public var recordClassName: String { session.records[recordIndex].className }
+    /// The archived blueprint identifier (UIKit's storyboard), if any.
+    public var recordBlueprint: String? { session.records[recordIndex].blueprintIdentifier }
+    /// The archived position among the same-identifier children of a stack (SPEC R3).
+    public var recordPosition: Int { session.records[recordIndex].position }
+
     // The restore's paths as parent links, for callers that build paths incrementally from one
     // record to the next (records come parents first): a record's path is its parent's path
     // followed by its last component; a record without parent has its whole path.
@@ -42,65 +56,12 @@ public final class StateDecoder: KeyedStateDecoder {
     /// such record).
     public func restorationParent(ofRecord index: Int) -> Int { session.paths.parent(index) }
 
-    /// The last component of the path of record `index` of this restore ("" for no such record).
-    public func restorationComponent(ofRecord index: Int) -> String { session.paths.component(index) }
+    /// The last component of the path of record `index` of this restore, its identifier ("" for
+    /// no such record).
+    public func restorationComponent(ofRecord index: Int) -> String { session.paths.identifier(index) }
 
     /// The whole path of record `index` of this restore ([] for no such record).
     public func restorationPath(ofRecord index: Int) -> [String] {
         index >= 0 && index < session.paths.count ? session.path(ofRecord: index) : []
-    }
-
-    /// Decodes a reference written by `StateCoder.encodeReference(to:forKey:)` (SPEC R4): the
-    /// object restored for the referenced path, or nil if the reference is null or that object
-    /// was not restored (or not created yet: references resolve fully in decode callbacks,
-    /// which run once every object exists).
-    /// - Throws: `.notFound` for a missing key; `.typeMismatch` if the value is not a reference;
-    ///   `.corrupt` for a reference to no record.
-    public func decodeReference(forKey key: String) throws(AmberError) -> RestorableObject? {
-        guard let index = try referenceIndex(forKey: key) else { return nil }
-        return session.objects[index]
-    }
-
-    /// Decodes a reference as `decodeReference(forKey:)` does, refusing it unless the referenced
-    /// object is of one of `classes` or a registered subclass of one (secure decoding, SPEC R12):
-    /// both the class the archive records for it and, if an object was found for it, that
-    /// object's class. A null reference is nil.
-    /// - Throws: `.typeMismatch` for a class not allowed (the message names it and the classes
-    ///   allowed); as `decodeReference(forKey:)` otherwise.
-    public func decodeReference(forKey key: String, ofClasses classes: Set<String>) throws(AmberError) -> RestorableObject? {
-        guard let index = try referenceIndex(forKey: key) else { return nil }
-        let record = session.records[index]
-        let hierarchy = session.hierarchy
-        func allowed(_ name: String) -> Bool { classes.contains { hierarchy.isKind(name, of: $0) } }
-        let path = "/" + session.path(ofRecord: index).joined(separator: "/")
-        guard allowed(record.className) else {
-            throw AmberError(
-                .typeMismatch,
-                "the reference under key '\(key)' names \(path), archived as \(record.className), which is not among the allowed classes \(classes.sorted())")
-        }
-        let object = session.objects[index]
-        if let object, !allowed(object.className) {
-            throw AmberError(
-                .typeMismatch,
-                "the reference under key '\(key)' names \(path), restored as \(object.className), which is not among the allowed classes \(classes.sorted())")
-        }
-        return object
-    }
-
-    /// The record index a reference names, or nil for a null reference.
-    private func referenceIndex(forKey key: String) throws(AmberError) -> Int? {
-        let index: Int? = try core.read { u in
-            try u.decodeObject(forKey: key) { (r: KeyedUnarchiver, className: String) throws -> Int in
-                guard className == ArchiveLayout.referenceClass else {
-                    throw AmberError(.typeMismatch, "the value for key '\(key)' is \(className == "NSString" ? "a string" : "an object of class \(className)"), not a reference")
-                }
-                return Int(truncatingIfNeeded: try r.decodeInt64(forKey: ArchiveLayout.referenceIndex))
-            }
-        }
-        guard let index else { return nil }
-        guard index >= 0, index < session.records.count else {
-            throw AmberError(.corrupt, "the reference under key '\(key)' names record \(index); the archive has \(session.records.count)")
-        }
-        return index
     }
 }

@@ -6,7 +6,7 @@ public struct TransitionResult {
     public var to: ApplicationState
     /// Entering the background: what the preservation did (`saved` false when should-save
     /// declined); nil for other transitions, or when preservation failed.
-    public var preservation: PreservationResult?
+    public var preservation: PreservationReport?
     /// Entering the background: why preservation failed (the previous archive is kept).
     public var preservationError: AmberError?
     /// The first error an observer of the transition's notification threw.

@@ -321,28 +321,42 @@ open class RestorableObject {
         return k
     }
 
-    /// The path component of an identifier at a stack position: `id`, or `id#k` for k ≥ 1.
-    static func component(_ id: String, _ occurrence: Int) -> String {
-        occurrence == 0 ? id : id + "#" + String(occurrence)
-    }
-
     /// This object's restoration path (SPEC R3): the identifiers from the top of its tree (a
-    /// root, or the highest ancestor) down to itself; nil if it or an ancestor has no identifier.
+    /// root, or the highest ancestor) down to itself, each exactly as set; nil if it or an
+    /// ancestor has no identifier.
     ///
     /// A presented controller's path continues from its presenter's, a view's from its
     /// controller's, a plain object's from its restoration parent's.
     ///
-    /// **Stacks.** In a container declared as a stack, the first child with a given identifier
-    /// has that identifier as its component; the k-th later child with the same identifier
-    /// (k = 1, 2, …) has `identifier#k`. So `[nav, item]`, `[nav, item#1]`, `[nav, item#2]` for
-    /// three `item` controllers pushed in a row, and a stack of distinct identifiers looks as if
-    /// it were not a stack. The first child's path never changes when more are pushed.
+    /// **Stacks.** In a container declared as a stack, children with the same identifier have
+    /// the same path; their positions (`restorationComponents`) tell them apart.
     public var restorationPath: [String]? {
-        var reversed: [String] = []
+        restorationComponents?.map(\.identifier)
+    }
+
+    /// The restoration path with each component's stack position (SPEC R3); nil if this object
+    /// or an ancestor has no identifier.
+    public var restorationComponents: [PathComponent]? {
+        var reversed: [PathComponent] = []
         var node: RestorableObject? = self
         while let n = node {
             guard let id = n.identifier else { return nil }
-            reversed.append(RestorableObject.component(id, n.stackOccurrence))
+            reversed.append(PathComponent(id, position: n.stackOccurrence))
+            node = n.parent
+            if reversed.count > 1 << 20 { return nil }
+        }
+        return reversed.reversed()
+    }
+
+    /// The path an object referenced by an encode callback is preserved with (SPEC R4): its
+    /// own identifier under those of its ancestors that have one (ancestors without one are
+    /// skipped); nil if the object itself has no identifier.
+    var referenceComponents: [PathComponent]? {
+        guard identifier != nil else { return nil }
+        var reversed: [PathComponent] = []
+        var node: RestorableObject? = self
+        while let n = node {
+            if let id = n.identifier { reversed.append(PathComponent(id, position: n.stackOccurrence)) }
             node = n.parent
             if reversed.count > 1 << 20 { return nil }
         }
@@ -350,7 +364,10 @@ open class RestorableObject {
     }
 
     /// The identifier or class name, for messages.
-    var describe: String { restorationPath?.joined(separator: "/") ?? restorationIdentifier ?? className }
+    var describe: String {
+        if let path = restorationComponents { return path.map(\.description).joined(separator: "/") }
+        return restorationIdentifier ?? className
+    }
 }
 
 /// A weak reference to a restorable object, for lists that do not keep their items alive.

@@ -3,8 +3,9 @@
 ///
 /// ```text
 /// $top = {
-///   amber.format: 2,              (1: written by earlier releases, still read)
+///   amber.format: 3,              (1 and 2: written by earlier releases, still read)
 ///   app: AmberAppState { bundleVersion, interfaceIdiom, timestamp (NSDate), systemVersion,
+///                        the same four under UIKit's names (UIApplicationStateRestoration…Key),
 ///                        …the keys should-save and will-encode wrote },
 ///   objects: NSArray of AmberObjectRecord {
 ///     class: NSString,            the object's class name
@@ -12,13 +13,23 @@
 ///                                 controller (format 1: always present)
 ///     id: NSString,               its restoration identifier
 ///     position: int,              in a stack, k ≥ 1 for the k-th later child with the same id
-///                                 (absent: 0); the path component is then `id#k`
+///                                 (absent: 0); the identifier itself is never rewritten
+///                                 (formats 1 and 2 spelled the path component `id#k`)
 ///     parent: int,                the index in `objects` of the record it hangs from (always
 ///                                 lower than its own); absent when not recorded
 ///     relation: int,              ObjectRelation (0 none, 1 child, 2 presented, 3 view,
 ///                                 4 plain object); absent: 1 (child) for a record with a
 ///                                 parent, 0 (none) for one without (format 1: always present)
-///     path: NSArray of NSString,  the whole restoration path, only for records without parent
+///     path: NSArray of NSString,  the whole restoration path (identifiers), only for records
+///                                 without parent
+///     pathPositions: NSArray of int, the stack position of each of `path`, only when one is
+///                                 not 0
+///     ancestor: int,              for a record without parent, the index of the record of its
+///                                 nearest recorded ancestor (an object recorded by reference
+///                                 whose parent is not recorded, SPEC R4): it is under that
+///                                 record at restoration (SPEC R10)
+///     omitted: true,              its encode callback, or one above it, failed: the state is
+///                                 empty and the record is not looked up (SPEC R28)
 ///     root: true,                 only for the roots the walk started from
 ///     restorationClass: NSString, blueprint: NSString   (when the object has them)
 ///     state: AmberState { …what the object's encode callback wrote }
@@ -40,9 +51,11 @@ enum ArchiveLayout {
     /// The format written. Format 2 leaves out a record's kind and relation when they are the
     /// usual ones (a controller; a child of its parent, or none without a parent): two entries
     /// fewer in most records, to write and to read.
-    static let formatVersion: Int64 = 2
+    /// Format 3 keeps identifiers as set (a stack position beside the path, never in it) and
+    /// adds `pathPositions`, `ancestor` and `omitted`.
+    static let formatVersion: Int64 = 3
     /// The formats read.
-    static let readableFormats: ClosedRange<Int64> = 1 ... 2
+    static let readableFormats: ClosedRange<Int64> = 1 ... 3
 
     /// The kind a format 2 record without one has.
     static let usualKind = ObjectKind.controller
@@ -56,6 +69,12 @@ enum ArchiveLayout {
     static let interfaceIdiom = "interfaceIdiom"
     static let timestamp = "timestamp"
     static let systemVersion = "systemVersion"
+    /// The same metadata under the names of UIKit's constants, recorded beside Amber's so that
+    /// code ported from UIKit reads it as it did there (SPEC R8).
+    static let uikitBundleVersion = "UIApplicationStateRestorationBundleVersionKey"
+    static let uikitInterfaceIdiom = "UIApplicationStateRestorationUserInterfaceIdiomKey"
+    static let uikitTimestamp = "UIApplicationStateRestorationTimestampKey"
+    static let uikitSystemVersion = "UIApplicationStateRestorationSystemVersionKey"
 
     static let objectsKey = "objects"
     static let recordClass = "AmberObjectRecord"
@@ -66,6 +85,9 @@ enum ArchiveLayout {
     static let parent = "parent"
     static let relation = "relation"
     static let path = "path"
+    static let pathPositions = "pathPositions"
+    static let ancestor = "ancestor"
+    static let omitted = "omitted"
     static let root = "root"
     static let restorationClass = "restorationClass"
     static let blueprint = "blueprint"

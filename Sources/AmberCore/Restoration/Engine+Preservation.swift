@@ -1,93 +1,233 @@
 import AmberArchive
 
 extension Engine {
-    /// Preserves the state (SPEC R2–R8).
+    /// Preserves the state (SPEC R2–R8, R28).
     ///
-    /// 1. Should-save, with the application coder (it may write into it); false or none: nothing
-    ///    is written and the result says `saved: false`.
+    /// 1. Should-save, with the application coder (it may write into it); none, or false:
+    ///    nothing is written, and the report says why.
     /// 2. Will-encode, with the same coder; the engine adds bundle version, interface idiom,
-    ///    timestamp and system version.
+    ///    timestamp and system version. Both may encode references to restorable objects
+    ///    (SPEC R4): the trees are then walked (step 3) before the first one is recorded.
     /// 3. The walk from each root, in order: an object is preserved only if it and every
     ///    ancestor have a restoration identifier (SPEC R2); in a controller, its views, then its
     ///    children in order, then its presented controller. A second object with a path already
-    ///    taken is not preserved, nor anything under it, and is listed in `duplicates`. Plain
-    ///    objects are preserved only when referenced (SPEC R4).
+    ///    taken is not preserved, nor anything under it (SPEC R3). Plain objects are preserved
+    ///    only when referenced (SPEC R4).
     /// 4. Each preserved object's encode callback, in walk order, each with its own coder;
-    ///    objects they reference are recorded after, and encoded in turn.
+    ///    objects they reference are recorded after, and encoded in turn. An encode callback
+    ///    that fails leaves its object and what is under it out: their records stay, marked
+    ///    omitted and without state, and the rest is saved.
     /// 5. One keyed archive (`ArchiveLayout`), with the snapshot attached (SPEC R21), sealed by
     ///    the envelope, written by the store.
     ///
+    /// The report names every object preserved, with its size, and every object of the trees
+    /// left out, with why (SPEC R28); the engine keeps the last one (`lastPreservation`).
+    ///
     /// - Throws: `.misuse` if called while the engine preserves or restores; an error thrown by
-    ///   a host callback, unchanged; `AmberError` from the codec, envelope or store. Nothing is
-    ///   written when it throws: the previous archive stays.
+    ///   should-save or will-encode, unchanged; `AmberError` from the codec, envelope or store.
+    ///   Nothing is written when it throws: the previous archive stays.
     @discardableResult
-    public func preserve() throws -> PreservationResult {
+    public func preserve() throws -> PreservationReport {
         guard activity == .idle else {
             throw AmberError(.misuse, "preserve() was called while the engine is \(activity.rawValue)")
         }
         activity = .preserving
         defer { activity = .idle }
+        let started = FileSystem.monotonicSeconds()
+        do {
+            let report = try writeArchive()
+            lastPreservation = report
+            logPreservation(report, seconds: FileSystem.monotonicSeconds() - started)
+            return report
+        } catch {
+            let e = AmberError.wrapping(error)
+            lastPreservation = PreservationReport(notSaved: .failed(e.message))
+            log(.warn) { "preserve: failed, the previous archive is kept: \(e.message)" }
+            throw error
+        }
+    }
 
+    /// Steps 1–5 of `preserve()`.
+    private func writeArchive() throws -> PreservationReport {
         // The archiver (its object table) and the pass are gone once the bytes exist: at a
         // million objects the table is several times the archive, and sealing makes two more
         // copies of the archive.
-        guard var archive = try encodeArchive() else { return PreservationResult(saved: false) }
+        var archive = try encodeArchive()
+        guard archive.report.saved else { return archive.report }
         do {
             let sealed = try configuration.envelope.seal(archive.bytes)
             archive.bytes = []
             try store.write(sealed)
             snapshots.didWrite()
-            if waitingForExtensions { restoredArchiveSuperseded = true }
-            return PreservationResult(saved: true, objectCount: archive.objectCount, byteCount: sealed.count, duplicates: archive.duplicates)
+            if waitingForExtensions {
+                // A newer archive than the one restored: a death before the extensions complete
+                // must not discard it at the next launch.
+                restoredArchiveSuperseded = true
+                try? store.removeGuard()
+            }
+            archive.report.byteCount = sealed.count
+            return archive.report
         } catch let e as ArchiveError {
             throw AmberError(e)
         }
     }
 
-    /// Steps 1–4 of `preserve()`: the archive's bytes, or nil if should-save declined.
-    private func encodeArchive() throws -> (bytes: [UInt8], objectCount: Int, duplicates: [[String]])? {
+    /// Steps 1–4 of `preserve()`: the archive's bytes and the report (without the sealed size);
+    /// no bytes when nothing is to be saved.
+    private func encodeArchive() throws -> (bytes: [UInt8], report: PreservationReport) {
         let archiver = KeyedArchiver(registry: codingClasses)
         archiver.encode(ArchiveLayout.formatVersion, forKey: ArchiveLayout.formatKey)
-        var save = false
-        try archiver.encodeObject(forKey: ArchiveLayout.appKey, className: ArchiveLayout.appClass) { a in
-            let coder = AppCoder(archiver: a)
-            defer { coder.core.isActive = false }
-            save = delegate.shouldSave?(coder) ?? false
-            guard save else { return }
-            try delegate.willEncode?(coder)
-            a.encode(configuration.bundleVersion, forKey: ArchiveLayout.bundleVersion)
-            a.encode(configuration.interfaceIdiom, forKey: ArchiveLayout.interfaceIdiom)
-            a.encode(date: FileSystem.now(), forKey: ArchiveLayout.timestamp)
-            a.encode(configuration.systemVersion ?? FileSystem.systemRelease(), forKey: ArchiveLayout.systemVersion)
-        }
-        guard save else { return nil }
-
         let pass = PreservationPass()
         // Sized for as many records as last time before the walk (which stores identifiers),
         // and again for the records found if that differs.
         let expected = lastPreservedSize.records
-        sizeArchiver(archiver, records: expected)
-        pass.walk(roots: roots, expected: expected, archiver: archiver)
-        if pass.records.count > expected { sizeArchiver(archiver, records: pass.records.count) }
+        func walk() {
+            guard !pass.hasWalked else { return }
+            sizeArchiver(archiver, records: expected)
+            pass.walk(roots: roots, expected: expected, archiver: archiver)
+            if pass.records.count > expected { sizeArchiver(archiver, records: pass.records.count) }
+        }
+        var notSaved: PreservationReport.NotSaved?
+        try archiver.encodeObject(forKey: ArchiveLayout.appKey, className: ArchiveLayout.appClass) { a in
+            let coder = AppCoder(archiver: a) { (target: RestorableObject) throws(AmberError) -> Int in
+                walk()
+                return try pass.reference(to: target)
+            }
+            defer { coder.core.isActive = false }
+            guard let shouldSave = delegate.shouldSave else {
+                notSaved = .noShouldSave
+                return
+            }
+            guard shouldSave(coder) else {
+                notSaved = .shouldSaveDeclined
+                return
+            }
+            try delegate.willEncode?(coder)
+            let now = FileSystem.now(), system = configuration.systemVersion ?? FileSystem.systemRelease()
+            typealias L = ArchiveLayout
+            for (bundleVersion, idiom, timestamp, systemVersion) in [
+                (L.bundleVersion, L.interfaceIdiom, L.timestamp, L.systemVersion),
+                (L.uikitBundleVersion, L.uikitInterfaceIdiom, L.uikitTimestamp, L.uikitSystemVersion),
+            ] {
+                a.encode(configuration.bundleVersion, forKey: bundleVersion)
+                a.encode(configuration.interfaceIdiom, forKey: idiom)
+                a.encode(date: now, forKey: timestamp)
+                a.encode(system, forKey: systemVersion)
+            }
+        }
+        if let notSaved { return ([], PreservationReport(notSaved: notSaved)) }
+        walk()
+
         var uids: [Int] = []
         uids.reserveCapacity(pass.records.count)
-        var layout = RecordLayout()
-        var spare: StateCoder?
+        var encoding = RecordEncoding(capacity: pass.records.count)
         var i = 0
         while i < pass.records.count {
-            uids.append(try encodeRecord(i, of: pass, into: archiver, &layout, &spare))
+            uids.append(try encodeRecord(i, of: pass, into: archiver, &encoding))
             i += 1
         }
-        spare = nil
+        encoding.spare = nil
+        let report = preservationReport(pass, encoding)
         do {
             try archiver.encode(objectUIDs: uids, forKey: ArchiveLayout.objectsKey)
             snapshots.encode(into: archiver)
             let hint = archiver.sizeHint
             let bytes = try archiver.finishEncoding()
             lastPreservedSize = (uids.count, hint)
-            return (bytes, uids.count, pass.duplicates)
+            return (bytes, report)
         } catch let e as ArchiveError {
             throw AmberError(e)
+        }
+    }
+
+    /// The report of a pass whose records are encoded (SPEC R28): its records in order, each
+    /// preserved with its size or left out (omitted) with why; then the duplicates; then the
+    /// objects of the trees that were not recorded, with why.
+    private func preservationReport(_ pass: PreservationPass, _ encoding: RecordEncoding) -> PreservationReport {
+        var entries: [PreservationReport.Entry] = []
+        entries.reserveCapacity(pass.records.count + pass.leftOut.count)
+        for i in pass.records.indices {
+            entries.append(PreservationReport.Entry(
+                paths: encoding.paths, index: i, className: encoding.classNames[i], kind: encoding.kinds[i],
+                leftOut: encoding.omitted[i], byteCount: encoding.sizes[i]))
+        }
+        var leftOutObjects: [ObjectIdentifier: String] = [:]
+        for d in pass.leftOut {
+            entries.append(PreservationReport.Entry(path: d.path, className: d.object.className, kind: d.object.kind, leftOut: d.reason))
+            leftOutObjects[ObjectIdentifier(d.object)] = "\(PathComponent.describe(d.path)) (\(d.object.className))"
+        }
+        appendUnrecorded(pass, leftOutObjects, &entries)
+        return PreservationReport(entries: entries)
+    }
+
+    /// Appends an entry for each object of the trees (roots, views, children, presented
+    /// controllers, plain objects) that the pass neither recorded nor reported already.
+    private func appendUnrecorded(
+        _ pass: PreservationPass, _ leftOutObjects: [ObjectIdentifier: String], _ entries: inout [PreservationReport.Entry]
+    ) {
+        /// An object to look at, with what lies above it: the identifiers of its identified
+        /// ancestors, the nearest ancestor without an identifier, the nearest left out.
+        struct Visit {
+            let object: RestorableObject
+            let path: [PathComponent]
+            let unidentified: String?
+            let leftOutAbove: String?
+        }
+        var stack: [Visit] = []
+        for root in roots.reversed() where root.parent == nil {
+            stack.append(Visit(object: root, path: [], unidentified: nil, leftOutAbove: nil))
+        }
+        var visited = 0
+        while let v = stack.popLast(), visited < 1 << 24 {
+            visited += 1
+            let o = v.object
+            let id = o.identifier
+            let path = id.map { v.path + [PathComponent($0, position: o.stackOccurrence)] } ?? v.path
+            var leftOutAbove = v.leftOutAbove
+            if pass.isRecorded(o) {
+                // Reported with the records.
+            } else if let described = leftOutObjects[ObjectIdentifier(o)] {
+                leftOutAbove = described
+            } else {
+                let reason: PreservationReport.Reason
+                if id == nil {
+                    reason = .noIdentifier
+                } else if let a = v.unidentified {
+                    reason = .ancestorWithoutIdentifier(a)
+                } else if let a = v.leftOutAbove {
+                    reason = .underLeftOut(a)
+                } else {
+                    reason = .notReferenced
+                }
+                entries.append(PreservationReport.Entry(path: path, className: o.className, kind: o.kind, leftOut: reason))
+            }
+            let unidentified = v.unidentified ?? (id == nil ? "\(PathComponent.describe(v.path))/(\(o.className))" : nil)
+            var next: [RestorableObject] = o.views + o.children
+            if let p = o.presented { next.append(p) }
+            for w in o.plainObjects { if let p = w.object { next.append(p) } }
+            for c in next.reversed() {
+                stack.append(Visit(object: c, path: path, unidentified: unidentified, leftOutAbove: leftOutAbove))
+            }
+        }
+    }
+
+    /// Logs a preservation (SPEC R29): one line at info, and at debug each object preserved
+    /// with its size and each object left out with why.
+    private func logPreservation(_ report: PreservationReport, seconds: Double) {
+        let ms = (seconds * 1000 * 100).rounded() / 100
+        if let notSaved = report.notSaved {
+            log(.info) { "preserve: nothing saved: \(notSaved)" }
+            return
+        }
+        let leftOut = report.entries.count - report.preservedCount
+        log(.info) { "preserve: saved \(report.preservedCount) objects in \(report.byteCount) bytes (\(leftOut) left out) in \(ms) ms" }
+        guard isLogging(.debug) else { return }
+        for e in report.entries {
+            if let reason = e.leftOut {
+                log(.debug) { "preserve: left out \(e.pathDescription) (\(e.className), \(e.kind)): \(reason)" }
+            } else {
+                log(.debug) { "preserve: preserved \(e.pathDescription) (\(e.className), \(e.kind)): \(e.byteCount) bytes" }
+            }
         }
     }
 
@@ -104,9 +244,11 @@ extension Engine {
         }
     }
 
-    /// The record layout's keys and classes, prepared the first time each is used (so that the
-    /// archive holds only those used, in the order they are first used).
-    private struct RecordLayout {
+    /// What encoding a pass's records carries from one record to the next: the record layout's
+    /// keys and classes, prepared the first time each is used (so that the archive holds only
+    /// those used, in the order they are first used); a spare coder; and what the report needs
+    /// of each record.
+    private struct RecordEncoding {
         var recordClass: KeyedArchiver.ObjectClass?
         var stateClass: KeyedArchiver.ObjectClass?
         var className: KeyedArchiver.Key?
@@ -121,9 +263,26 @@ extension Engine {
         /// than the archiver's hashing of it (at most 16 kept; others go to the archiver).
         var names: [String] = []
         var nameUIDs: [Int] = []
+        /// A coder that nothing else holds any more, reused for the next object's state.
+        var spare: StateCoder?
+
+        // For the report (SPEC R28), by record index.
+        let paths = RecordPaths()
+        var classNames: [String] = []
+        var kinds: [ObjectKind] = []
+        var sizes: [Int] = []
+        /// Why a record's state was left out (its encode callback, or one above it, failed).
+        var omitted: [PreservationReport.Reason?] = []
+
+        init(capacity: Int) {
+            paths.reserveCapacity(capacity)
+            classNames.reserveCapacity(capacity)
+            kinds.reserveCapacity(capacity)
+            sizes.reserveCapacity(capacity)
+            omitted.reserveCapacity(capacity)
+        }
 
         /// The UID of `name` in `archiver`, stored there the first time.
-        @inline(__always)
         mutating func nameUID(_ name: String, in archiver: KeyedArchiver) -> Int {
             let n = name.utf8.count
             var i = 0
@@ -141,20 +300,21 @@ extension Engine {
     }
 
     /// Encodes record `i` of the pass as a detached `AmberObjectRecord`; returns its UID.
-    /// `spare` is a coder that nothing else holds any more, reused for the next object's state.
+    ///
+    /// A record under one whose state was left out is omitted without calling its encode
+    /// callback; a record whose encode callback (or view state) fails is omitted, the entries
+    /// written so far into its state taken back. An omitted record keeps its place (references
+    /// and parents name records by index), with an empty state and `omitted`.
     private func encodeRecord(
-        _ i: Int, of pass: PreservationPass, into archiver: KeyedArchiver, _ layout: inout RecordLayout,
-        _ spare: inout StateCoder?
+        _ i: Int, of pass: PreservationPass, into archiver: KeyedArchiver, _ e: inout RecordEncoding
     ) throws -> Int {
         typealias L = ArchiveLayout
-        @inline(__always)
         func prepared(_ key: inout KeyedArchiver.Key?, _ name: String) -> KeyedArchiver.Key {
             if let key { return key }
             let k = archiver.key(name)
             key = k
             return k
         }
-        @inline(__always)
         func prepared(_ cls: inout KeyedArchiver.ObjectClass?, _ name: String) -> KeyedArchiver.ObjectClass {
             if let cls { return cls }
             let c = archiver.objectClass(name)
@@ -164,51 +324,88 @@ extension Engine {
         guard let object = pass.takeObject(i) else {
             throw AmberError(.misuse, "record \(i) of the preservation was encoded twice")
         }
-        return try archiver.encodeDetachedObject(class: prepared(&layout.recordClass, L.recordClass)) { a in
-            a.encode(stringUID: layout.nameUID(object.className, in: a), forKey: prepared(&layout.className, L.className))
-            if object.kind != L.usualKind { a.encode(Int64(object.kind.rawValue), forKey: prepared(&layout.kind, L.kind)) }
-            let identifierUID = pass.records[i].identifierUID
-            if identifierUID >= 0 {
-                a.encode(stringUID: identifierUID, forKey: prepared(&layout.identifier, L.identifier))
+        let start = archiver.bytesWritten
+        let record = pass.records[i]
+        let identifier = pass.identifier(ofRecord: i)
+        if let path = record.path {
+            e.paths.append(root: path)
+        } else {
+            e.paths.append(parent: record.parent, component: PathComponent(identifier, position: record.position))
+        }
+        e.classNames.append(object.className)
+        e.kinds.append(object.kind)
+        var omitted: PreservationReport.Reason?
+        if let above = pass.isUnder(i, { e.omitted[$0] != nil }) {
+            omitted = .underLeftOut("\(PathComponent.describe(e.paths.components(above))) (\(e.classNames[above]))")
+        }
+        let uid = try archiver.encodeDetachedObject(class: prepared(&e.recordClass, L.recordClass)) { a in
+            a.encode(stringUID: e.nameUID(object.className, in: a), forKey: prepared(&e.className, L.className))
+            if object.kind != L.usualKind { a.encode(Int64(object.kind.rawValue), forKey: prepared(&e.kind, L.kind)) }
+            if record.identifierUID >= 0 {
+                a.encode(stringUID: record.identifierUID, forKey: prepared(&e.identifier, L.identifier))
             } else {
-                a.encode(pass.identifier(ofRecord: i), forKey: prepared(&layout.identifier, L.identifier))
+                a.encode(identifier, forKey: prepared(&e.identifier, L.identifier))
             }
-            let occurrence = pass.records[i].occurrence
-            if occurrence > 0 { a.encode(Int64(occurrence), forKey: L.position) }
-            let parent = pass.records[i].parent
-            if parent >= 0 { a.encode(Int64(parent), forKey: prepared(&layout.parent, L.parent)) }
-            let relation = pass.records[i].relation
-            if relation != L.usualRelation(hasParent: parent >= 0) {
-                a.encode(Int64(relation.rawValue), forKey: prepared(&layout.relation, L.relation))
+            if record.position > 0 { a.encode(Int64(record.position), forKey: L.position) }
+            if record.parent >= 0 { a.encode(Int64(record.parent), forKey: prepared(&e.parent, L.parent)) }
+            if record.relation != L.usualRelation(hasParent: record.parent >= 0) {
+                a.encode(Int64(record.relation.rawValue), forKey: prepared(&e.relation, L.relation))
             }
-            if let path = pass.records[i].path { a.encode(.array(path.map { .string($0) }), forKey: L.path) }
-            if pass.records[i].isRoot { a.encode(true, forKey: L.root) }
+            if let path = record.path {
+                a.encode(.array(path.map { .string($0.identifier) }), forKey: L.path)
+                if path.contains(where: { $0.position != 0 }) {
+                    a.encode(.array(path.map { .int(Int64($0.position)) }), forKey: L.pathPositions)
+                }
+                if record.ancestor >= 0 { a.encode(Int64(record.ancestor), forKey: L.ancestor) }
+            }
+            if record.isRoot { a.encode(true, forKey: L.root) }
             if let rc = object.restorationClassName {
-                a.encode(stringUID: layout.nameUID(rc, in: a), forKey: prepared(&layout.restorationClass, L.restorationClass))
+                a.encode(stringUID: e.nameUID(rc, in: a), forKey: prepared(&e.restorationClass, L.restorationClass))
             }
             if let bp = object.blueprintIdentifier { a.encode(bp, forKey: L.blueprint) }
-            try a.encodeObject(forKey: prepared(&layout.state, L.state), class: prepared(&layout.stateClass, L.stateClass)) { s in
-                if let encode = object.callbacks.encode {
-                    var coder: StateCoder
-                    if let reused = spare {
-                        spare = nil
-                        reused.reuse(record: i, object: object)
-                        coder = reused
-                    } else {
-                        coder = StateCoder(archiver: s, pass: pass, record: i, object: object)
-                    }
-                    do { try encode(object, coder) } catch {
-                        coder.core.isActive = false
-                        throw error
-                    }
-                    coder.core.isActive = false
-                    // Reused only if the callback kept no reference to it (a coder used after
-                    // its callback must still throw).
-                    if isKnownUniquelyReferenced(&coder) { spare = coder }
+            try a.encodeObject(forKey: prepared(&e.state, L.state), class: prepared(&e.stateClass, L.stateClass)) { s in
+                guard omitted == nil else { return }
+                let checkpoint = s.checkpoint()
+                do {
+                    try encodeState(of: object, record: i, pass: pass, into: s, spare: &e.spare)
+                } catch {
+                    // Its entries are taken back and the record omitted, unless the archiver
+                    // cannot take them back (a coding class's object was encoded part-way):
+                    // then the whole save fails.
+                    guard s.rollBack(to: checkpoint) else { throw error }
+                    omitted = .encodeFailed(AmberError.wrapping(error).message)
                 }
-                // A view's standard state, under reserved keys beside the host's (SPEC R17, R18).
-                try ViewStateArchive.encode(object, into: s)
             }
+            if omitted != nil { a.encode(true, forKey: L.omitted) }
         }
+        e.omitted.append(omitted)
+        e.sizes.append(omitted == nil ? archiver.bytesWritten - start : 0)
+        return uid
+    }
+
+    /// Runs an object's encode callback with a coder of its own (the spare one if nothing else
+    /// holds it), then writes a view's standard state beside what the callback wrote.
+    private func encodeState(
+        of object: RestorableObject, record i: Int, pass: PreservationPass, into s: KeyedArchiver, spare: inout StateCoder?
+    ) throws {
+        if let encode = object.callbacks.encode {
+            var coder: StateCoder
+            if let reused = spare {
+                spare = nil
+                reused.reuse(record: i, object: object)
+                coder = reused
+            } else {
+                coder = StateCoder(archiver: s, pass: pass, record: i, object: object)
+            }
+            defer {
+                coder.core.isActive = false
+                // Reused only if the callback kept no reference to it (a coder used after its
+                // callback must still throw).
+                if isKnownUniquelyReferenced(&coder) { spare = coder }
+            }
+            try encode(object, coder)
+        }
+        // A view's standard state, under reserved keys beside the host's (SPEC R17, R18).
+        try ViewStateArchive.encode(object, into: s)
     }
 }

@@ -40,6 +40,14 @@ extension Engine {
         activity = .restoring
         defer { activity = .idle }
         restoredArchiveSuperseded = false
+        let started = FileSystem.monotonicSeconds()
+        let report = restoreArchive()
+        logRestoration(report, seconds: FileSystem.monotonicSeconds() - started)
+        return report
+    }
+
+    /// `restore()`'s steps, with the engine marked as restoring.
+    private func restoreArchive() -> RestorationReport {
         var notes: [String] = []
         let stale = store.removeStaleFiles()
         if stale > 0 { notes.append("removed \(stale) temporary file(s) left by a save that did not finish") }
@@ -61,8 +69,10 @@ extension Engine {
         var sealed: [UInt8]
         do {
             guard let bytes = try store.read() else {
+                // The guard's mark tells a discard by the host in an earlier process.
+                let marked = (try? store.readGuard()) == LaunchGuard.discardedByHost
                 clearGuard()
-                return fresh(discardedByHost ? .discardedByHost : .noArchive)
+                return fresh(discardedByHost || marked ? .discardedByHost : .noArchive)
             }
             sealed = bytes
         } catch {
@@ -74,6 +84,12 @@ extension Engine {
         do { started = try store.readGuard() } catch {
             notes.append("the launch guard could not be read (\(AmberError.wrapping(error).message)); counted as none")
         }
+        if started == LaunchGuard.extended {
+            discard()
+            return fresh(.extendedRestorationUnfinished)
+        }
+        // A discard's mark with an archive: the archive was saved after the discard.
+        if started == LaunchGuard.discardedByHost { started = 0 }
         if started >= 2 {
             discard()
             return fresh(.crashLoop)
@@ -144,6 +160,10 @@ extension Engine {
             waitingForExtensions = true
             extended = true
             notes.append("restoration is extended (\(outstanding.count) pending): the archive is kept until they complete")
+            // If the process dies before they complete, the next launch discards the archive.
+            do { try store.writeGuard(LaunchGuard.extended) } catch {
+                notes.append("the launch guard could not be marked extended: \(AmberError.wrapping(error).message)")
+            }
         }
         return RestorationReport(records: records, notes: notes, isExtended: extended)
     }
@@ -189,10 +209,21 @@ extension Engine {
             entry.className = records[i].className
             entry.kind = records[i].kind
             let parent = records[i].parent
-            if parent >= 0, dropped[parent] {
+            // Under a declined object by the recorded chain: its parent, or for a record
+            // without one its recorded ancestor (SPEC R10).
+            let above = records[i].above
+            if above >= 0, dropped[above] {
                 dropped[i] = true
                 entry.outcome = .leftOut
-                entry.note = "an object above it was declined by its restoration class"
+                entry.note = records[above].isOmitted
+                    ? "an object above it was left out at preservation"
+                    : "an object above it was declined by its restoration class"
+                return
+            }
+            if records[i].isOmitted {
+                dropped[i] = true
+                entry.outcome = .leftOut
+                entry.note = "its state was not saved: its encode callback, or one above it, failed at preservation"
                 return
             }
             var found: RestorableObject?
@@ -236,8 +267,9 @@ extension Engine {
                     }
                 }
                 if !classStands {
-                    // 2. The delegate.
-                    if let objectForPath = delegate.objectForPath {
+                    // 2. The delegate, for controllers only (UIKit asks the application
+                    // delegate for view controllers; a view is found in its controller, 3').
+                    if records[i].kind == .controller, let objectForPath = delegate.objectForPath {
                         var coder = session.decoder(record: i)
                         found = objectForPath(session.path(ofRecord: i), coder)
                         session.finish(&coder)
@@ -245,7 +277,7 @@ extension Engine {
                     }
                     // 3. Implicit lookup.
                     if found == nil {
-                        found = existing[session.path(ofRecord: i)]
+                        found = existing[session.paths.components(i)]
                         if found != nil { how = "found in the existing trees" }
                     }
                     // 3'. A view its controller made while being restored (as UIKit finds a
@@ -309,7 +341,9 @@ extension Engine {
         let r = records[i]
         var steps: [String] = []
         if let classNote { steps.append(classNote) }
-        steps.append(delegate.objectForPath == nil ? "the delegate has no object-for-path callback" : "the delegate's object-for-path gave none")
+        if r.kind == .controller {
+            steps.append(delegate.objectForPath == nil ? "the delegate has no object-for-path callback" : "the delegate's object-for-path gave none")
+        }
         steps.append("no object had this path at launch")
         if r.relation == .view { steps.append("no restored controller holds a view with identifier \(r.identifier)") }
         if let bp = r.blueprintIdentifier {
@@ -372,18 +406,18 @@ extension Engine {
     /// The objects of the current trees by restoration path (implicit lookup, SPEC R10 step 3):
     /// roots, their views, children, presented controllers, and plain objects, the first of a
     /// path winning.
-    private func existingObjects() -> [[String]: RestorableObject] {
-        var result: [[String]: RestorableObject] = [:]
-        var stack: [(RestorableObject, [String])] = []
+    private func existingObjects() -> [[PathComponent]: RestorableObject] {
+        var result: [[PathComponent]: RestorableObject] = [:]
+        var stack: [(RestorableObject, [PathComponent])] = []
         for root in roots.reversed() where root.parent == nil {
-            if let id = root.identifier { stack.append((root, [id])) }
+            if let id = root.identifier { stack.append((root, [PathComponent(id)])) }
         }
         var counts: [String: Int] = [:]
         while let (o, path) = stack.popLast() {
             if result[path] != nil { continue }
             result[path] = o
-            var next: [(RestorableObject, [String])] = []
-            for v in o.views { if let id = v.identifier { next.append((v, path + [id])) } }
+            var next: [(RestorableObject, [PathComponent])] = []
+            for v in o.views { if let id = v.identifier { next.append((v, path + [PathComponent(id)])) } }
             counts.removeAll(keepingCapacity: true)
             for c in o.children {
                 guard let id = c.identifier else { continue }
@@ -392,14 +426,30 @@ extension Engine {
                     k = counts[id, default: 0]
                     counts[id] = k + 1
                 }
-                next.append((c, path + [RestorableObject.component(id, k)]))
+                next.append((c, path + [PathComponent(id, position: k)]))
             }
-            if let p = o.presented, let id = p.identifier { next.append((p, path + [id])) }
+            if let p = o.presented, let id = p.identifier { next.append((p, path + [PathComponent(id)])) }
             for w in o.plainObjects {
-                if let p = w.object, let id = p.identifier { next.append((p, path + [id])) }
+                if let p = w.object, let id = p.identifier { next.append((p, path + [PathComponent(id)])) }
             }
             stack.append(contentsOf: next.reversed())
         }
         return result
+    }
+
+    /// Logs a restoration (SPEC R29): one line at info, and at debug each record's outcome and
+    /// how its object was found or why not.
+    private func logRestoration(_ report: RestorationReport, seconds: Double) {
+        let ms = (seconds * 1000 * 100).rounded() / 100
+        if let reason = report.freshLaunchReason {
+            log(.info) { "restore: fresh launch (\(reason)) in \(ms) ms" }
+        } else {
+            log(.info) { "restore: restored \(report.count(of: .restored)) of \(report.count) archived objects in \(ms) ms" }
+        }
+        guard isLogging(.debug) else { return }
+        for r in report.records {
+            log(.debug) { "restore: \(PathComponent.describe(r.components)) (\(r.className), \(r.kind)): \(r.outcome)\(r.note.map { " — \($0)" } ?? "")" }
+        }
+        for note in report.notes { log(.debug) { "restore: note: \(note)" } }
     }
 }

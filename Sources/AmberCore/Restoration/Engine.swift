@@ -46,8 +46,13 @@ public final class Engine {
     /// The size of the last archive preserved (its records, and its archiver's table sizes):
     /// the next preservation sizes its archiver from it (`Engine.encodeArchive`).
     var lastPreservedSize: (records: Int, hint: KeyedArchiver.SizeHint?) = (0, nil)
+    /// The report of the last preservation (SPEC R28), nil before the first.
+    public internal(set) var lastPreservation: PreservationReport?
     /// The snapshot attached for the next preservation, and the one being restored (SPEC R21).
     let snapshots = SnapshotSlot()
+    /// Where this engine's log lines go (SPEC R29); nil: the process-wide sink
+    /// (`Log.processWide`). `AMBER_LOG` prints to standard error either way.
+    public var logSink: LogSink?
 
     /// The application's state (SPEC R23): not running until `launch()`; then as the host
     /// reports transitions with `transition(to:)`. Backs `amber_engine_app_state`.
@@ -152,24 +157,26 @@ public final class Engine {
 
     // MARK: Discarding and extending
 
-    /// Discards the archive and the launch guard on purpose (the user force-quit, signed out;
-    /// SPEC R14). A restoration waiting for extensions keeps waiting, but completing them
-    /// removes nothing more.
+    /// Discards the archive on purpose (the user force-quit, signed out; SPEC R14). The launch
+    /// guard then records the discard, so that the next launch, in this process or another,
+    /// reports `discardedByHost` rather than `noArchive`. A restoration waiting for extensions
+    /// keeps waiting, but completing them removes nothing more.
     /// - Throws: what the store throws.
     public func discardArchive() throws {
         discardedByHost = true
         if waitingForExtensions || activity == .restoring { restoredArchiveSuperseded = true }
         try store.remove()
-        try store.removeGuard()
+        try store.writeGuard(LaunchGuard.discardedByHost)
+        log(.debug) { "the host discarded the archive" }
     }
 
     /// Extends the restoration under way while the host loads data it needs (SPEC R15): the
     /// archive, and the launch guard, are kept until every extension is completed. Call it
     /// during restoration (from a callback) or while earlier extensions are pending.
     ///
-    /// If the process ends before completion, the archive is still there at the next launch and
-    /// is restored again; the launch guard counts that launch as one where restoration did not
-    /// complete, so after two such launches in a row the archive is discarded (SPEC R14).
+    /// If the process ends before completion, the next launch discards the archive without
+    /// restoring it (`extendedRestorationUnfinished`), as UIKit does: the launch guard is marked
+    /// when restoration returns extended.
     /// - Throws: `.misuse` when no restoration is under way or waiting.
     public func extendRestoration() throws(AmberError) -> RestorationToken {
         guard activity == .restoring || waitingForExtensions else {
@@ -204,4 +211,26 @@ public final class Engine {
         restoredArchiveSuperseded = false
         try store.removeGuard()
     }
+}
+
+/// The launch guard's counts (SPEC R14, R15): how many launches in a row started restoring
+/// and did not complete, or one of two marks above any such count.
+enum LaunchGuard {
+    /// Restoration returned extended (SPEC R15) and has not completed: if the process dies
+    /// first, the next launch discards the archive.
+    static let extended = 100
+    /// The host discarded the archive (`Engine.discardArchive()`): a launch with no archive
+    /// reports `discardedByHost`. A later save makes the mark meaningless (a launch with an
+    /// archive ignores it).
+    static let discardedByHost = 200
+}
+
+extension Engine {
+    /// Logs a line (SPEC R29); the message is made only if a sink takes the level.
+    func log(_ level: LogLevel, _ message: () -> String) {
+        Log.write(level, logSink, message)
+    }
+
+    /// Whether a line at `level` goes anywhere.
+    func isLogging(_ level: LogLevel) -> Bool { Log.isEnabled(level, logSink) }
 }

@@ -23,6 +23,9 @@ public enum FreshLaunchReason: Equatable, Sendable, CustomStringConvertible {
     /// A restoration is already under way (re-entered from a callback, or waiting for
     /// extensions to complete): this call restored nothing and changed nothing.
     case restorationInProgress
+    /// The last restoration was extended (SPEC R15) and the process ended before the extensions
+    /// completed: the archive was discarded without another try, as UIKit does.
+    case extendedRestorationUnfinished
 
     /// A sentence naming the reason.
     public var description: String {
@@ -36,6 +39,8 @@ public enum FreshLaunchReason: Equatable, Sendable, CustomStringConvertible {
         case .unreadableArchive(let m): return "archive unreadable: \(m)"
         case .discardedByHost: return "the host discarded the archive"
         case .restorationInProgress: return "a restoration is already in progress"
+        case .extendedRestorationUnfinished:
+            return "the previous launch's restoration was extended and never completed; the archive was discarded"
         }
     }
 }

@@ -1,7 +1,8 @@
 import AmberArchive
 
-/// One preservation: the walk that decides which objects are recorded (SPEC R2, R3), and the
-/// objects that references add while their coders run (SPEC R4).
+/// One preservation: the walk that decides which objects are recorded (SPEC R2, R3), the
+/// objects that references add while their coders run (SPEC R4), and what was left out and why
+/// (SPEC R28).
 ///
 /// Objects are marked with the pass's random id and their record index, so finding whether an
 /// object is recorded costs no lookup.
@@ -12,29 +13,43 @@ final class PreservationPass {
         fileprivate(set) var object: RestorableObject?
         /// The index of the record it hangs from, or -1.
         let parent: Int
+        /// For a record without parent (an object recorded by reference whose parent is not
+        /// recorded): the record of its nearest recorded ancestor, or -1. Restoration treats it
+        /// as under that record (a declined ancestor's subtree, SPEC R10).
+        let ancestor: Int
         /// The restoration identifier; nil when the walk stored it in the archiver
         /// (`identifierUID`), which gives it back (`identifier(ofRecord:)`).
         let identifier: String?
         /// Its position among same-identifier children of a stack (0: first).
-        let occurrence: Int
+        let position: Int
         let relation: ObjectRelation
         /// Whether the walk started from it.
         let isRoot: Bool
         /// The whole path, for records without parent.
-        let path: [String]?
+        let path: [PathComponent]?
         /// The UID of `identifier` in the archive, if the walk stored it there (-1: not yet).
         var identifierUID = -1
+    }
+
+    /// An object the pass did not record, and why (SPEC R28).
+    struct LeftOut {
+        let object: RestorableObject
+        let path: [PathComponent]
+        let reason: PreservationReport.Reason
     }
 
     let id: UInt64
     /// Unchecked for exclusive access at run time: no access to it spans a call to host code
     /// (the engine reads a record's fields one at a time; references append between callbacks).
     @exclusivity(unchecked) private(set) var records: [Record] = []
-    private(set) var duplicates: [[String]] = []
+    /// Duplicates met by the walk and by references, in the order met.
+    private(set) var leftOut: [LeftOut] = []
+    /// Whether the walk has run (`walk(roots:expected:archiver:)`).
+    private(set) var hasWalked = false
     /// The archiver the walk stored the identifiers in.
     private var archiver: KeyedArchiver?
-    /// Every recorded path, made the first time a reference needs it.
-    private var paths: Set<[String]>?
+    /// Every recorded path with its record, made the first time a reference needs it.
+    private var paths: [[PathComponent]: Int]?
 
     init() {
         id = UInt64.random(in: 1 ... UInt64.max)
@@ -54,35 +69,55 @@ final class PreservationPass {
         return archiver?.string(uid: records[index].identifierUID) ?? ""
     }
 
-    /// A record's restoration path.
-    func path(ofRecord index: Int) -> [String] {
-        var reversed: [String] = []
+    /// A record's restoration path with its stack positions.
+    func components(ofRecord index: Int) -> [PathComponent] {
+        var reversed: [PathComponent] = []
         var i = index
         while i >= 0 {
             if let path = records[i].path {
                 return path + reversed.reversed()
             }
-            reversed.append(RestorableObject.component(identifier(ofRecord: i), records[i].occurrence))
+            reversed.append(PathComponent(identifier(ofRecord: i), position: records[i].position))
             i = records[i].parent
         }
         return reversed.reversed()
     }
 
-    private func markDuplicate(_ object: RestorableObject, _ path: [String]) {
+    /// A record's restoration path: its identifiers.
+    func path(ofRecord index: Int) -> [String] { components(ofRecord: index).map(\.identifier) }
+
+    /// Whether record `index` hangs, through its recorded parents and ancestors, from a record
+    /// for which `isMarked` holds (the record itself excluded).
+    func isUnder(_ index: Int, _ isMarked: (Int) -> Bool) -> Int? {
+        var i = above(index)
+        while i >= 0 {
+            if isMarked(i) { return i }
+            i = above(i)
+        }
+        return nil
+    }
+
+    /// The record a record hangs from: its parent, or for a record without one its recorded
+    /// ancestor (-1: none).
+    private func above(_ index: Int) -> Int {
+        records[index].parent >= 0 ? records[index].parent : records[index].ancestor
+    }
+
+    private func markDuplicate(_ object: RestorableObject, _ path: [PathComponent], kept: RestorableObject?, keptPath: [PathComponent]) {
         object.passID = id
         object.passIndex = -2
-        duplicates.append(path)
+        leftOut.append(LeftOut(
+            object: object, path: path,
+            reason: .duplicatePath(kept: kept.map { "\(PathComponent.describe(keptPath)) (\($0.className))" } ?? PathComponent.describe(keptPath))))
     }
 
     /// `passIndex` of an object the walk has taken but not recorded yet, at position
-    /// `occurrence` among its stack's children with its identifier (below -2, so that it is told
+    /// `position` among its stack's children with its identifier (below -2, so that it is told
     /// apart from a duplicate's -2 and a record's index).
-    @inline(__always)
-    private static func pendingMark(_ occurrence: Int) -> Int { -3 - occurrence }
+    private static func pendingMark(_ position: Int) -> Int { -3 - position }
 
-    /// The occurrence a `pendingMark` holds (its inverse).
-    @inline(__always)
-    private static func occurrence(ofPendingMark mark: Int) -> Int { -3 - mark }
+    /// The position a `pendingMark` holds (its inverse).
+    private static func position(ofPendingMark mark: Int) -> Int { -3 - mark }
 
     /// An object the walk has taken (`pendingMark`) and will record: where it hangs.
     private struct Taken {
@@ -104,14 +139,15 @@ final class PreservationPass {
     /// while the string is in the cache (`Record.identifierUID`), rather than when the record
     /// is encoded.
     func walk(roots: [RestorableObject], expected: Int = 0, archiver: KeyedArchiver? = nil) {
-        if expected > 0 { records.reserveCapacity(expected) }
+        hasWalked = true
+        if expected > 0 { records.reserveCapacity(records.count + expected) }
         self.archiver = archiver
         var rootNames = SiblingNames()
         var accepted: [RestorableObject] = []
         for root in roots where root.parent == nil && root.passID != id {
             guard let rid = root.identifier else { continue }
-            guard rootNames.insert(rid) else {
-                markDuplicate(root, [rid])
+            if let kept = rootNames.insert(PathComponent(rid), root) {
+                markDuplicate(root, [PathComponent(rid)], kept: kept, keptPath: [PathComponent(rid)])
                 continue
             }
             root.passID = id
@@ -128,14 +164,16 @@ final class PreservationPass {
         func mark(_ o: RestorableObject, _ index: Int) {
             names.removeAll()
             let mark = taken.count
-            func consider(_ c: RestorableObject, _ occurrence: Int, _ cid: String, _ relation: ObjectRelation) {
+            func consider(_ c: RestorableObject, _ position: Int, _ cid: String, _ relation: ObjectRelation) {
                 guard c.passID != id else { return }
-                guard names.insert(RestorableObject.component(cid, occurrence)) else {
-                    markDuplicate(c, path(ofRecord: index) + [RestorableObject.component(cid, occurrence)])
+                let component = PathComponent(cid, position: position)
+                if let kept = names.insert(component, c) {
+                    let base = components(ofRecord: index)
+                    markDuplicate(c, base + [component], kept: kept, keptPath: base + [component])
                     return
                 }
                 c.passID = id
-                c.passIndex = PreservationPass.pendingMark(occurrence)
+                c.passIndex = PreservationPass.pendingMark(position)
                 taken.append(Taken(object: c, parent: index, relation: relation))
             }
             for v in o.views {
@@ -156,12 +194,7 @@ final class PreservationPass {
             }
             if let p = o.presented, let pid = p.identifier { consider(p, 0, pid, .presented) }
             // The first taken on top.
-            var i = mark, j = taken.count - 1
-            while i < j {
-                taken.swapAt(i, j)
-                i += 1
-                j -= 1
-            }
+            taken[mark...].reverse()
         }
 
         for root in accepted {
@@ -172,25 +205,26 @@ final class PreservationPass {
                 // holds; checked so that nothing is recorded twice).
                 guard o.passID == id, o.passIndex <= -3 else { continue }
                 let index = records.count
-                let occurrence = PreservationPass.occurrence(ofPendingMark: o.passIndex)
+                let position = PreservationPass.position(ofPendingMark: o.passIndex)
                 o.passIndex = index
                 let identifier = o.identifier ?? ""
                 // The identifier is kept in the archiver only (read back for the rare path
                 // that needs it): one string fewer to release, cold, when the pass ends.
                 let uid = archiver?.stringUID(identifier) ?? -1
                 records.append(Record(
-                    object: o, parent: next.parent, identifier: uid >= 0 ? nil : identifier, occurrence: occurrence,
-                    relation: next.relation, isRoot: next.parent < 0, path: next.parent < 0 ? [identifier] : nil,
-                    identifierUID: uid))
+                    object: o, parent: next.parent, ancestor: -1, identifier: uid >= 0 ? nil : identifier,
+                    position: position, relation: next.relation, isRoot: next.parent < 0,
+                    path: next.parent < 0 ? [PathComponent(identifier)] : nil, identifierUID: uid))
                 // After the record exists: a duplicate's path is made from it.
                 if !(o.views.isEmpty && o.children.isEmpty && o.presented == nil) { mark(o, index) }
             }
         }
     }
 
-    /// The record index of a referenced object, recording it if the walk did not (SPEC R4).
-    /// - Throws: `.invalidArgument` if it has no restoration path; `.duplicate` if its path is
-    ///   another recorded object's.
+    /// The record index of a referenced object, recording it if the walk did not (SPEC R4). Its
+    /// path is its own identifier under those of its ancestors that have one.
+    /// - Throws: `.invalidArgument` if it has no restoration identifier; `.duplicate` if its path
+    ///   is another recorded object's (naming it).
     func reference(to target: RestorableObject) throws(AmberError) -> Int {
         if target.passID == id {
             if target.passIndex >= 0 { return target.passIndex }
@@ -198,28 +232,77 @@ final class PreservationPass {
                 throw AmberError(.duplicate, "the referenced object '\(target.describe)' has the restoration path of another preserved object")
             }
         }
-        guard let path = target.restorationPath, let identifier = target.identifier else {
+        guard let path = target.referenceComponents, let identifier = target.identifier else {
             throw AmberError(
                 .invalidArgument,
-                "the referenced object (\(target.className)) has no restoration path: it or an ancestor has no restoration identifier")
+                "the referenced object (\(target.className)) has no restoration identifier: only an object with one can be preserved")
         }
         if paths == nil {
-            var all = Set<[String]>(minimumCapacity: records.count + 8)
-            for i in records.indices { all.insert(self.path(ofRecord: i)) }
+            var all = [[PathComponent]: Int](minimumCapacity: records.count + 8)
+            for i in records.indices { all[components(ofRecord: i)] = i }
             paths = all
         }
-        guard paths!.insert(path).inserted else {
-            markDuplicate(target, path)
-            throw AmberError(.duplicate, "the referenced object's path /\(path.joined(separator: "/")) is another preserved object's")
+        if let kept = paths![path] {
+            // The kept object is named with its class while the pass still holds it (until its
+            // record is encoded).
+            markDuplicate(target, path, kept: records[kept].object, keptPath: components(ofRecord: kept))
+            throw AmberError(.duplicate, "the referenced object's path \(PathComponent.describe(path)) is another preserved object's")
         }
+        // Its parent, if recorded: the record hangs from it. Otherwise the record has its whole
+        // path, and is under its nearest recorded ancestor.
         var parent = -1
-        if let p = target.parent, p.passID == id, p.passIndex >= 0 { parent = p.passIndex }
+        var ancestor = -1
+        if let p = target.parent, p.passID == id, p.passIndex >= 0 {
+            parent = p.passIndex
+        } else {
+            var node = target.parent
+            while let n = node {
+                if n.passID == id, n.passIndex >= 0 {
+                    ancestor = n.passIndex
+                    break
+                }
+                node = n.parent
+            }
+        }
         let index = records.count
         records.append(Record(
-            object: target, parent: parent, identifier: identifier, occurrence: target.stackOccurrence,
-            relation: target.relation, isRoot: false, path: parent < 0 ? path : nil))
+            object: target, parent: parent, ancestor: ancestor, identifier: identifier, position: path.last?.position ?? 0,
+            relation: parent >= 0 ? target.relation : .none, isRoot: false, path: parent < 0 ? path : nil))
+        paths![path] = index
         target.passID = id
         target.passIndex = index
         return index
+    }
+
+    /// Whether the pass recorded `object`.
+    func isRecorded(_ object: RestorableObject) -> Bool { object.passID == id && object.passIndex >= 0 }
+}
+
+/// The path components already taken among one parent's preserved objects (SPEC R3), with the
+/// object that took each: a short list while there are few, a dictionary beyond.
+struct SiblingNames {
+    private var list: [(PathComponent, RestorableObject)] = []
+    private var table: [PathComponent: RestorableObject]?
+
+    /// Takes a component for `object`; if another object took it already, that object.
+    mutating func insert(_ component: PathComponent, _ object: RestorableObject) -> RestorableObject? {
+        if table != nil {
+            if let kept = table![component] { return kept }
+            table![component] = object
+            return nil
+        }
+        for (c, kept) in list where c == component { return kept }
+        list.append((component, object))
+        if list.count > 12 {
+            table = Dictionary(list, uniquingKeysWith: { a, _ in a })
+            list = []
+        }
+        return nil
+    }
+
+    /// Forgets every component, keeping the list's storage (one list serves each parent in turn).
+    mutating func removeAll() {
+        list.removeAll(keepingCapacity: true)
+        table = nil
     }
 }

@@ -8,8 +8,16 @@ import AmberArchive
 public final class RestorationArchive {
     /// One archived object, in archive order (each parent before its children).
     public struct Record: Sendable {
-        /// Its restoration path, from the root.
+        /// Its restoration path, from the root: the identifiers as set.
         public let path: [String]
+        /// Its restoration path with each component's stack position (SPEC R3).
+        public let components: [PathComponent]
+        /// For a record without parent, the index of the record it is under (its nearest
+        /// recorded ancestor, SPEC R4, R10), or nil.
+        public let ancestor: Int?
+        /// Whether its state was left out at preservation (its encode callback, or one above it,
+        /// failed; SPEC R28).
+        public let isOmitted: Bool
         /// Its class name.
         public let className: String
         /// Controller, view or plain object.
@@ -37,6 +45,8 @@ public final class RestorationArchive {
     /// application state's other keys are the host's.
     public static let metadataKeys = [
         ArchiveLayout.bundleVersion, ArchiveLayout.interfaceIdiom, ArchiveLayout.timestamp, ArchiveLayout.systemVersion,
+        ArchiveLayout.uikitBundleVersion, ArchiveLayout.uikitInterfaceIdiom, ArchiveLayout.uikitTimestamp,
+        ArchiveLayout.uikitSystemVersion,
     ]
 
     /// The archive, to read the states and the application state with.
@@ -72,8 +82,10 @@ public final class RestorationArchive {
         unarchiver = session.unarchiver
         records = session.records.indices.map { i in
             let r = session.records[i]
+            let components = session.paths.components(i)
             return Record(
-                path: session.path(ofRecord: i), className: r.className, kind: r.kind, relation: r.relation,
+                path: components.map(\.identifier), components: components, ancestor: r.ancestor >= 0 ? r.ancestor : nil,
+                isOmitted: r.isOmitted, className: r.className, kind: r.kind, relation: r.relation,
                 parent: r.parent >= 0 ? r.parent : nil, isRoot: r.isRoot, restorationClassName: r.restorationClassName,
                 blueprintIdentifier: r.blueprintIdentifier, stateUID: r.stateUID)
         }

@@ -1,17 +1,21 @@
 /// One archived object in a restoration report (SPEC R16).
 public struct RestorationRecord {
-    /// Its restoration path.
-    public var path: [String] {
-        get { storedPath ?? paths?.path(pathIndex) ?? [] }
+    /// Its restoration path: the identifiers as the host set them (SPEC R3).
+    public var path: [String] { components.map(\.identifier) }
+    /// Its restoration path with each component's stack position (SPEC R3).
+    public var components: [PathComponent] {
+        get { storedPath ?? paths?.components(pathIndex) ?? [] }
         set {
             storedPath = newValue
             paths = nil
         }
     }
+    /// Its position among the same-identifier children of its stack (0 outside a stack).
+    public var position: Int { components.last?.position ?? 0 }
     /// The path as given, or the table that makes it (a restore's records share their
     /// session's table rather than hold a path each).
-    private var storedPath: [String]?
-    private var paths: RestorationPaths?
+    private var storedPath: [PathComponent]?
+    private var paths: RecordPaths?
     private var pathIndex = 0
     /// The archived class name.
     public var className: String
@@ -31,7 +35,7 @@ public struct RestorationRecord {
 
     /// Creates a record.
     public init(
-        path: [String], className: String, kind: ObjectKind, outcome: RestorationOutcome,
+        path: [PathComponent], className: String, kind: ObjectKind, outcome: RestorationOutcome,
         object: RestorableObject? = nil, note: String? = nil, error: (any Error)? = nil
     ) {
         self.storedPath = path
@@ -48,7 +52,7 @@ public struct RestorationRecord {
     mutating func setPathIndex(_ index: Int) { pathIndex = index }
 
     /// A record whose path is record `index` of `paths`.
-    init(paths: RestorationPaths, index: Int, className: String, kind: ObjectKind, outcome: RestorationOutcome) {
+    init(paths: RecordPaths, index: Int, className: String, kind: ObjectKind, outcome: RestorationOutcome) {
         self.paths = paths
         self.pathIndex = index
         self.className = className

@@ -54,7 +54,7 @@ public struct RestorationReport: RandomAccessCollection, CustomStringConvertible
             lines.append("restored \(count(of: .restored)) of \(records.count) archived objects\(isExtended ? " (extended)" : "")")
         }
         for r in records {
-            var line = "  \(r.outcome)  /\(r.path.joined(separator: "/"))  \(r.className) (\(r.kind))"
+            var line = "  \(r.outcome)  \(PathComponent.describe(r.components))  \(r.className) (\(r.kind))"
             if let note = r.note { line += "  — \(note)" }
             lines.append(line)
             if !r.droppedModelIdentifiers.isEmpty {

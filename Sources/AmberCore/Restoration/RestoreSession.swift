@@ -15,6 +15,17 @@ final class RestoreSession {
         let isRoot: Bool
         let restorationClassName: String?
         let blueprintIdentifier: String?
+        /// Its stack position (SPEC R3).
+        let position: Int
+        /// For a record without parent: the record of its nearest recorded ancestor, or -1. The
+        /// record is under it as a child is under its parent (SPEC R10).
+        let ancestor: Int
+        /// Whether its state was left out at preservation (its encode callback, or one above
+        /// it, failed; SPEC R28): it is not looked up.
+        let isOmitted: Bool
+
+        /// The record it is under: its parent, or its recorded ancestor (-1: none).
+        var above: Int { parent >= 0 ? parent : ancestor }
     }
 
     let unarchiver: KeyedUnarchiver
@@ -27,7 +38,7 @@ final class RestoreSession {
     @exclusivity(unchecked) private(set) var records: [Record] = []
     /// The records' restoration paths, as parent links and components: a path is made when
     /// asked for (`path(ofRecord:)`), not kept per record.
-    let paths = RestorationPaths()
+    let paths = RecordPaths()
     /// The object restored (or found, for a class mismatch) for each record.
     @exclusivity(unchecked) var objects: [RestorableObject?] = []
     /// The engine's class relation when restoration began, for secure decoding of references
@@ -74,18 +85,21 @@ final class RestoreSession {
             throw e.code == .notFound || e.code == .typeMismatch ? AmberError(.corrupt, e.message) : e
         }
         objects = [RestorableObject?](repeating: nil, count: records.count)
+        app.core.session = self
     }
 
     /// The keys of a record, read in one pass over each record's entries.
     private enum K {
         static let className = 0, kind = 1, identifier = 2, position = 3, parent = 4, relation = 5
         static let path = 6, root = 7, restorationClass = 8, blueprint = 9, state = 10
+        static let pathPositions = 11, ancestor = 12, omitted = 13
     }
     private let recordKeys: KeyedUnarchiver.KeySet = {
         typealias L = ArchiveLayout
         return KeyedUnarchiver.KeySet([
             L.className, L.kind, L.identifier, L.position, L.parent, L.relation,
             L.path, L.root, L.restorationClass, L.blueprint, L.state,
+            L.pathPositions, L.ancestor, L.omitted,
         ])
     }()
 
@@ -134,21 +148,17 @@ final class RestoreSession {
             guard let relationByte = UInt8(exactly: relationRaw), let relation = ObjectRelation(rawValue: relationByte)
             else { throw bad("has an unknown relation") }
             let isRoot = try f[K.root].map { v throws(ArchiveError) in try r.decodeBool(v, forKey: L.root) } ?? false
-            let component = RestorableObject.component(identifier, Int(position))
+            let isOmitted = try f[K.omitted].map { v throws(ArchiveError) in try r.decodeBool(v, forKey: L.omitted) } ?? false
+            let component = PathComponent(identifier, position: Int(position))
+            var ancestor: Int64 = -1
             if parent >= 0 {
                 paths.append(parent: Int(parent), component: component)
             } else {
-                guard case .array(let items) = try r.decodeValue(try required(K.path), forKey: L.path), !items.isEmpty else {
-                    throw bad("has no parent and no path")
+                paths.append(root: try readPath(f, r, component, bad))
+                ancestor = try optionalInt(K.ancestor) ?? -1
+                guard ancestor >= -1, ancestor < Int64(index) else {
+                    throw bad("names record \(ancestor) as its ancestor; an ancestor comes before the records under it")
                 }
-                var path: [String] = []
-                path.reserveCapacity(items.count)
-                for item in items {
-                    guard case .string(let s) = item, !s.isEmpty else { throw bad("has a path component that is not a non-empty string") }
-                    path.append(s)
-                }
-                guard path.last == component else { throw bad("has a path that does not end with its identifier") }
-                paths.append(root: path)
             }
             let stateUID = try r.objectUID(try required(K.state), forKey: L.state) ?? 0
             try r.withObject(uid: stateUID) { _, stateClass in
@@ -158,8 +168,44 @@ final class RestoreSession {
                 stateUID: stateUID, className: objectClass, kind: kind, identifier: identifier, parent: Int(parent),
                 relation: relation, isRoot: isRoot,
                 restorationClassName: try optionalString(K.restorationClass),
-                blueprintIdentifier: try optionalString(K.blueprint))
+                blueprintIdentifier: try optionalString(K.blueprint), position: Int(position), ancestor: Int(ancestor),
+                isOmitted: isOmitted)
         }
+    }
+
+    /// The whole path of a record without parent, ending with `component`, its own. Format 3
+    /// stores the identifiers and, if any is not 0, their stack positions beside them; earlier
+    /// formats spelled a position k ≥ 1 into the last component as `id#k`, and had no other.
+    private func readPath(
+        _ f: KeyedUnarchiver.KeySet, _ r: KeyedUnarchiver, _ component: PathComponent, _ bad: (String) -> AmberError
+    ) throws -> [PathComponent] {
+        typealias L = ArchiveLayout
+        guard let stored = f[K.path], case .array(let items) = try r.decodeValue(stored, forKey: L.path), !items.isEmpty else {
+            throw bad("has no parent and no path")
+        }
+        var path: [PathComponent] = []
+        path.reserveCapacity(items.count)
+        for item in items {
+            guard case .string(let s) = item, !s.isEmpty else { throw bad("has a path component that is not a non-empty string") }
+            path.append(PathComponent(s))
+        }
+        if format >= 3 {
+            if let stored = f[K.pathPositions] {
+                guard case .array(let positions) = try r.decodeValue(stored, forKey: L.pathPositions), positions.count == path.count else {
+                    throw bad("has path positions that do not match its path")
+                }
+                for (i, p) in positions.enumerated() {
+                    guard case .int(let k) = p, k >= 0, k <= Int64(Int32.max) else { throw bad("has a path position out of range") }
+                    path[i].position = Int(k)
+                }
+            }
+            guard path.last == component else { throw bad("has a path that does not end with its identifier") }
+        } else {
+            let legacy = component.position == 0 ? component.identifier : "\(component.identifier)#\(component.position)"
+            guard path.last?.identifier == legacy else { throw bad("has a path that does not end with its identifier") }
+            path[path.count - 1] = component
+        }
+        return path
     }
 
     /// A record's restoration path.
@@ -190,69 +236,5 @@ final class RestoreSession {
     /// The record whose object is `object` in this session, if any.
     func index(of object: RestorableObject) -> Int? {
         objects.firstIndex { $0 === object }
-    }
-}
-
-/// The restoration paths of an archive's records, kept as each record's parent and last
-/// component (a record without parent keeps its whole path): a path is made when asked for,
-/// so that a restore does not hold an array of strings per record, and the report's records
-/// share this table instead of a path each.
-final class RestorationPaths {
-    @exclusivity(unchecked) private var parents: [Int32] = []
-    @exclusivity(unchecked) private var components: [String] = []
-    /// The whole paths of records without parent, by record index.
-    @exclusivity(unchecked) private var rootPaths: [Int: [String]] = [:]
-
-    var count: Int { parents.count }
-
-    func reserveCapacity(_ n: Int) {
-        parents.reserveCapacity(n)
-        components.reserveCapacity(n)
-    }
-
-    /// Appends a record under record `parent` (which comes before it).
-    func append(parent: Int, component: String) {
-        parents.append(Int32(truncatingIfNeeded: parent))
-        components.append(component)
-    }
-
-    /// Appends a record without parent, with its whole path.
-    func append(root path: [String]) {
-        rootPaths[parents.count] = path
-        parents.append(-1)
-        components.append(path.last ?? "")
-    }
-
-    /// The record that record `index` hangs from (-1: none, or no such record).
-    func parent(_ index: Int) -> Int {
-        index >= 0 && index < parents.count ? Int(parents[index]) : -1
-    }
-
-    /// The last component of record `index`'s path ("" for no such record).
-    func component(_ index: Int) -> String {
-        index >= 0 && index < components.count ? components[index] : ""
-    }
-
-    /// The path of record `index`.
-    func path(_ index: Int) -> [String] {
-        var depth = 0
-        var i = index
-        while i >= 0, parents[i] >= 0 {
-            depth += 1
-            i = Int(parents[i])
-        }
-        let prefix = i >= 0 ? rootPaths[i] ?? [components[i]] : []
-        var path = prefix
-        path.reserveCapacity(prefix.count + depth)
-        let start = path.count
-        path.append(contentsOf: repeatElement("", count: depth))
-        i = index
-        var k = start + depth - 1
-        while k >= start {
-            path[k] = components[i]
-            i = Int(parents[i])
-            k -= 1
-        }
-        return path
     }
 }

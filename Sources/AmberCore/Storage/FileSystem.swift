@@ -55,6 +55,13 @@ enum FileSystem {
         return Double(ts.tv_sec) - 978_307_200 + Double(ts.tv_nsec) / 1_000_000_000
     }
 
+    /// Seconds on the monotonic clock, for durations.
+    static func monotonicSeconds() -> Double {
+        var ts = timespec()
+        guard clock_gettime(CLOCK_MONOTONIC, &ts) == 0 else { return 0 }
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1_000_000_000
+    }
+
     /// The kernel's release (`uname -r`), or "" if unknown.
     static func systemRelease() -> String {
         var names = utsname()

@@ -1,0 +1,74 @@
+// amber.h — Preservation reports (SPEC R28).
+
+import AmberCore
+import CAmber
+
+/// The preservation box of a live handle.
+func preservationBox(_ handle: OpaquePointer?) throws(AmberError) -> PreservationBox {
+    try HandleRegistry.shared.resolve(handle, .preservation, as: PreservationBox.self)
+}
+
+/// Backs `amber_engine_preservation`.
+@c @implementation public func amber_engine_preservation(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ engine: OpaquePointer?) -> CInt {
+    guarded {
+        guard let out else { throw invalid("out is NULL") }
+        out.pointee = nil
+        let box = try engineBox(engine)
+        guard let report = box.engine.lastPreservation else {
+            throw AmberError(.notFound, "the engine has not preserved yet")
+        }
+        out.pointee = try HandleRegistry.shared.register(try PreservationBox(report), .preservation)
+    }
+}
+
+/// Backs `amber_preservation_not_saved`.
+@c @implementation public func amber_preservation_not_saved(_ report: OpaquePointer?) -> CInt {
+    guarded(-1) { try preservationBox(report).notSaved }
+}
+
+/// Backs `amber_preservation_message`.
+@c @implementation public func amber_preservation_message(_ report: OpaquePointer?) -> UnsafePointer<CChar>? {
+    guarded(staticEmpty) { try preservationBox(report).message }
+}
+
+/// Backs `amber_preservation_size`.
+@c @implementation public func amber_preservation_size(_ report: OpaquePointer?) -> UInt64 {
+    guarded(0) { UInt64(try preservationBox(report).report.byteCount) }
+}
+
+/// Backs `amber_preservation_count`.
+@c @implementation public func amber_preservation_count(_ report: OpaquePointer?) -> Int {
+    guarded(0) { try preservationBox(report).count }
+}
+
+/// Backs `amber_preservation_entry_at`.
+@c @implementation public func amber_preservation_entry_at(
+    _ out: UnsafeMutablePointer<amber_preservation_entry>?, _ report: OpaquePointer?, _ index: Int
+) -> CInt {
+    guarded {
+        guard let out else { throw invalid("out is NULL") }
+        let r = try preservationBox(report)
+        guard index >= 0, index < r.count else {
+            throw AmberError(.notFound, "entry \(UInt(bitPattern: index)) is past the end (the report has \(r.count))")
+        }
+        out.pointee = try r.entry(at: index)
+    }
+}
+
+/// Backs `amber_preservation_format`.
+@c @implementation public func amber_preservation_format(_ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ report: OpaquePointer?) -> CInt {
+    guarded {
+        guard let out else { throw invalid("out is NULL") }
+        out.pointee = nil
+        out.pointee = try newCString(try preservationBox(report).report.description)
+    }
+}
+
+/// Backs `amber_preservation_free`.
+@c @implementation public func amber_preservation_free(_ report: OpaquePointer?) {
+    guard let report else { return }
+    _ = guarded {
+        _ = try preservationBox(report)
+        HandleRegistry.shared.unregister(report)
+    }
+}

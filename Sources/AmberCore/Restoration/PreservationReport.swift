@@ -1,0 +1,154 @@
+/// What a preservation did (SPEC R28): each object preserved with its encoded size, each object
+/// of the trees left out and why, and why nothing was saved when nothing was. A preserve that
+/// saved nothing is never silent.
+public struct PreservationReport: CustomStringConvertible {
+    /// Why an object was not preserved.
+    public enum Reason: Equatable, Sendable, CustomStringConvertible {
+        /// It has no restoration identifier (SPEC R2).
+        case noIdentifier
+        /// An ancestor, described here, has no restoration identifier (SPEC R2).
+        case ancestorWithoutIdentifier(String)
+        /// Its restoration path is taken by the object described here, which was kept (SPEC R3).
+        case duplicatePath(kept: String)
+        /// Its encode callback failed with this message: it and what is under it are left out,
+        /// the rest is saved.
+        case encodeFailed(String)
+        /// An object above it, described here, was left out (a duplicate, or its encode failed).
+        case underLeftOut(String)
+        /// A plain object that no encode callback referenced (SPEC R4).
+        case notReferenced
+
+        /// The reason in words.
+        public var description: String {
+            switch self {
+            case .noIdentifier: return "no restoration identifier"
+            case .ancestorWithoutIdentifier(let a): return "an ancestor has no restoration identifier (\(a))"
+            case .duplicatePath(let kept): return "duplicate path; kept \(kept)"
+            case .encodeFailed(let m): return "its encode callback failed: \(m)"
+            case .underLeftOut(let a): return "an object above it was left out (\(a))"
+            case .notReferenced: return "a plain object that nothing referenced"
+            }
+        }
+    }
+
+    /// Why nothing was saved.
+    public enum NotSaved: Equatable, Sendable, CustomStringConvertible {
+        /// The delegate has no should-save callback (SPEC R5).
+        case noShouldSave
+        /// Should-save returned false (SPEC R5).
+        case shouldSaveDeclined
+        /// The save failed with this message; the previous archive is kept.
+        case failed(String)
+
+        /// The reason in words.
+        public var description: String {
+            switch self {
+            case .noShouldSave: return "the delegate has no should-save callback"
+            case .shouldSaveDeclined: return "should-save declined"
+            case .failed(let m): return "the save failed, the previous archive is kept: \(m)"
+            }
+        }
+    }
+
+    /// One object of the report.
+    public struct Entry {
+        /// Its restoration path as far as it has one: the identifiers of its ancestors that
+        /// have one, then its own if it has one.
+        public var path: [PathComponent] {
+            get { storedPath ?? paths?.components(pathIndex) ?? [] }
+            set {
+                storedPath = newValue
+                paths = nil
+            }
+        }
+        /// The path as given, or the table that makes it (a save's preserved objects share the
+        /// table of their records rather than hold a path each).
+        private var storedPath: [PathComponent]?
+        private var paths: RecordPaths?
+        private var pathIndex = 0
+        /// Its class name.
+        public var className: String
+        /// Its kind.
+        public var kind: ObjectKind
+        /// Nil if it was preserved; otherwise why not.
+        public var leftOut: Reason?
+        /// The bytes its record added to the archive (before the envelope); 0 if left out.
+        public var byteCount: Int
+
+        /// Creates an entry.
+        public init(path: [PathComponent], className: String, kind: ObjectKind, leftOut: Reason? = nil, byteCount: Int = 0) {
+            self.storedPath = path
+            self.className = className
+            self.kind = kind
+            self.leftOut = leftOut
+            self.byteCount = byteCount
+        }
+
+        /// An entry whose path is record `index` of `paths`.
+        init(paths: RecordPaths, index: Int, className: String, kind: ObjectKind, leftOut: Reason?, byteCount: Int) {
+            self.paths = paths
+            self.pathIndex = index
+            self.className = className
+            self.kind = kind
+            self.leftOut = leftOut
+            self.byteCount = byteCount
+        }
+
+        /// Whether the object was preserved.
+        public var isPreserved: Bool { leftOut == nil }
+
+        /// The path for messages; an object without identifier shows its class in parentheses.
+        public var pathDescription: String {
+            let p = PathComponent.describe(path)
+            return leftOut == .noIdentifier ? (path.isEmpty ? "/" : p + "/") + "(\(className))" : p
+        }
+    }
+
+    /// Why nothing was saved, or nil if an archive was written.
+    public var notSaved: NotSaved?
+    /// The objects preserved, in archive order, then the objects left out, in the order met.
+    public var entries: [Entry]
+    /// The size of what was written, in bytes (after the envelope); 0 if nothing was.
+    public var byteCount: Int
+
+    /// Creates a report.
+    public init(notSaved: NotSaved? = nil, entries: [Entry] = [], byteCount: Int = 0) {
+        self.notSaved = notSaved
+        self.entries = entries
+        self.byteCount = byteCount
+    }
+
+    /// Whether an archive was written.
+    public var saved: Bool { notSaved == nil }
+    /// How many objects were preserved.
+    public var preservedCount: Int { entries.reduce(0) { $0 + ($1.isPreserved ? 1 : 0) } }
+    /// The objects left out.
+    public var leftOut: [Entry] { entries.filter { !$0.isPreserved } }
+    /// How many objects were preserved (`preservedCount`).
+    public var objectCount: Int { preservedCount }
+    /// The restoration paths (identifiers) of the objects left out as duplicates (SPEC R3).
+    public var duplicates: [[String]] {
+        entries.compactMap { e in
+            if case .duplicatePath = e.leftOut { return e.path.map(\.identifier) }
+            return nil
+        }
+    }
+
+    /// A first line (saved or why not), then a line per object left out and per object
+    /// preserved with its size.
+    public var description: String {
+        var lines: [String]
+        if let notSaved {
+            lines = ["nothing saved: \(notSaved)"]
+        } else {
+            lines = ["saved \(preservedCount) objects in \(byteCount) bytes"]
+        }
+        for e in entries where !e.isPreserved {
+            lines.append("  left out \(e.pathDescription) (\(e.className)): \(e.leftOut!)")
+        }
+        for e in entries where e.isPreserved {
+            lines.append("  preserved \(e.pathDescription) (\(e.className)): \(e.byteCount) bytes")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,63 @@
+/// The restoration paths of an archive's records, kept as each record's parent and last
+/// component (a record without parent keeps its whole path): a path is made when asked for,
+/// so that a save or a restore does not hold an array of strings per record, and the records
+/// of its report share this table instead of a path each.
+final class RecordPaths {
+    @exclusivity(unchecked) private var parents: [Int32] = []
+    @exclusivity(unchecked) private var identifiers: [String] = []
+    /// Stack positions, by record index; only records with a position other than 0.
+    private var positions: [Int: Int] = [:]
+    /// The whole paths of records without parent, by record index.
+    @exclusivity(unchecked) private var rootPaths: [Int: [PathComponent]] = [:]
+
+    var count: Int { parents.count }
+
+    func reserveCapacity(_ n: Int) {
+        parents.reserveCapacity(n)
+        identifiers.reserveCapacity(n)
+    }
+
+    /// Appends a record under record `parent` (which comes before it).
+    func append(parent: Int, component: PathComponent) {
+        if component.position != 0 { positions[parents.count] = component.position }
+        parents.append(Int32(truncatingIfNeeded: parent))
+        identifiers.append(component.identifier)
+    }
+
+    /// Appends a record without parent, with its whole path.
+    func append(root path: [PathComponent]) {
+        if let last = path.last, last.position != 0 { positions[parents.count] = last.position }
+        rootPaths[parents.count] = path
+        parents.append(-1)
+        identifiers.append(path.last?.identifier ?? "")
+    }
+
+    /// The record that record `index` hangs from (-1: none, or no such record).
+    func parent(_ index: Int) -> Int {
+        index >= 0 && index < parents.count ? Int(parents[index]) : -1
+    }
+
+    /// The identifier of record `index`, the last component of its path ("" for no such record).
+    func identifier(_ index: Int) -> String {
+        index >= 0 && index < identifiers.count ? identifiers[index] : ""
+    }
+
+    /// The stack position of record `index` (0 for no such record).
+    func position(_ index: Int) -> Int { positions[index] ?? 0 }
+
+    /// The path of record `index`: its identifiers.
+    func path(_ index: Int) -> [String] { components(index).map(\.identifier) }
+
+    /// The path of record `index` with each component's stack position.
+    func components(_ index: Int) -> [PathComponent] {
+        guard index >= 0, index < parents.count else { return [] }
+        var reversed: [PathComponent] = []
+        var i = index
+        while i >= 0 {
+            if parents[i] < 0, let whole = rootPaths[i] { return whole + reversed.reversed() }
+            reversed.append(PathComponent(identifiers[i], position: positions[i] ?? 0))
+            i = Int(parents[i])
+        }
+        return reversed.reversed()
+    }
+}
