@@ -80,7 +80,7 @@ indirect enum Shown {
     case dictionary([(key: Shown, value: Shown)])
     /// A reference to a restorable object (SPEC R4): the record it names, and that record's path
     /// (nil when the archive has no such record).
-    case reference(record: Int64, path: [String]?)
+    case reference(record: Int64, path: [PathComponent]?)
     /// An instance of another class, with its fields, the first time the archive shows it.
     case instance(className: String, uid: Int, fields: [(key: String, value: Shown)])
     /// An instance shown before.
@@ -233,7 +233,7 @@ final class StateReader {
         case RestorationArchive.referenceClassName:
             guard case .int(let index)? = field(RestorationArchive.referenceIndexKey) else { return nil }
             let records = archive.records
-            let path = index >= 0 && index < Int64(records.count) ? records[Int(index)].path : nil
+            let path = index >= 0 && index < Int64(records.count) ? records[Int(index)].components : nil
             return .reference(record: index, path: path)
         case "NSArray", "NSMutableArray":
             guard let items = uids("NS.objects") else { return nil }
@@ -353,7 +353,8 @@ struct Inspection {
         }
     }
 
-    static func pathText(_ path: [String]) -> String { "/" + path.joined(separator: "/") }
+    /// A path as the reports spell it: `/Nav/Detail[1]` for the second `Detail` of a stack.
+    static func pathText(_ path: [PathComponent]) -> String { PathComponent.describe(path) }
 
     // MARK: Text
 
@@ -395,10 +396,9 @@ struct Inspection {
             case .restorationChild: facts.append("restoration child")
             }
             if r.isRoot { facts.append("root") }
-            if let p = r.components.last?.position, p > 0 { facts.append("position \(p)") }
             if let a = r.ancestor { facts.append("under record \(a)") }
             if r.isOmitted { facts.append("omitted: its encode failed, no state") }
-            line(indent, "\(oneLine(Inspection.pathText(r.path))): \(oneLine(facts.joined(separator: ", ")))")
+            line(indent, "\(oneLine(Inspection.pathText(r.components))): \(oneLine(facts.joined(separator: ", ")))")
             if let rc = r.restorationClassName { line(indent + 2, "restoration class: \(oneLine(rc))") }
             if let bp = r.blueprintIdentifier { line(indent + 2, "blueprint: \(oneLine(bp))") }
             for (key, value) in object.state {
@@ -553,7 +553,7 @@ struct Inspection {
             }
             return .object(members)
         case .reference(let record, let path):
-            return .object([("$reference", path.map { .array($0.map(JSON.string)) } ?? .null), ("$record", .int(record))])
+            return .object([("$reference", path.map { .array($0.map { JSON.string($0.identifier) }) } ?? .null), ("$record", .int(record))])
         case .instance(let className, let uid, let fields):
             var members: [(key: String, value: JSON)] = [("$class", .string(className)), ("$id", .int(Int64(uid)))]
             for field in fields { members.append((KeyedGraph.escape(field.key), json(field.value))) }

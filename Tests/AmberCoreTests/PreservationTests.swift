@@ -445,3 +445,25 @@ import Testing
         #expect(try engine.preserve().objectCount == 20_001)
     }
 }
+
+/// Archives of the formats before 3 spelled a stack position into the last component of a
+/// record's whole path (`id#k`); they still read, as the identifier and its position (SPEC R3).
+@Suite struct LegacyPathTests {
+    @Test func aFormatTwoRootPathEndingInIdHashKReadsAsItsPosition() throws {
+        let a = KeyedArchiver()
+        a.encode(Int64(2), forKey: "amber.format")
+        a.encodeObject(forKey: "app", className: "AmberAppState") { app in app.encode("2.1", forKey: "bundleVersion") }
+        let state = a.objectClass("AmberState")
+        let record = a.encodeDetachedObject(className: "AmberObjectRecord") { r in
+            r.encode("DetailController", forKey: "class")
+            r.encode("detail", forKey: "id")
+            r.encode(Int64(1), forKey: "position")
+            r.encode(.array([.string("nav"), .string("detail#1")]), forKey: "path")
+            r.encodeObject(forKey: r.key("state"), class: state) { _ in }
+        }
+        try a.encode(objectUIDs: [record], forKey: "objects")
+        let archive = try RestorationArchive(bytes: try a.finishEncoding())
+        #expect(archive.records[0].path == ["nav", "detail"])
+        #expect(archive.records[0].components == [PathComponent("nav"), PathComponent("detail", position: 1)])
+    }
+}

@@ -640,7 +640,7 @@ records = [
     }, parent=1),
     # 3: /Nav/Items/source, a plain object (a data source), recorded because referenced.
     a.record('ItemDataSource', 2, 'source', 4, {'count': 12}, parent=1),
-    # 4: /Nav/Detail#1, the second Detail of the stack.
+    # 4: /Nav/Detail[1], the second Detail of the stack (its path is Nav/Detail; R3).
     a.record('DetailViewController', 0, 'Detail', 1, {'back': a.reference(1)}, parent=0, position=1,
              restoration_class='HomepwnerScreens'),
     # 5: /Elsewhere/Orphan, referenced, outside every root: recorded with its whole path.
@@ -716,7 +716,7 @@ objects: 6
     tags = ["a", "b"]
     sizes = {"w": 1.5, "h": 2}
     uuid = uuid(00112233-4455-6677-8899-AABBCCDDEEFF)
-    detail = -> /Nav/Detail#1
+    detail = -> /Nav/Detail[1]
     source = -> /Nav/Items/source
     nothing = null
     item = <BNRItem #13> {itemName: "Rusty Bear", valueInDollars: 42, owner: null}
@@ -728,7 +728,7 @@ objects: 6
       amber.view.editing = true
     /Nav/Items/source: ItemDataSource, object, restoration child
       count = 12
-  /Nav/Detail#1: DetailViewController, controller, child
+  /Nav/Detail[1]: DetailViewController, controller, child
     restoration class: HomepwnerScreens
     back = -> /Nav/Items
   /Elsewhere/Orphan: OrphanController, controller
@@ -752,7 +752,8 @@ assert app["timestamp"] == {"$date": 700000000.25}
 assert app["keys"] == {"lastTab": 2, "recent": ["Spork", "Bear"]}, app["keys"]
 assert d["snapshot"] == {"size": 24, "ignored": False}
 objs = d["objects"]
-assert ["/".join(o["path"]) for o in objs] == ["Nav", "Nav/Items", "Nav/Items/table", "Nav/Items/source", "Nav/Detail#1", "Elsewhere/Orphan"]
+assert ["/".join(o["path"]) for o in objs] == ["Nav", "Nav/Items", "Nav/Items/table", "Nav/Items/source", "Nav/Detail", "Elsewhere/Orphan"]
+assert [o["position"] for o in objs] == [0, 0, 0, 0, 1, 0]
 assert [o["class"] for o in objs] == ["UINavigationController", "ItemsViewController", "UITableView", "ItemDataSource", "DetailViewController", "OrphanController"]
 assert [o["kind"] for o in objs] == ["controller", "controller", "view", "object", "controller", "controller"]
 assert [o["relation"] for o in objs] == ["none", "child", "view", "restorationChild", "child", "none"]
@@ -771,7 +772,7 @@ assert s["thumb"] == {"$data": "AAECAwQFBgcICQoLDA0ODxAREhM="} and s["saved"] ==
 assert s["selection"] == {"$indexPath": [0, 300]} and s["single"] == {"$indexPath": [7]}
 assert s["tags"] == ["a", "b"] and s["sizes"] == {"w": 1.5, "h": 2}
 assert s["uuid"] == {"$uuid": "00112233-4455-6677-8899-AABBCCDDEEFF"}
-assert s["detail"] == {"$reference": ["Nav", "Detail#1"], "$record": 4}
+assert s["detail"] == {"$reference": ["Nav", "Detail"], "$record": 4}
 assert s["source"] == {"$reference": ["Nav", "Items", "source"], "$record": 3}
 assert s["nothing"] is None
 assert s["item"] == {"$class": "BNRItem", "$id": 13, "itemName": "Rusty Bear", "valueInDollars": 42, "owner": None}

@@ -30,13 +30,13 @@ final class PreservationBox {
         }
     }
 
-    var count: Int { report.entries.count }
+    var count: Int { report.count }
 
     /// Entry `index` (in range) in the C layout; its pointers live as long as the report.
     func entry(at index: Int) throws(AmberError) -> amber_preservation_entry {
         if made.isEmpty { made = [amber_preservation_entry](repeating: amber_preservation_entry(), count: count) }
         if made[index].class_name != nil { return made[index] }
-        let e = report.entries[index]
+        let e = report[index]
         var c = amber_preservation_entry()
         let path = e.path
         c.path = UnsafePointer(try arena.stringArray(path.map(\.identifier)))

@@ -120,7 +120,7 @@ extension Engine {
 
         var uids: [Int] = []
         uids.reserveCapacity(pass.records.count)
-        var encoding = RecordEncoding(capacity: pass.records.count)
+        var encoding = RecordEncoding(records: PreservedRecords(capacity: pass.records.count))
         var i = 0
         while i < pass.records.count {
             uids.append(try encodeRecord(i, of: pass, into: archiver, &encoding))
@@ -145,69 +145,77 @@ extension Engine {
     /// objects of the trees that were not recorded, with why.
     private func preservationReport(_ pass: PreservationPass, _ encoding: RecordEncoding) -> PreservationReport {
         var entries: [PreservationReport.Entry] = []
-        entries.reserveCapacity(pass.records.count + pass.leftOut.count)
-        for i in pass.records.indices {
-            entries.append(PreservationReport.Entry(
-                paths: encoding.paths, index: i, className: encoding.classNames[i], kind: encoding.kinds[i],
-                leftOut: encoding.omitted[i], byteCount: encoding.sizes[i]))
-        }
         var leftOutObjects: [ObjectIdentifier: String] = [:]
         for d in pass.leftOut {
             entries.append(PreservationReport.Entry(path: d.path, className: d.object.className, kind: d.object.kind, leftOut: d.reason))
             leftOutObjects[ObjectIdentifier(d.object)] = "\(PathComponent.describe(d.path)) (\(d.object.className))"
         }
         appendUnrecorded(pass, leftOutObjects, &entries)
-        return PreservationReport(entries: entries)
+        return PreservationReport(records: encoding.records, unrecorded: entries)
     }
 
     /// Appends an entry for each object of the trees (roots, views, children, presented
-    /// controllers, plain objects) that the pass neither recorded nor reported already.
+    /// controllers, plain objects) that the pass neither recorded nor reported already. Paths
+    /// are made only for the objects reported.
     private func appendUnrecorded(
         _ pass: PreservationPass, _ leftOutObjects: [ObjectIdentifier: String], _ entries: inout [PreservationReport.Entry]
     ) {
-        /// An object to look at, with what lies above it: the identifiers of its identified
-        /// ancestors, the nearest ancestor without an identifier, the nearest left out.
+        /// An object to look at, with what lies above it: the nearest ancestor without an
+        /// identifier and the nearest left out, described.
         struct Visit {
             let object: RestorableObject
-            let path: [PathComponent]
             let unidentified: String?
             let leftOutAbove: String?
         }
+        /// The identifiers of an object's identified ancestors and its own, with positions.
+        func path(of o: RestorableObject) -> [PathComponent] {
+            var reversed: [PathComponent] = []
+            var node: RestorableObject? = o
+            while let n = node, reversed.count < 1 << 20 {
+                if let id = n.identifier { reversed.append(PathComponent(id, position: n.stackOccurrence)) }
+                node = n.parent
+            }
+            return reversed.reversed()
+        }
         var stack: [Visit] = []
         for root in roots.reversed() where root.parent == nil {
-            stack.append(Visit(object: root, path: [], unidentified: nil, leftOutAbove: nil))
+            stack.append(Visit(object: root, unidentified: nil, leftOutAbove: nil))
         }
         var visited = 0
         while let v = stack.popLast(), visited < 1 << 24 {
             visited += 1
             let o = v.object
-            let id = o.identifier
-            let path = id.map { v.path + [PathComponent($0, position: o.stackOccurrence)] } ?? v.path
             var leftOutAbove = v.leftOutAbove
-            if pass.isRecorded(o) {
-                // Reported with the records.
-            } else if let described = leftOutObjects[ObjectIdentifier(o)] {
-                leftOutAbove = described
-            } else {
-                let reason: PreservationReport.Reason
-                if id == nil {
-                    reason = .noIdentifier
-                } else if let a = v.unidentified {
-                    reason = .ancestorWithoutIdentifier(a)
-                } else if let a = v.leftOutAbove {
-                    reason = .underLeftOut(a)
+            var unidentified = v.unidentified
+            if !pass.isRecorded(o) {
+                if let described = leftOutObjects[ObjectIdentifier(o)] {
+                    leftOutAbove = described
                 } else {
-                    reason = .notReferenced
+                    let reason: PreservationReport.Reason
+                    if o.identifier == nil {
+                        reason = .noIdentifier
+                    } else if let a = v.unidentified {
+                        reason = .ancestorWithoutIdentifier(a)
+                    } else if let a = v.leftOutAbove {
+                        reason = .underLeftOut(a)
+                    } else {
+                        reason = .notReferenced
+                    }
+                    entries.append(PreservationReport.Entry(path: path(of: o), className: o.className, kind: o.kind, leftOut: reason))
                 }
-                entries.append(PreservationReport.Entry(path: path, className: o.className, kind: o.kind, leftOut: reason))
+                if unidentified == nil, o.identifier == nil {
+                    let abovePath = o.parent.map { path(of: $0) } ?? []
+                    let above = abovePath.isEmpty ? "" : PathComponent.describe(abovePath)
+                    unidentified = "\(above)/(\(o.className))"
+                }
             }
-            let unidentified = v.unidentified ?? (id == nil ? "\(PathComponent.describe(v.path))/(\(o.className))" : nil)
-            var next: [RestorableObject] = o.views + o.children
-            if let p = o.presented { next.append(p) }
-            for w in o.plainObjects { if let p = w.object { next.append(p) } }
-            for c in next.reversed() {
-                stack.append(Visit(object: c, path: path, unidentified: unidentified, leftOutAbove: leftOutAbove))
+            // Pushed in reverse: views, children, presented, plain objects come off in order.
+            for w in o.plainObjects.reversed() {
+                if let p = w.object { stack.append(Visit(object: p, unidentified: unidentified, leftOutAbove: leftOutAbove)) }
             }
+            if let p = o.presented { stack.append(Visit(object: p, unidentified: unidentified, leftOutAbove: leftOutAbove)) }
+            for c in o.children.reversed() { stack.append(Visit(object: c, unidentified: unidentified, leftOutAbove: leftOutAbove)) }
+            for c in o.views.reversed() { stack.append(Visit(object: c, unidentified: unidentified, leftOutAbove: leftOutAbove)) }
         }
     }
 
@@ -265,21 +273,11 @@ extension Engine {
         var nameUIDs: [Int] = []
         /// A coder that nothing else holds any more, reused for the next object's state.
         var spare: StateCoder?
+        /// What the report keeps of each record (SPEC R28).
+        let records: PreservedRecords
 
-        // For the report (SPEC R28), by record index.
-        let paths = RecordPaths()
-        var classNames: [String] = []
-        var kinds: [ObjectKind] = []
-        var sizes: [Int] = []
-        /// Why a record's state was left out (its encode callback, or one above it, failed).
-        var omitted: [PreservationReport.Reason?] = []
-
-        init(capacity: Int) {
-            paths.reserveCapacity(capacity)
-            classNames.reserveCapacity(capacity)
-            kinds.reserveCapacity(capacity)
-            sizes.reserveCapacity(capacity)
-            omitted.reserveCapacity(capacity)
+        init(records: PreservedRecords) {
+            self.records = records
         }
 
         /// The UID of `name` in `archiver`, stored there the first time.
@@ -327,16 +325,20 @@ extension Engine {
         let start = archiver.bytesWritten
         let record = pass.records[i]
         let identifier = pass.identifier(ofRecord: i)
-        if let path = record.path {
-            e.paths.append(root: path)
-        } else {
-            e.paths.append(parent: record.parent, component: PathComponent(identifier, position: record.position))
-        }
-        e.classNames.append(object.className)
-        e.kinds.append(object.kind)
+        let records = e.records
+        records.append(
+            parent: record.parent, path: record.path, component: PathComponent(identifier, position: record.position),
+            className: object.className, kind: object.kind)
+        // Under an omitted record (its parent, or its recorded ancestor): omitted too, naming
+        // the record whose encode failed.
         var omitted: PreservationReport.Reason?
-        if let above = pass.isUnder(i, { e.omitted[$0] != nil }) {
-            omitted = .underLeftOut("\(PathComponent.describe(e.paths.components(above))) (\(e.classNames[above]))")
+        let above = pass.above(i)
+        if above >= 0, let reason = records.omitted[above] {
+            if case .underLeftOut = reason {
+                omitted = reason
+            } else {
+                omitted = .underLeftOut("\(PathComponent.describe(records.paths.components(above))) (\(records.classNames[above]))")
+            }
         }
         let uid = try archiver.encodeDetachedObject(class: prepared(&e.recordClass, L.recordClass)) { a in
             a.encode(stringUID: e.nameUID(object.className, in: a), forKey: prepared(&e.className, L.className))
@@ -378,8 +380,7 @@ extension Engine {
             }
             if omitted != nil { a.encode(true, forKey: L.omitted) }
         }
-        e.omitted.append(omitted)
-        e.sizes.append(omitted == nil ? archiver.bytesWritten - start : 0)
+        records.complete(size: archiver.bytesWritten - start, omitted: omitted)
         return uid
     }
 

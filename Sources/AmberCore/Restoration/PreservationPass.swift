@@ -86,20 +86,9 @@ final class PreservationPass {
     /// A record's restoration path: its identifiers.
     func path(ofRecord index: Int) -> [String] { components(ofRecord: index).map(\.identifier) }
 
-    /// Whether record `index` hangs, through its recorded parents and ancestors, from a record
-    /// for which `isMarked` holds (the record itself excluded).
-    func isUnder(_ index: Int, _ isMarked: (Int) -> Bool) -> Int? {
-        var i = above(index)
-        while i >= 0 {
-            if isMarked(i) { return i }
-            i = above(i)
-        }
-        return nil
-    }
-
     /// The record a record hangs from: its parent, or for a record without one its recorded
-    /// ancestor (-1: none).
-    private func above(_ index: Int) -> Int {
+    /// ancestor (-1: none). It comes before the record.
+    func above(_ index: Int) -> Int {
         records[index].parent >= 0 ? records[index].parent : records[index].ancestor
     }
 

@@ -1,7 +1,12 @@
 /// What a preservation did (SPEC R28): each object preserved with its encoded size, each object
 /// of the trees left out and why, and why nothing was saved when nothing was. A preserve that
 /// saved nothing is never silent.
-public struct PreservationReport: CustomStringConvertible {
+///
+/// A collection of entries: the archive's records in order (each preserved, or left out when
+/// its encode failed), then the objects of the trees that were not recorded. The records are
+/// kept as columns (`PreservedRecords`) and an entry is made when read, so that a save of a
+/// million objects does not hold a million entries.
+public struct PreservationReport: RandomAccessCollection, CustomStringConvertible {
     /// Why an object was not preserved.
     public enum Reason: Equatable, Sendable, CustomStringConvertible {
         /// It has no restoration identifier (SPEC R2).
@@ -85,7 +90,7 @@ public struct PreservationReport: CustomStringConvertible {
         }
 
         /// An entry whose path is record `index` of `paths`.
-        init(paths: RecordPaths, index: Int, className: String, kind: ObjectKind, leftOut: Reason?, byteCount: Int) {
+        fileprivate init(paths: RecordPaths, index: Int, className: String, kind: ObjectKind, leftOut: Reason?, byteCount: Int) {
             self.paths = paths
             self.pathIndex = index
             self.className = className
@@ -106,29 +111,56 @@ public struct PreservationReport: CustomStringConvertible {
 
     /// Why nothing was saved, or nil if an archive was written.
     public var notSaved: NotSaved?
-    /// The objects preserved, in archive order, then the objects left out, in the order met.
-    public var entries: [Entry]
     /// The size of what was written, in bytes (after the envelope); 0 if nothing was.
     public var byteCount: Int
+    /// The archive's records.
+    private let records: PreservedRecords?
+    /// The objects of the trees that were not recorded, in the order met.
+    private let unrecorded: [Entry]
 
     /// Creates a report.
     public init(notSaved: NotSaved? = nil, entries: [Entry] = [], byteCount: Int = 0) {
         self.notSaved = notSaved
-        self.entries = entries
+        self.records = nil
+        self.unrecorded = entries
         self.byteCount = byteCount
     }
 
+    /// The report of a save: its records, then the objects it did not record.
+    init(records: PreservedRecords, unrecorded: [Entry]) {
+        self.notSaved = nil
+        self.records = records
+        self.unrecorded = unrecorded
+        self.byteCount = 0
+    }
+
+    /// The index of the first entry.
+    public var startIndex: Int { 0 }
+    /// The index past the last entry.
+    public var endIndex: Int { (records?.count ?? 0) + unrecorded.count }
+
+    /// The entry at an index: a record, or an object not recorded.
+    public subscript(index: Int) -> Entry {
+        let recorded = records?.count ?? 0
+        guard index < recorded, let r = records else { return unrecorded[index - recorded] }
+        return Entry(
+            paths: r.paths, index: index, className: r.classNames[index], kind: r.kinds[index],
+            leftOut: r.omitted[index], byteCount: r.sizes[index])
+    }
+
+    /// Every entry, in order.
+    public var entries: [Entry] { Array(self) }
     /// Whether an archive was written.
     public var saved: Bool { notSaved == nil }
     /// How many objects were preserved.
-    public var preservedCount: Int { entries.reduce(0) { $0 + ($1.isPreserved ? 1 : 0) } }
+    public var preservedCount: Int { records.map { $0.count - $0.omitted.count } ?? 0 }
     /// The objects left out.
-    public var leftOut: [Entry] { entries.filter { !$0.isPreserved } }
+    public var leftOut: [Entry] { filter { !$0.isPreserved } }
     /// How many objects were preserved (`preservedCount`).
     public var objectCount: Int { preservedCount }
     /// The restoration paths (identifiers) of the objects left out as duplicates (SPEC R3).
     public var duplicates: [[String]] {
-        entries.compactMap { e in
+        unrecorded.compactMap { e in
             if case .duplicatePath = e.leftOut { return e.path.map(\.identifier) }
             return nil
         }
@@ -143,12 +175,48 @@ public struct PreservationReport: CustomStringConvertible {
         } else {
             lines = ["saved \(preservedCount) objects in \(byteCount) bytes"]
         }
-        for e in entries where !e.isPreserved {
+        for e in self where !e.isPreserved {
             lines.append("  left out \(e.pathDescription) (\(e.className)): \(e.leftOut!)")
         }
-        for e in entries where e.isPreserved {
+        for e in self where e.isPreserved {
             lines.append("  preserved \(e.pathDescription) (\(e.className)): \(e.byteCount) bytes")
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+/// A save's records, as the report keeps them (SPEC R28): one column per field, filled record
+/// by record as they are encoded.
+final class PreservedRecords {
+    /// The records' paths.
+    let paths = RecordPaths()
+    private(set) var classNames: [String] = []
+    private(set) var kinds: [ObjectKind] = []
+    /// The bytes each record added to the archive (0 for an omitted one).
+    private(set) var sizes: [Int] = []
+    /// Why a record's state was left out (its encode callback, or one above it, failed), by
+    /// record index: only the omitted records.
+    private(set) var omitted: [Int: PreservationReport.Reason] = [:]
+
+    var count: Int { classNames.count }
+
+    init(capacity: Int) {
+        paths.reserveCapacity(capacity)
+        classNames.reserveCapacity(capacity)
+        kinds.reserveCapacity(capacity)
+        sizes.reserveCapacity(capacity)
+    }
+
+    /// Appends a record, before it is encoded: its path, class and kind.
+    func append(parent: Int, path: [PathComponent]?, component: PathComponent, className: String, kind: ObjectKind) {
+        if let path { paths.append(root: path) } else { paths.append(parent: parent, component: component) }
+        classNames.append(className)
+        kinds.append(kind)
+    }
+
+    /// Completes the last record appended: its size, or why its state was left out.
+    func complete(size: Int, omitted reason: PreservationReport.Reason?) {
+        if let reason { omitted[count - 1] = reason }
+        sizes.append(reason == nil ? size : 0)
     }
 }
