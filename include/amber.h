@@ -604,8 +604,11 @@ int amber_decoder_decode_date(double *out, amber_decoder *decoder, const char *k
 /** Copies at most `capacity` indexes into `out` and sets *out_length to the path's length
  *  (call with capacity 0 to learn it). */
 int amber_decoder_decode_index_path(int64_t *out, size_t capacity, size_t *out_length, amber_decoder *decoder, const char *key);
-/** The restored object a reference names, or NULL if it was not restored (AMBER_OK). Only in
- *  an object's decoder (the application decoder: AMBER_INVALID_ARGUMENT). */
+/** The object restored for the record a reference names (R4), from an object's decoder or the
+ *  application decoder (did_decode), or NULL (AMBER_OK) for a null reference or a record
+ *  nothing was found for. A record whose object failed the class check (R11) gives that
+ *  object, kept but not decoded. In lookup callbacks and should_restore, objects not made yet
+ *  give NULL: references resolve fully in decode callbacks and did_decode. */
 int amber_decoder_decode_object_ref(amber_object **out, amber_decoder *decoder, const char *key);
 
 /**
@@ -618,7 +621,7 @@ int amber_decoder_decode_object_ref(amber_object **out, amber_decoder *decoder, 
  * @param classes `class_count` class names (UTF-8, not empty); at least one.
  * @return AMBER_OK; AMBER_TYPE_MISMATCH for a class not allowed (the message names it) or a
  *   value that is not a reference; AMBER_NOT_FOUND for a missing key; AMBER_INVALID_ARGUMENT
- *   (also for the application decoder, no classes, a NULL or invalid class name);
+ *   (no classes, a NULL or invalid class name);
  *   AMBER_MISUSE outside the callback.
  * Ownership: *out is borrowed from the engine; `classes` is read during the call only.
  * Thread safety: as the engine.
@@ -1074,9 +1077,10 @@ typedef struct amber_preservation_entry {
 
 /**
  * The report of the engine's last preservation, by amber_engine_preserve() or by the transition
- * to the background (R28): every object preserved, with its size, then every object of the
- * trees left out, with why; or why nothing was saved. A preserve that saved nothing is never
- * silent.
+ * to the background (R28): the archive's records in archive order, each preserved with its size
+ * or left out because its encode callback (or one above it) failed; then every object of the
+ * trees that was not recorded, with why; or why nothing was saved. A preserve that saved
+ * nothing is never silent.
  *
  * @param out receives a new report.
  * @return AMBER_OK; AMBER_NOT_FOUND before the engine's first preservation;
@@ -1103,7 +1107,7 @@ uint64_t amber_preservation_size(const amber_preservation *report);
 size_t amber_preservation_count(const amber_preservation *report);
 
 /**
- * Reads entry `index`: the preserved objects come first, in archive order.
+ * Reads entry `index`: the archive's records come first, in archive order.
  *
  * @param out filled with borrowed pointers, valid until the report is freed.
  * @return AMBER_OK; AMBER_NOT_FOUND past the end; AMBER_INVALID_ARGUMENT.

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The C tests: the header test (amber.h alone as C99 and as C++, -Wall -Wextra -pedantic
-# -Werror), the export check, test_smoke, test_rules (every rule R1-R16 through the C ABI),
-# test_values (an object's values in one call),
+# -Werror), the export check, test_smoke, test_rules (every rule R1-R16, R28 and R29 through
+# the C ABI), test_values (an object's values in one call),
 # test_envelope (R20, R22), test_app (R23, R24, R25, R27), test_views (R17, R18, R21) and
 # test_kill (R19: SIGKILL while saving, AMBER_KILLS times, default 1000) against libamber.so.
+# Each test points the XDG directories at a scratch directory of its own (tests/scratch.h,
+# test_app its own), so nothing is written into the home directory.
 # Usage: bindings/c/run-tests.sh   (builds the library with scripts/build-lib.sh unless
 #        AMBER_SKIP_BUILD=1). Exits non-zero if anything fails.
 set -uo pipefail

@@ -50,7 +50,7 @@ final class PreservationBox {
             c.message = staticEmpty
         }
         c.size = UInt64(e.byteCount)
-        c.position = path.last?.position ?? 0
+        c.position = e.position
         made[index] = c
         return c
     }

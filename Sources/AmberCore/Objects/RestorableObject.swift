@@ -184,7 +184,7 @@ open class RestorableObject {
         try requireKinds(self, .controller, controller, .controller, "a presented controller")
         if let current = presented {
             if current === controller { return }
-            throw AmberError(.misuse, "'\(describe)' already presents '\(current.describe)'; dismiss it first")
+            throw AmberError(.misuse, "'\(describe)' already presents '\(current.describe)'; dismiss it before presenting '\(controller.describe)'")
         }
         try requireNoCycle(controller)
         controller.removeFromParent()

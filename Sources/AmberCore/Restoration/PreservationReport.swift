@@ -102,6 +102,10 @@ public struct PreservationReport: RandomAccessCollection, CustomStringConvertibl
         /// Whether the object was preserved.
         public var isPreserved: Bool { leftOut == nil }
 
+        /// Its position among the same-identifier children of its stack (SPEC R3); 0 for an
+        /// object without an identifier.
+        public var position: Int { leftOut == .noIdentifier ? 0 : path.last?.position ?? 0 }
+
         /// The path for messages; an object without identifier shows its class in parentheses.
         public var pathDescription: String {
             let p = PathComponent.describe(path)

@@ -3,7 +3,8 @@
  *
  *   homepwner DIR run1     writes the item store to DIR/items.txt, builds the interface, selects
  *                          two items, scrolls, half-edits an item's name, preserves it into DIR
- *                          with a snapshot, exits.
+ *                          with a snapshot, prints the preservation report (what was preserved,
+ *                          with sizes, and what was left out and why), exits.
  *   homepwner DIR change   changes the item store between the runs: deletes a row before the
  *                          selected one, deletes the second selected item, appends a new one.
  *   homepwner DIR run2     reads the item store, opens an engine on DIR, shows the snapshot's
@@ -447,6 +448,18 @@ static void print_object(amber_object *object) {
 
 /* ---- run 1: build the interface and preserve it ------------------------------------------- */
 
+/* The report of the engine's last preservation (R28): what was saved, each object left out and
+ * why (Login: no restoration identifier), each object preserved with its size. */
+static void print_preservation(amber_engine *engine) {
+    amber_preservation *report = NULL;
+    char *text = NULL;
+    check(amber_engine_preservation(&report, engine), "amber_engine_preservation");
+    check(amber_preservation_format(&text, report), "amber_preservation_format");
+    printf("preservation report (amber_preservation_format):\n%s\n", text);
+    amber_string_free(text);
+    amber_preservation_free(report);
+}
+
 static int should_save(amber_engine *engine, amber_coder *app_coder, void *ctx) {
     (void)engine; (void)ctx;
     /* The application coder holds app-wide state; a failure here means: do not save. */
@@ -544,6 +557,7 @@ static int run1(const char *dir) {
     if (amber_engine_last_duplicates(engine)[0] != '\0') {
         printf("  duplicate paths, not preserved:\n%s\n", amber_engine_last_duplicates(engine));
     }
+    print_preservation(engine);
 
     amber_engine_close(engine); /* frees the objects and their screens */
     return saved ? 0 : 1;

@@ -8,6 +8,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "amber.h"
+#include "scratch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,6 +172,7 @@ int main(void) {
     uint8_t *bytes;
     size_t size = 0;
     struct stat st;
+    if (!scratch_xdg("envelope")) return 1; /* nothing in the real home directory */
     if (!mkdtemp(dir)) { perror("mkdtemp"); return 1; }
     snprintf(path, sizeof path, "%s/state.archive", dir);
     snprintf(keypath, sizeof keypath, "%s/archive.key", dir);

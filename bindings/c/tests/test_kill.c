@@ -11,6 +11,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "amber.h"
+#include "scratch.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -99,6 +100,7 @@ int main(int argc, char **argv) {
     char dir[] = "/tmp/amber-kill-XXXXXX";
     int restored = 0, none = 0, bad = 0, early_exit = 0, stale = 0, k, i;
     int passed = 0, failed = 0;
+    if (!scratch_xdg("kill")) return 1; /* nothing in the real home directory */
     if (!mkdtemp(dir)) { perror("mkdtemp"); return 1; }
     srand((unsigned)time(NULL) ^ (unsigned)getpid());
     for (k = 0; k < kills; k++) {

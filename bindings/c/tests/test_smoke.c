@@ -7,6 +7,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "amber.h"
+#include "scratch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -269,6 +270,10 @@ static int always_restore(amber_engine *e, amber_decoder *d, void *ctx) {
 }
 static int fail_encode(amber_object *o, amber_coder *c, void *ctx) {
     (void)o; (void)c; (void)ctx;
+    return 42;
+}
+static int fail_will_encode(amber_engine *e, amber_coder *c, void *ctx) {
+    (void)e; (void)c; (void)ctx;
     return 42;
 }
 
@@ -599,17 +604,69 @@ static void test_host_store_and_codes(const char *plugin) {
     amber_report_free(report);
     check(ms.bytes == NULL && ms.guard == 0, "R14 archive and guard removed through the host store");
 
-    /* A host callback's own code is passed up unchanged. */
+    /* An encode callback's code leaves its object out, and the rest is saved (R28). */
     amber_object_callbacks_init(&cb, AMBER_OBJECT_CALLBACKS_VERSION);
     cb.encode = fail_encode;
     {
         amber_object *child = NULL;
+        amber_preservation *p = NULL;
+        amber_preservation_entry entry;
+        size_t i;
+        int failing = -1, kept = -1;
         amber_object_new(&child, e, AMBER_KIND_CONTROLLER, "Failing", "Failing", &cb, NULL, NULL);
         amber_object_add_child(root, child);
-        check_status(amber_engine_preserve(e, &saved), 42, "an encode callback's code 42 comes back unchanged");
-        check(strstr(amber_error_last(), "42") != NULL, "the message names the callback's code");
-        check(ms.writes == 1, "on failure the previous archive is kept (nothing written)");
+        saved = -1;
+        check_status(amber_engine_preserve(e, &saved), AMBER_OK,
+                     "R28 an encode callback that returns 42 does not fail the preservation");
+        check(saved == 1 && ms.writes == 2 && ms.bytes != NULL, "R28 the rest is saved: a new archive is written");
+        check_status(amber_engine_preservation(&p, e), AMBER_OK, "R28 amber_engine_preservation");
+        for (i = 0; i < amber_preservation_count(p); i++) {
+            if (amber_preservation_entry_at(&entry, p, i) != AMBER_OK) continue;
+            if (entry.path_length == 2 && strcmp(entry.path[1], "Failing") == 0) failing = (int)i;
+            if (entry.path_length == 1 && strcmp(entry.path[0], "Root") == 0 && entry.left_out == AMBER_LEFT_OUT_NONE &&
+                entry.size > 0)
+                kept = (int)i;
+        }
+        check(amber_preservation_not_saved(p) == AMBER_NOT_SAVED_NONE && amber_preservation_count(p) == 2 && kept == 0,
+              "R28 the report: Root preserved (with its size), and one more entry");
+        check(failing >= 0 && amber_preservation_entry_at(&entry, p, (size_t)failing) == AMBER_OK &&
+                  entry.left_out == AMBER_LEFT_OUT_ENCODE_FAILED && entry.size == 0 && strstr(entry.message, "42") != NULL,
+              "R28 Root/Failing is left out, AMBER_LEFT_OUT_ENCODE_FAILED, and the message names the callback's code 42");
+        amber_preservation_free(p);
     }
+
+    /* should_save's and will_encode's own codes still fail the save, unchanged. */
+    d.will_encode = fail_will_encode;
+    amber_engine_set_delegate(e, &d, NULL, NULL);
+    {
+        amber_preservation *p = NULL;
+        check_status(amber_engine_preserve(e, &saved), 42, "a will_encode callback's code 42 comes back unchanged");
+        check(strstr(amber_error_last(), "42") != NULL, "the message names the callback's code");
+        check(ms.writes == 2 && ms.bytes != NULL, "on failure the previous archive is kept (nothing written)");
+        check(amber_engine_preservation(&p, e) == AMBER_OK && amber_preservation_not_saved(p) == AMBER_NOT_SAVED_FAILED &&
+                  strstr(amber_preservation_message(p), "42") != NULL,
+              "R28 the report of a failed save: AMBER_NOT_SAVED_FAILED, the message names the code 42");
+        amber_preservation_free(p);
+    }
+    d.will_encode = NULL;
+    amber_engine_set_delegate(e, &d, NULL, NULL);
+    check_status(amber_engine_launch(&report, e), AMBER_OK, "launch the archive saved without Root/Failing");
+    {
+        amber_report_record rec;
+        int root_ok = 0, failing_left_out = 0;
+        size_t i;
+        for (i = 0; i < amber_report_count(report); i++) {
+            if (amber_report_record_at(&rec, report, i) != AMBER_OK) continue;
+            if (rec.path_length == 1 && rec.outcome == AMBER_OUTCOME_RESTORED && rec.object == root) root_ok = 1;
+            if (rec.path_length == 2 && strcmp(rec.path[1], "Failing") == 0 && rec.outcome == AMBER_OUTCOME_LEFT_OUT &&
+                rec.object == NULL && rec.message[0] != '\0')
+                failing_left_out = 1;
+        }
+        check(amber_report_fresh_reason(report) == AMBER_FRESH_NONE && amber_report_count(report) == 2 && root_ok,
+              "R28 the other objects are in the new archive: Root restored");
+        check(failing_left_out, "R28 R16 Root/Failing comes back as AMBER_OUTCOME_LEFT_OUT, with a message");
+    }
+    amber_report_free(report);
 
     /* Plugins. */
     check_status(amber_engine_load_plugin(e, "/nonexistent/plugin.so"), AMBER_NOT_FOUND, "load a plugin that does not exist");
@@ -630,6 +687,7 @@ int main(int argc, char **argv) {
     char dir[] = "/tmp/amber-smoke-XXXXXX";
     char cmd[128];
 
+    if (!scratch_xdg("smoke")) return 1; /* nothing in the real home directory */
     test_versions_and_errors();
     if (!mkdtemp(dir)) {
         perror("mkdtemp");

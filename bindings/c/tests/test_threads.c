@@ -11,6 +11,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "amber.h"
+#include "scratch.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -214,6 +215,7 @@ int main(int argc, char **argv) {
     int rounds = argc > 1 ? atoi(argv[1]) : 20;
     if (rounds < 1) rounds = 1;
     char base[] = "/tmp/amber-threads-XXXXXX";
+    if (!scratch_xdg("threads")) return 1; /* nothing in the real home directory */
     if (!mkdtemp(base)) {
         perror("mkdtemp");
         return 1;

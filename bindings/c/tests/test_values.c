@@ -7,6 +7,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "amber.h"
+#include "scratch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -211,6 +212,7 @@ int main(void) {
     amber_keyed_value v = value("late", AMBER_VALUE_INT64);
     int saved = 0;
 
+    if (!scratch_xdg("values")) return 1; /* nothing in the real home directory */
     if (!mkdtemp(dir)) {
         perror("mkdtemp");
         return 1;
