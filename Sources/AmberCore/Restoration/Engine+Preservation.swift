@@ -120,14 +120,14 @@ extension Engine {
 
         var uids: [Int] = []
         uids.reserveCapacity(pass.records.count)
-        var encoding = RecordEncoding(records: PreservedRecords(capacity: pass.records.count))
+        var encoding = RecordEncoding(records: PreservedRecords.Columns(capacity: pass.records.count))
         var i = 0
         while i < pass.records.count {
             uids.append(try encodeRecord(i, of: pass, into: archiver, &encoding))
             i += 1
         }
         encoding.spare = nil
-        let report = preservationReport(pass, encoding)
+        let report = preservationReport(pass, PreservedRecords(encoding.records))
         do {
             try archiver.encode(objectUIDs: uids, forKey: ArchiveLayout.objectsKey)
             snapshots.encode(into: archiver)
@@ -142,24 +142,21 @@ extension Engine {
 
     /// The report of a pass whose records are encoded (SPEC R28): its records in order, each
     /// preserved with its size or left out (omitted) with why; then the duplicates; then the
-    /// objects of the trees that were not recorded, with why.
-    private func preservationReport(_ pass: PreservationPass, _ encoding: RecordEncoding) -> PreservationReport {
+    /// other objects of the trees that were not recorded, with why.
+    private func preservationReport(_ pass: PreservationPass, _ records: PreservedRecords) -> PreservationReport {
         var entries: [PreservationReport.Entry] = []
-        var leftOutObjects: [ObjectIdentifier: String] = [:]
         for d in pass.leftOut {
             entries.append(PreservationReport.Entry(path: d.path, className: d.object.className, kind: d.object.kind, leftOut: d.reason))
-            leftOutObjects[ObjectIdentifier(d.object)] = "\(PathComponent.describe(d.path)) (\(d.object.className))"
         }
-        appendUnrecorded(pass, leftOutObjects, &entries)
-        return PreservationReport(records: encoding.records, unrecorded: entries)
+        appendUnrecorded(pass, &entries)
+        return PreservationReport(records: records, unrecorded: entries)
     }
 
-    /// Appends an entry for each object of the trees (roots, views, children, presented
-    /// controllers, plain objects) that the pass neither recorded nor reported already. Paths
-    /// are made only for the objects reported.
-    private func appendUnrecorded(
-        _ pass: PreservationPass, _ leftOutObjects: [ObjectIdentifier: String], _ entries: inout [PreservationReport.Entry]
-    ) {
+    /// Appends an entry for each object that the pass did not record, under the places where
+    /// the walk left the trees: its objects without an identifier (and the plain objects not
+    /// referenced), everything under them, and everything under a duplicate. Paths are made
+    /// only for the objects reported.
+    private func appendUnrecorded(_ pass: PreservationPass, _ entries: inout [PreservationReport.Entry]) {
         /// An object to look at, with what lies above it: the nearest ancestor without an
         /// identifier and the nearest left out, described.
         struct Visit {
@@ -178,44 +175,43 @@ extension Engine {
             return reversed.reversed()
         }
         var stack: [Visit] = []
-        for root in roots.reversed() where root.parent == nil {
-            stack.append(Visit(object: root, unidentified: nil, leftOutAbove: nil))
-        }
-        var visited = 0
-        while let v = stack.popLast(), visited < 1 << 24 {
-            visited += 1
-            let o = v.object
-            var leftOutAbove = v.leftOutAbove
-            var unidentified = v.unidentified
-            if !pass.isRecorded(o) {
-                if let described = leftOutObjects[ObjectIdentifier(o)] {
-                    leftOutAbove = described
-                } else {
-                    let reason: PreservationReport.Reason
-                    if o.identifier == nil {
-                        reason = .noIdentifier
-                    } else if let a = v.unidentified {
-                        reason = .ancestorWithoutIdentifier(a)
-                    } else if let a = v.leftOutAbove {
-                        reason = .underLeftOut(a)
-                    } else {
-                        reason = .notReferenced
-                    }
-                    entries.append(PreservationReport.Entry(path: path(of: o), className: o.className, kind: o.kind, leftOut: reason))
-                }
-                if unidentified == nil, o.identifier == nil {
-                    let abovePath = o.parent.map { path(of: $0) } ?? []
-                    let above = abovePath.isEmpty ? "" : PathComponent.describe(abovePath)
-                    unidentified = "\(above)/(\(o.className))"
-                }
-            }
-            // Pushed in reverse: views, children, presented, plain objects come off in order.
+        /// Puts what hangs from `o` on the stack, to come off in walk order.
+        func push(under o: RestorableObject, _ unidentified: String?, _ leftOutAbove: String?) {
             for w in o.plainObjects.reversed() {
                 if let p = w.object { stack.append(Visit(object: p, unidentified: unidentified, leftOutAbove: leftOutAbove)) }
             }
             if let p = o.presented { stack.append(Visit(object: p, unidentified: unidentified, leftOutAbove: leftOutAbove)) }
             for c in o.children.reversed() { stack.append(Visit(object: c, unidentified: unidentified, leftOutAbove: leftOutAbove)) }
             for c in o.views.reversed() { stack.append(Visit(object: c, unidentified: unidentified, leftOutAbove: leftOutAbove)) }
+        }
+        for d in pass.leftOut.reversed() {
+            push(under: d.object, nil, "\(PathComponent.describe(d.path)) (\(d.object.className))")
+        }
+        for o in pass.outside.reversed() { stack.append(Visit(object: o, unidentified: nil, leftOutAbove: nil)) }
+        var visited = 0
+        while let v = stack.popLast(), visited < 1 << 24 {
+            visited += 1
+            let o = v.object
+            var unidentified = v.unidentified
+            if !pass.isRecorded(o) {
+                let reason: PreservationReport.Reason
+                if o.identifier == nil {
+                    reason = .noIdentifier
+                } else if let a = v.unidentified {
+                    reason = .ancestorWithoutIdentifier(a)
+                } else if let a = v.leftOutAbove {
+                    reason = .underLeftOut(a)
+                } else {
+                    reason = .notReferenced
+                }
+                entries.append(PreservationReport.Entry(path: path(of: o), className: o.className, kind: o.kind, leftOut: reason))
+                if unidentified == nil, o.identifier == nil {
+                    let abovePath = o.parent.map { path(of: $0) } ?? []
+                    unidentified = "\(abovePath.isEmpty ? "" : PathComponent.describe(abovePath))/(\(o.className))"
+                }
+            }
+            // A recorded object here was recorded by reference, and the walk did not go under it.
+            push(under: o, unidentified, v.leftOutAbove)
         }
     }
 
@@ -227,8 +223,9 @@ extension Engine {
             log(.info) { "preserve: nothing saved: \(notSaved)" }
             return
         }
-        let leftOut = report.entries.count - report.preservedCount
-        log(.info) { "preserve: saved \(report.preservedCount) objects in \(report.byteCount) bytes (\(leftOut) left out) in \(ms) ms" }
+        log(.info) {
+            "preserve: saved \(report.preservedCount) objects in \(report.byteCount) bytes (\(report.count - report.preservedCount) left out) in \(ms) ms"
+        }
         guard isLogging(.debug) else { return }
         for e in report.entries {
             if let reason = e.leftOut {
@@ -274,9 +271,9 @@ extension Engine {
         /// A coder that nothing else holds any more, reused for the next object's state.
         var spare: StateCoder?
         /// What the report keeps of each record (SPEC R28).
-        let records: PreservedRecords
+        var records: PreservedRecords.Columns
 
-        init(records: PreservedRecords) {
+        init(records: PreservedRecords.Columns) {
             self.records = records
         }
 
@@ -324,20 +321,18 @@ extension Engine {
         }
         let start = archiver.bytesWritten
         let record = pass.records[i]
-        let identifier = pass.identifier(ofRecord: i)
-        let records = e.records
-        records.append(
-            parent: record.parent, path: record.path, component: PathComponent(identifier, position: record.position),
+        e.records.append(
+            parent: record.parent, path: record.path, component: PathComponent(record.identifier, position: record.position),
             className: object.className, kind: object.kind)
         // Under an omitted record (its parent, or its recorded ancestor): omitted too, naming
         // the record whose encode failed.
         var omitted: PreservationReport.Reason?
         let above = pass.above(i)
-        if above >= 0, let reason = records.omitted[above] {
+        if above >= 0, !e.records.omitted.isEmpty, let reason = e.records.omitted[above] {
             if case .underLeftOut = reason {
                 omitted = reason
             } else {
-                omitted = .underLeftOut("\(PathComponent.describe(records.paths.components(above))) (\(records.classNames[above]))")
+                omitted = .underLeftOut("\(PathComponent.describe(e.records.paths.components(above))) (\(e.records.classNames[above]))")
             }
         }
         let uid = try archiver.encodeDetachedObject(class: prepared(&e.recordClass, L.recordClass)) { a in
@@ -346,7 +341,7 @@ extension Engine {
             if record.identifierUID >= 0 {
                 a.encode(stringUID: record.identifierUID, forKey: prepared(&e.identifier, L.identifier))
             } else {
-                a.encode(identifier, forKey: prepared(&e.identifier, L.identifier))
+                a.encode(record.identifier, forKey: prepared(&e.identifier, L.identifier))
             }
             if record.position > 0 { a.encode(Int64(record.position), forKey: L.position) }
             if record.parent >= 0 { a.encode(Int64(record.parent), forKey: prepared(&e.parent, L.parent)) }
@@ -380,7 +375,7 @@ extension Engine {
             }
             if omitted != nil { a.encode(true, forKey: L.omitted) }
         }
-        records.complete(size: archiver.bytesWritten - start, omitted: omitted)
+        e.records.complete(size: archiver.bytesWritten - start, omitted: omitted)
         return uid
     }
 

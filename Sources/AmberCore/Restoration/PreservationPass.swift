@@ -17,9 +17,8 @@ final class PreservationPass {
         /// recorded): the record of its nearest recorded ancestor, or -1. Restoration treats it
         /// as under that record (a declined ancestor's subtree, SPEC R10).
         let ancestor: Int
-        /// The restoration identifier; nil when the walk stored it in the archiver
-        /// (`identifierUID`), which gives it back (`identifier(ofRecord:)`).
-        let identifier: String?
+        /// The restoration identifier, as the walk (or the reference) read it.
+        let identifier: String
         /// Its position among same-identifier children of a stack (0: first).
         let position: Int
         let relation: ObjectRelation
@@ -46,8 +45,6 @@ final class PreservationPass {
     private(set) var leftOut: [LeftOut] = []
     /// Whether the walk has run (`walk(roots:expected:archiver:)`).
     private(set) var hasWalked = false
-    /// The archiver the walk stored the identifiers in.
-    private var archiver: KeyedArchiver?
     /// Every recorded path with its record, made the first time a reference needs it.
     private var paths: [[PathComponent]: Int]?
 
@@ -64,10 +61,12 @@ final class PreservationPass {
     }
 
     /// A record's restoration identifier.
-    func identifier(ofRecord index: Int) -> String {
-        if let identifier = records[index].identifier { return identifier }
-        return archiver?.string(uid: records[index].identifierUID) ?? ""
-    }
+    func identifier(ofRecord index: Int) -> String { records[index].identifier }
+
+    /// Objects the walk met under recorded ones (or as roots) and did not take: those without
+    /// an identifier, and plain objects (recorded only if referenced). The preservation report
+    /// says why each, and what is under it, was left out (SPEC R28).
+    private(set) var outside: [RestorableObject] = []
 
     /// A record's restoration path with its stack positions.
     func components(ofRecord index: Int) -> [PathComponent] {
@@ -130,11 +129,13 @@ final class PreservationPass {
     func walk(roots: [RestorableObject], expected: Int = 0, archiver: KeyedArchiver? = nil) {
         hasWalked = true
         if expected > 0 { records.reserveCapacity(records.count + expected) }
-        self.archiver = archiver
         var rootNames = SiblingNames()
         var accepted: [RestorableObject] = []
         for root in roots where root.parent == nil && root.passID != id {
-            guard let rid = root.identifier else { continue }
+            guard let rid = root.identifier else {
+                outside.append(root)
+                continue
+            }
             if let kept = rootNames.insert(PathComponent(rid), root) {
                 markDuplicate(root, [PathComponent(rid)], kept: kept, keptPath: [PathComponent(rid)])
                 continue
@@ -166,22 +167,28 @@ final class PreservationPass {
                 taken.append(Taken(object: c, parent: index, relation: relation))
             }
             for v in o.views {
-                if let vid = v.identifier { consider(v, 0, vid, .view) }
+                if let vid = v.identifier { consider(v, 0, vid, .view) } else { outside.append(v) }
             }
             if o.isStackContainer {
                 stackCounts.removeAll(keepingCapacity: true)
                 for c in o.children {
-                    guard let cid = c.identifier else { continue }
+                    guard let cid = c.identifier else {
+                        outside.append(c)
+                        continue
+                    }
                     let k = stackCounts[cid, default: 0]
                     stackCounts[cid] = k + 1
                     consider(c, k, cid, .child)
                 }
             } else {
                 for c in o.children {
-                    if let cid = c.identifier { consider(c, 0, cid, .child) }
+                    if let cid = c.identifier { consider(c, 0, cid, .child) } else { outside.append(c) }
                 }
             }
-            if let p = o.presented, let pid = p.identifier { consider(p, 0, pid, .presented) }
+            if let p = o.presented {
+                if let pid = p.identifier { consider(p, 0, pid, .presented) } else { outside.append(p) }
+            }
+            for w in o.plainObjects { if let p = w.object { outside.append(p) } }
             // The first taken on top.
             taken[mark...].reverse()
         }
@@ -197,15 +204,13 @@ final class PreservationPass {
                 let position = PreservationPass.position(ofPendingMark: o.passIndex)
                 o.passIndex = index
                 let identifier = o.identifier ?? ""
-                // The identifier is kept in the archiver only (read back for the rare path
-                // that needs it): one string fewer to release, cold, when the pass ends.
                 let uid = archiver?.stringUID(identifier) ?? -1
                 records.append(Record(
-                    object: o, parent: next.parent, ancestor: -1, identifier: uid >= 0 ? nil : identifier,
+                    object: o, parent: next.parent, ancestor: -1, identifier: identifier,
                     position: position, relation: next.relation, isRoot: next.parent < 0,
                     path: next.parent < 0 ? [PathComponent(identifier)] : nil, identifierUID: uid))
                 // After the record exists: a duplicate's path is made from it.
-                if !(o.views.isEmpty && o.children.isEmpty && o.presented == nil) { mark(o, index) }
+                if !(o.views.isEmpty && o.children.isEmpty && o.presented == nil && o.plainObjects.isEmpty) { mark(o, index) }
             }
         }
     }

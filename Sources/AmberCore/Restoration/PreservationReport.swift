@@ -180,7 +180,9 @@ public struct PreservationReport: RandomAccessCollection, CustomStringConvertibl
             lines = ["saved \(preservedCount) objects in \(byteCount) bytes"]
         }
         for e in self where !e.isPreserved {
-            lines.append("  left out \(e.pathDescription) (\(e.className)): \(e.leftOut!)")
+            // An object without an identifier shows its class in its path already.
+            let cls = e.leftOut == .noIdentifier ? "" : " (\(e.className))"
+            lines.append("  left out \(e.pathDescription)\(cls): \(e.leftOut!)")
         }
         for e in self where e.isPreserved {
             lines.append("  preserved \(e.pathDescription) (\(e.className)): \(e.byteCount) bytes")
@@ -189,38 +191,55 @@ public struct PreservationReport: RandomAccessCollection, CustomStringConvertibl
     }
 }
 
-/// A save's records, as the report keeps them (SPEC R28): one column per field, filled record
-/// by record as they are encoded.
+/// A save's records, as the report keeps them (SPEC R28): one column per field. Filled record by
+/// record as they are encoded (`Columns`, a value the encoding owns), then kept read-only.
 final class PreservedRecords {
-    /// The records' paths.
-    let paths = RecordPaths()
-    private(set) var classNames: [String] = []
-    private(set) var kinds: [ObjectKind] = []
-    /// The bytes each record added to the archive (0 for an omitted one).
-    private(set) var sizes: [Int] = []
-    /// Why a record's state was left out (its encode callback, or one above it, failed), by
-    /// record index: only the omitted records.
-    private(set) var omitted: [Int: PreservationReport.Reason] = [:]
+    /// The columns while they are filled.
+    struct Columns {
+        /// The records' paths.
+        let paths = RecordPaths()
+        var classNames: [String] = []
+        var kinds: [ObjectKind] = []
+        /// The bytes each record added to the archive (0 for an omitted one).
+        var sizes: [Int] = []
+        /// Why a record's state was left out (its encode callback, or one above it, failed), by
+        /// record index: only the omitted records.
+        var omitted: [Int: PreservationReport.Reason] = [:]
+
+        init(capacity: Int) {
+            paths.reserveCapacity(capacity)
+            classNames.reserveCapacity(capacity)
+            kinds.reserveCapacity(capacity)
+            sizes.reserveCapacity(capacity)
+        }
+
+        /// Appends a record, before it is encoded: its path, class and kind.
+        mutating func append(parent: Int, path: [PathComponent]?, component: PathComponent, className: String, kind: ObjectKind) {
+            if let path { paths.append(root: path) } else { paths.append(parent: parent, component: component) }
+            classNames.append(className)
+            kinds.append(kind)
+        }
+
+        /// Completes the last record appended: its size, or why its state was left out.
+        mutating func complete(size: Int, omitted reason: PreservationReport.Reason?) {
+            if let reason { omitted[classNames.count - 1] = reason }
+            sizes.append(reason == nil ? size : 0)
+        }
+    }
+
+    let paths: RecordPaths
+    let classNames: [String]
+    let kinds: [ObjectKind]
+    let sizes: [Int]
+    let omitted: [Int: PreservationReport.Reason]
 
     var count: Int { classNames.count }
 
-    init(capacity: Int) {
-        paths.reserveCapacity(capacity)
-        classNames.reserveCapacity(capacity)
-        kinds.reserveCapacity(capacity)
-        sizes.reserveCapacity(capacity)
-    }
-
-    /// Appends a record, before it is encoded: its path, class and kind.
-    func append(parent: Int, path: [PathComponent]?, component: PathComponent, className: String, kind: ObjectKind) {
-        if let path { paths.append(root: path) } else { paths.append(parent: parent, component: component) }
-        classNames.append(className)
-        kinds.append(kind)
-    }
-
-    /// Completes the last record appended: its size, or why its state was left out.
-    func complete(size: Int, omitted reason: PreservationReport.Reason?) {
-        if let reason { omitted[count - 1] = reason }
-        sizes.append(reason == nil ? size : 0)
+    init(_ columns: consuming Columns) {
+        paths = columns.paths
+        classNames = columns.classNames
+        kinds = columns.kinds
+        sizes = columns.sizes
+        omitted = columns.omitted
     }
 }

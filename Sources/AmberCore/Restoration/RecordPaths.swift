@@ -46,18 +46,41 @@ final class RecordPaths {
     func position(_ index: Int) -> Int { positions[index] ?? 0 }
 
     /// The path of record `index`: its identifiers.
-    func path(_ index: Int) -> [String] { components(index).map(\.identifier) }
+    func path(_ index: Int) -> [String] {
+        build(index, { $0.identifier }, { identifiers[$0] })
+    }
 
     /// The path of record `index` with each component's stack position.
     func components(_ index: Int) -> [PathComponent] {
+        build(index, { $0 }, { PathComponent(identifiers[$0], position: positions[$0] ?? 0) })
+    }
+
+    /// A path of record `index` (empty for no such record): the whole path of the record without
+    /// parent it descends from (`fromRoot` of each of its components), then one element per
+    /// record down to `index` (`element` of the record), made in place, at its final length.
+    private func build<T>(_ index: Int, _ fromRoot: (PathComponent) -> T, _ element: (Int) -> T) -> [T] {
         guard index >= 0, index < parents.count else { return [] }
-        var reversed: [PathComponent] = []
+        var depth = 0
+        var top = index
+        while parents[top] >= 0 {
+            depth += 1
+            top = Int(parents[top])
+        }
+        var path: [T] = []
+        if let whole = rootPaths[top] {
+            path.reserveCapacity(whole.count + depth)
+            for c in whole { path.append(fromRoot(c)) }
+        } else {
+            path.reserveCapacity(depth + 1)
+            path.append(element(top))
+        }
+        let start = path.count
         var i = index
-        while i >= 0 {
-            if parents[i] < 0, let whole = rootPaths[i] { return whole + reversed.reversed() }
-            reversed.append(PathComponent(identifiers[i], position: positions[i] ?? 0))
+        for _ in 0 ..< depth {
+            path.append(element(i))
             i = Int(parents[i])
         }
-        return reversed.reversed()
+        path[start...].reverse()
+        return path
     }
 }

@@ -1,7 +1,7 @@
 /// One archived object in a restoration report (SPEC R16).
 public struct RestorationRecord {
     /// Its restoration path: the identifiers as the host set them (SPEC R3).
-    public var path: [String] { components.map(\.identifier) }
+    public var path: [String] { storedPath?.map(\.identifier) ?? paths?.path(pathIndex) ?? [] }
     /// Its restoration path with each component's stack position (SPEC R3).
     public var components: [PathComponent] {
         get { storedPath ?? paths?.components(pathIndex) ?? [] }
@@ -11,7 +11,7 @@ public struct RestorationRecord {
         }
     }
     /// Its position among the same-identifier children of its stack (0 outside a stack).
-    public var position: Int { components.last?.position ?? 0 }
+    public var position: Int { storedPath.map { $0.last?.position ?? 0 } ?? paths?.position(pathIndex) ?? 0 }
     /// The path as given, or the table that makes it (a restore's records share their
     /// session's table rather than hold a path each).
     private var storedPath: [PathComponent]?

@@ -3021,7 +3021,7 @@ static void test_r28(void) {
                                 "(/Window/(ContainerController))") &&
                  has_line(text, "  left out /Window/detail (DetailController): an ancestor has no restoration identifier "
                                 "(/Window/(ContainerController))") &&
-                 has_line(text, "  left out /Window/(ContainerController) (ContainerController): no restoration identifier") &&
+                 has_line(text, "  left out /Window/(ContainerController): no restoration identifier") &&
                  strstr(text, "\n  preserved /Window (Window): ") != NULL;
         /* R28 */ checkf(ok, "R28 the text: \"saved 1 objects in B bytes\", then a line per object left out with why "
                              "(\"left out /Window/list (ListController): an ancestor has no restoration identifier "

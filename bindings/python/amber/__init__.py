@@ -10,17 +10,20 @@
     with amber.Engine("org.example.app", delegate=MyDelegate()) as engine:
         report = engine.launch()          # restores what the last run preserved
         ...
-        engine.preserve()                 # or engine.transition(amber.AppState.BACKGROUND)
+        print(engine.preserve())          # or engine.transition(amber.AppState.BACKGROUND);
+                                          # what was saved, what was left out and why (R28)
 
 The library is found at $AMBER_LIBRARY, else inside this package, else on the system search path.
+Amber's log lines (R29) go to the logger named "amber" (logging.getLogger("amber")).
 """
 from ._errors import (AmberError, AmberIOError, AuthenticationError, CallbackFailedError, CorruptError,
                       DuplicateError, InvalidArgumentError, KeyUnavailableError, LimitExceededError, MisuseError,
                       NotFoundError, ReservedKeyError, TypeMismatchError)
 from ._ffi import ABI_MAJOR, LibraryNotFound
-from ._core import (AppState, Coder, Controller, Decoder, Engine, FixedKey, FreshReason, IndexPath, KeyFile,
-                    KeyProvider, Kind, MemoryStore, NoEncryption, Notification, Notifications, Object, Outcome,
-                    PlainObject, Protection, Record, Report, Store, View, date_from_seconds, seconds_from_date)
+from ._core import (LOGGER_NAME, AppState, Coder, Controller, Decoder, Engine, FixedKey, FreshReason, IndexPath,
+                    KeyFile, KeyProvider, Kind, LeftOut, MemoryStore, NoEncryption, NotSaved, Notification,
+                    Notifications, Object, Outcome, PlainObject, PreservationEntry, PreservationReport, Protection,
+                    Record, RecordInfo, Report, Store, View, date_from_seconds, seconds_from_date, set_log_level)
 from ._archive import (Archiver, CodingRegistry, Directory, Unarchiver, app_directory, archive, read_file,
                        unarchive, write_file_atomic)
 

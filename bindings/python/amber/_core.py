@@ -5,11 +5,12 @@ import ctypes
 import datetime as _dt
 import enum
 import itertools
+import logging
 import struct
 import threading
 import weakref
 from ctypes import byref, c_char_p, c_double, c_int, c_int64, c_size_t, c_uint8, c_uint64, c_void_p, POINTER
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import (Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Type,
                     TypeVar, Union)
 
@@ -17,10 +18,11 @@ from . import _errors as E
 from . import _ffi as F
 from ._ffi import load
 
-__all__ = ["Kind", "Outcome", "FreshReason", "AppState", "IndexPath", "Object", "Controller", "View",
-           "PlainObject", "Coder", "Decoder", "Record", "Report", "Notification", "Store", "MemoryStore",
-           "Protection", "KeyFile", "FixedKey", "KeyProvider", "NoEncryption", "Engine", "check",
-           "Notifications", "date_from_seconds", "seconds_from_date"]
+__all__ = ["Kind", "Outcome", "FreshReason", "NotSaved", "LeftOut", "AppState", "IndexPath", "Object",
+           "Controller", "View", "PlainObject", "Coder", "Decoder", "RecordInfo", "Record", "Report",
+           "PreservationEntry", "PreservationReport", "Notification", "Store", "MemoryStore", "Protection",
+           "KeyFile", "FixedKey", "KeyProvider", "NoEncryption", "Engine", "check", "Notifications",
+           "date_from_seconds", "seconds_from_date", "set_log_level", "LOGGER_NAME"]
 
 
 class Kind(enum.IntEnum):
@@ -53,6 +55,27 @@ class FreshReason(enum.IntEnum):
     AUTHENTICATION_FAILED = 7
     DISCARDED_BY_HOST = 8
     IN_PROGRESS = 9
+    #: the previous process ended while restoration was extended (R15): the archive was discarded
+    EXTENSION_UNFINISHED = 10
+
+
+class NotSaved(enum.IntEnum):
+    """Why a preservation saved nothing (amber_not_saved, R28); NONE: an archive was written."""
+    NONE = 0
+    NO_SHOULD_SAVE = 1
+    DECLINED = 2
+    FAILED = 3
+
+
+class LeftOut(enum.IntEnum):
+    """Why an object was not preserved (amber_left_out, R28); NONE: it was preserved."""
+    NONE = 0
+    NO_IDENTIFIER = 1
+    ANCESTOR_WITHOUT_IDENTIFIER = 2
+    DUPLICATE_PATH = 3
+    ENCODE_FAILED = 4
+    UNDER_LEFT_OUT = 5
+    NOT_REFERENCED = 6
 
 
 class AppState(enum.IntEnum):
@@ -298,7 +321,13 @@ class Coder:
         if rc: _raise(rc)
 
     def encode_object(self, key: str, value: Optional["Object"]) -> None:
-        """Writes a reference to another restorable object (R4), or None."""
+        """Writes a reference to another restorable object (R4), or None: from an object's coder
+        or from the application coder (the delegate's should_save and will_encode). An object
+        with a restoration identifier is then preserved with its state even if the walk left it
+        out (the children of a container without an identifier, a plain object); its path is
+        its own identifier under those of its ancestors that have one. ValueError
+        (InvalidArgumentError) for an object without an identifier; DuplicateError if another
+        preserved object has its path."""
         handle = None if value is None else value._handle()
         rc = load().amber_coder_encode_object_ref(self._h, _key(key), handle)
         if rc: _raise(rc)
@@ -382,6 +411,20 @@ class Coder:
 _MISSING = object()
 
 
+@dataclass(frozen=True)
+class RecordInfo:
+    """What the archive records of an object besides its state (amber_record_info; R3, R6,
+    R10): read with ``decoder.record`` in any lookup or decode callback."""
+    kind: Kind
+    #: the archived class name
+    class_name: str
+    #: the blueprint it was made from (UIKit's storyboard identifier), or None
+    blueprint: Optional[str]
+    #: its position among the children of its stack with the same identifier (0: the first,
+    #: and always outside a stack); the path's last component is the identifier as set (R3)
+    position: int
+
+
 class Decoder:
     """The decoder a callback reads an object's state (or the application state) from (R12).
     Valid only during the callback. Typed getters raise KeyError for a missing key and TypeError
@@ -442,8 +485,12 @@ class Decoder:
         return IndexPath(*arr[:length.value])
 
     def decode_object(self, key: str, classes: Optional[Sequence[str]] = None) -> Optional["Object"]:
-        """The restored object a reference names (R4), or None if it was not restored. With
-        ``classes``, secure decoding (R12): an object of another class is a TypeError."""
+        """The object restored for the record a reference names (R4), from an object's decoder
+        or from the application decoder in the delegate's did_decode; None for a reference to
+        None, or to a record for which no object was found (declined, not found). A record
+        whose object failed the class check (R11) decodes to the object found: it is kept,
+        only its state was not decoded. With ``classes``, secure decoding (R12): an object of
+        another class is a TypeError."""
         lib = load()
         out = F.ObjectP()
         if classes is None:
@@ -457,6 +504,20 @@ class Decoder:
 
     def __contains__(self, key: str) -> bool:
         return bool(load().amber_decoder_contains(self._h, _key(key)))
+
+    @property
+    def record(self) -> "RecordInfo":
+        """What the archive records of the object this decoder reads, besides its state (R10,
+        R3): its kind, class name, blueprint and stack position. Every lookup callback (a
+        restoration class's make, the delegate's object_for_path, a blueprint factory) can so
+        tell what it is asked for; decode callbacks can too. ValueError (InvalidArgumentError)
+        on the application decoder (should_restore, did_decode)."""
+        info = F.RecordInfo()
+        rc = load().amber_decoder_record(byref(info), self._h)
+        if rc: _raise(rc)
+        kind = _KINDS.get(info.kind)
+        return RecordInfo(kind if kind is not None else Kind(info.kind), _str(info.class_name) or "",
+                          _str(info.blueprint), info.position)
 
     _PROBES = ("decode_int", "decode_bool", "decode_float", "decode_string", "decode_bytes", "decode_date",
                "decode_index_path", "decode_object")
@@ -928,6 +989,7 @@ _new = object.__new__
 
 
 def _t_encode(obj_h, coder_h, ctx):
+    obj = None
     try:
         obj = _contexts[ctx]()
         coder = _new(Coder)
@@ -939,7 +1001,8 @@ def _t_encode(obj_h, coder_h, ctx):
             coder._h = None
         return 0
     except BaseException as error:
-        return E.callback_failed(error)
+        # The source: a preservation leaves the object out, reports the exception and goes on (R28).
+        return E.callback_failed(error, obj)
 
 
 def _t_decode(obj_h, decoder_h, ctx):
@@ -1137,13 +1200,17 @@ _DELEGATE_TRAMPOLINES = {
 
 @dataclass(frozen=True)
 class Record:
-    """What happened to one archived object (R16)."""
+    """What happened to one archived object (R16). ``path`` is the identifiers exactly as the
+    host set them (R3): the children of a stack with the same identifier share a path and are
+    told apart by ``position`` (0, 1, 2... in order; 0 outside a stack). ``object`` is the
+    object found for the record (restored, class mismatch, decode error, duplicate), or None."""
     path: Tuple[str, ...]
     class_name: str
     kind: Kind
     outcome: Outcome
     message: str
     object: Optional[Object]
+    position: int = 0
 
     @property
     def path_string(self) -> str:
@@ -1195,11 +1262,12 @@ class Report:
             return d["_lazy"].count
         return len(self.records)
 
-    def outcome(self, path: Union[str, Sequence[str]]) -> Optional[Outcome]:
-        """The outcome of the record at a path ("A/B" or a sequence), None if there is none."""
+    def outcome(self, path: Union[str, Sequence[str]], position: int = 0) -> Optional[Outcome]:
+        """The outcome of the record at a path ("A/B" or a sequence; a sequence for identifiers
+        that hold a "/") and stack position (R3), None if there is none."""
         key = tuple(path.split("/")) if isinstance(path, str) else tuple(path)
         for r in self.records:
-            if r.path == key:
+            if r.path == key and r.position == position:
                 return r.outcome
         return None
 
@@ -1217,8 +1285,9 @@ class Report:
         return self.text
 
 
-# amber_report_record as struct fields: path, path_length, class_name, kind, outcome, message, object.
-_RECORD_LAYOUT = struct.Struct("@PNPiiPP")
+# amber_report_record as struct fields: path, path_length, class_name, kind, outcome, message, object,
+# position.
+_RECORD_LAYOUT = struct.Struct("@PNPiiPPN")
 assert _RECORD_LAYOUT.size == ctypes.sizeof(F.ReportRecordPointers)
 _PATH_ARRAYS: Dict[int, Any] = {}
 
@@ -1302,7 +1371,8 @@ class _LazyReport:
         decode = bytes.decode
         records = []
         append = records.append
-        for path_p, length, name_p, k, o, message_p, obj in _RECORD_LAYOUT.iter_unpack(memoryview(table).cast("B")):
+        for path_p, length, name_p, k, o, message_p, obj, position in _RECORD_LAYOUT.iter_unpack(
+                memoryview(table).cast("B")):
             class_name = strings.get(name_p)
             if class_name is None:
                 class_name = strings[name_p] = ctypes.string_at(name_p).decode("utf-8", "surrogateescape")
@@ -1331,6 +1401,7 @@ class _LazyReport:
             v["outcome"] = outcome
             v["message"] = message
             v["object"] = get_object(obj) if obj else None
+            v["position"] = position
             append(record)
         return tuple(records)
 
@@ -1359,6 +1430,247 @@ def _read_report(handle: F.ReportP, engine: Optional["Engine"] = None) -> Report
         d["records"] = ()
     d["_lazy"] = _LazyReport(handle, count, free, report, engine)
     return report
+
+
+# ---- the preservation report (R28) ----------------------------------------------------------
+
+@dataclass(frozen=True)
+class PreservationEntry:
+    """One object of a preservation report (R28): preserved (``left_out`` is LeftOut.NONE), with
+    the bytes its record added to the archive, or left out, with why in ``message``.
+
+    ``path`` is the object's restoration path as far as it has one: the identifiers of its
+    ancestors that have one, then its own if it has one; ``position`` its place among the
+    children of its stack with the same identifier (R3).
+
+    An object whose encode callback raised is left out (LeftOut.ENCODE_FAILED) with everything
+    under it (LeftOut.UNDER_LEFT_OUT), and the rest is saved: the exception is not raised by
+    preserve() but kept here, as ``error`` (the exception object, with its traceback), and
+    named at the end of ``message``: "...: its encode callback failed: the encode callback of
+    'Screen' returned 12 (AMBER_CALLBACK_FAILED); raised ValueError: bad row"."""
+    path: Tuple[str, ...]
+    class_name: str
+    kind: Kind
+    left_out: LeftOut
+    message: str
+    size: int
+    position: int = 0
+    error: Optional[BaseException] = field(default=None, compare=False, repr=False)
+
+    @property
+    def preserved(self) -> bool:
+        return self.left_out == LeftOut.NONE
+
+    @property
+    def path_string(self) -> str:
+        return "/".join(self.path)
+
+
+@dataclass(frozen=True)
+class PreservationReport:
+    """What a preservation did (R28): ``saved`` (or why not: ``not_saved`` and ``message``), the
+    archive's ``size`` in bytes (after encryption), one PreservationEntry per record of the
+    archive (in archive order: preserved, or left out because its encode callback or one above
+    it failed) and then per object of the trees not recorded, with why, and Amber's ``text`` of
+    it (``str(report)``).
+
+    ``entries`` and ``text`` are read from Amber's report the first time they are asked for
+    (then they are plain attributes): a save of thousands of objects does not turn them all
+    into Python objects unless asked; ``len(report)`` needs neither. The C report is freed once
+    both are read, or when the report is collected.
+
+    A report is true when an archive was written (``bool(report) == report.saved``), as the
+    bool that preserve() returned before it returned the report."""
+    not_saved: NotSaved
+    message: str
+    size: int
+    entries: Tuple[PreservationEntry, ...]
+    text: str
+
+    def __getattr__(self, name: str) -> Any:
+        # Reached only when an attribute is not set: entries or text not read yet.
+        if name == "entries" or name == "text":
+            lazy = self.__dict__.get("_lazy")
+            if lazy is not None:
+                return lazy.read(self, name)
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __len__(self) -> int:
+        d = self.__dict__
+        if "entries" not in d and "_lazy" in d:
+            return int(d["_lazy"].count)
+        return len(self.entries)
+
+    @property
+    def saved(self) -> bool:
+        return self.not_saved == NotSaved.NONE
+
+    @property
+    def preserved(self) -> List[PreservationEntry]:
+        """The entries of the objects preserved, in archive order."""
+        return [e for e in self.entries if e.left_out == LeftOut.NONE]
+
+    @property
+    def left_out(self) -> List[PreservationEntry]:
+        """The entries of the objects left out."""
+        return [e for e in self.entries if e.left_out != LeftOut.NONE]
+
+    @property
+    def errors(self) -> List[BaseException]:
+        """The exceptions the encode callbacks raised (their objects are left out)."""
+        return [e.error for e in self.entries if e.error is not None]
+
+    def entry(self, path: Union[str, Sequence[str]], position: int = 0) -> Optional[PreservationEntry]:
+        """The entry at a path ("A/B" or a sequence) and stack position, None if there is none."""
+        key = tuple(path.split("/")) if isinstance(path, str) else tuple(path)
+        for e in self.entries:
+            if e.path == key and e.position == position:
+                return e
+        return None
+
+    def __bool__(self) -> bool:
+        return self.not_saved == NotSaved.NONE
+
+    def __iter__(self) -> Iterator[PreservationEntry]:
+        return iter(self.entries)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+# amber_preservation_entry as struct fields: path, path_length, class_name, kind, left_out, message,
+# size, position.
+_ENTRY_LAYOUT = struct.Struct("@PNPiiPQN")
+assert _ENTRY_LAYOUT.size == ctypes.sizeof(F.PreservationEntry)
+_LEFT_OUT = {int(r): r for r in LeftOut}
+
+
+def _read_preservation(handle: F.PreservationP) -> PreservationReport:
+    """The PreservationReport of a C report: its summary now, its entries and text when first
+    asked for (_LazyPreservation); the C report is freed once both are read."""
+    lib = F._lib or load()
+    try:
+        not_saved = NotSaved(lib.amber_preservation_not_saved(handle))
+        message = _str(lib.amber_preservation_message(handle)) or ""
+        size = lib.amber_preservation_size(handle)
+        count = lib.amber_preservation_count(handle)
+    except BaseException:
+        lib.amber_preservation_free(handle)
+        raise
+    report = _new(PreservationReport)
+    d = report.__dict__
+    d["not_saved"] = not_saved
+    d["message"] = message
+    d["size"] = size
+    d["_lazy"] = _LazyPreservation(handle, count, weakref.finalize(report, lib.amber_preservation_free, handle))
+    return report
+
+
+class _LazyPreservation:
+    """The C report behind a PreservationReport whose entries or text are not read yet."""
+    __slots__ = ("handle", "count", "free", "lock")
+
+    def __init__(self, handle: F.PreservationP, count: int, free: weakref.finalize):
+        self.handle = handle
+        self.count = count
+        self.free = free
+        self.lock = threading.RLock()
+
+    def read(self, report: PreservationReport, name: str) -> Any:
+        """Reads ``name`` ("entries" or "text") into the report, once; frees the C report when
+        both are read."""
+        with self.lock:
+            d = report.__dict__
+            if name not in d:
+                d[name] = self._entries() if name == "entries" else self._text()
+                if "entries" in d and "text" in d:
+                    self.free()
+                    d.pop("_lazy", None)
+            return d[name]
+
+    def _text(self) -> str:
+        lib = F._lib or load()
+        out = c_void_p()
+        check(lib.amber_preservation_format(byref(out), self.handle))
+        return _take_string(out)
+
+    def _entries(self) -> Tuple[PreservationEntry, ...]:
+        lib = F._lib or load()
+        handle = self.handle
+        count = self.count
+        entry_at = lib.fast.amber_preservation_entry_at
+        # Every entry read into one array (one C call each), then its fields unpacked at once.
+        table = (F.PreservationEntry * count)()
+        width = ctypes.sizeof(F.PreservationEntry)
+        base = ctypes.addressof(table)
+        for i in range(count):
+            rc = entry_at(c_void_p(base + i * width), handle, c_size_t(i))
+            if rc:
+                _raise(rc)
+        strings: Dict[int, str] = {0: ""}  # by address: the messages of preserved entries share one
+        names: Dict[bytes, str] = {}  # class names, by their bytes (each entry lends its own copy)
+        kinds, reasons, paths, decode, string_at = _KINDS, _LEFT_OUT, _PATH_ARRAYS, bytes.decode, ctypes.string_at
+        entries = []
+        append = entries.append
+        for path_p, length, name_p, k, why, message_p, bytes_, position in _ENTRY_LAYOUT.iter_unpack(
+                memoryview(table).cast("B")):
+            raw = string_at(name_p)
+            class_name = names.get(raw)
+            if class_name is None:
+                class_name = names[raw] = raw.decode("utf-8", "surrogateescape")
+            text = strings.get(message_p)
+            if text is None:
+                text = strings[message_p] = string_at(message_p).decode("utf-8", "surrogateescape")
+            if length:
+                parts = (paths.get(length) or _path_array(length)).from_address(path_p)[:]
+                try:
+                    path = tuple(map(decode, parts))
+                except UnicodeDecodeError:
+                    path = tuple([b.decode("utf-8", "surrogateescape") for b in parts])
+            else:
+                path = ()
+            entry = _new(PreservationEntry)  # its fields, without the frozen __init__'s setattr per field
+            v = entry.__dict__
+            v["path"] = path
+            v["class_name"] = class_name
+            kind = kinds.get(k)
+            v["kind"] = kind if kind is not None else Kind(k)
+            reason = reasons.get(why)
+            v["left_out"] = reason if reason is not None else LeftOut(why)
+            v["message"] = text
+            v["size"] = bytes_
+            v["position"] = position
+            v["error"] = None
+            append(entry)
+        return tuple(entries)
+
+
+def _attach_errors(report: PreservationReport, failures: Sequence[Tuple[BaseException, "Object"]]) -> None:
+    """Puts each exception an encode callback raised on the entry of its object (left out as
+    ENCODE_FAILED), in order: the message gains the exception's type and text; a warning
+    names the object and the exception's type (not its text: it may hold state values)."""
+    pending = list(failures)
+    for entry in report.entries:
+        if not pending:
+            break
+        if entry.left_out != LeftOut.ENCODE_FAILED:
+            continue
+        for i, (error, obj) in enumerate(pending):
+            h = obj._h
+            if h is None:
+                continue
+            lib = load()
+            ident = _str(lib.amber_object_identifier(h))
+            if _str(lib.amber_object_class_name(h)) == entry.class_name and \
+                    (ident is None or (entry.path and entry.path[-1] == ident)):
+                del pending[i]
+                text = error.message if isinstance(error, E.AmberError) else str(error)
+                said = f"raised {type(error).__name__}" + (f": {text}" if text and text not in entry.message else "")
+                entry.__dict__["message"] = f"{entry.message}; {said}"
+                entry.__dict__["error"] = error
+                _logger.warning("preserve: left out /%s (%s): its encode callback raised %s; the rest is saved",
+                                entry.path_string, entry.class_name, type(error).__name__)
+                break
 
 
 # ---- notifications ---------------------------------------------------------------------------
@@ -1638,6 +1950,61 @@ def _t_key(key_out, for_saving, ctx):
 _T_KEY = F.KeyCallback(_t_key)
 
 
+# ---- the log (R29) -----------------------------------------------------------------------------
+# Amber's log lines go to the standard logging module, logger "amber": debug -> DEBUG, info ->
+# INFO, warn -> WARNING. The engine builds a line only when a sink takes its level, so the level
+# given to Amber is the logger's effective level (read when the library loads, for the
+# process-wide function, and when an engine opens, for the engine's own), not DEBUG filtered
+# by logging afterwards; set_log_level() and Engine.set_log_level() read it again.
+
+#: The name of the logger Amber's lines go to.
+LOGGER_NAME = "amber"
+_logger = logging.getLogger(LOGGER_NAME)
+_PY_LEVELS = (logging.DEBUG, logging.INFO, logging.WARNING)
+
+
+def _amber_level(level: Optional[int]) -> int:
+    """The amber_log_level that lets through the lines of Python level ``level`` (None: the
+    ``amber`` logger's effective level)."""
+    if level is None:
+        level = _logger.getEffectiveLevel()
+    if level <= logging.DEBUG:
+        return 0
+    return 1 if level <= logging.INFO else 2
+
+
+def _t_log(level, message, ctx):
+    try:
+        py_level = _PY_LEVELS[level] if 0 <= level <= 2 else logging.WARNING
+        if _logger.isEnabledFor(py_level):
+            _logger.log(py_level, "%s", message.decode("utf-8", "replace"))
+    except Exception:  # a handler's failure is logging's to report (Handler.handleError)
+        pass
+    except BaseException as error:  # KeyboardInterrupt: re-raised after the C call
+        E.callback_failed(error)
+
+
+# Alive as long as the module, i.e. for the process: C keeps calling it.
+_T_LOG = F.LogFn(_t_log)
+
+
+def set_log_level(level: Optional[int] = None) -> None:
+    """Sets the level of the process-wide log function (R29), which takes the lines of engines
+    without their own (every amber.Engine has its own: see Engine.set_log_level): a logging
+    level, or None for the ``amber`` logger's effective level now. Installed when the library
+    loads; safe from any thread."""
+    check(load().amber_set_log(_amber_level(level), _T_LOG, None))
+
+
+def _install_log(lib: "F.Library") -> None:
+    check(lib.amber_set_log(_amber_level(None), _T_LOG, None))
+
+
+F.LOAD_HOOKS.append(_install_log)
+if F._lib is not None:  # loaded before this module was imported (by _ffi's own users)
+    _install_log(F._lib)
+
+
 # ---- the engine --------------------------------------------------------------------------------
 
 _O = TypeVar("_O")
@@ -1671,6 +2038,7 @@ class Engine:
         self._reports: "weakref.WeakSet[_LazyReport]" = weakref.WeakSet()  # reports whose records are not read
         self._senders: Dict[int, Any] = {}
         self._delegate: Any = None
+        self._preservation: Optional[PreservationReport] = None  # the last one preserve() returned
         self.app_id = app_id
         opts = F.EngineOptions()
         check(lib.amber_engine_options_init(byref(opts), F.ENGINE_OPTIONS_VERSION))
@@ -1714,6 +2082,7 @@ class Engine:
                 self._keep.pop(k, None)
             _raise(rc)
         self._h = out
+        self.set_log_level()
         if delegate is not None:
             self.set_delegate(delegate)
 
@@ -1799,8 +2168,10 @@ class Engine:
                 def make(cls, engine, path, decoder): return ... or None
 
         ``make(engine, path: tuple[str, ...], decoder)`` returns an Object of this engine, or None
-        to decline (neither it nor anything under it is restored). A class's name defaults to
-        its Python name."""
+        to decline: neither it nor anything under it (objects recorded by reference included) is
+        looked up or restored. ``path[-1]`` is the identifier as the host set it (R3);
+        ``decoder.record`` tells the kind, class, blueprint and stack position of what is asked
+        for. A class's name defaults to its Python name."""
         if make is None and name is not None and not isinstance(name, str):
             make, name = name, None
         if make is None:
@@ -1854,11 +2225,15 @@ class Engine:
         """Sets the delegate, any object with some of these methods (those missing get Amber's
         defaults: never save, never restore):
 
-        - ``should_save(engine, coder) -> bool`` (R5; may write app state into the coder)
-        - ``will_encode(engine, coder)`` (R8)
-        - ``should_restore(engine, decoder) -> bool`` (R9; bundleVersion etc. are readable)
-        - ``did_decode(engine, decoder)`` (R13)
-        - ``object_for_path(engine, path, decoder) -> Object | None`` (R10 step 2)
+        - ``should_save(engine, coder) -> bool`` (R5; may write app state into the coder, and
+          references to restorable objects, R4)
+        - ``will_encode(engine, coder)`` (R8; may write references too, R4)
+        - ``should_restore(engine, decoder) -> bool`` (R9; bundleVersion etc. are readable, also
+          under UIKit's names: UIApplicationStateRestorationBundleVersionKey, ...)
+        - ``did_decode(engine, decoder)`` (R13; ``decoder.decode_object`` reads the references)
+        - ``object_for_path(engine, path, decoder) -> Object | None`` (R10 step 2: asked for
+          controllers only, views being found in their controller; ``decoder.record`` tells
+          the kind, class, blueprint and stack position of what is asked for)
         - ``will_finish_launching(engine)``, ``did_finish_launching(engine)``
         None removes it."""
         lib = load()
@@ -1887,17 +2262,90 @@ class Engine:
     def delegate(self) -> Any:
         return self._delegate
 
+    # -- the log (R29) --
+    def set_log_level(self, level: Optional[int] = None) -> None:
+        """Sends this engine's log lines to the ``amber`` logger from ``level`` up (a logging
+        level; None: the logger's effective level now, as when the engine opened). Call it
+        after changing the logger's level: Amber builds only the lines of the level it is given
+        (debug lines cost time), and logging filters the rest."""
+        check(load().amber_engine_set_log(self._handle(), _amber_level(level), _T_LOG, None))
+
     # -- preserving and restoring --
-    def preserve(self) -> bool:
-        """Preserves the interface (R5-R8): True if an archive was written, False if should_save
-        declined. An exception in any callback is re-raised here."""
+    def preserve(self) -> PreservationReport:
+        """Preserves the interface (R5-R8) and returns what it did (R28): a PreservationReport,
+        true if an archive was written (``report.saved``), else saying why not (no should_save,
+        should_save declined).
+
+        An exception raised by should_save, will_encode, the store or the key provider is
+        re-raised here (nothing is written; the previous archive is kept), with the report as
+        ``exception.amber_preservation`` when there is one. An exception raised by an object's
+        encode callback is not: that object and everything under it are left out, the rest is
+        saved, and the report's entry for it holds the exception (``entry.error``, named in
+        ``entry.message``); a warning goes to the ``amber`` logger. KeyboardInterrupt and the
+        other exceptions that are not Exceptions are re-raised once the preservation is done."""
         saved = c_int()
-        _call(load().released.amber_engine_preserve, self._handle(), byref(saved))
-        return bool(saved.value)
+        rc, report = self._preserving(load().released.amber_engine_preserve, (self._handle(), byref(saved)), True)
+        assert report is not None
+        return report
+
+    def _preserving(self, fn: Callable[..., int], args: Tuple[Any, ...], preserves: bool,
+                    transition: bool = False) -> Tuple[int, Optional[PreservationReport]]:
+        """Runs a C call that preserves if ``preserves`` (preserve(), a transition to the
+        background): reads the report, puts the exceptions of encode callbacks on it, raises
+        the others. A transition reads the report only when a callback raised (reading a
+        report of N objects costs about as much as preserving them: last_preservation reads
+        it when asked)."""
+        since = E.mark()
+        rc = fn(*args)
+        raised = E.take_all(since)
+        report = None
+        if preserves and (raised or not transition) and not (transition and rc == E.MISUSE):
+            report = self._read_preservation()
+            # A preserve() that failed wrote a report that says so; any other report is an
+            # older one (it failed before it began). A transition that was allowed (not
+            # MISUSE) preserved, whatever its observers did.
+            if rc and not transition and report is not None and report.not_saved != NotSaved.FAILED:
+                report = None
+        if preserves:
+            self._preservation = report  # None: last_preservation reads the engine's
+        reported = [(error, source) for error, source in raised if source is not None] if rc == 0 else []
+        if reported and report is not None:
+            _attach_errors(report, reported)
+        kept = {id(error) for error, _ in reported if isinstance(error, Exception)}
+        # A failed save's own cause (a store, a key provider) before an encode callback's.
+        errors = [error for error, source in raised if source is None and id(error) not in kept] + \
+                 [error for error, source in raised if source is not None and id(error) not in kept]
+        error = E.first(errors)
+        if error is not None:
+            if report is not None:
+                error.amber_preservation = report  # type: ignore[attr-defined]
+            raise error
+        if rc:
+            _raise(rc)
+        return rc, report
+
+    def _read_preservation(self) -> Optional[PreservationReport]:
+        out = F.PreservationP()
+        rc = load().amber_engine_preservation(byref(out), self._handle())
+        if rc == E.NOT_FOUND:
+            return None
+        check(rc)
+        return _read_preservation(out)
+
+    @property
+    def last_preservation(self) -> Optional[PreservationReport]:
+        """The report of the engine's last preservation (R28), by preserve() or by the
+        transition to the background; None before the first. The one preserve() returned, or
+        that transition() read because a callback raised (with the exceptions of encode
+        callbacks on its entries); else read from the engine, anew at each access."""
+        if self._preservation is not None:
+            return self._preservation
+        return self._read_preservation()
 
     @property
     def last_duplicates(self) -> List[str]:
-        """The restoration paths the last preservation met more than once (R3)."""
+        """The restoration paths the last preservation met more than once (R3); its report
+        (DUPLICATE_PATH entries) names the object kept for each."""
         text = load().amber_engine_last_duplicates(self._handle()).decode("utf-8", "surrogateescape")
         return [line for line in text.split("\n") if line]
 
@@ -1944,9 +2392,14 @@ class Engine:
 
     def transition(self, state: AppState) -> bool:
         """Moves the application to ``state`` (R23); returns True if entering the background wrote
-        an archive. MisuseError for a transition UIKit does not allow."""
+        an archive. MisuseError for a transition UIKit does not allow. Entering the background
+        preserves as preserve() does: its report is ``last_preservation`` (the exceptions of
+        encode callbacks are on it, not raised), and an exception that makes it fail is raised
+        here with the report as ``exception.amber_preservation``."""
         saved = c_int()
-        _call(load().released.amber_engine_transition, byref(saved), self._handle(), int(state))
+        h = self._handle()
+        preserves = int(state) == AppState.BACKGROUND and self.state == AppState.INACTIVE
+        self._preserving(load().released.amber_engine_transition, (byref(saved), h, int(state)), preserves, True)
         return bool(saved.value)
 
     def report_memory_warning(self) -> None:

@@ -11,7 +11,7 @@ its traceback) once the C call that led to the callback returns: see ``Call``.
 from __future__ import annotations
 
 import threading
-from typing import Dict, List, Optional, Type
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Type
 
 OK = 0
 INVALID_ARGUMENT = 1
@@ -130,15 +130,20 @@ def error_for(code: int, message: str, status: str) -> AmberError:
 class _Pending(threading.local):
     def __init__(self) -> None:
         self.items: List[BaseException] = []
+        # Beside each item, what failed, when the caller may report it rather than raise it: the
+        # object whose encode callback raised (a preservation leaves it out and goes on, R28).
+        self.sources: List[Any] = []
 
 
 _pending = _Pending()
 
 
-def callback_failed(error: BaseException) -> int:
+def callback_failed(error: BaseException, source: Any = None) -> int:
     """Called by a trampoline that caught ``error``: keeps it for the caller and returns the code
-    to give Amber (an AmberError's own code, else AMBER_CALLBACK_FAILED)."""
+    to give Amber (an AmberError's own code, else AMBER_CALLBACK_FAILED). ``source``: the
+    object whose encode callback raised it (see ``take_all``)."""
     _pending.items.append(error)
+    _pending.sources.append(source)
     code = getattr(error, "code", None) if isinstance(error, AmberError) else None
     return code if isinstance(code, int) and code > 0 else CALLBACK_FAILED
 
@@ -148,16 +153,30 @@ def mark() -> int:
     return len(_pending.items)
 
 
-def take(since: int) -> Optional[BaseException]:
-    """Removes the exceptions raised in callbacks since ``since`` and returns the first, with a
-    note naming the others (None if there were none)."""
+def take_all(since: int) -> List[Tuple[BaseException, Any]]:
+    """Removes the exceptions raised in callbacks since ``since`` and returns them with their
+    sources, in the order they were raised."""
     items = _pending.items
     if len(items) <= since:
-        return None
-    raised = items[since:]
+        return []
+    raised = list(zip(items[since:], _pending.sources[since:]))
     del items[since:]
+    del _pending.sources[since:]
+    return raised
+
+
+def first(raised: Sequence[BaseException]) -> Optional[BaseException]:
+    """The first of ``raised``, with a note naming the others (None if there are none)."""
+    if not raised:
+        return None
     first = raised[0]
     if len(raised) > 1 and hasattr(first, "add_note"):
         for other in raised[1:]:
             first.add_note(f"amber: another callback raised during the same call: {type(other).__name__}: {other}")
     return first
+
+
+def take(since: int) -> Optional[BaseException]:
+    """Removes the exceptions raised in callbacks since ``since`` and returns the first, with a
+    note naming the others (None if there were none)."""
+    return first([error for error, _ in take_all(since)])

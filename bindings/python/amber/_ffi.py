@@ -13,7 +13,7 @@ import threading
 from ctypes import (CFUNCTYPE, POINTER, Structure, c_char_p, c_double, c_int, c_int64, c_size_t,
                     c_uint, c_uint64, c_uint8, c_void_p)
 from pathlib import Path
-from typing import Optional
+from typing import Callable, List, Optional
 
 #: The major version of the C ABI this binding was written for (AMBER_VERSION_MAJOR).
 ABI_MAJOR = 0
@@ -36,6 +36,7 @@ class NotificationP(c_void_p): pass
 class RegistryP(c_void_p): pass
 class ArchiverP(c_void_p): pass
 class UnarchiverP(c_void_p): pass
+class PreservationP(c_void_p): pass
 
 
 # ---- callback types and structs --------------------------------------------------------------
@@ -77,6 +78,9 @@ CodingEncode = CFUNCTYPE(c_int, c_void_p, ArchiverP, c_void_p)
 CodingMake = CFUNCTYPE(c_int, POINTER(c_void_p), UnarchiverP, c_void_p)
 CodingDecode = CFUNCTYPE(c_int, c_void_p, UnarchiverP, c_void_p)
 
+# amber_log_fn: (amber_log_level, const char *message, void *ctx)
+LogFn = CFUNCTYPE(None, c_int, c_char_p, c_void_p)
+
 
 class Store(Structure):
     _fields_ = [("version", c_uint), ("read", StoreRead), ("write", StoreWrite), ("remove", StoreRemove),
@@ -113,7 +117,8 @@ class Delegate(Structure):
 
 class ReportRecord(Structure):
     _fields_ = [("path", POINTER(c_char_p)), ("path_length", c_size_t), ("class_name", c_char_p),
-                ("kind", c_int), ("outcome", c_int), ("message", c_char_p), ("object", ObjectP)]
+                ("kind", c_int), ("outcome", c_int), ("message", c_char_p), ("object", ObjectP),
+                ("position", c_size_t)]
 
 
 class ReportRecordPointers(Structure):
@@ -121,7 +126,21 @@ class ReportRecordPointers(Structure):
     ReportRecord, for reading a report's records fast (a class name's C string is lent once per
     distinct name, so it is decoded once per address)."""
     _fields_ = [("path", POINTER(c_char_p)), ("path_length", c_size_t), ("class_name", c_void_p),
-                ("kind", c_int), ("outcome", c_int), ("message", c_void_p), ("object", c_void_p)]
+                ("kind", c_int), ("outcome", c_int), ("message", c_void_p), ("object", c_void_p),
+                ("position", c_size_t)]
+
+
+class RecordInfo(Structure):
+    """amber_record_info: what the archive records of the object a decoder reads (R10)."""
+    _fields_ = [("kind", c_int), ("class_name", c_char_p), ("blueprint", c_char_p), ("position", c_size_t)]
+
+
+class PreservationEntry(Structure):
+    """amber_preservation_entry, with its strings as plain pointers (ints), for reading a
+    preservation report's entries fast (R28)."""
+    _fields_ = [("path", POINTER(c_char_p)), ("path_length", c_size_t), ("class_name", c_void_p),
+                ("kind", c_int), ("left_out", c_int), ("message", c_void_p), ("size", c_uint64),
+                ("position", c_size_t)]
 
 
 class KeyedValue(Structure):
@@ -209,6 +228,7 @@ FUNCTIONS = [
     ("amber_decoder_decode_object_ref", [POINTER(ObjectP), DecoderP, _s], _i),
     ("amber_decoder_decode_object_ref_of_classes", [POINTER(ObjectP), DecoderP, _s, _ps, _sz], _i),
     ("amber_decoder_contains", [DecoderP, _s], _i),
+    ("amber_decoder_record", [POINTER(RecordInfo), DecoderP], _i),
     ("amber_restoration_class_init", [POINTER(RestorationClass), c_uint], _i),
     ("amber_engine_register_restoration_class", [EngineP, _s, POINTER(RestorationClass), _p, CtxFree], _i),
     ("amber_engine_register_subclass", [EngineP, _s, _s], _i),
@@ -229,6 +249,16 @@ FUNCTIONS = [
     ("amber_report_record_at", [POINTER(ReportRecord), ReportP, _sz], _i),
     ("amber_report_format", [POINTER(_p), ReportP], _i),
     ("amber_report_free", [ReportP], None),
+    ("amber_engine_preservation", [POINTER(PreservationP), EngineP], _i),
+    ("amber_preservation_not_saved", [PreservationP], _i),
+    ("amber_preservation_message", [PreservationP], _s),
+    ("amber_preservation_size", [PreservationP], c_uint64),
+    ("amber_preservation_count", [PreservationP], _sz),
+    ("amber_preservation_entry_at", [POINTER(PreservationEntry), PreservationP, _sz], _i),
+    ("amber_preservation_format", [POINTER(_p), PreservationP], _i),
+    ("amber_preservation_free", [PreservationP], None),
+    ("amber_engine_set_log", [EngineP, _i, LogFn, _p], _i),
+    ("amber_set_log", [_i, LogFn, _p], _i),
     ("amber_engine_load_plugin", [EngineP, _s], _i),
     ("amber_engine_app_state", [EngineP], _i),
     ("amber_app_state_string", [_i], _s),
@@ -304,7 +334,7 @@ FAST = (
     "amber_coder_encode_string",
     "amber_decoder_decode_bool", "amber_decoder_decode_int64", "amber_decoder_decode_double",
     "amber_decoder_decode_string",
-    "amber_object_new", "amber_report_record_at",
+    "amber_object_new", "amber_report_record_at", "amber_preservation_entry_at",
     "amber_coder_encode_values", "amber_decoder_decode_values",
 )
 
@@ -357,11 +387,20 @@ class Library:
         # lib.fast: a third handle (its functions are objects of their own) whose hot functions
         # keep argtypes None (see FAST); PyDLL as well.
         self.fast = _Namespace()
+        self.released.amber_version_string.restype = c_char_p
         unchecked = ctypes.PyDLL(path)
         fast = set(FAST)
         for name, argtypes, restype in FUNCTIONS:
             for handle in (self._py, self.released):
-                fn = getattr(handle, name)
+                try:
+                    fn = getattr(handle, name)
+                except AttributeError:
+                    # An older library: the layouts of its structs may differ too (the report
+                    # record's `position`), so it is refused rather than half used.
+                    raise LibraryNotFound(
+                        f"{path} (from {where}) has no {name}: it is older than this binding "
+                        f"(Amber {self.released.amber_version_string().decode()} without it). "
+                        + _HOW_TO_FIX.format(pkg=PACKAGE_DIR)) from None
                 fn.argtypes = argtypes
                 fn.restype = restype
             setattr(self, name, getattr(self._py, name))
@@ -383,6 +422,9 @@ class Library:
 
 _lib: Optional[Library] = None
 _lock = threading.Lock()
+#: Called once with the library when it is first loaded (the public modules register what they
+#: install process-wide: the log function, R29).
+LOAD_HOOKS: List[Callable[[Library], None]] = []
 
 
 def load() -> Library:
@@ -399,12 +441,16 @@ def load() -> Library:
                 tried.append(f"{where}: {path} is not a file")
                 break
             try:
-                _lib = Library(path, where)
-                return _lib
+                lib = Library(path, where)
             except OSError as error:
                 tried.append(f"{where}: {error}")
                 if where == "AMBER_LIBRARY":
                     break
+                continue
+            _lib = lib
+            for hook in LOAD_HOOKS:
+                hook(lib)
+            return lib
         raise LibraryNotFound("cannot load libamber.so (tried " + "; ".join(tried) + "). "
                               + _HOW_TO_FIX.format(pkg=PACKAGE_DIR))
 

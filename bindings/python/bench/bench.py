@@ -7,7 +7,9 @@ of node (i - 1) // 4 (4 children per node, breadth first), each with the state
 title: ~20 chars}.
 
   preserve        engine.preserve(): should_save, the walk, one Python encode callback per node
-                  writing its dict with coder.update() (5 C calls), encryption, durable write
+                  writing its dict with coder.update() (5 C calls), encryption, durable write,
+                  and (since issue 25) reading the preservation report it returns, an entry per
+                  node (R28)
   restore         engine.launch() on a new engine: a Python restoration class makes each node,
                   its decode callback reads the dict with decoder.read() (5 C calls). The
                   Report it returns reads its records and text from Amber's C report when first

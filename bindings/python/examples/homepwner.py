@@ -14,7 +14,8 @@ The interface (restoration paths in brackets):
               NewItem, the form for a new item               [NavRoot/NewItemNav/NewItem]
   window 2: Tabs, a container with two children              [Tabs]
               Left, Right                                    [Tabs/Left] [Tabs/Right]
-  window 3: a login screen with no restoration identifier: it is left out.
+  window 3: a login screen with no restoration identifier: it is left out, and the preservation
+            report printed after the save says so (R28).
 
 The screens of window 1 are remade by the restoration class "HomepwnerScreens" (R10 step 1),
 those of window 2 by the delegate's object_for_path (R10 step 2). The item store itself (the
@@ -252,6 +253,10 @@ def main(argv=None) -> int:
         engine.transition(amber.AppState.INACTIVE)
         saved = engine.transition(amber.AppState.BACKGROUND)  # preserves (R23)
         print(f"entered the background: {'preserved' if saved else 'NOT preserved'} into {state_dir}/state.archive")
+        # What was saved, with sizes, and what was left out and why (R28): the login screen.
+        print("preservation report:")
+        for line in str(engine.last_preservation).split("\n"):
+            print(f"  {line}")
         print_tree([nav, items_screen, detail, new_item_nav, new_item, tabs, left, right, login])
         engine.transition(amber.AppState.NOT_RUNNING)        # terminate
         print("quit. Run again to see the interface restored.")

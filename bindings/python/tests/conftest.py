@@ -64,6 +64,22 @@ class Screen(amber.Controller):
         self.finished = True
 
 
+XDG_VARIABLES = ("XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_RUNTIME_DIR")
+
+
+@pytest.fixture(autouse=True)
+def xdg_directories(tmp_path, monkeypatch):
+    """Every test has XDG directories of its own (R27): no file store, key file or application
+    directory is made in the real home, also by the subprocesses a test starts (they inherit
+    the environment)."""
+    base = tmp_path / "xdg"
+    for name in XDG_VARIABLES:
+        directory = base / name[4:].lower()  # data_home, state_home, ...
+        directory.mkdir(parents=True, mode=0o700)
+        monkeypatch.setenv(name, str(directory))
+    return base
+
+
 @pytest.fixture
 def store():
     return amber.MemoryStore()

@@ -43,13 +43,38 @@ def test_exception_in_preserving_delegate_methods(open_engine, store, method):
     assert "raiser" in frames(info.value) and store.data is None  # with its traceback; nothing saved
 
 
-def test_exception_in_encode(open_engine, store):
+def test_exception_in_encode(open_engine, store, caplog):  # R28
+    """An encode callback that raises leaves its object out, with what is under it; the rest is
+    saved, and the exception is on the report's entry, not raised."""
     e = open_engine(Delegate())
     root = e.add_root(Screen(e, "Root"))
+    root.add_child(Screen(e, "Child"))
+    e.add_root(Screen(e, "Other"))
     root.encode_restorable_state = raiser
-    with pytest.raises(Boom) as info:
+    report = e.preserve()
+    assert report.saved and store.data is not None and [x.path for x in report.preserved] == [("Other",)]
+    entry = report.entry("Root")
+    assert entry.left_out == amber.LeftOut.ENCODE_FAILED and isinstance(entry.error, Boom)
+    assert "raiser" in frames(entry.error)  # with its traceback
+    assert entry.message == ("its encode callback failed: the encode callback of 'Screen' returned 12 "
+                             "(AMBER_CALLBACK_FAILED); raised Boom: from a callback")
+    assert report.errors == [entry.error] and report.entry("Root/Child").left_out == amber.LeftOut.UNDER_LEFT_OUT
+    assert e.last_preservation is report
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert warnings == ["preserve: left out /Root (Screen): its encode callback raised Boom; the rest is saved"]
+
+
+def test_exception_in_encode_with_a_failing_store(open_engine):  # R28
+    """When the save itself fails, its own cause is raised first, the encode callback's noted."""
+    class BadStore(amber.MemoryStore):
+        def write(self, data):
+            raise OSError("disk full")
+    e = open_engine(Delegate(), store=BadStore())
+    e.add_root(Screen(e, "Root")).encode_restorable_state = raiser
+    e.add_root(Screen(e, "Other"))
+    with pytest.raises(OSError, match="disk full") as info:
         e.preserve()
-    assert "raiser" in frames(info.value) and store.data is None
+    assert info.value.amber_preservation.not_saved == amber.NotSaved.FAILED
 
 
 @pytest.mark.parametrize("method", ["should_restore", "did_decode", "object_for_path", "will_finish_launching",
@@ -133,8 +158,9 @@ def test_keyboard_interrupt_is_not_swallowed(open_engine):
     def interrupt(coder):
         raise KeyboardInterrupt
     root.encode_restorable_state = interrupt
-    with pytest.raises(KeyboardInterrupt):
-        e.preserve()
+    with pytest.raises(KeyboardInterrupt) as info:
+        e.preserve()  # re-raised once the preservation is done (R28: the object left out)
+    assert info.value.amber_preservation.entry("Root").left_out == amber.LeftOut.ENCODE_FAILED
     root.encode_restorable_state = lambda c: None
     assert e.preserve()  # the engine still works
 
@@ -226,14 +252,10 @@ def test_threads_with_separate_engines(tmp_path):
                     report = e.launch()
                     assert root.decoded == {"selectedRow": n * 100 + round_}, (n, root.decoded)
                     assert report.outcome("Root") == amber.Outcome.RESTORED
-                    # an exception in one thread's callback stays in that thread
+                    # an exception in one thread's callback stays in that thread (on its report)
                     root.encode_restorable_state = raiser
-                    try:
-                        e.preserve()
-                    except Boom:
-                        pass
-                    else:
-                        raise AssertionError("no Boom")
+                    errors_seen = e.preserve().errors
+                    assert len(errors_seen) == 1 and isinstance(errors_seen[0], Boom), errors_seen
         except BaseException as error:  # pragma: no cover - reported below
             errors.append((n, error))
     threads = [threading.Thread(target=work, args=(n,)) for n in range(1, 5)]
@@ -289,3 +311,53 @@ def test_loader_checks_major_version(monkeypatch):
     monkeypatch.setattr(_ffi, "ABI_MAJOR", 99)
     with pytest.raises(amber.LibraryNotFound, match="needs major version 99"):
         _ffi.Library(amber.library_path(), "test")
+
+
+def test_loader_refuses_a_library_without_a_function_it_declares(monkeypatch):
+    """An older libamber.so of the same version number (the report record's `position` and the
+    functions of issue 25 came without a version bump) is refused, not half used."""
+    import ctypes
+    monkeypatch.setattr(_ffi, "FUNCTIONS", _ffi.FUNCTIONS + [("amber_no_such_function", [], ctypes.c_int)])
+    with pytest.raises(amber.LibraryNotFound, match="has no amber_no_such_function: it is older than this binding"):
+        _ffi.Library(amber.library_path(), "test")
+
+
+def test_struct_layouts_match_the_library(open_engine):  # R3, R10, R16, R28
+    """The C calls that fill a struct write no byte past the binding's ctypes Structure (the
+    report record's `position` was added last: a struct without it would be overwritten)."""
+    import ctypes
+    canary = b"\xa5" * 64
+
+    def filled(struct_type, fill):
+        size = ctypes.sizeof(struct_type)
+        buffer = ctypes.create_string_buffer(b"\0" * size + canary, size + len(canary))
+        assert fill(ctypes.cast(buffer, ctypes.POINTER(struct_type))) == 0
+        assert buffer.raw[size:size + len(canary)] == canary, struct_type.__name__
+        return struct_type.from_buffer_copy(buffer.raw[:size])
+
+    lib = _ffi.load()
+    e = open_engine(Delegate())
+    nav = e.add_root(Screen(e, "Nav", stack=True))
+    for _ in range(2):
+        nav.add_child(Screen(e, "Item", restoration_class="Items"))
+    e.preserve()
+    handle = _ffi.PreservationP()
+    assert lib.amber_engine_preservation(ctypes.byref(handle), e._h) == 0
+    try:
+        entry = filled(_ffi.PreservationEntry, lambda p: lib.amber_preservation_entry_at(p, handle, 2))
+        assert (entry.path_length, entry.position, entry.left_out) == (2, 1, 0)
+    finally:
+        lib.amber_preservation_free(handle)
+    e.close()
+    e2 = open_engine(Delegate())
+    e2.add_root(Screen(e2, "Nav", stack=True))
+    infos = []
+
+    def make(engine, path, decoder):
+        infos.append(filled(_ffi.RecordInfo, lambda p: lib.amber_decoder_record(p, decoder._h)).position)
+        return Screen(engine, path[-1])
+    e2.register_restoration_class("Items", make)
+    report = e2.launch()
+    assert infos == [0, 1]
+    record = filled(_ffi.ReportRecord, lambda p: lib.amber_report_record_at(p, report.__dict__["_lazy"].handle, 2))
+    assert (record.path_length, record.position, record.outcome) == (2, 1, 0)

@@ -15,7 +15,7 @@ def preserve_tree(open_engine, delegate=None):
     e = open_engine(delegate or Delegate())
     nav = e.add_root(Screen(e, "Nav", {"title": "root"}, stack=True))
     nav.add_child(Screen(e, "Items", {"selectedRow": 3, "title": "Items"}))
-    assert e.preserve() is True
+    assert e.preserve().saved is True
     e.close()
 
 
@@ -80,16 +80,22 @@ def test_r4_object_references(open_engine, delegate):  # R4
     assert found["ref"] is made and made.decoded == {"selectedRow": 9}
 
 
-def test_r5_nothing_saved_without_should_save(open_engine, store):  # R5
+def test_r5_nothing_saved_without_should_save(open_engine, store):  # R5, R28
     e = open_engine(object())  # a delegate with no methods
     e.add_root(Screen(e, "Root"))
-    assert e.preserve() is False and store.data is None
+    report = e.preserve()
+    assert not report and report.saved is False and store.data is None
+    assert report.not_saved == amber.NotSaved.NO_SHOULD_SAVE and report.entries == () and report.size == 0
+    assert report.message == "the delegate has no should-save callback"  # R28: never silent
+    assert str(report) == "nothing saved: the delegate has no should-save callback"
 
     class No(Delegate):
         def should_save(self, engine, coder):
             return False
     e.set_delegate(No())
-    assert e.preserve() is False and store.writes == 0
+    report = e.preserve()
+    assert report.not_saved == amber.NotSaved.DECLINED and store.writes == 0
+    assert str(report) == "nothing saved: should-save declined" and e.last_preservation == report
 
 
 def test_r6_r12_values_round_trip_typed(open_engine):  # R6, R12
@@ -120,28 +126,46 @@ def test_r6_r12_values_round_trip_typed(open_engine):  # R6, R12
     assert got == state and errors["ok"]
 
 
-def test_r6_each_object_has_its_own_coder_and_duplicate_keys_error(open_engine, delegate):  # R6
+def test_r6_each_object_has_its_own_coder_and_duplicate_keys_error(open_engine, delegate):  # R6, R28
     e = open_engine(delegate)
     root = e.add_root(Screen(e, "Root", {"k": 1}))
     root.add_child(Screen(e, "Child", {"k": 2}))
-    assert e.preserve()
+    assert e.preserve().saved
+    e.add_root(Screen(e, "Other", {"k": 3}))
 
     def twice(coder):
         coder["k"] = 1
         coder["k"] = 2
     root.encode_restorable_state = twice
-    with pytest.raises(amber.DuplicateError):
-        e.preserve()
+    report = e.preserve()  # R28: the object whose encode failed is left out, with its child; the rest saved
+    assert report.saved and [x.path for x in report.preserved] == [("Other",)]
+    failed = report.entry("Root")
+    assert failed.left_out == amber.LeftOut.ENCODE_FAILED and isinstance(failed.error, amber.DuplicateError)
+    assert "AMBER_DUPLICATE" in failed.message and report.entry("Root/Child").left_out == amber.LeftOut.UNDER_LEFT_OUT
 
 
 @pytest.mark.parametrize("key", ["bundleVersion", "timestamp", "systemVersion", "interfaceIdiom", "blueprint",
-                                 "amber.anything"])
-def test_r7_reserved_keys_are_an_error(open_engine, delegate, key):  # R7
+                                 "amber.anything", "UIApplicationStateRestorationBundleVersionKey"])
+def test_r7_reserved_keys_are_an_error(open_engine, delegate, key):  # R7, R28
     e = open_engine(delegate)
-    root = e.add_root(Screen(e, "Root", {key: "mine"}))
-    with pytest.raises(amber.ReservedKeyError) as info:
+    e.add_root(Screen(e, "Root", {key: "mine"}))
+    e.add_root(Screen(e, "Kept", {"title": "kept"}))
+    report = e.preserve()  # R28: an error, not a silent overwrite: that object is left out, the rest saved
+    assert report.saved and [x.path for x in report.preserved] == [("Kept",)]
+    entry = report.entry("Root")
+    assert entry.left_out == amber.LeftOut.ENCODE_FAILED and entry.size == 0
+    assert isinstance(entry.error, amber.ReservedKeyError) and entry.error.code == 4
+    assert entry.message.startswith("its encode callback failed: the encode callback of 'Screen' returned 4 "
+                                    "(AMBER_RESERVED_KEY): ") and f"'{key}' is reserved" in entry.message
+    assert entry.message.endswith("; raised ReservedKeyError")  # its text is in the engine's already
+    with pytest.raises(amber.ReservedKeyError):  # the application coder refuses it too: should_save raises
+
+        class Writes(Delegate):
+            def should_save(self, engine, coder):
+                coder[key] = "mine"
+                return True
+        e.set_delegate(Writes())
         e.preserve()
-    assert info.value.code == 4 and info.value.message
 
 
 def test_r8_r9_application_state_and_metadata(open_engine):  # R8, R9
@@ -373,8 +397,9 @@ def test_r22_bad_input(open_engine, store):  # R22
     with pytest.raises(amber.CorruptError):
         amber.Unarchiver(b"not an archive")
     e.add_root(Screen(e, "T", {"x": object()}))
-    with pytest.raises(TypeError, match="cannot encode object"):
-        e.preserve()
+    entry = e.preserve().entry("T")  # R28: the binding's refusal leaves the object out, the rest is saved
+    assert entry.left_out == amber.LeftOut.ENCODE_FAILED and isinstance(entry.error, TypeError)
+    assert "raised TypeError: amber: cannot encode object under 'x'" in entry.message
 
 
 def test_r23_lifecycle(open_engine, store):  # R23
@@ -390,6 +415,7 @@ def test_r23_lifecycle(open_engine, store):  # R23
         e.transition(amber.AppState.BACKGROUND)  # two steps, as in UIKit
     e.transition(amber.AppState.INACTIVE)
     assert e.transition(amber.AppState.BACKGROUND) is True and store.data
+    assert e.last_preservation.saved and e.last_preservation.entry("Root").preserved  # R28
     e.transition(amber.AppState.SUSPENDED)
     assert amber.app_state_name(e.state) == "suspended"
 
