@@ -1844,9 +1844,13 @@ static void save_root_dir(const char *dir, int64_t value) {
     amber_engine_close(e);
 }
 
-/* One launch in a child process whose Root's decode callback raises SIGKILL. Returns the
- * signal that ended it, or -exit status. */
-static int killed_launch(const char *dir) {
+/* How a launch in a child process dies: killed from Root's decode callback, or by SIGKILL once
+ * the launch has returned with Root's restoration extended. */
+typedef enum { DIES_WHILE_DECODING, DIES_WHILE_EXTENDED } child_death;
+
+/* One launch in a child process on `dir` that dies as `how` says. Returns the signal that ended
+ * it, or -exit status (3 or 4 when it did not die where it should). */
+static int launch_and_die(const char *dir, child_death how) {
     pid_t pid;
     int st = 0;
     fflush(stdout);
@@ -1856,12 +1860,15 @@ static int killed_launch(const char *dir) {
         amber_report *r = NULL;
         node *n;
         reset_app();
+        n_tokens = 0;
         e = open_dir(dir);
         n = nn("Root", -1);
-        n->kill = 1;
+        if (how == DIES_WHILE_DECODING) n->kill = 1; else n->extend = 1;
         amber_engine_add_root(e, ctl(e, "RootController", "Root", n));
+        cur_engine = e;
         amber_engine_launch(&r, e);
-        _exit(n->decoded ? 3 : 4); /* not reached when the decode callback ran */
+        if (how == DIES_WHILE_EXTENDED && n_tokens == 1 && n->got == 12) raise(SIGKILL);
+        _exit(n->decoded ? 3 : 4); /* not reached when it died where it should */
     }
     if (pid < 0 || waitpid(pid, &st, 0) != pid) return 0;
     return WIFSIGNALED(st) ? WTERMSIG(st) : -WEXITSTATUS(st);
@@ -1924,10 +1931,10 @@ static void test_r14(const char *tmp) {
     snprintf(dir2, sizeof dir2, "%s/crash-once", tmp);
     save_root_dir(dir, 42);
     check(file_exists(dir, "state.archive"), "R14 crash loop: an archive on disk");
-    sig1 = killed_launch(dir);
+    sig1 = launch_and_die(dir, DIES_WHILE_DECODING);
     /* R14 */ checkf(sig1 == SIGKILL, "R14 launch 1: killed by SIGKILL inside its decode callback (got %d)", sig1);
     /* R14 */ check(file_exists(dir, "state.archive"), "R14 after launch 1 died, the archive is still there");
-    sig2 = killed_launch(dir);
+    sig2 = launch_and_die(dir, DIES_WHILE_DECODING);
     /* R14 */ checkf(sig2 == SIGKILL, "R14 launch 2: restoration tried again and was killed again (got %d)", sig2);
     /* R14 */ check(file_exists(dir, "state.archive"), "R14 after launch 2 died, the archive is still there");
     reset_app();
@@ -1947,7 +1954,7 @@ static void test_r14(const char *tmp) {
 
     /* One death is not a loop: the next launch restores. */
     save_root_dir(dir2, 43);
-    sig1 = killed_launch(dir2);
+    sig1 = launch_and_die(dir2, DIES_WHILE_DECODING);
     reset_app();
     e = open_dir(dir2);
     n = nn("Root", -1);
@@ -3480,32 +3487,6 @@ static void test_r14_discard_next_process(const char *tmp) {
     amber_engine_close(e);
 }
 
-/* One launch in a child process whose Root extends restoration; the child then dies by SIGKILL
- * before completing it. Returns the signal, or -exit status. */
-static int extended_then_killed(const char *dir) {
-    pid_t pid;
-    int st = 0;
-    fflush(stdout);
-    pid = fork();
-    if (pid == 0) {
-        amber_engine *e;
-        amber_report *r = NULL;
-        node *n;
-        reset_app();
-        n_tokens = 0;
-        e = open_dir(dir);
-        n = nn("Root", -1);
-        n->extend = 1;
-        amber_engine_add_root(e, ctl(e, "RootController", "Root", n));
-        cur_engine = e;
-        amber_engine_launch(&r, e);
-        if (n_tokens == 1 && n->got == 12) raise(SIGKILL);
-        _exit(3);
-    }
-    if (pid < 0 || waitpid(pid, &st, 0) != pid) return 0;
-    return WIFSIGNALED(st) ? WTERMSIG(st) : -WEXITSTATUS(st);
-}
-
 static void test_r15_unfinished(const char *tmp) {
     char dir[512], dir2[512];
     amber_engine *e;
@@ -3547,7 +3528,7 @@ static void test_r15_unfinished(const char *tmp) {
     /* The same when the process is killed while extended. */
     snprintf(dir2, sizeof dir2, "%s/extended-killed", tmp);
     save_root_dir(dir2, 12);
-    sig = extended_then_killed(dir2);
+    sig = launch_and_die(dir2, DIES_WHILE_EXTENDED);
     /* R15 */ checkf(sig == SIGKILL && file_exists(dir2, "state.archive"),
                      "R15 a child process restores, extends, and is killed (SIGKILL) before completing (got %d); the archive is kept", sig);
     reset_app();
