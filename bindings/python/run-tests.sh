@@ -24,7 +24,7 @@ trap 'rm -rf "$state"' EXIT
 # the installed package, run from elsewhere (not the source tree)
 # run 1 prints the preservation report (R28): the login screen without an identifier is left out
 (cd "$state" && "$root/$venv/bin/python" "$root/bindings/python/examples/homepwner.py" --state-dir "$state/s" >run1.log 2>&1 \
-    && grep -q "left out /(LoginViewController) (LoginViewController): no restoration identifier" run1.log \
+    && grep -q "left out /(LoginViewController): no restoration identifier" run1.log \
     && "$root/$venv/bin/python" "$root/bindings/python/examples/homepwner.py" --state-dir "$state/s" >run2.log 2>&1 \
     && grep -q "restored 8 of 8 archived objects" run2.log) \
     && echo "example: run 1 preserved (its report names the screen left out), run 2 restored 8 of 8 archived objects" \
