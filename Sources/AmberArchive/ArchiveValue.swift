@@ -12,8 +12,10 @@
 /// | `date` | NSDate | `{NS.time: real}` |
 /// | `uuid` | NSUUID | `{NS.uuidbytes: 16 bytes}` |
 /// | `indexPath` | NSIndexPath | `{NSIndexPathLength, NSIndexPathValue or NSIndexPathData}` |
+/// | `indexSet` | NSIndexSet | `{NSRangeCount, NSLocation and NSLength, or NSRangeData}` |
 /// | `array` | NSArray | `{NS.objects: [UID]}` |
 /// | `set` | NSSet | `{NS.objects: [UID]}` |
+/// | `countedSet` | NSCountedSet | `{NS.count, NS.object0, NS.count0, NS.object1, …}` |
 /// | `dictionary` | NSDictionary | `{NS.keys: [UID], NS.objects: [UID]}` |
 public enum ArchiveValue: Equatable, Sendable {
     case null
@@ -29,8 +31,13 @@ public enum ArchiveValue: Equatable, Sendable {
     /// The 16 bytes of a UUID.
     case uuid([UInt8])
     case indexPath([Int])
+    /// The ranges of indexes, in stored order (Foundation stores them sorted and apart); each
+    /// within `0 ... Int.max`.
+    case indexSet([Range<Int>])
     case array([ArchiveValue])
     case set([ArchiveValue])
+    /// The distinct objects and how many times each is in the set (at least once), in stored order.
+    case countedSet([(value: ArchiveValue, count: Int)])
     /// Keys in order; NSDictionary allows keys of any class.
     case dictionary([ArchiveValuePair])
 
@@ -57,8 +64,10 @@ public enum ArchiveValue: Equatable, Sendable {
         case .date: return "date"
         case .uuid: return "UUID"
         case .indexPath: return "index path"
+        case .indexSet: return "index set"
         case .array: return "array"
         case .set: return "set"
+        case .countedSet: return "counted set"
         case .dictionary: return "dictionary"
         }
     }
@@ -76,8 +85,11 @@ public enum ArchiveValue: Equatable, Sendable {
         case (.date(let x), .date(let y)): return x.bitPattern == y.bitPattern
         case (.uuid(let x), .uuid(let y)): return x == y
         case (.indexPath(let x), .indexPath(let y)): return x == y
+        case (.indexSet(let x), .indexSet(let y)): return x == y
         case (.array(let x), .array(let y)): return x == y
         case (.set(let x), .set(let y)): return x == y
+        case (.countedSet(let x), .countedSet(let y)):
+            return x.count == y.count && zip(x, y).allSatisfy { $0.value == $1.value && $0.count == $1.count }
         case (.dictionary(let x), .dictionary(let y)): return x == y
         default: return false
         }

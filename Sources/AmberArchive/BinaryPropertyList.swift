@@ -6,7 +6,8 @@
 /// and that containers nest no deeper than the limit. Counts declared by the file are checked
 /// against the bytes that remain before anything is allocated from them. Afterwards, reading
 /// values cannot fail structurally; it can still fail on content (a non-ASCII byte in an ASCII
-/// string, an invalid UTF-16 sequence, an integer wider than 64 bits), with a typed error.
+/// string, an invalid UTF-16 sequence, an integer wider than 64 bits, a dictionary key that is
+/// a container), with a typed error.
 public struct BinaryPropertyList: Sendable {
     /// The file's bytes.
     public let bytes: [UInt8]
@@ -389,7 +390,9 @@ public struct BinaryPropertyList: Sendable {
     }
 
     /// The object `ref` as a value, its containers decoded recursively.
-    /// - Throws: `.corrupt` for invalid content; `.limitExceeded` past the nesting limit.
+    /// - Throws: `.corrupt` for invalid content (a dictionary keyed by an array, a set or a
+    ///   dictionary included: CoreFoundation's reader refuses one too, and no value reads with
+    ///   one); `.limitExceeded` past the nesting limit.
     public func value(at ref: Int) throws(ArchiveError) -> PropertyList {
         guard ref >= 0, ref < offsets.count else {
             throw .corrupt("object \(ref) is not among the \(offsets.count) objects")
@@ -435,7 +438,12 @@ public struct BinaryPropertyList: Sendable {
             pairs.reserveCapacity(h.count)
             let valuesStart = h.start + h.count * refSize
             for i in 0 ..< h.count {
-                let k = try value(at: self.ref(at: h.start + i * refSize), depth: depth + 1, budget: &budget)
+                let keyRef = self.ref(at: h.start + i * refSize)
+                let keyMarker = bytes[offsets[keyRef]]
+                if keyMarker >> 4 == 0xA || keyMarker >> 4 == 0xC || keyMarker >> 4 == 0xD {
+                    throw .corrupt("dictionary object \(ref) has a key that is \(a: KeyedArchive.typeName(keyMarker)) (object \(keyRef)); a key cannot be a container")
+                }
+                let k = try value(at: keyRef, depth: depth + 1, budget: &budget)
                 let v = try value(at: self.ref(at: valuesStart + i * refSize), depth: depth + 1, budget: &budget)
                 pairs.append(PropertyListPair(k, v))
             }

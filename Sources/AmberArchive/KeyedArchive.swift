@@ -73,15 +73,15 @@ public struct KeyedArchive: Sendable {
     }
 
     /// Every key of `$top` with its value as stored: `.uid` for a reference to an object,
-    /// else an inline number or boolean.
+    /// else an inline number, boolean or data (Foundation's `encodeBytes(_:length:forKey:)`).
     /// - Throws: `.notKeyedArchive` for a key that is not a string or a value of a type that
-    ///   `$top` cannot hold (a string, data, a container).
+    ///   `$top` cannot hold (a string, a date, a container: objects, stored by reference).
     public func topValues() throws(ArchiveError) -> [(key: String, value: PropertyList)] {
         var result: [(key: String, value: PropertyList)] = []
         for pair in try entries(ofDictionary: topRef, what: "$top") {
             switch pair.value {
             case .uid(let u): _ = try checkedUID(u)
-            case .bool, .int, .uint, .float, .double: break
+            case .bool, .int, .uint, .float, .double, .data: break
             default:
                 throw .notKeyed("$top's key '\(pair.key)' holds \(a: pair.value.typeName), which a keyed archive stores by reference")
             }

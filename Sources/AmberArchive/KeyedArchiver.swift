@@ -83,10 +83,16 @@ public final class KeyedArchiver {
     /// The serials handed out so far.
     private static let serials = Atomic<UInt64>(0)
 
+    /// The limits a reader enforces (`KeyedUnarchiver`): `finishEncoding` refuses an archive
+    /// beyond them, so that what is written can be read (one table serves both directions).
+    public let limits: ArchiveLimits
+
     /// Creates an archiver. `capacity` is a hint: the number of objects expected, taken as 0
-    /// below 0 and as 2^20 above it (more objects than that are held by growing).
-    public init(registry: ArchiveClassRegistry? = nil, capacity: Int = 0) {
+    /// below 0 and as 2^20 above it (more objects than that are held by growing). `limits`: the
+    /// reader's (`finishEncoding` refuses an archive over its size or object count).
+    public init(registry: ArchiveClassRegistry? = nil, capacity: Int = 0, limits: ArchiveLimits = .default) {
         self.registry = registry
+        self.limits = limits
         serial = KeyedArchiver.serials.add(1, ordering: .relaxed).newValue
         let capacity = min(max(capacity, 0), KeyedArchiver.largestCapacityHint)
         w = ArchiveWriter(capacity: capacity)
@@ -515,9 +521,18 @@ public final class KeyedArchiver {
         guard w.open.count == 1, pending.isEmpty else {
             throw ArchiveError(.invalidValue, "an object is still being encoded")
         }
+        // `$objects` and the top level, besides what is in the table.
+        let objectCount = w.table.objects.count
+        guard objectCount + 2 <= limits.maxObjects else {
+            throw ArchiveError(.limitExceeded, "the archive would hold \(objectCount) objects; the limit is \(limits.maxObjects)")
+        }
         finished = true
         touched &+= releaseInBlocks(&retained) &+ releaseInBlocks(&heldArrays)
-        return w.finish()
+        let bytes = w.finish()
+        guard bytes.count <= limits.maxBytes else {
+            throw ArchiveError(.limitExceeded, "the archive would be \(bytes.count) bytes; the limit is \(limits.maxBytes)")
+        }
+        return bytes
     }
 
     /// Archives one value of Foundation's standard classes under the key `root`.
@@ -740,6 +755,24 @@ struct ArchiveWriter {
         case .indexPath(let indexes):
             let u = beginObject(className: "NSIndexPath", classes: ["NSIndexPath", "NSObject"])
             IndexPathCoding.encode(indexes, into: &self)
+            endObject()
+            return u
+        case .indexSet(let ranges):
+            let u = beginObject(className: "NSIndexSet", classes: ["NSIndexSet", "NSObject"])
+            IndexSetCoding.encode(ranges, into: &self)
+            endObject()
+            return u
+        case .countedSet(let items):
+            let itemUIDs = items.map { table.uid(UInt64(uid(of: $0.value))) }
+            let u = beginObject(className: "NSCountedSet", classes: ["NSCountedSet", "NSMutableSet", "NSSet", "NSObject"])
+            pairs.append(table.string("NS.count"))
+            pairs.append(table.int(Int64(items.count)))
+            for (i, item) in items.enumerated() {
+                pairs.append(table.string("NS.object\(i)"))
+                pairs.append(itemUIDs[i])
+                pairs.append(table.string("NS.count\(i)"))
+                pairs.append(table.int(Int64(item.count)))
+            }
             endObject()
             return u
         case .array(let items), .set(let items):

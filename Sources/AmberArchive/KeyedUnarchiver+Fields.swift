@@ -149,7 +149,7 @@ extension KeyedUnarchiver {
             valueBudget = plist.valueBudget
             return try value(uid: try uid(ref, key(), "value"), depth: 0)
         default:
-            return try ArchiveValue(plain: try plist.value(at: ref), what: "key '\(key())'")
+            return try ArchiveValue(inPlace: try plist.value(at: ref), what: "the value for key '\(key())'\(where_)")
         }
     }
 

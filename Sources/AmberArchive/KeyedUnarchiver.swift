@@ -273,7 +273,7 @@ public final class KeyedUnarchiver {
             valueBudget = plist.valueBudget
             return try value(uid: try uid(ref, key, "value"), depth: 0)
         default:
-            return try ArchiveValue(plain: try plist.value(at: ref), what: "key '\(key)'")
+            return try ArchiveValue(inPlace: try plist.value(at: ref), what: "the value for key '\(key)'\(where_)")
         }
     }
 
@@ -290,28 +290,9 @@ public final class KeyedUnarchiver {
         guard h.marker >> 4 == 0xD else { return try ArchiveValue(plain: try plist.value(at: ref), what: "object \(u)") }
         // Resolved once per class description, not once per value.
         let name = try className(of: u, h)
-        func field(_ key: String) throws(ArchiveError) -> Int {
-            guard let r = plist.lookup(key, in: h) else {
-                throw ArchiveError.notKeyed("the \(name) object \(u) has no \(key)")
-            }
-            return r
-        }
         func uids(_ key: String) throws(ArchiveError) -> [Int] {
-            let r = try field(key)
-            let a = plist.header(r)
-            guard a.marker >> 4 == 0xA else { throw ArchiveError.notKeyed("the \(name) object \(u)'s \(key) is not an array") }
-            var result: [Int] = []
-            result.reserveCapacity(a.count)
-            for i in 0 ..< a.count {
-                let item = plist.header(plist.ref(at: a.start + i * plist.refSize))
-                guard item.marker >> 4 == 0x8 else {
-                    throw ArchiveError.notKeyed("the \(name) object \(u)'s \(key) holds \(a: KeyedArchive.typeName(item.marker)), not a UID")
-                }
-                result.append(try archive.checkedUID(BinaryPropertyList.readUInt(plist.bytes, at: item.start, width: item.count + 1)))
-            }
-            return result
+            try StandardObjects.uids(key, of: name, object: u, archive: archive, h)
         }
-        func plain(_ key: String) throws(ArchiveError) -> PropertyList { try plist.value(at: try field(key)) }
         func children(_ list: [Int]) throws(ArchiveError) -> [ArchiveValue] {
             guard valuesInProgress.insert(u).inserted else {
                 throw ArchiveError.notKeyed("the \(name) object \(u) contains itself")
@@ -328,46 +309,24 @@ public final class KeyedUnarchiver {
         case "NSSet", "NSMutableSet":
             return .set(try children(try uids("NS.objects")))
         case "NSDictionary", "NSMutableDictionary":
-            let keys = try children(try uids("NS.keys"))
-            let values = try children(try uids("NS.objects"))
-            guard keys.count == values.count else {
-                throw ArchiveError.notKeyed("the \(name) object \(u) has \(keys.count) keys and \(values.count) values")
-            }
+            let keyUIDs = try uids("NS.keys")
+            let objectUIDs = try uids("NS.objects")
+            // Before any key is decoded (each may expand to many values).
+            try StandardObjects.checkPairs(keyUIDs.count, objectUIDs.count, of: name, object: u)
+            let keys = try children(keyUIDs)
+            let values = try children(objectUIDs)
             return .dictionary(zip(keys, values).map { ArchiveValuePair($0, $1) })
-        case "NSString", "NSMutableString":
-            switch try plain("NS.string") {
-            case .string(let s): return .string(s)
-            case .data(let d):
-                guard let s = String(validating: d, as: UTF8.self) else {
-                    throw ArchiveError.notKeyed("the \(name) object \(u) holds invalid UTF-8")
-                }
-                return .string(s)
-            default: throw ArchiveError.notKeyed("the \(name) object \(u)'s NS.string is not a string")
+        case "NSCountedSet":
+            guard case .instance(_, _, let fields) = try archive.object(u) else {
+                throw ArchiveError.notKeyed("the \(name) object \(u) is not an instance")  // not reached: it is a dictionary
             }
-        case "NSData", "NSMutableData":
-            // Apple's Foundation writes NS.bytes, swift-corelibs-foundation NS.data.
-            let key = plist.lookup("NS.bytes", in: h) != nil ? "NS.bytes" : "NS.data"
-            guard case .data(let d) = try plain(key) else {
-                throw ArchiveError.notKeyed("the \(name) object \(u)'s \(key) is not data")
-            }
-            return .data(d)
-        case "NSDate":
-            switch try plain("NS.time") {
-            case .double(let t): return .date(t)
-            case .float(let t): return .date(Double(t))
-            case .int(let t): return .date(Double(t))
-            default: throw ArchiveError.notKeyed("the NSDate object \(u)'s NS.time is not a real")
-            }
-        case "NSUUID":
-            guard case .data(let d) = try plain("NS.uuidbytes"), d.count == 16 else {
-                throw ArchiveError.notKeyed("the NSUUID object \(u)'s NS.uuidbytes is not 16 bytes")
-            }
-            return .uuid(d)
-        case "NSIndexPath":
-            return .indexPath(try IndexPathCoding.decode(object: u, archive: archive, dict: h))
-        case "NSNull":
-            return .null
+            let items = try StandardObjects.countedSet(name, object: u, archive: archive, fields: fields)
+            let values = try children(items.map(\.uid))
+            return .countedSet(zip(values, items).map { (value: $0, count: $1.count) })
         default:
+            if let leaf = try StandardObjects.leaf(name, object: u, archive: archive, StandardObjects.Fields(plist: plist, dict: h)) {
+                return leaf
+            }
             throw ArchiveError(.typeMismatch, "object \(u) is of class \(name), not one of Foundation's value classes; decode it with decodeObject")
         }
     }
@@ -586,6 +545,23 @@ public final class KeyedUnarchiver {
 }
 
 extension ArchiveValue {
+    /// A value stored in place of a reference, under a key of an object or of `$top`: what
+    /// NSKeyedArchiver writes there (a number, a boolean, bytes). Anything else, a string or a
+    /// container included, is an object, which a keyed archive stores in `$objects` and refers
+    /// to by UID.
+    init(inPlace plain: PropertyList, what: @autoclosure () -> String) throws(ArchiveError) {
+        switch plain {
+        case .bool(let b): self = .bool(b)
+        case .int(let i): self = .int(i)
+        case .uint(let u): self = .uint(u)
+        case .float(let f): self = .double(Double(f))
+        case .double(let d): self = .double(d)
+        case .data(let d): self = .data(d)
+        default:
+            throw ArchiveError(.notKeyedArchive, "\(what()) is \(a: plain.typeName) in place, which a keyed archive stores as an object")
+        }
+    }
+
     /// A value stored plainly in the property list (a number, string or data).
     init(plain: PropertyList, what: String) throws(ArchiveError) {
         switch plain {

@@ -75,8 +75,10 @@ indirect enum Shown {
     case date(Double)
     case uuid([UInt8])
     case indexPath([Int])
+    case indexSet([Range<Int>])
     case array([Shown])
     case set([Shown])
+    case countedSet([(value: Shown, count: Int)])
     case dictionary([(key: Shown, value: Shown)])
     /// A reference to a restorable object (SPEC R4): the record it names, and that record's path
     /// (nil when the archive has no such record).
@@ -100,8 +102,10 @@ indirect enum Shown {
         case .date(let t): self = .date(t)
         case .uuid(let u): self = .uuid(u)
         case .indexPath(let p): self = .indexPath(p)
+        case .indexSet(let ranges): self = .indexSet(ranges)
         case .array(let items): self = .array(items.map(Shown.init))
         case .set(let items): self = .set(items.map(Shown.init))
+        case .countedSet(let items): self = .countedSet(items.map { (value: Shown($0.value), count: $0.count) })
         case .dictionary(let pairs): self = .dictionary(pairs.map { (key: Shown($0.key), value: Shown($0.value)) })
         }
     }
@@ -119,8 +123,6 @@ indirect enum Shown {
 final class StateReader {
     let archive: RestorationArchive
     private let objects: KeyedArchive
-    /// For NSIndexPath's fields (`KeyedGraph.indexPath`).
-    private lazy var graph = KeyedGraph(archive: objects, maxDepth: 0)
     private var shownInstances: Set<Int> = []
     private var containersInProgress: Set<Int> = []
     private var budget: Int
@@ -169,8 +171,7 @@ final class StateReader {
         case .value(let p):
             return try plain(p, depth: depth)
         case .instance(let className, _, let fields):
-            func field(_ key: String) -> PropertyList? { fields.first { $0.key == key }?.value }
-            if let shown = try foundation(uid, className, field, depth: depth) { return shown }
+            if let shown = try foundation(uid, className, fields, depth: depth) { return shown }
             guard shownInstances.insert(uid).inserted else { return .again(className: className, uid: uid) }
             var shownFields: [(key: String, value: Shown)] = []
             shownFields.reserveCapacity(fields.count)
@@ -206,19 +207,11 @@ final class StateReader {
     }
 
     /// A reference, or an object of one of Foundation's standard classes, as its value; nil for
-    /// another class, or an object without the fields its class writes (shown as an instance).
+    /// another class. An object of Foundation's classes whose fields are missing, of the wrong
+    /// type or disagree is unreadable, as it is to the codec (`KeyedArchive.standardObject`).
     private func foundation(
-        _ uid: Int, _ className: String, _ field: (String) -> PropertyList?, depth: Int
+        _ uid: Int, _ className: String, _ fields: [(key: String, value: PropertyList)], depth: Int
     ) throws(ArchiveError) -> Shown? {
-        func uids(_ key: String) -> [Int]? {
-            guard case .array(let items)? = field(key) else { return nil }
-            var result: [Int] = []
-            for item in items {
-                guard case .uid(let u) = item, let i = Int(exactly: u) else { return nil }
-                result.append(i)
-            }
-            return result
-        }
         func children(_ list: [Int]) throws(ArchiveError) -> [Shown] {
             guard containersInProgress.insert(uid).inserted else {
                 throw ArchiveError(.notKeyedArchive, "the \(className) object \(uid) contains itself")
@@ -229,47 +222,23 @@ final class StateReader {
             for c in list { shown.append(try object(c, depth: depth + 1)) }
             return shown
         }
-        switch className {
-        case RestorationArchive.referenceClassName:
-            guard case .int(let index)? = field(RestorationArchive.referenceIndexKey) else { return nil }
+        if className == RestorationArchive.referenceClassName {
+            guard case .int(let index)? = fields.first(where: { $0.key == RestorationArchive.referenceIndexKey })?.value else { return nil }
             let records = archive.records
             let path = index >= 0 && index < Int64(records.count) ? records[Int(index)].components : nil
             return .reference(record: index, path: path)
-        case "NSArray", "NSMutableArray":
-            guard let items = uids("NS.objects") else { return nil }
-            return .array(try children(items))
-        case "NSSet", "NSMutableSet":
-            guard let items = uids("NS.objects") else { return nil }
-            return .set(try children(items))
-        case "NSDictionary", "NSMutableDictionary":
-            guard let keys = uids("NS.keys"), let values = uids("NS.objects"), keys.count == values.count else { return nil }
+        }
+        switch try objects.standardObject(uid) {
+        case .value(let v)?: return Shown(v)
+        case .array(let items)?: return .array(try children(items))
+        case .set(let items)?: return .set(try children(items))
+        case .dictionary(let keys, let values)?:
             let shown = try children(keys + values)
             return .dictionary(zip(shown[..<keys.count], shown[keys.count...]).map { (key: $0, value: $1) })
-        case "NSString", "NSMutableString":
-            switch field("NS.string") {
-            case .string(let s)?: return .string(s)
-            case .data(let d)?: return String(validating: d, as: UTF8.self).map(Shown.string)
-            default: return nil
-            }
-        case "NSData", "NSMutableData":
-            guard case .data(let d)? = field("NS.bytes") ?? field("NS.data") else { return nil }
-            return .data(d)
-        case "NSDate":
-            switch field("NS.time") {
-            case .double(let t)?: return .date(t)
-            case .float(let t)?: return .date(Double(t))
-            case .int(let t)?: return .date(Double(t))
-            default: return nil
-            }
-        case "NSUUID":
-            guard case .data(let d)? = field("NS.uuidbytes"), d.count == 16 else { return nil }
-            return .uuid(d)
-        case "NSIndexPath":
-            return try graph.indexPath(field).map(Shown.indexPath)
-        case "NSNull":
-            return .null
-        default:
-            return nil
+        case .countedSet(let items)?:
+            let shown = try children(items.map(\.uid))
+            return .countedSet(zip(shown, items).map { (value: $0, count: $1.count) })
+        case nil: return nil
         }
     }
 }
@@ -427,8 +396,10 @@ struct Inspection {
         case .date(let t): return "date(\(dateText(t)))"
         case .uuid(let u): return "uuid(\(KeyedGraph.uuidString(u)))"
         case .indexPath(let p): return "indexPath(" + p.map(String.init).joined(separator: ", ") + ")"
+        case .indexSet(let ranges): return "indexSet(" + ranges.map { "\($0.lowerBound)..<\($0.upperBound)" }.joined(separator: ", ") + ")"
         case .array(let items): return "[" + items.map(text).joined(separator: ", ") + "]"
         case .set(let items): return "set[" + items.map(text).joined(separator: ", ") + "]"
+        case .countedSet(let items): return "countedSet[" + items.map { text($0.value) + " ×\($0.count)" }.joined(separator: ", ") + "]"
         case .dictionary(let pairs): return "{" + pairs.map { text($0.key) + ": " + text($0.value) }.joined(separator: ", ") + "}"
         case .reference(let record, let path):
             guard let path else { return "-> record \(record) (no such record)" }
@@ -541,8 +512,10 @@ struct Inspection {
         case .date(let t): return .date(t)
         case .uuid(let u): return .object([("$uuid", .string(KeyedGraph.uuidString(u)))])
         case .indexPath(let p): return .object([("$indexPath", .array(p.map { .int(Int64($0)) }))])
+        case .indexSet(let ranges): return KeyedGraph.json(.indexSet(ranges))
         case .array(let items): return .array(items.map(json))
         case .set(let items): return .object([("$set", .array(items.map(json)))])
+        case .countedSet(let items): return .object([("$countedSet", .array(items.map { .array([json($0.value), .int(Int64($0.count))]) }))])
         case .dictionary(let pairs):
             var members: [(key: String, value: JSON)] = []
             for pair in pairs {

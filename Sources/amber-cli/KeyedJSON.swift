@@ -15,11 +15,12 @@ struct KeyedGraph {
     /// An object of `$objects`, classified.
     enum Node {
         /// A value that refers to nothing: `$null`, a plain value, NSString, NSData, NSDate,
-        /// NSUUID, NSIndexPath, NSNull.
+        /// NSUUID, NSIndexPath, NSIndexSet, NSNull.
         case leaf(JSON)
         case array([Int])
         case set([Int])
         case dictionary(keys: [Int], values: [Int])
+        case countedSet([(uid: Int, count: Int)])
         case instance(className: String, fields: [(key: String, value: Field)])
     }
 
@@ -82,6 +83,8 @@ struct KeyedGraph {
             case .dictionary(let keys, let values):
                 keys.forEach(refer)
                 values.forEach(refer)
+            case .countedSet(let items):
+                for item in items { refer(item.uid) }
             case .instance(_, let fields):
                 for field in fields { if case .ref(let c) = field.value { refer(c) } }
             }
@@ -116,6 +119,11 @@ struct KeyedGraph {
             values.reserveCapacity(items.count)
             for c in items { values.append(try render(c, depth: depth + 1)) }
             members.append(("$set", .array(values)))
+        case .countedSet(let items):
+            var values: [JSON] = []
+            values.reserveCapacity(items.count)
+            for item in items { values.append(.array([try render(item.uid, depth: depth + 1), .int(Int64(item.count))])) }
+            members.append(("$countedSet", .array(values)))
         case .dictionary(let keys, let values):
             let stringKeys = keys.allSatisfy { if case .leaf(.string) = nodes[$0] { return true } else { return false } }
             if stringKeys {
@@ -159,7 +167,16 @@ struct KeyedGraph {
         case .value(let plist):
             return .leaf(JSON(plist))
         case .instance(let className, _, let fields):
-            if let node = try foundation(className, fields) { return node }
+            // Foundation's classes as the codec reads them: a field missing or of the wrong
+            // type, or counts that disagree, refuse the archive (as the codec does).
+            switch try archive.standardObject(u) {
+            case .value(let v)?: return .leaf(KeyedGraph.json(v))
+            case .array(let items)?: return .array(items)
+            case .set(let items)?: return .set(items)
+            case .dictionary(let keys, let objects)?: return .dictionary(keys: keys, values: objects)
+            case .countedSet(let items)?: return .countedSet(items)
+            case nil: break
+            }
             var result: [(key: String, value: Field)] = []
             result.reserveCapacity(fields.count)
             for field in fields {
@@ -181,93 +198,37 @@ struct KeyedGraph {
         return Int(uid)
     }
 
-    /// An object of one of Foundation's standard classes as its natural value; nil when the
-    /// class is another or the object does not have the fields its class writes (it is then
-    /// printed like any other instance, so nothing is hidden).
-    private func foundation(_ className: String, _ fields: [(key: String, value: PropertyList)]) throws(ArchiveError) -> Node? {
-        func field(_ key: String) -> PropertyList? { fields.first { $0.key == key }?.value }
-        func uids(_ key: String) throws(ArchiveError) -> [Int]? {
-            guard case .array(let items)? = field(key) else { return nil }
-            var result: [Int] = []
-            result.reserveCapacity(items.count)
-            for item in items {
-                guard case .uid(let u) = item else { return nil }
-                result.append(try checked(u))
+    /// A value of Foundation's standard classes as JSON: strings, numbers and arrays as
+    /// themselves, the others as `{"$data"}`, `{"$date"}`, `{"$uuid"}`, `{"$indexPath": [i…]}`,
+    /// `{"$indexSet": [[location, length]…]}`, `{"$set"}`, `{"$countedSet": [[value, count]…]}`,
+    /// and dictionaries with keys that are not all strings as `{"$dict": [[key, value]…]}`.
+    static func json(_ value: ArchiveValue) -> JSON {
+        switch value {
+        case .null: return .null
+        case .bool(let b): return .bool(b)
+        case .int(let i): return .int(i)
+        case .uint(let u): return .uint(u)
+        case .double(let d): return .real(d)
+        case .string(let s): return .string(s)
+        case .data(let d): return .data(d)
+        case .date(let t): return .date(t)
+        case .uuid(let u): return .object([("$uuid", .string(uuidString(u)))])
+        case .indexPath(let p): return .object([("$indexPath", .array(p.map { .int(Int64($0)) }))])
+        case .indexSet(let ranges):
+            return .object([("$indexSet", .array(ranges.map { .array([.int(Int64($0.lowerBound)), .int(Int64($0.count))]) }))])
+        case .array(let items): return .array(items.map(json))
+        case .set(let items): return .object([("$set", .array(items.map(json)))])
+        case .countedSet(let items): return .object([("$countedSet", .array(items.map { .array([json($0.value), .int(Int64($0.count))]) }))])
+        case .dictionary(let pairs):
+            var members: [(key: String, value: JSON)] = []
+            for pair in pairs {
+                guard case .string(let key) = pair.key else {
+                    return .object([("$dict", .array(pairs.map { .array([json($0.key), json($0.value)]) }))])
+                }
+                members.append((escape(key), json(pair.value)))
             }
-            return result
+            return .object(members)
         }
-        switch className {
-        case "NSArray", "NSMutableArray":
-            return try uids("NS.objects").map(Node.array)
-        case "NSSet", "NSMutableSet":
-            return try uids("NS.objects").map(Node.set)
-        case "NSDictionary", "NSMutableDictionary":
-            guard let keys = try uids("NS.keys"), let values = try uids("NS.objects"), keys.count == values.count else { return nil }
-            return .dictionary(keys: keys, values: values)
-        case "NSString", "NSMutableString":
-            switch field("NS.string") {
-            case .string(let s)?: return .leaf(.string(s))
-            case .data(let d)?: return String(validating: d, as: UTF8.self).map { .leaf(.string($0)) }
-            default: return nil
-            }
-        case "NSData", "NSMutableData":
-            guard case .data(let d)? = field("NS.bytes") ?? field("NS.data") else { return nil }
-            return .leaf(.data(d))
-        case "NSDate":
-            switch field("NS.time") {
-            case .double(let t)?: return .leaf(.date(t))
-            case .float(let t)?: return .leaf(.date(Double(t)))
-            case .int(let t)?: return .leaf(.date(Double(t)))
-            default: return nil
-            }
-        case "NSNull":
-            return .leaf(.null)
-        case "NSUUID":
-            guard case .data(let d)? = field("NS.uuidbytes"), d.count == 16 else { return nil }
-            return .leaf(.object([("$uuid", .string(KeyedGraph.uuidString(d)))]))
-        case "NSIndexPath":
-            return try indexPath(field).map { .leaf(.object([("$indexPath", .array($0.map { .int(Int64($0)) }))])) }
-        default:
-            return nil
-        }
-    }
-
-    /// NSIndexPath as Foundation writes it: `NSIndexPathLength`, then `NSIndexPathValue` for one
-    /// index, or `NSIndexPathData` (data, or a UID of data) holding the indexes as unsigned LEB128.
-    /// Nil when the fields are not those (`amber inspect` reads index paths with it too).
-    func indexPath(_ field: (String) -> PropertyList?) throws(ArchiveError) -> [Int]? {
-        guard case .int(let length)? = field("NSIndexPathLength"), length >= 0 else { return nil }
-        if length == 0 { return [] }
-        if length == 1 {
-            guard case .int(let value)? = field("NSIndexPathValue"), let index = Int(exactly: value) else { return nil }
-            return [index]
-        }
-        let bytes: [UInt8]
-        switch field("NSIndexPathData") {
-        case .data(let d)?: bytes = d
-        case .uid(let u)?:
-            guard case .value(.data(let d)) = try archive.object(try checked(u)) else { return nil }
-            bytes = d
-        default: return nil
-        }
-        guard length <= Int64(bytes.count) else { return nil }
-        var indexes: [Int] = []
-        indexes.reserveCapacity(Int(length))
-        var value: UInt64 = 0
-        var shift: UInt64 = 0
-        for byte in bytes {
-            guard shift < 64 else { return nil }
-            value |= UInt64(byte & 0x7F) << shift
-            if byte & 0x80 == 0 {
-                indexes.append(Int(truncatingIfNeeded: value))
-                value = 0
-                shift = 0
-            } else {
-                shift += 7
-            }
-        }
-        guard shift == 0, indexes.count == Int(length) else { return nil }
-        return indexes
     }
 
     /// `8-4-4-4-12` uppercase hex, as NSUUID's `uuidString`.

@@ -62,8 +62,20 @@ func archiveValue(fromFoundation any: Any?) -> ArchiveValue? {
         case "Q", "L", "I": return n.uint64Value > UInt64(Int64.max) ? .uint(n.uint64Value) : .int(n.int64Value)
         default: return .int(n.int64Value)
         }
+    case let i as IndexSet: return .indexSet(Array(i.rangeView))
+    case let i as NSIndexSet:
+        var ranges: [Range<Int>] = []
+        i.enumerateRanges(options: []) { r, _ in ranges.append(r.location ..< r.location + r.length) }
+        return .indexSet(ranges)
     case let a as [Any]: return arrayValue(a)
     case let a as NSArray: return arrayValue(a.map { $0 })
+    case let s as NSCountedSet:
+        var items: [(value: ArchiveValue, count: Int)] = []
+        for object in s {
+            guard let value = archiveValue(fromFoundation: object) else { return nil }
+            items.append((value, s.count(for: object)))
+        }
+        return .countedSet(items)
     case let s as NSSet:
         let items = s.allObjects.map(archiveValue(fromFoundation:))
         return items.contains { $0 == nil } ? nil : .set(items.map { $0! })
@@ -118,6 +130,8 @@ func unordered(_ v: ArchiveValue) -> ArchiveValue {
     switch v {
     case .array(let a): return .array(a.map(unordered))
     case .set(let a): return .set(a.map(unordered).sorted { canonical($0) < canonical($1) })
+    case .countedSet(let items):
+        return .countedSet(items.map { (value: unordered($0.value), count: $0.count) }.sorted { canonical($0.value) < canonical($1.value) })
     case .dictionary(let pairs):
         return .dictionary(pairs.map { ArchiveValuePair(unordered($0.key), unordered($0.value)) }.sorted { canonical($0.key) < canonical($1.key) })
     default: return v
@@ -152,6 +166,9 @@ func unordered(_ p: PropertyList) -> PropertyList {
         ("uuid", .uuid([0xE6, 0x21, 0xE1, 0xF8, 0xC3, 0x6C, 0x49, 0x5A, 0x93, 0xFC, 0x0C, 0x24, 0x7A, 0x3E, 0x6E, 0x5F])),
         ("path0", .indexPath([])), ("path1", .indexPath([7])), ("path2", .indexPath([3, 300])),
         ("path4", .indexPath([1, 300, 70000, 2])),
+        ("indexSet", .indexSet([0 ..< 3, 10 ..< 11, 300 ..< 70000])), ("oneRange", .indexSet([5 ..< 9])),
+        ("noRanges", .indexSet([])),
+        ("countedSet", .countedSet([(.string("p"), 3), (.string("q"), 1)])),
         ("$dollar", .string("a key beginning with $")),
     ]
 
@@ -168,8 +185,16 @@ func unordered(_ p: PropertyList) -> PropertyList {
         case .date(let t): return NSDate(timeIntervalSinceReferenceDate: t)
         case .uuid(let b): return NSUUID(uuidBytes: b)
         case .indexPath(let p): return p.isEmpty ? NSIndexPath() : NSIndexPath(indexes: p, length: p.count)
+        case .indexSet(let ranges):
+            let set = NSMutableIndexSet()
+            for r in ranges { set.add(in: NSRange(location: r.lowerBound, length: r.count)) }
+            return set.copy()
         case .array(let a): return NSArray(array: a.map { foundationObject($0)! })
         case .set(let a): return NSSet(array: a.map { foundationObject($0)! })
+        case .countedSet(let items):
+            let set = NSCountedSet()
+            for item in items { for _ in 0 ..< item.count { set.add(foundationObject(item.value)!) } }
+            return set
         case .dictionary(let pairs):
             let d = NSMutableDictionary()
             for pair in pairs { d[foundationObject(pair.key) as! NSObject] = foundationObject(pair.value)! }
@@ -217,6 +242,50 @@ func unordered(_ p: PropertyList) -> PropertyList {
         #expect(try u.decodeInt64(forKey: "inlineInt32") == -7)
         #expect(try u.decodeBytes(forKey: "inlineBytes") == [5, 6, 7])
         #expect(u.allKeys().contains("$dollar"))
+    }
+
+    // R26: an NSIndexPath of several indexes, which Foundation's NSKeyedArchiver writes in its
+    // packed form (NSIndexPathLength, and NSIndexPathData: a data object of the indexes in
+    // groups of seven bits, low group first, the high bit on all but an index's last byte),
+    // reads back to its indexes, at every width up to Int.max; the data Foundation wrote is
+    // byte for byte what Amber writes, and Foundation reads what Amber writes.
+    @Test func foundationIndexPathsOfSeveralIndexes() throws {
+        let paths: [[Int]] = [
+            [0, 0], [1, 127, 128, 255, 16383, 16384], [70000, 1 << 31, 1 << 40, 1 << 56, Int.max],
+            (0 ..< 300).map { $0 * 997 },
+        ]
+        let archiver = NSKeyedArchiver(requiringSecureCoding: true)
+        for (i, p) in paths.enumerated() { archiver.encode(NSIndexPath(indexes: p, length: p.count), forKey: "p\(i)") }
+        archiver.finishEncoding()
+        let bytes = Array(archiver.encodedData)
+
+        let u = try KeyedUnarchiver(bytes: bytes)
+        let archive = try KeyedArchive(bytes: bytes)
+        let roots = Dictionary(uniqueKeysWithValues: try archive.topEntries().map { ($0.key, $0.uid) })
+        for (i, p) in paths.enumerated() {
+            #expect(try u.decodeIndexPath(forKey: "p\(i)") == p)
+            #expect(try u.decodeValue(forKey: "p\(i)") == .indexPath(p))
+            // Foundation's fields: the length, and a UID of the packed data.
+            guard case .instance("NSIndexPath", _, let fields) = try archive.object(try #require(roots["p\(i)"])) else {
+                Issue.record("p\(i) is not an NSIndexPath instance")
+                continue
+            }
+            #expect(fields.first { $0.key == "NSIndexPathLength" }?.value == .int(Int64(p.count)))
+            guard case .uid(let dataUID)? = fields.first(where: { $0.key == "NSIndexPathData" })?.value else {
+                Issue.record("p\(i) has no NSIndexPathData reference: \(fields)")
+                continue
+            }
+            #expect(try archive.object(Int(dataUID)) == .value(.data(packed(p.map { UInt64($0) }))))
+        }
+
+        let amber = KeyedArchiver()
+        for (i, p) in paths.enumerated() { amber.encode(indexPath: p, forKey: "p\(i)") }
+        let f = try foundationUnarchiver(try amber.finishEncoding())
+        for (i, p) in paths.enumerated() {
+            let path = f.decodeObject(forKey: "p\(i)") as? NSIndexPath
+            #expect(path.map { q in (0 ..< q.length).map { q.index(atPosition: $0) } } == p, "p\(i)")
+        }
+        #expect(f.error == nil, "\(String(describing: f.error))")
     }
 
     // R25, R26: Amber reads a Foundation graph of NSCoding objects, shared references included,

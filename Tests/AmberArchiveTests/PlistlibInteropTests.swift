@@ -242,8 +242,11 @@ func canonical(_ v: ArchiveValue) -> String {
     case .date(let t): return canonicalDate(t)
     case .uuid(let b): return #"{"uuid":"\#(hexString(b))"}"#
     case .indexPath(let p): return #"{"indexPath":["# + p.map { "\"\($0)\"" }.joined(separator: ",") + "]}"
+    case .indexSet(let r): return #"{"indexSet":["# + r.map { "[\"\($0.lowerBound)\",\"\($0.count)\"]" }.joined(separator: ",") + "]}"
     case .array(let a): return #"{"array":["# + a.map(canonical).joined(separator: ",") + "]}"
     case .set(let a): return #"{"set":["# + a.map(canonical).joined(separator: ",") + "]}"
+    case .countedSet(let items):
+        return #"{"countedSet":["# + items.map { "[\(canonical($0.value)),\"\($0.count)\"]" }.joined(separator: ",") + "]}"
     case .dictionary(let pairs):
         return #"{"dict":["# + pairs.map { "[\(canonical($0.key)),\(canonical($0.value))]" }.joined(separator: ",") + "]}"
     }

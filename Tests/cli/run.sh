@@ -185,17 +185,18 @@ expect('handwritten-xml', {
 })
 
 # 4. Hand-encoded binary: a set, dictionaries with non-string keys, 4-byte reals, UTF-16 strings.
+#    (Keys that are containers are refused, as CoreFoundation's reader refuses them: see 10.)
 write('crafted.plist', bplist({
     'set': Set([1, 'two', Set([])]),
     'intkeys': Pairs([(1, 'one'), ('two', 2)]),
-    'nested': Pairs([([1, 2], Pairs([(True, 'yes')]))]),
+    'nested': Pairs([(2.5, Pairs([(True, 'yes')]))]),
     'f32': [F32(0.1), F32(1.0), F32(float('inf')), F32(3.4028234663852886e38)],
     'utf16': '\u00e9t\u00e9 \U0001F600',
 }))
 expect('crafted', {
     'set': {'$set': [1, 'two', {'$set': []}]},
     'intkeys': {'$dict': [[1, 'one'], ['two', 2]]},
-    'nested': {'$dict': [[[1, 2], {'$dict': [[True, 'yes']]}]]},
+    'nested': {'$dict': [[2.5, {'$dict': [[True, 'yes']]}]]},
     'f32': [0.1, 1.0, {'$real': 'inf'}, 3.4028235e38],
     'utf16': '\u00e9t\u00e9 \U0001F600',
 })
@@ -278,7 +279,10 @@ entry('path3', o({'$class': c('NSIndexPath'), 'NSIndexPathLength': 3, 'NSIndexPa
 entry('intkeys', o({'$class': c('NSDictionary'), 'NS.keys': [o(1), shared_string], 'NS.objects': [o('one'), o(True)]}))
 entry('plain', o({'$class': c('NSArray'), 'NS.objects': [o(7), o(-1.25), o(b'\x02'), shared_string, shared_string]}))
 entry('$dollar', shared_string)
-entry('broken', o({'$class': c('NSArray'), 'NS.other': 1}))
+entry('indexset', o({'$class': c('NSIndexSet'), 'NSRangeCount': 2, 'NSRangeData': o(bytes([1, 2, 0xAC, 0x02, 1]))}))
+entry('range', o({'$class': c('NSMutableIndexSet'), 'NSRangeCount': 1, 'NSLocation': 4, 'NSLength': 3}))
+entry('counted', o({'$class': c('NSCountedSet'), 'NS.count': 2, 'NS.object0': shared_string, 'NS.count0': 3,
+                    'NS.object1': o('once'), 'NS.count1': 1}))
 objs[root.data] = {'$class': c('NSDictionary'), 'NS.keys': root_keys, 'NS.objects': root_values}
 write('foundation.plist', arch(objs[1:]))
 expect('foundation', {'root': {
@@ -297,7 +301,9 @@ expect('foundation', {'root': {
     'intkeys': {'$dict': [[1, 'one'], ['shared', True]]},
     'plain': [7, -1.25, {'$data': 'Ag=='}, 'shared', 'shared'],
     '$$dollar': 'shared',
-    'broken': {'$class': 'NSArray', 'NS.other': 1},
+    'indexset': {'$indexSet': [[1, 2], [300, 1]]},
+    'range': {'$indexSet': [[4, 3]]},
+    'counted': {'$countedSet': [['shared', 3], ['once', 1]]},
 }})
 
 # 9. Keyed: nesting depth. A chain of 500 objects prints; one of 600 is refused with one line.
@@ -312,6 +318,36 @@ write('truncated.plist', plistlib.dumps(sample, fmt=plistlib.FMT_BINARY)[:-7])
 write('not-keyed.plist', plistlib.dumps({'$archiver': 'Other', '$version': 100000}, fmt=plistlib.FMT_BINARY))
 write('newline-in-reason.plist', plistlib.dumps({'$archiver': 'evil\nsecond line', '$version': 100000}, fmt=plistlib.FMT_BINARY))
 write('bad-uid.plist', arch([{'$class': UID(2), 'x': UID(99)}, cls('Thing')]))
+write('container-key.plist', bplist(Pairs([('ok', 1), (['a'], 2)])))
+
+# 11. Keyed archives whose structure is inconsistent (issue 26): each refused with one line
+#     naming the problem and the object.
+def one(name, fields, extra=()):
+    return arch([dict({'$class': UID(2)}, **fields), cls(name)] + list(extra))
+bad = {
+    'dict-counts': (one('NSDictionary', {'NS.keys': [UID(3), UID(3)], 'NS.objects': [UID(3)]}, ['k']), 'NS.keys'),
+    'no-objects': (one('NSArray', {'NS.other': 1}), 'no NS.objects'),
+    'objects-string': (one('NSMutableArray', {'NS.objects': 'x'}), 'NS.objects is not an array'),
+    'string-int': (one('NSString', {'NS.string': 5}), 'NS.string'),
+    'data-string': (one('NSMutableData', {'NS.data': 'x'}), 'NS.data'),
+    'date-string': (one('NSDate', {'NS.time': 'now'}), 'NS.time'),
+    'uuid-short': (one('NSUUID', {'NS.uuidbytes': bytes(15)}), 'NS.uuidbytes'),
+    'path-length': (one('NSIndexPath', {'NSIndexPathLength': 3, 'NSIndexPathData': UID(3)}, [bytes([1, 2])]), '3 indexes in 2 bytes'),
+    'path-65-bits': (one('NSIndexPath', {'NSIndexPathLength': 2, 'NSIndexPathData': bytes([0xFF] * 9 + [2, 1])}), 'wider than 64 bits'),
+    'indexset-count': (one('NSIndexSet', {'NSRangeCount': 2**40, 'NSRangeData': UID(3)}, [bytes(4)]), 'ranges in 4 bytes'),
+    'countedset-count': (one('NSCountedSet', {'NS.count': 2**40, 'NS.object0': UID(3), 'NS.count0': 1}, ['a']), 'objects in'),
+    'countedset-missing': (one('NSCountedSet', {'NS.count': 2, 'NS.object0': UID(3), 'NS.count0': 1, 'NS.object7': UID(3), 'NS.count7': 1}, ['a']), 'NS.object7'),
+    'root-string': (plistlib.dumps({'$archiver': 'NSKeyedArchiver', '$version': 100000, '$top': {'root': 'x'},
+                                    '$objects': ['$null']}, fmt=plistlib.FMT_BINARY), 'by reference'),
+    'objects-dict': (plistlib.dumps({'$archiver': 'NSKeyedArchiver', '$version': 100000, '$top': {'root': UID(1)},
+                                     '$objects': {'0': '$null'}}, fmt=plistlib.FMT_BINARY), '$objects is not an array'),
+    'int-key': (bplist({'$archiver': 'NSKeyedArchiver', '$version': 100000, '$top': {'root': UID(1)},
+                        '$objects': ['$null', Pairs([('$class', UID(2)), (7, 'x'), ('NS.objects', [])]), cls('NSArray')]}), 'not a string'),
+}
+with open('bad-keyed.list', 'w') as f:
+    for name, (data, reason) in bad.items():
+        write(f'bad-{name}.plist', data)
+        f.write(f'{name}\t{reason}\n')
 write('bad.xml.plist', b'<?xml version="1.0"?>\n<plist version="1.0">\n<dict><key>a</key><integer>1</intger></dict></plist>\n')
 write('text.plist', b'hello, this is not a property list at all, not even close to one\n')
 PY
@@ -476,6 +512,10 @@ check_reject "not a property list: exit 1, one line" text.plist "bplist" dump te
 check_reject "not a keyed archive: exit 1, the library's reason" not-keyed.plist "not 'NSKeyedArchiver'" dump --keyed not-keyed.plist
 check_reject "a reason holding a newline still takes one line" newline-in-reason.plist "NSKeyedArchiver" dump --keyed newline-in-reason.plist
 check_reject "keyed: UID out of range" bad-uid.plist "out of range" dump --keyed bad-uid.plist
+check_reject "a dictionary keyed by an array" container-key.plist "cannot be a container" dump container-key.plist
+while IFS=$'\t' read -r name reason; do
+    check_reject "keyed, inconsistent: $name" "bad-$name.plist" "$reason" dump --keyed "bad-$name.plist"
+done < bad-keyed.list
 check_reject "malformed XML: exit 1, one line with the line number" bad.xml.plist "line 3" dump bad.xml.plist
 check_reject "missing file: exit 1, the I/O error" "$WORK/missing.plist" "No such file" dump "$WORK/missing.plist"
 check_reject "a directory: exit 1, the I/O error" "$WORK" "directory" dump "$WORK"
