@@ -60,12 +60,15 @@ func engineBox(_ handle: OpaquePointer?) throws(AmberError) -> EngineBox {
                 guard !name.isEmpty, !directory.isEmpty || file.hasPrefix("/") else {
                     throw invalid("key_file '\(file)' does not name a file")
                 }
-                envelope = SealedEnvelope(keyProvider: KeyFileProvider(directory: directory.isEmpty ? "/" : directory, name: name),
-                                          bundleVersion: bundleVersion)
+                let provider = KeyFileProvider(directory: directory.isEmpty ? "/" : directory, name: name)
+                cleansStaleFiles(of: provider, in: store)
+                envelope = SealedEnvelope(keyProvider: provider, bundleVersion: bundleVersion)
             } else {
                 let directory = try optionalString(o.state_directory, "state_directory") ?? FileStore.defaultDirectory(appID: appID)
                 guard !directory.isEmpty else { throw invalid("state_directory is empty") }
-                envelope = SealedEnvelope(keyProvider: KeyFileProvider(directory: directory), bundleVersion: bundleVersion)
+                let provider = KeyFileProvider(directory: directory)
+                cleansStaleFiles(of: provider, in: store)
+                envelope = SealedEnvelope(keyProvider: provider, bundleVersion: bundleVersion)
             }
         case CInt(AMBER_PROTECTION_KEY_CALLBACK.rawValue):
             guard let callback = o.key_callback else { throw invalid("AMBER_PROTECTION_KEY_CALLBACK needs key_callback") }
@@ -148,22 +151,33 @@ func engineBox(_ handle: OpaquePointer?) throws(AmberError) -> EngineBox {
     }
 }
 
-/// The host's key callback as a key provider: AMBER_KEY_UNAVAILABLE is "unavailable now", any
-/// other non-zero code an error.
+/// Has the store's clean-up at launch remove what a save killed while creating the key file
+/// left behind (`KeyFileProvider.removeStaleFiles()`), wherever the key file is.
+private func cleansStaleFiles(of provider: KeyFileProvider, in store: any ArchiveStore) {
+    if let files = store as? FileStore {
+        files.keyFiles.append(provider)
+    } else if let host = store as? HostStore {
+        host.keyFiles.append(provider)
+    }
+}
+
+/// The host's key callback as a key provider: AMBER_KEY_UNAVAILABLE is "unavailable now"; any
+/// other non-zero code is the callback's own failure, thrown as `HostFailure` with that code, so
+/// that a save returns it unchanged (the conventions) and a launch keeps the archive, with the
+/// key provider and the code in the report's reason (`SealedEnvelope` maps a failure when
+/// opening to "key unavailable").
 private func hostKeyProvider(
     _ callback: @escaping @convention(c) (UnsafeMutablePointer<UInt8>?, CInt, UnsafeMutableRawPointer?) -> CInt,
     _ context: HostContext
 ) -> ClosureKeyProvider {
-    ClosureKeyProvider { (purpose: KeyPurpose) throws(AmberError) -> [UInt8] in
+    ClosureKeyProvider { (purpose: KeyPurpose) throws -> [UInt8] in
         var key = [UInt8](repeating: 0, count: 32)
-        let state = ThreadError.current
-        state.set(0, nil)
+        ThreadError.clearCurrent()
         let code = key.withUnsafeMutableBufferPointer { b in callback(b.baseAddress, purpose == .seal ? 1 : 0, context.ctx) }
         guard code == 0 else {
-            var message = "the key callback returned \(code) (\(statusName(code)))"
-            if state.code == code, !state.text.isEmpty { message += ": " + state.text }
-            if code == CInt(AMBER_KEY_UNAVAILABLE.rawValue) { throw AmberError(.keyUnavailable, message) }
-            throw AmberError(.callbackFailed, message)
+            let failure = hostFailure("the key callback", code)
+            if code == CInt(AMBER_KEY_UNAVAILABLE.rawValue) { throw AmberError(.keyUnavailable, failure.message) }
+            throw failure
         }
         return key
     }

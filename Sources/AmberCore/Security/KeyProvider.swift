@@ -13,10 +13,16 @@ public enum KeyPurpose: Sendable {
 /// A source of the 32-byte master key.
 ///
 /// `masterKey(for:)` throws `AmberError(.keyUnavailable)` when the key cannot be had now (the
-/// device is locked): the engine then keeps the archive and launches fresh (SPEC R20). Any other
-/// error when opening discards the archive as unreadable.
+/// device is locked). What the envelope (`SealedEnvelope`) does with what it throws:
+/// - sealing (a save): the error is passed up unchanged, whatever its type (a host callback's
+///   own code reaches the host's call unchanged), and the previous archive is kept;
+/// - opening (a launch): `AmberError(.authenticationFailed)` says the archive can never be
+///   opened (its key is gone): the engine discards it. Anything else, `.keyUnavailable` or any
+///   other failure of the provider, keeps the archive and launches fresh with the reason "key
+///   unavailable", naming the key provider and its failure (SPEC R20): a provider that failed
+///   says nothing about the archive.
 public protocol KeyProvider {
-    func masterKey(for purpose: KeyPurpose) throws(AmberError) -> [UInt8]
+    func masterKey(for purpose: KeyPurpose) throws -> [UInt8]
 }
 
 /// A fixed key, for tests and for hosts that keep their key elsewhere.
@@ -43,20 +49,24 @@ public final class EphemeralKeyProvider: KeyProvider, @unchecked Sendable {
 }
 
 /// A key given by a closure (the host's callback): it returns the key, or throws
-/// `.keyUnavailable`.
+/// `.keyUnavailable`, or any error of its own (passed up unchanged by a save; see
+/// `KeyProvider`).
 public struct ClosureKeyProvider: KeyProvider {
-    let body: (KeyPurpose) throws(AmberError) -> [UInt8]
+    let body: (KeyPurpose) throws -> [UInt8]
 
-    public init(_ body: @escaping (KeyPurpose) throws(AmberError) -> [UInt8]) {
+    public init(_ body: @escaping (KeyPurpose) throws -> [UInt8]) {
         self.body = body
     }
 
-    public func masterKey(for purpose: KeyPurpose) throws(AmberError) -> [UInt8] { try body(purpose) }
+    public func masterKey(for purpose: KeyPurpose) throws -> [UInt8] { try body(purpose) }
 }
 
 /// The default provider: a key file of 32 random bytes, created owner-only (0600) on first use
-/// by a seal, and refused if it is not a regular file of this user, if group or others may read
-/// or write it, or if it does not hold exactly 32 bytes.
+/// by a seal, and refused with `.keyUnavailable`, for a seal as for an open, if it is a
+/// symbolic link or not a regular file (a FIFO, a directory, a socket, a device: never opened
+/// so that it blocks, never read, left as it is), if it is not this user's, if group or others
+/// may read or write it, or if it does not hold exactly 32 bytes. A system error reading it is
+/// `.io` for a seal, `.keyUnavailable` for an open (the archive is kept).
 public struct KeyFileProvider: KeyProvider, Sendable {
     /// The default key file's name in the state directory.
     public static let defaultName = "archive.key"
@@ -86,12 +96,23 @@ public struct KeyFileProvider: KeyProvider, Sendable {
         }
     }
 
-    /// The key in the file, nil if there is none. A file that cannot be read is an I/O error
-    /// when sealing, and "unavailable" when opening, so that the archive is kept, not discarded.
+    /// Removes what a save killed while it created the key file left behind: its temporary
+    /// files `.<name>.<hex>.tmp` beside the key file, one of which may be a second hard link of
+    /// the live key (the key stays under its name). The archive store calls it at launch
+    /// (`FileStore.removeStaleFiles()`), with its own temporary files. Returns how many were
+    /// removed.
+    @discardableResult
+    public func removeStaleFiles() -> Int {
+        FileSystem.removeStaleTemporaryFiles(directory: directory, name: name)
+    }
+
+    /// The key in the file, nil if there is none. A file unfit to be a key (see the type) is
+    /// "unavailable"; one the system cannot read is an I/O error when sealing, and
+    /// "unavailable" when opening, so that the archive is kept, not discarded.
     private func read(_ purpose: KeyPurpose) throws(AmberError) -> [UInt8]? {
         let file: FileSystem.PrivateFile?
         do { file = try FileSystem.readPrivateFile(path, maxBytes: 64) } catch {
-            if purpose == .seal { throw error }
+            if purpose == .seal || error.code == .keyUnavailable { throw error }
             throw AmberError(.keyUnavailable, "the key file cannot be used: \(error.message)")
         }
         guard let file else { return nil }

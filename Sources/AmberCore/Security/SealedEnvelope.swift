@@ -228,9 +228,23 @@ public struct SealedEnvelope: ArchiveEnvelope {
 
     public var protection: String { algorithm.description }
 
-    private func archiveKey(_ purpose: KeyPurpose, salt: ArraySlice<UInt8>, info: [UInt8]) throws(AmberError) -> SymmetricKey {
+    /// The per-archive key. What the key provider throws (see `KeyProvider`): when sealing,
+    /// passed up unchanged (a host callback's own code reaches the host); when opening,
+    /// `.authenticationFailed` (the archive can never be opened) and `.keyUnavailable` as they
+    /// are, and any other failure as `.keyUnavailable` naming the key provider, so that the
+    /// engine keeps the archive and launches fresh (SPEC R20): a key provider that failed says
+    /// nothing about the archive, which is not corrupt for it.
+    private func archiveKey(_ purpose: KeyPurpose, salt: ArraySlice<UInt8>, info: [UInt8]) throws -> SymmetricKey {
         guard let keyProvider else { throw AmberError(.keyUnavailable, "no key provider") }
-        let master = try keyProvider.masterKey(for: purpose)
+        let master: [UInt8]
+        do { master = try keyProvider.masterKey(for: purpose) } catch {
+            guard purpose == .open else { throw error }
+            if let e = error as? AmberError {
+                if e.code == .authenticationFailed || e.code == .keyUnavailable { throw e }
+                throw AmberError(.keyUnavailable, "the key provider failed (\(e.code.rawValue)): \(e.message)")
+            }
+            throw AmberError(.keyUnavailable, "the key provider failed: \(error)")
+        }
         guard master.count == 32 else {
             throw AmberError(.keyUnavailable, "the key provider gave \(master.count) bytes, not 32")
         }

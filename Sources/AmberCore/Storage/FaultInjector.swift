@@ -7,7 +7,8 @@ public final class FaultInjector: @unchecked Sendable {
     /// Whether every operation after `failAt` fails too.
     public let persistent: Bool
     /// The operations seen so far, by name ("create", "write", "fsync", "close", "rename",
-    /// "fsync directory", "unlink").
+    /// "fsync directory", "unlink"): those of a durable write, and those of the archive's
+    /// removal (`FileStore.remove()`: "unlink", then "fsync directory").
     public private(set) var operations: [String] = []
 
     public init(failAt: Int = 0, persistent: Bool = false) {

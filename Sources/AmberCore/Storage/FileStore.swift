@@ -24,8 +24,14 @@ public final class FileStore: ArchiveStore {
     public let guardName = "restore.guard"
     /// The largest archive file read; a larger one is refused with `.limitExceeded`.
     public let maxBytes: Int
-    /// Makes the k-th file-system operation of writes fail, for the fault-injection tests.
+    /// Makes the k-th file-system operation of writes and of the archive's removal fail, for
+    /// the fault-injection tests.
     public var faults: FaultInjector?
+    /// The key files whose creation's leftovers `removeStaleFiles` removes too
+    /// (`KeyFileProvider.removeStaleFiles()`: `.<name>.<hex>.tmp` files of a save killed while it
+    /// created the key file, some of them second hard links of the live key). By default the
+    /// default key file in this directory; the C ABI adds the one an engine was given.
+    public var keyFiles: [KeyFileProvider]
 
     /// A store in `directory`. Nothing is created until the first write.
     public init(directory: String, maxBytes: Int = 1 << 30) {
@@ -33,6 +39,7 @@ public final class FileStore: ArchiveStore {
         while d.count > 1, d.hasSuffix("/") { d.removeLast() }
         self.directory = d
         self.maxBytes = maxBytes
+        self.keyFiles = [KeyFileProvider(directory: d)]
     }
 
     /// A store in the application's default state directory (`defaultDirectory(appID:)`).
@@ -63,6 +70,10 @@ public final class FileStore: ArchiveStore {
     public var guardPath: String { directory + "/" + guardName }
 
     /// The archive's bytes, or nil if there is no archive file.
+    /// - Throws: `.io` also for an archive path that holds a FIFO, a directory, a socket or a
+    ///   device: it is never opened so that it blocks, never read, and left as it is (the engine
+    ///   then launches fresh, "archive unreadable", and keeps it); `.limitExceeded` beyond
+    ///   `maxBytes`.
     public func read() throws -> [UInt8]? {
         try FileSystem.readFile(archivePath, maxBytes: maxBytes)
     }
@@ -72,12 +83,16 @@ public final class FileStore: ArchiveStore {
         try FileSystem.writeFileAtomically(directory: directory, name: archiveName, bytes: bytes, faults: faults)
     }
 
-    /// Removes the archive file.
+    /// Removes the archive file. Anything at its path that is not a regular file (or a symbolic
+    /// link) is refused with `.io` and left as it is. `faults` sees the operations "unlink" and
+    /// "fsync directory".
     public func remove() throws {
-        try FileSystem.removeFile(directory: directory, name: archiveName)
+        try FileSystem.removeFile(directory: directory, name: archiveName, regularOnly: true, faults: faults)
     }
 
     /// The launch guard's count (0 without a guard file).
+    /// - Throws: `.io`, also for a guard path that holds a FIFO, a directory, a socket or a
+    ///   device (never opened so that it blocks, never read, left as it is).
     public func readGuard() throws -> Int {
         guard let bytes = try FileSystem.readFile(guardPath, maxBytes: 64) else { return 0 }
         var count = 0
@@ -103,16 +118,24 @@ public final class FileStore: ArchiveStore {
             durable: false)
     }
 
-    /// Removes the launch guard file (without syncing the directory; see the type's description).
+    /// Removes the launch guard file (without syncing the directory; see the type's
+    /// description). Anything at its path that is not a regular file is refused, left as it is.
     public func removeGuard() throws {
-        try FileSystem.removeFile(directory: directory, name: guardName, durable: false)
+        try FileSystem.removeFile(directory: directory, name: guardName, durable: false, regularOnly: true)
     }
 
     /// Removes temporary files that a process which died mid-save left behind (the engine calls
-    /// it at each restore, that is at launch). Returns how many were removed.
+    /// it at each restore, that is at launch): the archive's, the launch guard's, and those of
+    /// the key files in `keyFiles`. Returns how many were removed.
     @discardableResult
     public func removeStaleFiles() -> Int {
-        FileSystem.removeStaleTemporaryFiles(directory: directory, name: archiveName)
+        var removed = FileSystem.removeStaleTemporaryFiles(directory: directory, name: archiveName)
             + FileSystem.removeStaleTemporaryFiles(directory: directory, name: guardName)
+        var seen: [String] = []
+        for key in keyFiles where !seen.contains(key.path) {
+            seen.append(key.path)
+            removed += key.removeStaleFiles()
+        }
+        return removed
     }
 }

@@ -19,23 +19,24 @@ extension FileSystem {
     }
 
     /// A small regular file (not followed through a symbolic link), or nil if it does not exist.
-    /// - Throws: `.io`; `.limitExceeded` beyond `maxBytes`.
+    /// The open never blocks and nothing but a regular file is read (`openRegularFile`): a FIFO,
+    /// a directory, a socket or a device at `path` is refused and left as it is.
+    /// - Throws: `.keyUnavailable` for a symbolic link, anything that is not a regular file, or
+    ///   a file of more than `maxBytes` (the file is not fit to be a key, whatever the purpose);
+    ///   `.io` for an open or a read the system refused.
     static func readPrivateFile(_ path: String, maxBytes: Int) throws(AmberError) -> PrivateFile? {
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        if fd < 0 {
-            let code = errno
-            if code == ENOENT { return nil }
-            if code == ELOOP { throw AmberError(.io, "'\(path)' is a symbolic link; a key file must be a regular file") }
-            throw failure("open", path, code)
-        }
+        let opened = try openRegularFile(
+            path, noFollow: true,
+            notRegular: { path, type in
+                AmberError(.keyUnavailable, "the key file '\(path)' is \(type), not a regular file; refused, left as it is")
+            },
+            symbolicLink: { path in
+                AmberError(.keyUnavailable, "the key file '\(path)' is a symbolic link; a key file must be a regular file; refused")
+            })
+        guard let (fd, info) = opened else { return nil }
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw failure("inspect", path, errno) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw AmberError(.io, "'\(path)' is not a regular file")
-        }
         guard Int(info.st_size) <= maxBytes else {
-            throw AmberError(.limitExceeded, "'\(path)' holds \(info.st_size) bytes, more than \(maxBytes)")
+            throw AmberError(.keyUnavailable, "the key file '\(path)' holds \(info.st_size) bytes, more than \(maxBytes); refused")
         }
         var bytes = [UInt8](repeating: 0, count: maxBytes + 1)
         var count = 0
@@ -49,7 +50,9 @@ extension FileSystem {
             if n == 0 { break }
             count += n
         }
-        guard count <= maxBytes else { throw AmberError(.limitExceeded, "'\(path)' holds more than \(maxBytes) bytes") }
+        guard count <= maxBytes else {
+            throw AmberError(.keyUnavailable, "the key file '\(path)' holds more than \(maxBytes) bytes; refused")
+        }
         bytes.removeSubrange(count...)
         return PrivateFile(bytes: bytes, mode: UInt32(info.st_mode & 0o7777), ownedByUs: info.st_uid == geteuid())
     }
@@ -57,6 +60,10 @@ extension FileSystem {
     /// Creates `directory/name` holding `bytes` (mode 0600), durably, unless it exists: the
     /// bytes are written to a temporary file, synced, and linked to the name, which fails if
     /// another process got there first. Returns whether this call created the file.
+    ///
+    /// A process killed in here leaves its temporary file `.<name>.<hex>.tmp` (after the link,
+    /// a second hard link of the file just created); `removeStaleTemporaryFiles(directory:name:)`
+    /// removes such leftovers, as the archive store's clean-up at launch does.
     static func createFileExclusively(directory: String, name: String, bytes: [UInt8]) throws(AmberError) -> Bool {
         try makeDirectories(directory)
         let target = directory + "/" + name

@@ -117,21 +117,78 @@ enum FileSystem {
 
     // MARK: Files
 
-    /// The bytes of a file, or nil if it does not exist.
-    /// - Throws: `.io`; `.limitExceeded` for a file larger than `maxBytes`.
-    static func readFile(_ path: String, maxBytes: Int) throws(AmberError) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+    /// What a file type (`st_mode & S_IFMT`) is, in words: "a FIFO", "a directory"...
+    static func typeName(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFREG: return "a regular file"
+        case S_IFDIR: return "a directory"
+        case S_IFIFO: return "a FIFO"
+        case S_IFSOCK: return "a socket"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFLNK: return "a symbolic link"
+        default: return "not a regular file"
+        }
+    }
+
+    /// Opens a file to read it, never blocking and never reading anything but a regular file
+    /// (SPEC R22): the open is non-blocking (a FIFO without a writer, or a device, would
+    /// otherwise block it forever), then `fstat` on the descriptor checks the type before any
+    /// read, and the descriptor is made blocking again for the read of the regular file.
+    /// `noFollow`: a final symbolic link is refused (ELOOP), not followed.
+    /// Returns nil (nothing opened) if the file does not exist.
+    /// - Throws: `.io` for a refused open (naming the call and errno); `notRegular(path, type)`
+    ///   for anything that is not a regular file; `symbolicLink(path)` for a symbolic link
+    ///   with `noFollow`.
+    static func openRegularFile(
+        _ path: String, noFollow: Bool = false,
+        notRegular: (String, String) -> AmberError = { path, type in
+            AmberError(.io, "cannot read '\(path)': it is \(type), not a regular file; refused, left as it is")
+        },
+        symbolicLink: (String) -> AmberError = { path in
+            AmberError(.io, "cannot read '\(path)': it is a symbolic link; refused")
+        }
+    ) throws(AmberError) -> (fd: Int32, info: stat)? {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (noFollow ? O_NOFOLLOW : 0))
         if fd < 0 {
             let code = errno
             if code == ENOENT { return nil }
+            if code == ELOOP && noFollow { throw symbolicLink(path) }
+            // A socket cannot be opened (ENXIO): it is there, and not a regular file.
+            if code == ENXIO, let type = linkStatusMode(path), type & S_IFMT != S_IFREG {
+                throw notRegular(path, typeName(type))
+            }
             throw failure("open", path, code)
         }
-        defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw failure("inspect", path, errno) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw AmberError(.io, "cannot read '\(path)': it is not a regular file")
+        guard fstat(fd, &info) == 0 else {
+            let code = errno
+            close(fd)
+            throw failure("inspect", path, code)
         }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            throw notRegular(path, typeName(info.st_mode))
+        }
+        let flags = fcntl(fd, F_GETFL)
+        if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
+        return (fd, info)
+    }
+
+    /// The mode (type and permissions) `lstat` gives for a path, or nil if nothing is there.
+    static func linkStatusMode(_ path: String) -> mode_t? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return info.st_mode
+    }
+
+    /// The bytes of a file, or nil if it does not exist. Never blocks on, and never reads,
+    /// anything but a regular file (`openRegularFile`).
+    /// - Throws: `.io` (also for a FIFO, a directory, a socket or a device at `path`, which is
+    ///   left as it is); `.limitExceeded` for a file larger than `maxBytes`.
+    static func readFile(_ path: String, maxBytes: Int) throws(AmberError) -> [UInt8]? {
+        guard let (fd, info) = try openRegularFile(path) else { return nil }
+        defer { close(fd) }
         let size = Int(info.st_size)
         guard size <= maxBytes else {
             throw AmberError(.limitExceeded, "'\(path)' holds \(size) bytes, more than the limit of \(maxBytes)")
@@ -170,8 +227,14 @@ enum FileSystem {
     /// On a failure before the rename the temporary file is unlinked and the old file is left as
     /// it was; a failed fsync is never retried (the kernel may have dropped the dirty pages, so a
     /// second fsync proves nothing). A failure of step 6 comes after the rename: the new file is
-    /// in place, but its durability is not confirmed, and the call still fails. A temporary file
-    /// left by a process that died mid-save is removed by `removeStaleTemporaryFiles`.
+    /// in place, but its durability is not confirmed, and the call still fails (`.io`, saying
+    /// so: "the new contents of ... are in place, but their durability is not confirmed"). A
+    /// temporary file left by a process that died mid-save is removed by
+    /// `removeStaleTemporaryFiles`.
+    ///
+    /// A target that exists and is neither a regular file nor a symbolic link (a FIFO, a
+    /// directory, a socket, a device: SPEC R22) is refused with `.io` before anything is
+    /// created, and left as it is.
     ///
     /// `faults` makes the k-th operation fail, for the fault-injection tests.
     ///
@@ -184,6 +247,9 @@ enum FileSystem {
     ) throws(AmberError) {
         if createDirectory { try makeDirectories(directory) }
         let target = directory + "/" + name
+        if let mode = linkStatusMode(target), mode & S_IFMT != S_IFREG, mode & S_IFMT != S_IFLNK {
+            throw AmberError(.io, "cannot replace '\(target)': it is \(typeName(mode)), not a regular file; refused, left as it is")
+        }
         var temporary = ""
         var fd: Int32 = -1
         try faults?.step("create", directory)
@@ -226,8 +292,12 @@ enum FileSystem {
         try faults?.step("rename", target)
         if rename(temporary, target) != 0 { throw failure("rename over", target, errno) }
         renamed = true
-        try faults?.step("fsync directory", directory)
-        if durable { try syncDirectory(directory) }
+        do throws(AmberError) {
+            try faults?.step("fsync directory", directory)
+            if durable { try syncDirectory(directory) }
+        } catch {
+            throw AmberError(.io, "the new contents of '\(target)' are in place, but their durability is not confirmed: \(error.message)")
+        }
     }
 
     #if os(Linux)
@@ -263,8 +333,10 @@ enum FileSystem {
         }
     }
 
-    /// Removes the temporary files `writeFileAtomically` leaves when the process dies mid-save
-    /// (`.<name>.<hex>.tmp` for `name`). Returns how many were removed.
+    /// Removes the temporary files `writeFileAtomically` and `createFileExclusively` leave when
+    /// the process dies mid-save (`.<name>.<hex>.tmp` for `name`; for a key file, one of them may
+    /// be a second hard link of the live key, which stays under its own name). Returns how many
+    /// were removed.
     @discardableResult
     static func removeStaleTemporaryFiles(directory: String, name: String) -> Int {
         guard let entries = directoryEntries(directory) else { return 0 }
@@ -280,13 +352,23 @@ enum FileSystem {
 
     /// Removes a file durably (`durable: false`: without the directory's fsync, so the removal
     /// survives the process's death, not a power failure); nothing happens if it does not exist.
-    static func removeFile(directory: String, name: String, durable: Bool = true) throws(AmberError) {
+    /// `regularOnly`: anything but a regular file or a symbolic link (a FIFO, a socket, a
+    /// device) is refused with `.io` and left as it is. `faults` makes the unlink ("unlink")
+    /// or the directory's fsync ("fsync directory") fail, for the fault-injection tests.
+    static func removeFile(
+        directory: String, name: String, durable: Bool = true, regularOnly: Bool = false, faults: FaultInjector? = nil
+    ) throws(AmberError) {
         let path = directory + "/" + name
+        if regularOnly, let mode = linkStatusMode(path), mode & S_IFMT != S_IFREG, mode & S_IFMT != S_IFLNK {
+            throw AmberError(.io, "cannot remove '\(path)': it is \(typeName(mode)), not a regular file; refused, left as it is")
+        }
+        try faults?.step("unlink", path)
         if unlink(path) != 0 {
             let code = errno
             if code == ENOENT { return }
             throw failure("remove", path, code)
         }
+        try faults?.step("fsync directory", directory)
         if durable { try syncDirectory(directory) }
     }
 

@@ -2,7 +2,8 @@
  * R20, R22 through the C ABI: archives sealed with AES-256-GCM under a key from a key file, a
  * host callback (which may say "unavailable") or a fixed key; no encryption only when asked and
  * then shown; wrong keys, downgrades, every single-bit flip and every truncation of an encrypted
- * archive rejected with a fresh launch and the reason in the report.
+ * archive rejected with a fresh launch and the reason in the report; a key callback's own code
+ * passed up unchanged by a save, and a launch whose key callback fails keeping the archive.
  *
  * Prints one line per check and "N passed, N failed".
  */
@@ -119,11 +120,14 @@ typedef struct keyring {
     int locked;
     int calls_saving, calls_opening;
     int freed;
+    /* Non-zero: the callback fails with this code of its own. */
+    int fail_code;
 } keyring;
 
 static int key_callback(uint8_t key[32], int for_saving, void *ctx) {
     keyring *k = ctx;
     if (for_saving) k->calls_saving++; else k->calls_opening++;
+    if (k->fail_code) return k->fail_code;
     if (k->locked) return AMBER_KEY_UNAVAILABLE;
     memset(key, 0x42, 32);
     return AMBER_OK;
@@ -201,7 +205,7 @@ int main(void) {
 
     printf("== R20 the host's key callback\n");
     {
-        keyring k = {0, 0, 0, 0};
+        keyring k = {0, 0, 0, 0, 0};
         amber_engine_options_init(&opts, AMBER_ENGINE_OPTIONS_VERSION);
         opts.state_directory = dir;
         opts.protection = AMBER_PROTECTION_KEY_CALLBACK;
@@ -220,6 +224,37 @@ int main(void) {
         k.locked = 0;
         check(launch(&opts) == AMBER_FRESH_NONE && strcmp(decoded, "the half-typed message") == 0,
               "R20 once unlocked, the deferred archive restores");
+    }
+
+    printf("== R20 a key callback's own code (issue 26)\n");
+    {
+        keyring k = {0, 0, 0, 0, 0};
+        amber_engine_options_init(&opts, AMBER_ENGINE_OPTIONS_VERSION);
+        opts.state_directory = dir;
+        opts.protection = AMBER_PROTECTION_KEY_CALLBACK;
+        opts.key_callback = key_callback;
+        opts.key_ctx = &k;
+        check(save(&opts) == AMBER_OK, "R20 a save with the key callback");
+        k.fail_code = 42;
+        check(save(&opts) == 42, "R20 a key callback's own code (42) at save is passed up unchanged, not AMBER_CALLBACK_FAILED");
+        check(strstr(amber_error_last(), "key callback") != NULL && strstr(amber_error_last(), "42") != NULL,
+              "R20 ... the message names the key callback and its code");
+        k.fail_code = -7;
+        check(save(&opts) == -7, "R20 ... whatever its value (-7)");
+        k.fail_code = AMBER_CALLBACK_FAILED;
+        check(save(&opts) == AMBER_CALLBACK_FAILED, "R20 ... AMBER_CALLBACK_FAILED returned by the callback itself stays that");
+        k.fail_code = AMBER_IO;
+        check(launch(&opts) == AMBER_FRESH_KEY_UNAVAILABLE,
+              "R20 a key callback failing at launch (AMBER_IO): a fresh launch deferred as key unavailable, not corrupt");
+        check(strstr(message, "key provider") != NULL && strstr(message, "returned 6") != NULL,
+              "R16 ... the report's reason names the key provider and the callback's code");
+        check(access(path, F_OK) == 0, "R20 ... and the archive is kept, not discarded");
+        k.fail_code = 42;
+        check(launch(&opts) == AMBER_FRESH_KEY_UNAVAILABLE && access(path, F_OK) == 0,
+              "R20 ... the same for a code of its own (42)");
+        k.fail_code = 0;
+        check(launch(&opts) == AMBER_FRESH_NONE && strcmp(decoded, "the half-typed message") == 0,
+              "R20 once the callback works again, the kept archive restores");
     }
 
     printf("== R20 wrong keys and downgrades\n");
