@@ -248,7 +248,11 @@ typedef struct amber_engine_options {
      * AMBER_PROTECTION_KEY_CALLBACK: writes the 32-byte master key into `key` and returns
      * AMBER_OK, or returns AMBER_KEY_UNAVAILABLE when the key cannot be had now (the device is
      * locked): restoration is then deferred, the archive kept, the launch fresh and the report
-     * says why; a save fails with AMBER_KEY_UNAVAILABLE. Any other code is an error.
+     * says why; a save fails with AMBER_KEY_UNAVAILABLE. Any other non-zero code is the
+     * callback's own failure: a save returns that code unchanged (the previous archive kept); a
+     * launch defers restoration as for AMBER_KEY_UNAVAILABLE (the archive kept,
+     * AMBER_FRESH_KEY_UNAVAILABLE, the report's message naming the key provider and the code),
+     * and amber_engine_snapshot() returns AMBER_KEY_UNAVAILABLE.
      * `for_saving` is 1 when sealing a new archive, 0 when opening one.
      */
     int (*key_callback)(uint8_t key[32], int for_saving, void *ctx);
@@ -266,7 +270,11 @@ typedef struct amber_engine_options {
 typedef enum amber_protection {
     /** The default. The master key is a key file of 32 random bytes, created with mode 0600 on
      *  the first save; a key file that group or others may read, that belongs to another user,
-     *  that is a symbolic link or that is not 32 bytes is refused (AMBER_KEY_UNAVAILABLE). With
+     *  that is a symbolic link, that is not a regular file (a FIFO, a directory, a socket, a
+     *  device: never opened so as to block, never read, left as it is) or that is not 32 bytes
+     *  is refused with AMBER_KEY_UNAVAILABLE, by a save (the previous archive kept) as by a
+     *  launch (restoration deferred, the archive kept). A launch removes the temporary files
+     *  (`.<name>.<hex>.tmp`) that a save killed while creating the key file left beside it. With
      *  memory_store: a random key that lives as long as the engine. */
     AMBER_PROTECTION_KEY_FILE = 0,
     /** The master key comes from key_callback. */
@@ -562,7 +570,10 @@ int amber_engine_remove_root(amber_engine *engine, amber_object *root);
  *   blueprint, restorationClass, restorationPath, className, kind and UIKit's names for them:
  *   see "Reserved keys" above);
  *   AMBER_DUPLICATE for a key written twice in the same coder; AMBER_INVALID_ARGUMENT;
- *   AMBER_MISUSE outside the callback.
+ *   AMBER_MISUSE outside the callback;
+ *   AMBER_LIMIT_EXCEEDED for a string or bytes over 64 MiB (a string counted as the archive
+ *   stores it: ASCII bytes, else UTF-16 code units), the limit restoration reads with (R22):
+ *   nothing is written, and an encode callback that passes the code on leaves its object out.
  * Ownership: strings and bytes are copied. Thread safety: as the engine.
  */
 int amber_coder_encode_bool(amber_coder *coder, const char *key, int value);
@@ -861,8 +872,16 @@ int amber_engine_set_delegate(amber_engine *engine, const amber_delegate *delega
  *
  * @param out_saved receives 1 if an archive was written, 0 if nothing was (no should_save, or
  *   it declined); may be NULL.
- * @return AMBER_OK; should_save's or will_encode's code; AMBER_IO; AMBER_INVALID_ARGUMENT. On
- *   failure the previous archive is kept. Restoration paths met twice are not preserved; they
+ * Preserve writes only what restoration reads (R22): an object whose path would be deeper
+ * than 512 levels is left out with what is under it (AMBER_LEFT_OUT_TOO_DEEP), and a value
+ * over 64 MiB is refused by the coder.
+ *
+ * @return AMBER_OK; should_save's or will_encode's code; AMBER_IO; AMBER_KEY_UNAVAILABLE; the
+ *   key callback's own code; AMBER_INVALID_ARGUMENT; AMBER_LIMIT_EXCEEDED when the archive
+ *   would be over 512 MiB or 32 Mi objects. On failure the previous archive is kept, except
+ *   AMBER_IO from the directory's fsync after the rename: the new archive is in place,
+ *   durability not confirmed (the message says so). Something other than a regular file at the
+ *   archive's path (a FIFO, a directory, a socket, a device) is AMBER_IO and left as it is. Restoration paths met twice are not preserved; they
  *   are listed by amber_engine_last_duplicates() and in the report.
  * Ownership: none. Thread safety: as the engine.
  */
@@ -944,8 +963,12 @@ typedef enum amber_fresh_reason {
     AMBER_FRESH_DECLINED = 2,       /* should_restore said no, or is not set */
     AMBER_FRESH_CORRUPT = 3,        /* the archive could not be read: see the message */
     AMBER_FRESH_CRASH_LOOP = 4,     /* restoration died on two launches in a row */
+    /* the key is not available now (locked, a key file refused, a key callback that failed);
+       the archive is kept */
     AMBER_FRESH_KEY_UNAVAILABLE = 5,
-    AMBER_FRESH_STORE_ERROR = 6,    /* the store could not read the archive; it is kept */
+    /* the store could not read the archive; it is kept (the file store: also a FIFO, a
+       directory, a socket or a device at the archive's path, never read and never deleted) */
+    AMBER_FRESH_STORE_ERROR = 6,
     AMBER_FRESH_AUTHENTICATION_FAILED = 7, /* tampered, or sealed with another key; discarded */
     AMBER_FRESH_DISCARDED_BY_HOST = 8,     /* amber_engine_discard() ran before this launch */
     AMBER_FRESH_IN_PROGRESS = 9,    /* a restoration is under way or waits for extensions */
@@ -1053,7 +1076,10 @@ typedef enum amber_left_out {
     AMBER_LEFT_OUT_DUPLICATE_PATH = 3,              /* another object has its path (R3): the message names the one kept */
     AMBER_LEFT_OUT_ENCODE_FAILED = 4,               /* its encode callback failed: the message says why */
     AMBER_LEFT_OUT_UNDER_LEFT_OUT = 5,              /* an object above it was left out (duplicate, failed encode) */
-    AMBER_LEFT_OUT_NOT_REFERENCED = 6               /* a plain object that nothing referenced (R4) */
+    AMBER_LEFT_OUT_NOT_REFERENCED = 6,              /* a plain object that nothing referenced (R4) */
+    AMBER_LEFT_OUT_TOO_DEEP = 7                     /* its path would be deeper than the limit restoration
+                                                       reads (512 levels); the message counts the objects
+                                                       under it, left out with it (R22) */
 } amber_left_out;
 
 /** One object of a preservation report. Pointers are borrowed from the report. */
@@ -1851,8 +1877,11 @@ int amber_app_directory(char **out, const char *app_id, int directory);
  * Replaces a file with `bytes`, atomically and durably (Foundation's writeToFile:atomically:):
  * a temporary file is created exclusively, mode 0600, in the same directory, written whole,
  * fsync'ed, renamed over `path`, and the directory is fsync'ed. Whatever moment the process
- * dies at, the file holds the old bytes or the new ones; on any failure the temporary file is
- * removed and the old file is left as it was.
+ * dies at, the file holds the old bytes or the new ones; on a failure before the rename the
+ * temporary file is removed and the old file is left as it was; a failed fsync of the directory
+ * after the rename is AMBER_IO with the new contents in place, durability not confirmed (the
+ * message says so). A path holding something other than a regular file or a symbolic link (a
+ * FIFO, a socket, a device) is refused with AMBER_IO and left as it is.
  *
  * @param path the file (its directory must exist).
  * @param bytes may be NULL when size is 0.
@@ -1867,7 +1896,8 @@ int amber_file_write_atomic(const char *path, const void *bytes, size_t size);
  *
  * @param out receives the bytes (never NULL on success, even for an empty file).
  * @param out_size receives their number.
- * @return AMBER_OK; AMBER_NOT_FOUND if there is no such file; AMBER_IO; AMBER_LIMIT_EXCEEDED
+ * @return AMBER_OK; AMBER_NOT_FOUND if there is no such file; AMBER_IO (also, without
+ *   blocking and without reading, for a FIFO, a directory, a socket or a device); AMBER_LIMIT_EXCEEDED
  *   for a larger file; AMBER_INVALID_ARGUMENT.
  * Ownership: the caller owns *out; free it with amber_bytes_free().
  * Thread safety: safe from any thread.

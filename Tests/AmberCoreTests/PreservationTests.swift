@@ -430,8 +430,10 @@ import Testing
         #expect(log.entries.filter { $0.hasPrefix("decode") } == ["decode root=r", "decode good=g"])
     }
 
-    // R2
-    @Test func deepTreesDoNotExhaustTheStack() throws {
+    // R2 R22: a chain deeper than the limit restoration reads (512 levels) is walked without
+    // recursion; the records down to the limit are saved, the rest is left out as one entry
+    // counting what is under it, and what was saved restores.
+    @Test func deepTreesAreCutAtTheDepthLimit() throws {
         let store = MemoryStore()
         let engine = makeEngine(store)
         let root = controller("root")
@@ -442,7 +444,37 @@ import Testing
             try top.present(c)
             top = c
         }
-        #expect(try engine.preserve().objectCount == 20_001)
+        let report = try engine.preserve()
+        #expect(report.objectCount == 512)
+        let cut = try #require(report.leftOut.first)
+        #expect(report.leftOut.count == 1)
+        #expect(cut.path.count == 513)
+        #expect(cut.leftOut == .tooDeep(limit: 512, below: 20_001 - 513))
+        let next = makeEngine(store)
+        next.delegate.objectForPath = { path, _ in controller(path.last) }
+        #expect(next.restore().count(of: .restored) == 512)
+    }
+
+    // R22: an archive whose records nest deeper than the limit is refused whole.
+    @Test func anArchiveDeeperThanTheLimitIsRefused() throws {
+        let store = MemoryStore()
+        let saver = Engine(configuration: EngineConfiguration(
+            appID: "org.amber.tests", store: store, limits: ArchiveLimits(maxDepth: 1000), systemVersion: "x"))
+        saver.delegate.shouldSave = { _ in true }
+        var top = controller("root")
+        try saver.addRoot(top)
+        for _ in 0 ..< 600 {
+            let c = controller("c")
+            try top.present(c)
+            top = c
+        }
+        #expect(try saver.preserve().objectCount == 601)
+        let report = makeEngine(store).restore()
+        guard case .corruptArchive(let message) = report.freshLaunchReason else {
+            Issue.record("not refused: \(report)")
+            return
+        }
+        #expect(message.contains("object record 512 is 513 levels deep; the limit is 512"))
     }
 }
 

@@ -2,7 +2,9 @@
 # The C tests: the header test (amber.h alone as C99 and as C++, -Wall -Wextra -pedantic
 # -Werror), the export check, test_smoke, test_rules (every rule R1-R16, R28 and R29 through
 # the C ABI), test_values (an object's values in one call),
-# test_envelope (R20, R22), test_app (R23, R24, R25, R27), test_views (R17, R18, R21) and
+# test_envelope (R20, R22), test_files (R19, R20, R22: special files, key file leftovers),
+# test_bounds (R1, R2, R22: depth, value and closing bounds), test_app (R23, R24, R25, R27),
+# test_views (R17, R18, R21) and
 # test_kill (R19: SIGKILL while saving, AMBER_KILLS times, default 1000) against libamber.so.
 # Each test points the XDG directories at a scratch directory of its own (tests/scratch.h,
 # test_app its own), so nothing is written into the home directory.
@@ -53,6 +55,10 @@ echo "== test_values (R6, R7, R12, R22: values in one call)"
 $CC "${flags[@]}" bindings/c/tests/test_values.c -o "$out/test_values" "${link[@]}" || { echo "test_values does not compile"; exit 1; }
 "$out/test_values" || status=1
 
+echo "== test_bounds (R1, R2, R22: a chain deeper than restoration reads, a value over the reader's limit, closing a million objects)"
+$CC "${flags[@]}" bindings/c/tests/test_bounds.c -o "$out/test_bounds" "${link[@]}" || { echo "test_bounds does not compile"; exit 1; }
+"$out/test_bounds" || status=1
+
 echo "== test_kill (R19: SIGKILL at ${AMBER_KILLS:-1000} random moments of saving)"
 $CC "${flags[@]}" bindings/c/tests/test_kill.c -o "$out/test_kill" "${link[@]}" || { echo "test_kill does not compile"; exit 1; }
 "$out/test_kill" "${AMBER_KILLS:-1000}" || status=1
@@ -60,6 +66,10 @@ $CC "${flags[@]}" bindings/c/tests/test_kill.c -o "$out/test_kill" "${link[@]}" 
 echo "== test_envelope (R20, R22)"
 $CC "${flags[@]}" bindings/c/tests/test_envelope.c -o "$out/test_envelope" "${link[@]}" || { echo "test_envelope does not compile"; exit 1; }
 "$out/test_envelope" || status=1
+
+echo "== test_files (R19, R20, R22: special files, key file leftovers)"
+$CC "${flags[@]}" bindings/c/tests/test_files.c -o "$out/test_files" "${link[@]}" || { echo "test_files does not compile"; exit 1; }
+"$out/test_files" || status=1
 
 echo "== test_app"
 $CC "${flags[@]}" bindings/c/tests/test_app.c -o "$out/test_app" "${link[@]}" || { echo "test_app does not compile"; exit 1; }

@@ -195,6 +195,12 @@ final class CoderBox {
             batchKeys.removeLast(batchKeys.count - n)
             batchLengths.removeLast(batchLengths.count - n)
         }
+        var maxLength = 0
+        try withCoder { c throws(AmberError) in maxLength = c.limits.maxValueLength }
+        func admit(_ length: Int) throws(AmberError) {
+            guard length > maxLength else { return }
+            throw AmberError(.limitExceeded, "the value is \(length) bytes; the limit is \(maxLength)")
+        }
         for i in 0 ..< n {
             let v = values[i]
             do throws(AmberError) {
@@ -208,13 +214,16 @@ final class CoderBox {
                     guard let p = v.string_value else { throw invalid("the string value is NULL") }
                     if let ascii = asciiBytes(p) {
                         length = ascii.count
+                        try admit(length)
                     } else {
-                        guard String(validatingCString: p) != nil else { throw invalid("the string value is not valid UTF-8") }
+                        guard let string = String(validatingCString: p) else { throw invalid("the string value is not valid UTF-8") }
+                        if string.utf8.count > maxLength { try admit(string.utf16.count) }
                         length = -1
                     }
                 case AMBER_VALUE_BYTES.rawValue:
                     let size = try inputCount(v.bytes_size, "bytes_size")
                     guard v.bytes_value != nil || size == 0 else { throw invalid("bytes_value is NULL and bytes_size is \(size)") }
+                    try admit(size)
                 default:
                     throw invalid("the type \(v.type) is not an amber_value_type")
                 }

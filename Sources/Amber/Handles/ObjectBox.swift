@@ -110,10 +110,7 @@ final class ObjectBox: RestorableObject {
     func detach() {
         let o = object
         o.removeFromParent()
-        for c in o.children { c.removeFromParent() }
-        o.dismissPresented()
-        for v in o.views { v.removeFromParent() }
-        for p in o.restorationChildren { try? p.setRestorationParent(nil) }
+        o.removeAllDependents()
         engine?.engine.removeRoot(o)
         o.callbacks = RestorableCallbacks()
         o.viewAccessors = nil

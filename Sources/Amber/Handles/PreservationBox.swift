@@ -65,6 +65,7 @@ final class PreservationBox {
         case .encodeFailed: return AMBER_LEFT_OUT_ENCODE_FAILED
         case .underLeftOut: return AMBER_LEFT_OUT_UNDER_LEFT_OUT
         case .notReferenced: return AMBER_LEFT_OUT_NOT_REFERENCED
+        case .tooDeep: return AMBER_LEFT_OUT_TOO_DEEP
         }
     }
 }

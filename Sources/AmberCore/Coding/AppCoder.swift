@@ -10,7 +10,7 @@ import AmberArchive
 /// objects (SPEC R4) are recorded by `references`, which walks the trees first if they have not
 /// been walked yet.
 public final class AppCoder: KeyedStateCoder {
-    init(archiver: KeyedArchiver, references: @escaping (RestorableObject) throws(AmberError) -> Int) {
-        super.init(core: EncoderCore(archiver: archiver, owner: .application, references: references))
+    init(archiver: KeyedArchiver, limits: ArchiveLimits, references: @escaping (RestorableObject) throws(AmberError) -> Int) {
+        super.init(core: EncoderCore(archiver: archiver, owner: .application, limits: limits, references: references))
     }
 }

@@ -23,11 +23,74 @@ final class EncoderCore {
 
     /// Records a referenced object for preservation and gives its record index (SPEC R4).
     let references: (RestorableObject) throws(AmberError) -> Int
+    /// The limits restoration reads with: no value written may exceed them (SPEC R22).
+    let limits: ArchiveLimits
 
-    init(archiver: KeyedArchiver, owner: CoderOwner, references: @escaping (RestorableObject) throws(AmberError) -> Int) {
+    init(
+        archiver: KeyedArchiver, owner: CoderOwner, limits: ArchiveLimits,
+        references: @escaping (RestorableObject) throws(AmberError) -> Int
+    ) {
         self.archiver = archiver
         self.baseOwner = owner
+        self.limits = limits
         self.references = references
+    }
+
+    /// Checks that a string, as the archive stores it (ASCII bytes, or UTF-16 code units), is
+    /// within the value limit the reader enforces.
+    @inline(__always)
+    func admitString(utf8Count: Int, utf16Count: @autoclosure () -> Int, forKey key: String) throws(AmberError) {
+        // UTF-16 never takes more code units than UTF-8 takes bytes.
+        guard utf8Count > limits.maxValueLength else { return }
+        try admitLength(utf16Count(), forKey: key)
+    }
+
+    /// Checks that a value of `length` bytes or code units is within the value limit.
+    @inline(__always)
+    func admitLength(_ length: Int, forKey key: String) throws(AmberError) {
+        guard length > limits.maxValueLength else { return }
+        throw AmberError(
+            .limitExceeded,
+            "the value for key '\(key)' is \(length) bytes; the limit is \(limits.maxValueLength) (in the coder of \(owner))")
+    }
+
+    /// A value the reader would refuse (SPEC R22).
+    private func invalidValue(_ what: String, _ key: String) -> AmberError {
+        AmberError(.invalidArgument, "the value for key '\(key)' is \(what), which no reader accepts (in the coder of \(owner))")
+    }
+
+    /// Checks every string and data inside a value, and its nesting, against the limits, and
+    /// that it is what a reader accepts.
+    func admitValue(_ value: ArchiveValue, forKey key: String) throws(AmberError) {
+        var stack: [(ArchiveValue, Int)] = [(value, 1)]
+        while let (v, depth) = stack.popLast() {
+            guard depth <= limits.maxDepth else {
+                throw AmberError(.limitExceeded, "the value for key '\(key)' nests deeper than \(limits.maxDepth) (in the coder of \(owner))")
+            }
+            switch v {
+            case .string(let s): try admitString(utf8Count: s.utf8.count, utf16Count: s.utf16.count, forKey: key)
+            case .data(let d): try admitLength(d.count, forKey: key)
+            case .uuid(let bytes):
+                guard bytes.count == 16 else { throw invalidValue("a UUID of \(bytes.count) bytes, not 16", key) }
+            case .indexSet(let ranges):
+                try admitLength(ranges.count, forKey: key)
+                guard ranges.allSatisfy({ $0.lowerBound >= 0 }) else { throw invalidValue("an index set with a negative index", key) }
+            case .countedSet(let items):
+                try admitLength(items.count, forKey: key)
+                guard items.allSatisfy({ $0.count >= 1 }) else { throw invalidValue("a counted set with a count below 1", key) }
+                for item in items { stack.append((item.value, depth + 1)) }
+            case .array(let items), .set(let items):
+                try admitLength(items.count, forKey: key)
+                for item in items { stack.append((item, depth + 1)) }
+            case .dictionary(let pairs):
+                try admitLength(pairs.count, forKey: key)
+                for pair in pairs {
+                    stack.append((pair.key, depth + 1))
+                    stack.append((pair.value, depth + 1))
+                }
+            default: break
+            }
+        }
     }
 
     /// What the coder is for, in messages.

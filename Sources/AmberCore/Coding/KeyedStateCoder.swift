@@ -42,6 +42,7 @@ public class KeyedStateCoder {
     /// Encodes a string.
     public func encode(_ value: String, forKey key: String) throws(AmberError) {
         try core.admit(key)
+        try core.admitString(utf8Count: value.utf8.count, utf16Count: value.utf16.count, forKey: key)
         archiver.encode(value, forKey: key)
     }
 
@@ -50,12 +51,14 @@ public class KeyedStateCoder {
     /// they are valid UTF-8 (invalid sequences are encoded replaced, as `String(decoding:as:)`).
     public func encode(utf8 value: Span<UInt8>, forKey key: String) throws(AmberError) {
         try core.admit(key)
+        try core.admitString(utf8Count: value.count, utf16Count: Self.utf16Count(value), forKey: key)
         archiver.encode(utf8: value, forKey: key)
     }
 
     /// Encodes bytes (NSData).
     public func encode(bytes: [UInt8], forKey key: String) throws(AmberError) {
         try core.admit(key)
+        try core.admitLength(bytes.count, forKey: key)
         archiver.encode(bytes: bytes, forKey: key)
     }
 
@@ -68,12 +71,14 @@ public class KeyedStateCoder {
     /// Encodes an index path (NSIndexPath).
     public func encode(indexPath: [Int], forKey key: String) throws(AmberError) {
         try core.admit(key)
+        try core.admitLength(indexPath.count * 8, forKey: key)
         archiver.encode(indexPath: indexPath, forKey: key)
     }
 
     /// Encodes any value of Foundation's standard classes (arrays and dictionaries included).
     public func encode(_ value: ArchiveValue, forKey key: String) throws(AmberError) {
         try core.admit(key)
+        try core.admitValue(value, forKey: key)
         archiver.encode(value, forKey: key)
     }
 
@@ -109,8 +114,22 @@ public class KeyedStateCoder {
     /// Encodes a string under a checked key (the same as under its string).
     public func encode(_ value: String, forKey key: CoderKey) throws(AmberError) {
         try core.admit(key)
+        try core.admitString(utf8Count: value.utf8.count, utf16Count: value.utf16.count, forKey: key.string)
         archiver.encode(value, forKey: key.prepared(in: archiver))
     }
+
+    /// The UTF-16 code units of a string given as UTF-8 bytes (as the archive would store it).
+    static func utf16Count(_ utf8: Span<UInt8>) -> Int {
+        var count = 0
+        for i in utf8.indices {
+            let b = utf8[i]
+            if b & 0xC0 != 0x80 { count += b >= 0xF0 ? 2 : 1 }  // a sequence's first byte; 4 bytes: a surrogate pair
+        }
+        return count
+    }
+
+    /// The limits the coder writes within (SPEC R22): a batch of writes checks its values first.
+    public var limits: ArchiveLimits { core.limits }
 
     /// Checks, writing nothing, that every one of `keys` may be written now (as each write would
     /// check it: the coder active, no key reserved or written before), and that none is given
@@ -123,6 +142,7 @@ public class KeyedStateCoder {
     /// As `encode(utf8:forKey:)`, under a checked key (the same as under its string).
     public func encode(utf8 value: Span<UInt8>, forKey key: CoderKey) throws(AmberError) {
         try core.admit(key)
+        try core.admitString(utf8Count: value.count, utf16Count: Self.utf16Count(value), forKey: key.string)
         archiver.encode(utf8: value, forKey: key.prepared(in: archiver))
     }
 

@@ -15,7 +15,8 @@ public final class StateCoder: KeyedStateCoder {
     init(archiver: KeyedArchiver, pass: PreservationPass, record: Int, object: RestorableObject) {
         self.pass = pass
         self.object = object
-        super.init(core: EncoderCore(archiver: archiver, owner: .preserving(pass, record), references: pass.reference(to:)))
+        super.init(core: EncoderCore(
+            archiver: archiver, owner: .preserving(pass, record), limits: pass.limits, references: pass.reference(to:)))
     }
 
     /// Points the coder at another record of the same pass, as if new: the engine reuses a

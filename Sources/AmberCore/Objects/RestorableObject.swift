@@ -32,7 +32,11 @@ open class RestorableObject {
     /// not preserved (SPEC R2).
     @exclusivity(unchecked) public var restorationIdentifier: String?
     /// The children of this controller, in order.
-    @exclusivity(unchecked) public private(set) var children: [RestorableObject] = []
+    public var children: [RestorableObject] { childList.children() }
+    /// The children, with O(1) removal (`ChildList`).
+    @exclusivity(unchecked) private var childList = ChildList()
+    /// This child's slot in its parent's `childList` (a hint).
+    var slotInParent = -1
     /// The views of this controller, in order.
     @exclusivity(unchecked) public private(set) var views: [RestorableObject] = []
     /// The controller this one presents, if any.
@@ -129,7 +133,7 @@ open class RestorableObject {
     /// Clears the `parent` of everything that hangs from this object (none of it keeps this
     /// object alive; `parent` is unowned and must not outlive it).
     deinit {
-        for c in children { c.parent = nil }
+        for c in childList.slots where c !== ChildList.vacancy { c.parent = nil }
         presented?.parent = nil
         for v in views { v.parent = nil }
         for w in plainObjects { w.object?.parent = nil }
@@ -146,7 +150,7 @@ open class RestorableObject {
     public var restorationChildren: [RestorableObject] { plainObjects.compactMap(\.object) }
 
     /// Makes room for `n` children in all (a restore knows how many each parent gets).
-    func reserveChildCapacity(_ n: Int) { children.reserveCapacity(n) }
+    func reserveChildCapacity(_ n: Int) { childList.reserveCapacity(n) }
 
     /// Adds a controller as the last child of this controller, taking it away from where it was.
     /// - Throws: `.invalidArgument` unless both are controllers, or if `child` is this object or
@@ -155,7 +159,7 @@ open class RestorableObject {
         try requireKinds(self, .controller, child, .controller, "a child")
         try requireNoCycle(child)
         child.removeFromParent()
-        children.append(child)
+        childList.append(child)
         child.attach(to: self, .child)
     }
 
@@ -165,7 +169,7 @@ open class RestorableObject {
         try requireKinds(self, .controller, child, .controller, "a child")
         try requireNoCycle(child)
         child.removeFromParent()
-        children.insert(child, at: max(0, min(index, children.count)))
+        childList.insert(child, at: index)
         child.attach(to: self, .child)
     }
 
@@ -173,6 +177,17 @@ open class RestorableObject {
     public func removeChild(_ child: RestorableObject) {
         guard child.parent === self, child.relation == .child else { return }
         child.removeFromParent()
+    }
+
+    /// Takes every child, view, presented controller and plain object away from this object (in
+    /// time linear in their number).
+    public func removeAllDependents() {
+        for c in childList.removeAll() { c.detachFromParent() }
+        for v in views { v.detachFromParent() }
+        views = []
+        dismissPresented()
+        for w in plainObjects { w.object?.detachFromParent() }
+        plainObjects = []
     }
 
     /// Presents a controller modally from this one; its restoration path continues from this
@@ -232,6 +247,25 @@ open class RestorableObject {
         attach(to: parent, .restorationChild)
     }
 
+    /// How many objects hang from this one, directly or not (children, views, presented
+    /// controllers, plain objects), counted without recursion.
+    func dependentCount() -> Int {
+        var count = 0
+        var stack: [RestorableObject] = [self]
+        while let o = stack.popLast(), count < 1 << 30 {
+            let below = o.children + o.views + o.restorationChildren + (o.presented.map { [$0] } ?? [])
+            count += below.count
+            stack.append(contentsOf: below)
+        }
+        return count
+    }
+
+    /// Forgets its parent, which has already let go of it.
+    private func detachFromParent() {
+        parent = nil
+        relation = .none
+    }
+
     /// Takes this object away from its parent, whatever the relation; nothing happens without one.
     public func removeFromParent() {
         guard let p = parent else {
@@ -240,7 +274,7 @@ open class RestorableObject {
         }
         switch relation {
         case .child:
-            if let i = p.children.firstIndex(where: { $0 === self }) { p.children.remove(at: i) }
+            p.childList.remove(self)
         case .presented:
             if p.presented === self { p.presented = nil }
         case .view:
@@ -284,7 +318,7 @@ open class RestorableObject {
     /// Throws if `other` is this object or one of its ancestors.
     private func requireNoCycle(_ other: RestorableObject) throws(AmberError) {
         // An object with nothing under it is no one's ancestor: building a tree top-down is O(1).
-        if other !== self, other.children.isEmpty, other.presented == nil, other.views.isEmpty,
+        if other !== self, other.childList.isEmpty, other.presented == nil, other.views.isEmpty,
            other.plainObjects.isEmpty
         {
             return

@@ -59,6 +59,11 @@ extension Engine {
             archive.bytes = []
             try store.write(sealed)
             snapshots.didWrite()
+            if consumedMarkWritten {
+                // The consumed archive is replaced: the mark must not discard the new one.
+                try? store.removeGuard()
+                consumedMarkWritten = false
+            }
             if waitingForExtensions {
                 // A newer archive than the one restored: a death before the extensions complete
                 // must not discard it at the next launch.
@@ -75,9 +80,9 @@ extension Engine {
     /// Steps 1–4 of `preserve()`: the archive's bytes and the report (without the sealed size);
     /// no bytes when nothing is to be saved.
     private func encodeArchive() throws -> (bytes: [UInt8], report: PreservationReport) {
-        let archiver = KeyedArchiver(registry: codingClasses)
+        let archiver = KeyedArchiver(registry: codingClasses, limits: configuration.limits)
         archiver.encode(ArchiveLayout.formatVersion, forKey: ArchiveLayout.formatKey)
-        let pass = PreservationPass()
+        let pass = PreservationPass(limits: configuration.limits)
         // Sized for as many records as last time before the walk (which stores identifiers),
         // and again for the records found if that differs.
         let expected = lastPreservedSize.records
@@ -89,7 +94,7 @@ extension Engine {
         }
         var notSaved: PreservationReport.NotSaved?
         try archiver.encodeObject(forKey: ArchiveLayout.appKey, className: ArchiveLayout.appClass) { a in
-            let coder = AppCoder(archiver: a) { (target: RestorableObject) throws(AmberError) -> Int in
+            let coder = AppCoder(archiver: a, limits: configuration.limits) { (target: RestorableObject) throws(AmberError) -> Int in
                 walk()
                 return try pass.reference(to: target)
             }
@@ -163,6 +168,8 @@ extension Engine {
             let object: RestorableObject
             let unidentified: String?
             let leftOutAbove: String?
+            /// Levels below where this walk started.
+            var depth = 0
         }
         /// The identifiers of an object's identified ancestors and its own, with positions.
         func path(of o: RestorableObject) -> [PathComponent] {
@@ -176,16 +183,19 @@ extension Engine {
         }
         var stack: [Visit] = []
         /// Puts what hangs from `o` on the stack, to come off in walk order.
-        func push(under o: RestorableObject, _ unidentified: String?, _ leftOutAbove: String?) {
-            for w in o.plainObjects.reversed() {
-                if let p = w.object { stack.append(Visit(object: p, unidentified: unidentified, leftOutAbove: leftOutAbove)) }
+        func push(under o: RestorableObject, _ unidentified: String?, _ leftOutAbove: String?, depth: Int) {
+            func visit(_ c: RestorableObject) -> Visit {
+                Visit(object: c, unidentified: unidentified, leftOutAbove: leftOutAbove, depth: depth + 1)
             }
-            if let p = o.presented { stack.append(Visit(object: p, unidentified: unidentified, leftOutAbove: leftOutAbove)) }
-            for c in o.children.reversed() { stack.append(Visit(object: c, unidentified: unidentified, leftOutAbove: leftOutAbove)) }
-            for c in o.views.reversed() { stack.append(Visit(object: c, unidentified: unidentified, leftOutAbove: leftOutAbove)) }
+            for w in o.plainObjects.reversed() { if let p = w.object { stack.append(visit(p)) } }
+            if let p = o.presented { stack.append(visit(p)) }
+            for c in o.children.reversed() { stack.append(visit(c)) }
+            for c in o.views.reversed() { stack.append(visit(c)) }
         }
         for d in pass.leftOut.reversed() {
-            push(under: d.object, nil, "\(PathComponent.describe(d.path)) (\(d.object.className))")
+            // What is under a too deep object is counted in its reason, not listed.
+            if case .tooDeep = d.reason { continue }
+            push(under: d.object, nil, "\(PathComponent.describe(d.path)) (\(d.object.className))", depth: 0)
         }
         for o in pass.outside.reversed() { stack.append(Visit(object: o, unidentified: nil, leftOutAbove: nil)) }
         var visited = 0
@@ -193,6 +203,14 @@ extension Engine {
             visited += 1
             let o = v.object
             var unidentified = v.unidentified
+            if v.depth > pass.maxDepth {
+                // As deep below where the walk left the trees as a path may be: one entry for
+                // it and what is under it (a path per object would cost the square of the depth).
+                entries.append(PreservationReport.Entry(
+                    path: path(of: o), className: o.className, kind: o.kind,
+                    leftOut: .tooDeep(limit: pass.maxDepth, below: o.dependentCount())))
+                continue
+            }
             if !pass.isRecorded(o) {
                 let reason: PreservationReport.Reason
                 if o.identifier == nil {
@@ -211,7 +229,7 @@ extension Engine {
                 }
             }
             // A recorded object here was recorded by reference, and the walk did not go under it.
-            push(under: o, unidentified, v.leftOutAbove)
+            push(under: o, unidentified, v.leftOutAbove, depth: v.depth)
         }
     }
 

@@ -53,8 +53,13 @@ extension Engine {
         if stale > 0 { notes.append("removed \(stale) temporary file(s) left by a save that did not finish") }
 
         func discard() {
-            do { try store.remove() } catch { notes.append("the archive could not be discarded: \(AmberError.wrapping(error).message)") }
-            clearGuard()
+            do {
+                try store.remove()
+                clearGuard()
+            } catch {
+                notes.append("the archive could not be discarded: \(AmberError.wrapping(error).message)")
+                markConsumed(&notes)
+            }
         }
         func clearGuard() {
             do { try store.removeGuard() } catch { notes.append("the launch guard could not be removed: \(AmberError.wrapping(error).message)") }
@@ -87,6 +92,11 @@ extension Engine {
         if started == LaunchGuard.extended {
             discard()
             return fresh(.extendedRestorationUnfinished)
+        }
+        if started == LaunchGuard.consumed {
+            notes.append("an earlier launch consumed this archive but could not remove it: it is discarded, not restored again")
+            discard()
+            return fresh(.noArchive)
         }
         // A discard's mark with an archive: the archive was saved after the discard.
         if started == LaunchGuard.discardedByHost { started = 0 }
@@ -451,5 +461,17 @@ extension Engine {
             log(.debug) { "restore: \(PathComponent.describe(r.components)) (\(r.className), \(r.kind)): \(r.outcome)\(r.note.map { " — \($0)" } ?? "")" }
         }
         for note in report.notes { log(.debug) { "restore: note: \(note)" } }
+    }
+
+    /// Marks the archive consumed when it could not be removed (SPEC R14): the launch guard
+    /// then says so, and the next launch discards it rather than restore it again. A save
+    /// replaces the archive and clears the mark.
+    func markConsumed(_ notes: inout [String]) {
+        do {
+            try store.writeGuard(LaunchGuard.consumed)
+            consumedMarkWritten = true
+        } catch {
+            notes.append("the launch guard could not be marked either: \(AmberError.wrapping(error).message)")
+        }
     }
 }

@@ -46,6 +46,8 @@ public final class Engine {
     /// The size of the last archive preserved (its records, and its archiver's table sizes):
     /// the next preservation sizes its archiver from it (`Engine.encodeArchive`).
     var lastPreservedSize: (records: Int, hint: KeyedArchiver.SizeHint?) = (0, nil)
+    /// Whether this engine marked the launch guard `LaunchGuard.consumed`: the next save clears it.
+    var consumedMarkWritten = false
     /// The report of the last preservation (SPEC R28), nil before the first.
     public internal(set) var lastPreservation: PreservationReport?
     /// The snapshot attached for the next preservation, and the one being restored (SPEC R21).
@@ -205,9 +207,16 @@ public final class Engine {
     /// Whether extensions of restoration are pending (SPEC R15).
     public var isRestorationExtended: Bool { !outstanding.isEmpty }
 
-    /// Discards the restored archive (unless superseded) and removes the launch guard.
+    /// Discards the restored archive (unless superseded) and removes the launch guard; if the
+    /// archive cannot be removed, the guard marks it consumed (`LaunchGuard.consumed`).
     func finishRestoration() throws {
-        if !restoredArchiveSuperseded { try store.remove() }
+        if !restoredArchiveSuperseded {
+            do { try store.remove() } catch {
+                var notes: [String] = []
+                markConsumed(&notes)
+                throw error
+            }
+        }
         restoredArchiveSuperseded = false
         try store.removeGuard()
     }
@@ -223,6 +232,9 @@ enum LaunchGuard {
     /// reports `discardedByHost`. A later save makes the mark meaningless (a launch with an
     /// archive ignores it).
     static let discardedByHost = 200
+    /// A launch consumed the archive (restored it, or refused it) but could not remove it: the
+    /// next launch discards it rather than restore it again (SPEC R14). A save clears the mark.
+    static let consumed = 300
 }
 
 extension Engine {

@@ -24,6 +24,8 @@ final class PreservationPass {
         let relation: ObjectRelation
         /// Whether the walk started from it.
         let isRoot: Bool
+        /// How many identifiers its path has (1 for a root).
+        let depth: Int
         /// The whole path, for records without parent.
         let path: [PathComponent]?
         /// The UID of `identifier` in the archive, if the walk stored it there (-1: not yet).
@@ -48,8 +50,15 @@ final class PreservationPass {
     /// Every recorded path with its record, made the first time a reference needs it.
     private var paths: [[PathComponent]: Int]?
 
-    init() {
+    /// The limits restoration reads with: what the pass records and its coders write keep
+    /// within them (SPEC R22), so that what is saved can be restored.
+    let limits: ArchiveLimits
+    /// The deepest path recorded (`limits.maxDepth`).
+    var maxDepth: Int { limits.maxDepth }
+
+    init(limits: ArchiveLimits = .default) {
         id = UInt64.random(in: 1 ... UInt64.max)
+        self.limits = limits
     }
 
     /// The object of record `index`, taken out of the record (moved, not copied): each record
@@ -92,11 +101,16 @@ final class PreservationPass {
     }
 
     private func markDuplicate(_ object: RestorableObject, _ path: [PathComponent], kept: RestorableObject?, keptPath: [PathComponent]) {
+        markLeftOut(
+            object, path,
+            .duplicatePath(kept: kept.map { "\(PathComponent.describe(keptPath)) (\($0.className))" } ?? PathComponent.describe(keptPath)))
+    }
+
+    /// Marks an object the walk does not record, with its subtree, and why.
+    private func markLeftOut(_ object: RestorableObject, _ path: [PathComponent], _ reason: PreservationReport.Reason) {
         object.passID = id
         object.passIndex = -2
-        leftOut.append(LeftOut(
-            object: object, path: path,
-            reason: .duplicatePath(kept: kept.map { "\(PathComponent.describe(keptPath)) (\($0.className))" } ?? PathComponent.describe(keptPath))))
+        leftOut.append(LeftOut(object: object, path: path, reason: reason))
     }
 
     /// `passIndex` of an object the walk has taken but not recorded yet, at position
@@ -154,9 +168,14 @@ final class PreservationPass {
         func mark(_ o: RestorableObject, _ index: Int) {
             names.removeAll()
             let mark = taken.count
+            let tooDeep = records[index].depth >= maxDepth
             func consider(_ c: RestorableObject, _ position: Int, _ cid: String, _ relation: ObjectRelation) {
                 guard c.passID != id else { return }
                 let component = PathComponent(cid, position: position)
+                if tooDeep {
+                    markLeftOut(c, components(ofRecord: index) + [component], .tooDeep(limit: maxDepth, below: c.dependentCount()))
+                    return
+                }
                 if let kept = names.insert(component, c) {
                     let base = components(ofRecord: index)
                     markDuplicate(c, base + [component], kept: kept, keptPath: base + [component])
@@ -208,6 +227,7 @@ final class PreservationPass {
                 records.append(Record(
                     object: o, parent: next.parent, ancestor: -1, identifier: identifier,
                     position: position, relation: next.relation, isRoot: next.parent < 0,
+                    depth: next.parent < 0 ? 1 : records[next.parent].depth + 1,
                     path: next.parent < 0 ? [PathComponent(identifier)] : nil, identifierUID: uid))
                 // After the record exists: a duplicate's path is made from it.
                 if !(o.views.isEmpty && o.children.isEmpty && o.presented == nil && o.plainObjects.isEmpty) { mark(o, index) }
@@ -236,6 +256,11 @@ final class PreservationPass {
             for i in records.indices { all[components(ofRecord: i)] = i }
             paths = all
         }
+        guard path.count <= maxDepth else {
+            throw AmberError(
+                .limitExceeded,
+                "the referenced object '\(identifier)' (\(target.className)) is \(path.count) levels deep; the limit is \(maxDepth)")
+        }
         if let kept = paths![path] {
             // The kept object is named with its class while the pass still holds it (until its
             // record is encoded).
@@ -261,7 +286,7 @@ final class PreservationPass {
         let index = records.count
         records.append(Record(
             object: target, parent: parent, ancestor: ancestor, identifier: identifier, position: path.last?.position ?? 0,
-            relation: parent >= 0 ? target.relation : .none, isRoot: false, path: parent < 0 ? path : nil))
+            relation: parent >= 0 ? target.relation : .none, isRoot: false, depth: path.count, path: parent < 0 ? path : nil))
         paths![path] = index
         target.passID = id
         target.passIndex = index

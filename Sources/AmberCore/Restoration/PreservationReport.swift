@@ -22,6 +22,9 @@ public struct PreservationReport: RandomAccessCollection, CustomStringConvertibl
         case underLeftOut(String)
         /// A plain object that no encode callback referenced (SPEC R4).
         case notReferenced
+        /// Its path would be deeper than `limit` levels (`ArchiveLimits.maxDepth`, what restoration
+        /// reads): it and the `below` objects under it are left out (SPEC R22).
+        case tooDeep(limit: Int, below: Int)
 
         /// The reason in words.
         public var description: String {
@@ -32,6 +35,8 @@ public struct PreservationReport: RandomAccessCollection, CustomStringConvertibl
             case .encodeFailed(let m): return "its encode callback failed: \(m)"
             case .underLeftOut(let a): return "an object above it was left out (\(a))"
             case .notReferenced: return "a plain object that nothing referenced"
+            case .tooDeep(let limit, let below):
+                return "deeper than the limit of \(limit) levels" + (below > 0 ? "; the \(below) objects under it are left out with it" : "")
             }
         }
     }

@@ -39,6 +39,8 @@ final class RestoreSession {
     /// The records' restoration paths, as parent links and components: a path is made when
     /// asked for (`path(ofRecord:)`), not kept per record.
     let paths = RecordPaths()
+    /// The depth of each record's path (1 for a root), while reading.
+    private var depths: [Int32] = []
     /// The object restored (or found, for a class mismatch) for each record.
     @exclusivity(unchecked) var objects: [RestorableObject?] = []
     /// The engine's class relation when restoration began, for secure decoding of references
@@ -77,8 +79,24 @@ final class RestoreSession {
             let recordUIDs = try u.decodeObjectUIDs(forKey: L.objectsKey)
             records.reserveCapacity(recordUIDs.count)
             paths.reserveCapacity(recordUIDs.count)
+            depths.reserveCapacity(recordUIDs.count)
+            // A record is an object of its own: one met twice would make every use of it a new
+            // record, so that a small archive could name one record millions of times.
+            var met = [Bool](repeating: false, count: u.archive.objectCount)
             for (index, uid) in recordUIDs.enumerated() {
-                records.append(try readRecord(index, uid))
+                guard uid >= 0, uid < met.count, !met[uid] else {
+                    throw AmberError(.corrupt, "object record \(index) is object \(uid), which the archive lists as a record twice")
+                }
+                met[uid] = true
+                let record = try readRecord(index, uid)
+                // The depth of its path: records nested deeper than the reader's limit are refused,
+                // as preservation leaves them out (one table of limits serves both directions).
+                let depth = record.parent >= 0 ? depths[record.parent] + 1 : Int32(truncatingIfNeeded: paths.components(index).count)
+                guard depth <= limits.maxDepth else {
+                    throw AmberError(.limitExceeded, "object record \(index) is \(depth) levels deep; the limit is \(limits.maxDepth)")
+                }
+                depths.append(depth)
+                records.append(record)
             }
         } catch {
             let e = AmberError.wrapping(error)

@@ -76,6 +76,7 @@ class LeftOut(enum.IntEnum):
     ENCODE_FAILED = 4
     UNDER_LEFT_OUT = 5
     NOT_REFERENCED = 6
+    TOO_DEEP = 7  # deeper than the limit restoration reads (512 levels), with what is under it (R22)
 
 
 class AppState(enum.IntEnum):
@@ -1910,7 +1911,9 @@ class FixedKey(Protection):
 class KeyProvider(Protection):
     """The host's key callback: ``fn(for_saving: bool) -> bytes`` (32 bytes), or pass a
     subclass overriding ``key``. Raise KeyUnavailableError (or return None) when the key cannot
-    be had now (device locked): restoration is deferred, a save fails."""
+    be had now (device locked): restoration is deferred, a save fails. Any other exception
+    fails a save with it; at launch it defers restoration too (the archive is kept, the launch
+    fresh with FreshReason.KEY_UNAVAILABLE, and the report's message names the key provider)."""
     code = 1
 
     def __init__(self, fn: Optional[Callable[[bool], Optional[bytes]]] = None):
