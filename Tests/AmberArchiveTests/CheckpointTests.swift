@@ -8,7 +8,7 @@ import Testing
         let a = KeyedArchiver()
         a.encode("kept", forKey: "before")
         var stateUID = -1
-        try a.encodeObject(forKey: "state", className: "AmberState") { s in
+        a.encodeObject(forKey: "state", className: "AmberState") { s in
             s.encode(Int64(1), forKey: "first")
             let checkpoint = s.checkpoint()
             s.encode("half-written", forKey: "second")

@@ -231,7 +231,7 @@ enum PeakMemory {
         defer { fclose(f) }
         var line = [CChar](repeating: 0, count: 256)
         while fgets(&line, Int32(line.count), f) != nil {
-            let text = String(cString: line)
+            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             if text.hasPrefix("VmHWM:") {
                 let digits = text.filter(\.isNumber)
                 return Int(digits).map { $0 << 10 }

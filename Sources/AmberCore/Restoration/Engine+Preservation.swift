@@ -140,8 +140,8 @@ extension Engine {
             let bytes = try archiver.finishEncoding()
             lastPreservedSize = (uids.count, hint)
             return (bytes, report)
-        } catch let e as ArchiveError {
-            throw AmberError(e)
+        } catch {
+            throw AmberError(error)
         }
     }
 
