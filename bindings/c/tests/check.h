@@ -8,6 +8,7 @@
 
 #include "amber.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 
 static int passed, failed;
@@ -22,6 +23,16 @@ static inline void check(int ok, const char *what) {
                amber_error_last());
     }
     fflush(stdout); /* before any fork, so that no line is printed twice */
+}
+
+/* A check whose text is formatted (printf-style), for the values it names. */
+static inline void checkf(int ok, const char *fmt, ...) {
+    char line[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    check(ok, line);
 }
 
 /* A call's status is `want`. */

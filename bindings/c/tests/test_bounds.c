@@ -23,15 +23,6 @@
 
 #define APP_ID "org.example.bounds"
 
-static void checkf(int ok, const char *fmt, ...) {
-    char line[768];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    check(ok, line);
-}
-
 static double now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);

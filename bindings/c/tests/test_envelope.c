@@ -9,6 +9,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "amber.h"
+#include "one_screen.h"
 #include "scratch.h"
 
 #include <stdio.h>
@@ -50,51 +51,6 @@ static uint8_t *read_file(const char *path, size_t *size) {
     return bytes;
 }
 
-/* ---- a host: one controller saving a string; a delegate that always agrees ------------------ */
-
-static int yes_save(amber_engine *e, amber_coder *c, void *ctx) { (void)e; (void)c; (void)ctx; return 1; }
-static int yes_restore(amber_engine *e, amber_decoder *d, void *ctx) { (void)e; (void)d; (void)ctx; return 1; }
-
-static char decoded[64];
-static int encode(amber_object *o, amber_coder *c, void *ctx) {
-    (void)o; (void)ctx;
-    return amber_coder_encode_string(c, "secret", "the half-typed message");
-}
-static int decode(amber_object *o, amber_decoder *d, void *ctx) {
-    const char *s = NULL;
-    int status;
-    (void)o; (void)ctx;
-    status = amber_decoder_decode_string(&s, d, "secret");
-    if (status == AMBER_OK) snprintf(decoded, sizeof decoded, "%s", s);
-    return status;
-}
-
-static amber_engine *host(const amber_engine_options *opts) {
-    amber_engine *e = NULL;
-    amber_delegate d;
-    amber_object_callbacks cb;
-    amber_object *root = NULL;
-    if (amber_engine_open(&e, "org.amber.envelope", opts) != AMBER_OK) return NULL;
-    amber_delegate_init(&d, AMBER_DELEGATE_VERSION);
-    d.should_save = yes_save;
-    d.should_restore = yes_restore;
-    amber_engine_set_delegate(e, &d, NULL, NULL);
-    amber_object_callbacks_init(&cb, AMBER_OBJECT_CALLBACKS_VERSION);
-    cb.encode = encode;
-    cb.decode = decode;
-    amber_object_new(&root, e, AMBER_KIND_CONTROLLER, "Composer", "Composer", &cb, NULL, NULL);
-    amber_engine_add_root(e, root);
-    return e;
-}
-
-static int save(const amber_engine_options *opts) {
-    amber_engine *e = host(opts);
-    int saved = 0, status;
-    if (!e) return amber_error_last_code();
-    status = amber_engine_preserve(e, &saved);
-    amber_engine_close(e);
-    return status != AMBER_OK ? status : saved ? AMBER_OK : -1;
-}
 
 /* Launches an engine; returns the fresh reason (or -1), the report's message and protection. */
 static char message[2048], protection[128];
@@ -102,7 +58,7 @@ static int launch(const amber_engine_options *opts) {
     amber_engine *e = host(opts);
     amber_report *r = NULL;
     int reason;
-    decoded[0] = 0;
+    screen.decoded[0] = 0;
     message[0] = 0;
     if (!e) return -1;
     if (amber_engine_launch(&r, e) != AMBER_OK) { amber_engine_close(e); return -1; }
@@ -180,6 +136,10 @@ int main(void) {
     if (!mkdtemp(dir)) { perror("mkdtemp"); return 1; }
     snprintf(path, sizeof path, "%s/state.archive", dir);
     snprintf(keypath, sizeof keypath, "%s/archive.key", dir);
+    screen.app_id = "org.amber.envelope";
+    screen.class_name = "Composer";
+    screen.key = "secret";
+    screen.text = "the half-typed message";
 
     printf("== R20 the default: a key file in the state directory\n");
     amber_engine_options_init(&opts, AMBER_ENGINE_OPTIONS_VERSION);
@@ -198,7 +158,7 @@ int main(void) {
     check(access(path, F_OK) == 0, "R20 ... and the archive is kept");
     check(save(&opts) == AMBER_KEY_UNAVAILABLE, "R20 ... and a save is refused with AMBER_KEY_UNAVAILABLE");
     chmod(keypath, 0600);
-    check(launch(&opts) == AMBER_FRESH_NONE && strcmp(decoded, "the half-typed message") == 0,
+    check(launch(&opts) == AMBER_FRESH_NONE && strcmp(screen.decoded, "the half-typed message") == 0,
           "R20 with the key file fixed, the kept archive restores");
     check(strstr(protection, "AES-256-GCM") != NULL, "R20 the report names the protection");
     check(access(path, F_OK) != 0, "R14 the archive was discarded after restoring");
@@ -222,7 +182,7 @@ int main(void) {
         check(strstr(message, "key unavailable") != NULL, "R16 the report says the key was unavailable");
         check(save(&opts) == AMBER_KEY_UNAVAILABLE, "R20 a save while locked fails with AMBER_KEY_UNAVAILABLE");
         k.locked = 0;
-        check(launch(&opts) == AMBER_FRESH_NONE && strcmp(decoded, "the half-typed message") == 0,
+        check(launch(&opts) == AMBER_FRESH_NONE && strcmp(screen.decoded, "the half-typed message") == 0,
               "R20 once unlocked, the deferred archive restores");
     }
 
@@ -253,7 +213,7 @@ int main(void) {
         check(launch(&opts) == AMBER_FRESH_KEY_UNAVAILABLE && access(path, F_OK) == 0,
               "R20 ... the same for a code of its own (42)");
         k.fail_code = 0;
-        check(launch(&opts) == AMBER_FRESH_NONE && strcmp(decoded, "the half-typed message") == 0,
+        check(launch(&opts) == AMBER_FRESH_NONE && strcmp(screen.decoded, "the half-typed message") == 0,
               "R20 once the callback works again, the kept archive restores");
     }
 
@@ -267,8 +227,8 @@ int main(void) {
         opts.fixed_key = key_a;
         check(save(&opts) == AMBER_OK, "R20 save under a fixed key");
         opts.fixed_key = key_b;
-        check(launch(&opts) == AMBER_FRESH_AUTHENTICATION_FAILED && decoded[0] == 0,
-              "R20 another key: the archive does not authenticate, nothing is decoded");
+        check(launch(&opts) == AMBER_FRESH_AUTHENTICATION_FAILED && screen.decoded[0] == 0,
+              "R20 another key: the archive does not authenticate, nothing is screen.decoded");
         check(access(path, F_OK) != 0, "R22 ... and it is discarded");
 
         amber_engine_options_init(&opts, AMBER_ENGINE_OPTIONS_VERSION);
@@ -338,7 +298,7 @@ int main(void) {
               "R22 every flip and every truncation: a fresh launch, authentication failed or corrupt, archive discarded");
         m_write(good, good_size, &m);
         m.guard = 0;
-        check(launch(&opts) == AMBER_FRESH_NONE && strcmp(decoded, "the half-typed message") == 0,
+        check(launch(&opts) == AMBER_FRESH_NONE && strcmp(screen.decoded, "the half-typed message") == 0,
               "R20 the untouched archive still restores");
         free(good);
         m_remove(&m);

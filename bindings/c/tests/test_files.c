@@ -19,6 +19,8 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "amber.h"
+#include "check.h"
+#include "one_screen.h"
 #include "scratch.h"
 
 #include <errno.h>
@@ -33,18 +35,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-static int passed, failed;
-
-static void check(int ok, const char *what) {
-    if (ok) {
-        passed++;
-        printf("ok    %s\n", what);
-    } else {
-        failed++;
-        printf("FAIL  %s (last error: %s: %s)\n", what, amber_status_string(amber_error_last_code()), amber_error_last());
-    }
-}
 
 static double now_ms(void) {
     struct timespec ts;
@@ -75,26 +65,6 @@ static long file_size(const char *path) {
     return stat(path, &st) == 0 ? (long)st.st_size : -1;
 }
 
-/* ---- a host: one controller saving a string; a delegate that always agrees ------------------ */
-
-static int yes_save(amber_engine *e, amber_coder *c, void *ctx) { (void)e; (void)c; (void)ctx; return 1; }
-static int yes_restore(amber_engine *e, amber_decoder *d, void *ctx) { (void)e; (void)d; (void)ctx; return 1; }
-
-static const char *to_save = "the draft";
-static char decoded[64];
-static int encode(amber_object *o, amber_coder *c, void *ctx) {
-    (void)o; (void)ctx;
-    return amber_coder_encode_string(c, "draft", to_save);
-}
-static int decode(amber_object *o, amber_decoder *d, void *ctx) {
-    const char *s = NULL;
-    int status;
-    (void)o; (void)ctx;
-    status = amber_decoder_decode_string(&s, d, "draft");
-    if (status == AMBER_OK) snprintf(decoded, sizeof decoded, "%s", s);
-    return status;
-}
-
 /* The options of the default protection (a key file) in `dir`, or with `key_file`. */
 static void options(amber_engine_options *opts, const char *dir, const char *key_file) {
     amber_engine_options_init(opts, AMBER_ENGINE_OPTIONS_VERSION);
@@ -102,32 +72,6 @@ static void options(amber_engine_options *opts, const char *dir, const char *key
     opts->key_file = key_file;
 }
 
-static amber_engine *host(const amber_engine_options *opts) {
-    amber_engine *e = NULL;
-    amber_delegate d;
-    amber_object_callbacks cb;
-    amber_object *root = NULL;
-    if (amber_engine_open(&e, "org.amber.files", opts) != AMBER_OK) return NULL;
-    amber_delegate_init(&d, AMBER_DELEGATE_VERSION);
-    d.should_save = yes_save;
-    d.should_restore = yes_restore;
-    amber_engine_set_delegate(e, &d, NULL, NULL);
-    amber_object_callbacks_init(&cb, AMBER_OBJECT_CALLBACKS_VERSION);
-    cb.encode = encode;
-    cb.decode = decode;
-    amber_object_new(&root, e, AMBER_KIND_CONTROLLER, "Editor", "Editor", &cb, NULL, NULL);
-    amber_engine_add_root(e, root);
-    return e;
-}
-
-static int save(const amber_engine_options *opts) {
-    amber_engine *e = host(opts);
-    int saved = 0, status;
-    if (!e) return amber_error_last_code();
-    status = amber_engine_preserve(e, &saved);
-    amber_engine_close(e);
-    return status != AMBER_OK ? status : saved ? AMBER_OK : -1;
-}
 
 /* What a call in a child process gave: a status or a fresh reason, the time it took, the
  * report's message or the last error. */
@@ -140,7 +84,7 @@ typedef struct outcome {
 static int launch_into(const amber_engine_options *opts, outcome *o) {
     amber_engine *e = host(opts);
     amber_report *r = NULL;
-    decoded[0] = 0;
+    screen.decoded[0] = 0;
     o->message[0] = 0;
     if (!e) return -1;
     if (amber_engine_launch(&r, e) != AMBER_OK) { amber_engine_close(e); return -1; }
@@ -216,6 +160,10 @@ int main(void) {
     amber_engine_options opts;
     outcome o;
     if (!root) return 1; /* nothing in the real home directory */
+    screen.app_id = "org.amber.files";
+    screen.class_name = "Editor";
+    screen.key = "draft";
+    screen.text = "the draft";
 
     printf("== R22 a FIFO at the archive: a store error, never read, left as it is\n");
     snprintf(dir, sizeof dir, "%s/fifo-archive", root);
@@ -286,7 +234,7 @@ int main(void) {
             snprintf(keypath, sizeof keypath, "%s/archive.key", dir);
             snprintf(tmp, sizeof tmp, "%s/real.key", dir);
             options(&opts, dir, NULL);
-            to_save = "the previous draft";
+            screen.text = "the previous draft";
             if (save(&opts) != AMBER_OK) { check(0, "a first save"); continue; }
             before = file_size(path);
             switch (k) {
@@ -300,7 +248,7 @@ int main(void) {
                 if (unlink(keypath) != 0 || !write_file(keypath, big, sizeof big) || chmod(keypath, 0600) != 0) perror("write");
                 break;
             }
-            to_save = "the next draft";
+            screen.text = "the next draft";
             bounded(DO_SAVE, &opts, NULL, &o);
             snprintf(line, sizeof line, "R20 a key file that is %s: the save is AMBER_KEY_UNAVAILABLE (got %s)", kinds[k],
                      o.value == -2 ? "blocked" : amber_status_string(o.value));
@@ -315,7 +263,7 @@ int main(void) {
                 check(o.value == AMBER_FRESH_NONE, "R20 ... with the key file restored, the kept archive restores");
             }
         }
-        to_save = "the draft";
+        screen.text = "the draft";
     }
 
     printf("== R19 R20 the leftovers of a save killed while it created the key file\n");
@@ -329,7 +277,7 @@ int main(void) {
         snprintf(path, sizeof path, "%s/state.archive", dir);
         snprintf(keypath, sizeof keypath, "%s/archive.key", dir);
         options(&opts, dir, NULL);
-        to_save = "saved after the kill";
+        screen.text = "saved after the kill";
         check(save(&opts) == AMBER_OK, "a save with the default key file");
         /* Killed after the link, before the unlink: a second hard link of the live key. */
         snprintf(leftover[0], sizeof leftover[0], "%s/.archive.key.5eed1e55c0ffee00.tmp", dir);
@@ -360,7 +308,7 @@ int main(void) {
         bounded(DO_LAUNCH, &opts, NULL, &o);
         check(!exists(other_left) && o.value == AMBER_FRESH_NONE,
               "R19 the launch removes the key_file's leftover too, and restores");
-        to_save = "the draft";
+        screen.text = "the draft";
     }
 
     printf("%d passed, %d failed\n", passed, failed);

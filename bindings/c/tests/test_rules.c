@@ -34,15 +34,6 @@
 
 /* ---- checks ------------------------------------------------------------------------------ */
 
-static void checkf(int ok, const char *fmt, ...) {
-    char line[768];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    check(ok, line);
-}
-
 /* A failure: the code, and a message on this thread with the same code (R22: never silent). */
 static void check_error(int got, int want, const char *what) {
     const char *msg = amber_error_last();
