@@ -551,12 +551,8 @@ extension ArchiveValue {
     /// to by UID.
     init(inPlace plain: PropertyList, what: @autoclosure () -> String) throws(ArchiveError) {
         switch plain {
-        case .bool(let b): self = .bool(b)
-        case .int(let i): self = .int(i)
-        case .uint(let u): self = .uint(u)
-        case .float(let f): self = .double(Double(f))
-        case .double(let d): self = .double(d)
-        case .data(let d): self = .data(d)
+        case .bool, .int, .uint, .float, .double, .data:
+            try self.init(plain: plain, what: "")  // a plain value of these kinds is never refused
         default:
             throw ArchiveError(.notKeyedArchive, "\(what()) is \(a: plain.typeName) in place, which a keyed archive stores as an object")
         }

@@ -1,11 +1,5 @@
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// How much a log line matters (SPEC R29).
 public enum LogLevel: Int, Comparable, Sendable, CustomStringConvertible {
     /// Every decision of a preservation or restoration: what was left out and why, which step
@@ -64,8 +58,7 @@ public enum Log {
 
     /// The level `AMBER_LOG` names, read once (nil: unset or not a level).
     public static let environmentLevel: LogLevel? = {
-        guard let raw = getenv("AMBER_LOG") else { return nil }
-        return LogLevel(name: String(cString: raw))
+        FileSystem.environment("AMBER_LOG").flatMap(LogLevel.init(name:))
     }()
 
     /// The process-wide sink: lines of every engine without a sink of its own.
@@ -83,11 +76,7 @@ public enum Log {
         guard toSink || toStandardError else { return }
         let text = message()
         if toSink { sink!.write(level, text) }
-        if toStandardError {
-            let line = "amber: \(level): \(text)\n"
-            var bytes = Array(line.utf8)
-            _ = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress, $0.count) }
-        }
+        if toStandardError { FileSystem.writeStandardError("amber: \(level): \(text)\n") }
     }
 
     /// Whether a line at `level` would go anywhere (to skip work that only feeds the log).

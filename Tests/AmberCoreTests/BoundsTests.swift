@@ -9,9 +9,8 @@ import Testing
 /// the reader's limits, linear removal and closing, and an archive restored once even when it
 /// cannot be removed (SPEC R14, R19, R22).
 @Suite struct BoundsTests {
-    // R22: a record listed twice is corrupt: otherwise a small archive could name one record
-    // millions of times, each a record of its own at restoration.
-    @Test func aRecordListedTwiceIsCorrupt() throws {
+    /// A restoration archive whose record list names one record `times` times; and its UID.
+    private func archiveListingOneRecord(times: Int) throws -> (bytes: [UInt8], record: Int) {
         let a = KeyedArchiver()
         a.encode(Int64(3), forKey: "amber.format")
         a.encodeObject(forKey: "app", className: "AmberAppState") { _ in }
@@ -22,8 +21,15 @@ import Testing
             r.encode(.array([.string("root")]), forKey: "path")
             r.encodeObject(forKey: r.key("state"), class: state) { _ in }
         }
-        try a.encode(objectUIDs: [record, record, record], forKey: "objects")
-        let report = makeEngine(MemoryStore(bytes: try a.finishEncoding())).restore()
+        try a.encode(objectUIDs: [Int](repeating: record, count: times), forKey: "objects")
+        return (try a.finishEncoding(), record)
+    }
+
+    // R22: a record listed twice is corrupt: otherwise a small archive could name one record
+    // millions of times, each a record of its own at restoration.
+    @Test func aRecordListedTwiceIsCorrupt() throws {
+        let (bytes, record) = try archiveListingOneRecord(times: 3)
+        let report = makeEngine(MemoryStore(bytes: bytes)).restore()
         guard case .corruptArchive(let message) = report.freshLaunchReason else {
             Issue.record("not refused: \(report)")
             return
@@ -41,18 +47,7 @@ import Testing
         #else
         let references = 8 << 20
         #endif
-        let a = KeyedArchiver()
-        a.encode(Int64(3), forKey: "amber.format")
-        a.encodeObject(forKey: "app", className: "AmberAppState") { _ in }
-        let state = a.objectClass("AmberState")
-        let record = a.encodeDetachedObject(className: "AmberObjectRecord") { r in
-            r.encode("RootController", forKey: "class")
-            r.encode("root", forKey: "id")
-            r.encode(.array([.string("root")]), forKey: "path")
-            r.encodeObject(forKey: r.key("state"), class: state) { _ in }
-        }
-        try a.encode(objectUIDs: [Int](repeating: record, count: references), forKey: "objects")
-        let bytes = try a.finishEncoding()
+        let (bytes, _) = try archiveListingOneRecord(times: references)
         let engine = makeEngine(MemoryStore(bytes: bytes))
         let peakBefore = PeakMemory.reset()
         let start = FileSystem.monotonicSeconds()

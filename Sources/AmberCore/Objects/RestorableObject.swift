@@ -386,13 +386,20 @@ open class RestorableObject {
     /// own identifier under those of its ancestors that have one (ancestors without one are
     /// skipped); nil if the object itself has no identifier.
     var referenceComponents: [PathComponent]? {
-        guard identifier != nil else { return nil }
+        identifier == nil ? nil : identifiedComponents
+    }
+
+    /// The identifiers of this object's ancestors that have one, then its own if it has one,
+    /// each with its stack position: its path as far as it has one (the preservation report
+    /// names objects left out by it, SPEC R28).
+    var identifiedComponents: [PathComponent] {
         var reversed: [PathComponent] = []
         var node: RestorableObject? = self
-        while let n = node {
+        var steps = 0
+        while let n = node, steps < 1 << 24 {
             if let id = n.identifier { reversed.append(PathComponent(id, position: n.stackOccurrence)) }
             node = n.parent
-            if reversed.count > 1 << 20 { return nil }
+            steps += 1
         }
         return reversed.reversed()
     }

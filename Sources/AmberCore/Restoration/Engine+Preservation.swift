@@ -171,16 +171,6 @@ extension Engine {
             /// Levels below where this walk started.
             var depth = 0
         }
-        /// The identifiers of an object's identified ancestors and its own, with positions.
-        func path(of o: RestorableObject) -> [PathComponent] {
-            var reversed: [PathComponent] = []
-            var node: RestorableObject? = o
-            while let n = node, reversed.count < 1 << 20 {
-                if let id = n.identifier { reversed.append(PathComponent(id, position: n.stackOccurrence)) }
-                node = n.parent
-            }
-            return reversed.reversed()
-        }
         var stack: [Visit] = []
         /// Puts what hangs from `o` on the stack, to come off in walk order.
         func push(under o: RestorableObject, _ unidentified: String?, _ leftOutAbove: String?, depth: Int) {
@@ -207,7 +197,7 @@ extension Engine {
                 // As deep below where the walk left the trees as a path may be: one entry for
                 // it and what is under it (a path per object would cost the square of the depth).
                 entries.append(PreservationReport.Entry(
-                    path: path(of: o), className: o.className, kind: o.kind,
+                    path: o.identifiedComponents, className: o.className, kind: o.kind,
                     leftOut: .tooDeep(limit: pass.maxDepth, below: o.dependentCount())))
                 continue
             }
@@ -222,9 +212,9 @@ extension Engine {
                 } else {
                     reason = .notReferenced
                 }
-                entries.append(PreservationReport.Entry(path: path(of: o), className: o.className, kind: o.kind, leftOut: reason))
+                entries.append(PreservationReport.Entry(path: o.identifiedComponents, className: o.className, kind: o.kind, leftOut: reason))
                 if unidentified == nil, o.identifier == nil {
-                    let abovePath = o.parent.map { path(of: $0) } ?? []
+                    let abovePath = o.parent?.identifiedComponents ?? []
                     unidentified = "\(abovePath.isEmpty ? "" : PathComponent.describe(abovePath))/(\(o.className))"
                 }
             }

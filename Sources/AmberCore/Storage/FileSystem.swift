@@ -55,6 +55,13 @@ enum FileSystem {
         return Double(ts.tv_sec) - 978_307_200 + Double(ts.tv_nsec) / 1_000_000_000
     }
 
+    /// Writes text to standard error in one call (a log line; a failure is ignored: there is
+    /// nowhere to report it).
+    static func writeStandardError(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+
     /// Seconds on the monotonic clock, for durations.
     static func monotonicSeconds() -> Double {
         var ts = timespec()
