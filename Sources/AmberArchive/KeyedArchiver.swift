@@ -23,10 +23,7 @@ public final class KeyedArchiver {
 
     /// Everything the archive holds so far. One stored property, so that each call makes one
     /// access to it (class properties are checked for exclusive access at run time).
-    ///
-    /// No method holds an access to `w` while host code runs (host closures are called between
-    /// accesses), so `w` skips the run-time exclusivity check, a tenth of the encoding time.
-    @exclusivity(unchecked) var w: ArchiveWriter
+    var w: ArchiveWriter
     /// Keeps encoded objects alive so that their identities are not reused during encoding:
     /// the objects met one at a time (`encodeObject`).
     var retained: [AnyObject] = []
@@ -38,8 +35,7 @@ public final class KeyedArchiver {
     /// Past the caches that matters: an object met in an array is usually cold (a parent meets
     /// its children long before their turn comes), and counting a reference is an atomic write,
     /// which the processor runs only once every read before it is done: a whole wait on memory
-    /// each. On the benchmark's 100,000-node tree this made encoding 3 to 4% faster (10,000
-    /// nodes: unchanged). An array of a registered class is not even read when met (its
+    /// each. An array of a registered class is not even read when met (its
     /// objects' classes are found at their turn, see `encodeArray`).
     var heldArrays: [any HeldObjects] = []
     /// What `touch`'s reads and `finishEncoding`'s reads of `retained` and `heldArrays` add up
@@ -58,15 +54,14 @@ public final class KeyedArchiver {
         let uid: Int32
     }
     /// The objects met and not encoded yet, the next one last (see `drain`).
-    @exclusivity(unchecked) var pending: [Pending] = []
+    var pending: [Pending] = []
     /// Whether `drain` is running: an object met then waits its turn.
     var draining = false
     /// The classes of the objects met, each once: its encode closure and its class
     /// description's UID, and the index of each by name. The closure alone, not the whole
     /// `ArchiveClass`: encoding an object copies its class's entry, and a copy of an
     /// `ArchiveClass` counts references to its name and its three closures (atomic writes, each
-    /// waiting for every memory access before it, cold ones included: dropping them made
-    /// encoding 5% faster at 10,000 and 100,000 nodes).
+    /// waiting for every memory access before it, cold ones included).
     var classes: [(encode: @Sendable (AnyObject, KeyedArchiver) throws -> Void, uid: Int)] = []
     var classIndex: [String: Int32] = [:]
     /// The Swift type last looked up and the index in `classes` of its class.
@@ -858,8 +853,7 @@ protocol HeldObjects {
     /// The number of objects. (Mutating, as `object(at:)`, only so that it is called on an
     /// array in place: `releaseInBlocks` reads it to bring a cold array into the caches before
     /// releasing it, and a copy would count a reference to the array first, an atomic that waits
-    /// for the cold read. A `count` property read through `any HeldObjects` made that copy: on
-    /// the benchmark's 100,000-node tree, 1% of encoding's samples.)
+    /// for the cold read. A `count` property read through `any HeldObjects` made that copy.)
     mutating func heldCount() -> Int
     /// The object at `i`. (Mutating only so that it is called on an array in place, as in
     /// `heldArrays[a].object(at: i)`, rather than on a copy, which counts a reference to the

@@ -21,13 +21,13 @@ extension KeyedUnarchiver {
         /// Each name as stored (`$` escaped as `$$`).
         let stored: [String]
         /// The key string object each name matched last (-1: none yet).
-        @exclusivity(unchecked) var keyRefs: [Int]
+        var keyRefs: [Int]
         /// By entry position, the key string object seen there last and the name it is (-1:
         /// none): objects of one kind list their keys in the same order.
-        @exclusivity(unchecked) var hintRefs: [Int]
-        @exclusivity(unchecked) var hintNames: [Int]
+        var hintRefs: [Int]
+        var hintNames: [Int]
         /// The value found for each name by the last `readFields` (-1: absent).
-        @exclusivity(unchecked) var values: [Int]
+        var values: [Int]
         static let hints = 32
 
         public init(_ names: [String]) {

@@ -18,57 +18,52 @@ public final class KeyedUnarchiver {
 
     let plist: BinaryPropertyList
     /// The object being decoded: its dictionary, UID (-1 for `$top`) and nesting depth.
-    ///
-    /// This and the caches below are never accessed while host code runs (host closures are
-    /// called between accesses, not inside one), so they skip the run-time exclusivity check.
-    @exclusivity(unchecked) var cursor: Cursor
+    var cursor: Cursor
     /// Where each object made so far is, by UID (allocated at the first object): 0 for one not
     /// made, `beingMade` while its class's `make` runs, else the array it is in and its index
     /// there. High 32 bits 0: in `singles`, at the low bits minus one; n > 0: in `heldLists[n -
     /// 1]`, at the low bits. One array, read once per object met.
-    @exclusivity(unchecked) var located: [UInt64] = []
+    var located: [UInt64] = []
     static let beingMade = UInt64.max
     /// The objects made that no held array holds: those decoded one at a time, and those of an
     /// array not complete yet (moved out when it is: set to nil, and the nils at the end
     /// removed, so that for a tree this stays as short as the tree is deep).
-    @exclusivity(unchecked) var singles: [AnyObject?] = []
+    var singles: [AnyObject?] = []
     /// The arrays of objects `decodeObjects` returned, each kept whole: it holds its objects for
     /// one reference count, and `located` finds the objects in it. Objects used to be held one
     /// by one until the unarchiver's end, and released then, long cold past the caches (an
-    /// atomic that waits on memory, one object after another: on the benchmark's 100,000-node
-    /// tree, the end took 6% of decoding); now an array's objects are moved here when it is
+    /// atomic that waits on memory, one object after another); now an array's objects are moved here when it is
     /// complete, still in the caches. A caller that keeps the array it got shares it, and the
     /// end then counts one reference per array.
-    @exclusivity(unchecked) var heldLists: [any HeldObjects] = []
+    var heldLists: [any HeldObjects] = []
     /// The UIDs of the items of the arrays being decoded, innermost last (see `listObject`).
-    @exclusivity(unchecked) var listUIDs: [Int32] = []
+    var listUIDs: [Int32] = []
     /// Values the current `decodeValue` may still produce (see `BinaryPropertyList.valueBudget`):
     /// an NSArray may be referenced from many places, and decoding copies it each time.
     var valueBudget = 0
     var valuesInProgress: Set<Int> = []
     /// Resolved class descriptions, by the UID of the description.
-    @exclusivity(unchecked) var classIndex = ScalarMap()
-    @exclusivity(unchecked) var classes: [ClassInfo] = []
+    var classIndex = ScalarMap()
+    var classes: [ClassInfo] = []
     /// The `make` and `decode` closures of each class of `classes` (nil if it is not
     /// registered), apart: reading them from a `ClassInfo` copied it whole, counting references
-    /// to its arrays, strings and closures, atomics that each wait for every read before them
-    /// (7% of decoding's samples on the benchmark's 100,000-node tree).
-    @exclusivity(unchecked) var coders: [(make: @Sendable (KeyedUnarchiver) throws -> AnyObject,
+    /// to its arrays, strings and closures, atomics that each wait for every read before them.
+    var coders: [(make: @Sendable (KeyedUnarchiver) throws -> AnyObject,
                                           decode: (@Sendable (AnyObject, KeyedUnarchiver) throws -> Void)?)?] = []
     /// The object table reference of recently used keys (archives store each key string once).
-    @exclusivity(unchecked) var keyRefs = KeyRefCache()
+    var keyRefs = KeyRefCache()
     /// The key string objects that keys given as bytes matched last, by a hash of the bytes
     /// (`field(forKeyUTF8:)`).
-    @exclusivity(unchecked) var utf8KeyRefs = [Int](repeating: -1, count: 64)
-    @exclusivity(unchecked) var utf8KeyPositions = [Int](repeating: 0, count: 64)
+    var utf8KeyRefs = [Int](repeating: -1, count: 64)
+    var utf8KeyPositions = [Int](repeating: 0, count: 64)
     /// The string objects of the keys `$class` and `NS.objects` as last found (-1: not yet).
-    @exclusivity(unchecked) var classKeyRef = -1
-    @exclusivity(unchecked) var objectsKeyRef = -1
+    var classKeyRef = -1
+    var objectsKeyRef = -1
     /// Recently made strings, by object table reference (direct-mapped, 1,024 entries): a
     /// string that many objects share (a class name, a title) is made once and then shared,
     /// while strings met once cost no more than a slot overwritten.
-    @exclusivity(unchecked) var recentStringRefs = [Int](repeating: -1, count: 1024)
-    @exclusivity(unchecked) var recentStrings = [String](repeating: "", count: 1024)
+    var recentStringRefs = [Int](repeating: -1, count: 1024)
+    var recentStrings = [String](repeating: "", count: 1024)
 
     /// What the reads in `deinit` add up to, so that they are not optimized away.
     var touched: UInt = 0

@@ -433,7 +433,7 @@ struct ObjectTable {
         let ref: Int32
         // ASCII found from the bytes at hand: asking the string (`value.utf16.count`) copied it,
         // an atomic count of a reference that waits for every write before it, cold table slots
-        // among them (on the benchmark's 100,000-node tree, 1.5% of encoding's samples).
+        // among them.
         if units.isASCII {
             ref = writeASCII(units)
         } else {

@@ -7,8 +7,7 @@
 /// and the processor runs atomics one at a time: released in turn, each cold object would cost
 /// a whole wait on memory. Plain reads overlap, so a block of them brings the block's objects
 /// into the caches in about the time of one such wait, and the releases that follow find them
-/// there. On the benchmark's 100,000-node tree, the unarchiver's release in turn was 4.5% of
-/// decoding's perf samples.
+/// there.
 @inline(__always)
 func releaseInBlocks(_ objects: inout [AnyObject]) -> UInt {
     var sum: UInt = 0
@@ -21,7 +20,7 @@ func releaseInBlocks(_ objects: inout [AnyObject]) -> UInt {
 }
 
 /// As `releaseInBlocks(_:)`, for optional objects. (Written out rather than shared with it
-/// through a generic loop and a closure: that version measured 5 to 10% slower decoding.)
+/// through a generic loop and a closure, which the optimizer did not flatten.)
 @inline(__always)
 func releaseInBlocks(_ objects: inout [AnyObject?]) -> UInt {
     var sum: UInt = 0

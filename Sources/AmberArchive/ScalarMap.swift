@@ -74,16 +74,11 @@ struct ScalarMap {
 /// when its control byte matches (a value met before, or 1 in 128 by chance). A probe and an
 /// insertion touch one group, the control word and the slot side by side: when the control words
 /// were a table apart from the slots, each new value cost two cold lines, and on x86 the host's
-/// reference counts (atomic writes) wait for every write before them, the slot's included (this
-/// layout made encoding the benchmark's 100,000-node tree 2 to 7% faster, depending on the
-/// machine's load; 10,000 nodes unchanged). Each slot holds the reference plus one and a 32-bit
+/// reference counts (atomic writes) wait for every write before them, the slot's included. Each slot holds the reference plus one and a 32-bit
 /// tag, the high half of the hash, whose high bits also choose the group: the table grows by
 /// rehashing the tags it holds, without reading any value again. Linear probing by group, at
-/// most 4/5 full, and sized to what it is asked to hold rather than to a power of two (tables
-/// 40% smaller than with powers of two at the benchmark's sizes: the 100,000-node tree's three
-/// tables take 4.6 MB, not 8 MB, less to share the last-level cache with; when another tenant
-/// of the machine was using it heavily, encoding that tree took 46 to 47 ms against 54 to 65
-/// with powers of two). The hashes are of values the program encoding gives (strings, numbers,
+/// most 4/5 full, and sized to what it is asked to hold rather than to a power of two (smaller
+/// tables, less to share the last-level cache with). The hashes are of values the program encoding gives (strings, numbers,
 /// object identities), never of a file's contents.
 struct RefMap {
     /// The groups, eight words each: the control word, then seven slots.

@@ -5,11 +5,11 @@ import AmberArchive
 final class DecoderCore {
     let unarchiver: KeyedUnarchiver
     /// The UID of the object read (the object's nested state, or the application state).
-    @exclusivity(unchecked) private(set) var uid: Int
+    private(set) var uid: Int
     /// False outside the callback the decoder was given to.
-    @exclusivity(unchecked) var isActive = true
+    var isActive = true
     /// What the decoder is for, in messages.
-    @exclusivity(unchecked) private(set) var owner: CoderOwner
+    private(set) var owner: CoderOwner
     /// The restore it belongs to, for references (SPEC R4). Weak: the session holds the
     /// application decoder.
     weak var session: RestoreSession?

@@ -2,24 +2,21 @@ import AmberArchive
 
 /// What `StateCoder` and `AppCoder` share: the archiver positioned on their object, the checks
 /// every write goes through (active, not reserved, not written twice), and error conversion.
-///
-/// Its stored properties skip the run-time exclusivity check: they are accessed only inside
-/// its own methods and the engine's, never across a call to host code.
 final class EncoderCore {
     let archiver: KeyedArchiver
     /// False once the callback the coder was given to has returned.
-    @exclusivity(unchecked) var isActive = true
+    var isActive = true
     /// What the coder is for, in messages (for a reused coder, `record` replaces its index).
-    @exclusivity(unchecked) private var baseOwner: CoderOwner
+    private var baseOwner: CoderOwner
     /// The record of a reused preserving coder (-1: `baseOwner` as it is).
-    @exclusivity(unchecked) private var record = -1
+    private var record = -1
     /// Keys written so far, to refuse a second write (a list: objects write few keys): the
     /// first `writtenCount` of `written` (the rest are left over from a previous owner).
-    @exclusivity(unchecked) private var written: [String] = []
+    private var written: [String] = []
     /// `CoderKey.fingerprint(of:)` of each of `written`.
-    @exclusivity(unchecked) private var writtenFingerprints: [UInt64] = []
-    @exclusivity(unchecked) private var writtenCount = 0
-    @exclusivity(unchecked) private var writtenSet: Set<String>?
+    private var writtenFingerprints: [UInt64] = []
+    private var writtenCount = 0
+    private var writtenSet: Set<String>?
 
     /// Records a referenced object for preservation and gives its record index (SPEC R4).
     let references: (RestorableObject) throws(AmberError) -> Int

@@ -10,7 +10,7 @@ public final class StateCoder: KeyedStateCoder {
     let pass: PreservationPass
     /// The object whose state this coder holds. (Unchecked for exclusive access at run time:
     /// every access is a plain read or, by the engine between callbacks, a write.)
-    @exclusivity(unchecked) public private(set) var object: RestorableObject
+    public private(set) var object: RestorableObject
 
     init(archiver: KeyedArchiver, pass: PreservationPass, record: Int, object: RestorableObject) {
         self.pass = pass

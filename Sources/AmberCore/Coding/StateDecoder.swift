@@ -9,7 +9,7 @@ import AmberArchive
 public final class StateDecoder: KeyedStateDecoder {
     let session: RestoreSession
     /// The index of the object's record in the archive.
-    @exclusivity(unchecked) public private(set) var recordIndex: Int
+    public private(set) var recordIndex: Int
 
     init(session: RestoreSession, record: Int) {
         self.session = session

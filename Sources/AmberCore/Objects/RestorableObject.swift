@@ -27,39 +27,39 @@ open class RestorableObject {
 
     /// Whether this controller is a stack (a navigation stack): its children with the same
     /// identifier are told apart by position in their restoration paths (SPEC R3).
-    @exclusivity(unchecked) public var isStackContainer: Bool
+    public var isStackContainer: Bool
     /// The restoration identifier; nil (or empty) means the object, and everything under it, is
     /// not preserved (SPEC R2).
-    @exclusivity(unchecked) public var restorationIdentifier: String?
+    public var restorationIdentifier: String?
     /// The children of this controller, in order.
     public var children: [RestorableObject] { childList.children() }
     /// The children, with O(1) removal (`ChildList`).
-    @exclusivity(unchecked) private var childList = ChildList()
+    private var childList = ChildList()
     /// This child's slot in its parent's `childList` (a hint).
     var slotInParent = -1
     /// The views of this controller, in order.
-    @exclusivity(unchecked) public private(set) var views: [RestorableObject] = []
+    public private(set) var views: [RestorableObject] = []
     /// The controller this one presents, if any.
-    @exclusivity(unchecked) public private(set) var presented: RestorableObject?
+    public private(set) var presented: RestorableObject?
     /// Marks of the engine's passes: the pass that last met the object and its record index in
     /// it (-1 while unrecorded, -2 for a duplicate). A pass has a random 64-bit id.
-    @exclusivity(unchecked) var passID: UInt64 = 0
-    @exclusivity(unchecked) var passIndex: Int = -1
+    var passID: UInt64 = 0
+    var passIndex: Int = -1
 
     /// The host's class name: recorded in the archive and checked at restoration (SPEC R11).
-    @exclusivity(unchecked) public var className: String
+    public var className: String
     /// The name of the object's restoration class, registered with
     /// `Engine.registerRestorationClass`: the first place asked for the object at restoration
     /// (SPEC R10 step 1).
-    @exclusivity(unchecked) public var restorationClassName: String?
+    public var restorationClassName: String?
     /// The identifier of the blueprint the object was made from (the analogue of a storyboard
     /// identifier), recorded so that a blueprint factory can make it again (SPEC R10 step 4).
-    @exclusivity(unchecked) public var blueprintIdentifier: String?
+    public var blueprintIdentifier: String?
     /// The host's payload, for a Swift host. Amber never looks inside (the C layer keeps its
     /// own data in a subclass).
-    @exclusivity(unchecked) public var host: AnyObject?
+    public var host: AnyObject?
     /// The host's encode, decode and finished-restoring callbacks.
-    @exclusivity(unchecked) public var callbacks: RestorableCallbacks
+    public var callbacks: RestorableCallbacks
     /// A view's kind and the accessors of its standard state (SPEC R17); nil: the view keeps
     /// only what its encode callback writes. Ignored on controllers and plain objects.
     public var viewAccessors: ViewAccessors? {
@@ -81,12 +81,12 @@ open class RestorableObject {
 
     /// `viewAccessors` and `modelAssociation`, which only some views have, kept apart (made when
     /// first set): the object is some 80 bytes smaller, and a preservation, which meets every
-    /// object once, cold, reads fewer cache lines of each (10k objects from C: -9% measured).
+    /// object once, cold, reads fewer cache lines of each.
     private final class ViewParts {
         var accessors: ViewAccessors?
         var association: ModelAssociation?
     }
-    @exclusivity(unchecked) private var viewParts: ViewParts?
+    private var viewParts: ViewParts?
 
     private func withViewParts(_ body: (ViewParts) -> Void) {
         if let p = viewParts { return body(p) }
@@ -102,11 +102,11 @@ open class RestorableObject {
     /// each retain and release of it would go. The parent clears its children's, presented
     /// controller's, views' and plain objects' `parent` when it goes (`deinit`), so this never
     /// outlives its object.
-    @exclusivity(unchecked) public private(set) unowned var parent: RestorableObject?
+    public private(set) unowned var parent: RestorableObject?
     /// How it hangs from `parent` (`.none` without one).
-    @exclusivity(unchecked) public private(set) var relation: ObjectRelation = .none
+    public private(set) var relation: ObjectRelation = .none
     /// The plain objects that name this object as their restoration parent (held weakly).
-    @exclusivity(unchecked) var plainObjects: [WeakObject] = []
+    var plainObjects: [WeakObject] = []
 
 
     /// Creates an object outside any tree.

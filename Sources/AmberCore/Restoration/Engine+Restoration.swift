@@ -200,25 +200,14 @@ extension Engine {
             }
         }
         // Implicit lookup sees the trees as the host built them, before anything is placed.
-        let existing = existingObjects()
-        let passID = UInt64.random(in: 1 ... UInt64.max)
-        /// The note of objects made by each restoration class, made once: one string shared by
-        /// every record rather than one per record.
-        var madeByClass: [String: String] = [:]
-        // The restoration class of the previous record that named one (its name, make callback
-        // and its note): records mostly name the class their
-        // neighbour named, found again without hashing its name or copying its description.
-        var lastName: String?
-        var lastMake: (([String], StateDecoder) throws -> RestorableObject?)?
-        var lastPathFromDecoder = false
-        var lastHow: String?
+        var chain = LookupChain(engine: self, session: session, existing: existingObjects(), passID: UInt64.random(in: 1 ... UInt64.max))
+        let passID = chain.passID
 
         // Fills in record i's entry where it lies in the report (no copy of the entry is made).
         func find(_ i: Int, _ entry: inout RestorationRecord) {
             entry.setPathIndex(i)
             entry.className = records[i].className
             entry.kind = records[i].kind
-            let parent = records[i].parent
             // Under a declined object by the recorded chain: its parent, or for a record
             // without one its recorded ancestor (SPEC R10).
             let above = records[i].above
@@ -236,85 +225,27 @@ extension Engine {
                 entry.note = "its state was not saved: its encode callback, or one above it, failed at preservation"
                 return
             }
-            var found: RestorableObject?
-            var how = ""
+            let object: RestorableObject
+            let how: String
             do {
-                // 1. The restoration class.
-                var classStands = false
-                if let rcName = records[i].restorationClassName {
-                    if lastName == nil || lastName! != rcName {
-                        let rc = restorationClasses[rcName]
-                        lastName = rcName
-                        lastMake = rc?.make
-                        lastPathFromDecoder = rc?.pathFromDecoder ?? false
-                        lastHow = nil
-                    }
-                    if let make = lastMake {
-                        classStands = true
-                        var coder = session.decoder(record: i)
-                        defer { session.finish(&coder) }
-                        found = try make(lastPathFromDecoder ? [] : session.path(ofRecord: i), coder)
-                        guard found != nil else {
-                            dropped[i] = true
-                            entry.outcome = .declinedByClass
-                            entry.note = "restoration class \(lastName!) gave none: neither it nor anything under it is restored"
-                            return
-                        }
-                        if let note = lastHow {
-                            how = note
-                        } else if let note = madeByClass[lastName!] {
-                            how = note
-                            lastHow = note
-                        } else {
-                            how = "made by restoration class \(lastName!)"
-                            madeByClass[lastName!] = how
-                            lastHow = how
-                        }
-                    } else {
-                        entry.note = restorationClasses[lastName!] == nil
-                            ? "restoration class \(lastName!) is not registered"
-                            : "restoration class \(lastName!) has no make callback"
-                    }
-                }
-                if !classStands {
-                    // 2. The delegate, for controllers only (UIKit asks the application
-                    // delegate for view controllers; a view is found in its controller, 3').
-                    if records[i].kind == .controller, let objectForPath = delegate.objectForPath {
-                        var coder = session.decoder(record: i)
-                        found = objectForPath(session.path(ofRecord: i), coder)
-                        session.finish(&coder)
-                        if found != nil { how = "given by the delegate" }
-                    }
-                    // 3. Implicit lookup.
-                    if found == nil {
-                        found = existing[session.paths.components(i)]
-                        if found != nil { how = "found in the existing trees" }
-                    }
-                    // 3'. A view its controller made while being restored (as UIKit finds a
-                    // view in its restored controller's view hierarchy).
-                    if found == nil, records[i].relation == .view, parent >= 0, let controller = session.objects[parent] {
-                        let identifier = records[i].identifier
-                        found = controller.views.first { $0.identifier == identifier && $0.passID != passID }
-                        if found != nil { how = "a view of its restored controller" }
-                    }
-                    // 4. The blueprint factory.
-                    if found == nil, let bp = records[i].blueprintIdentifier,
-                       let factory = blueprintFactories[BlueprintFactory.factoryName(forBlueprint: bp)]
-                    {
-                        var coder = session.decoder(record: i)
-                        defer { session.finish(&coder) }
-                        found = try factory.make(bp, session.path(ofRecord: i), coder)
-                        if found != nil { how = "made by blueprint factory \(factory.name)" }
-                    }
+                switch try chain.find(record: i) {
+                case .found(let found, let foundHow, let classNote):
+                    object = found
+                    how = foundHow
+                    entry.note = classNote
+                case .declined(let note):
+                    dropped[i] = true
+                    entry.outcome = .declinedByClass
+                    entry.note = note
+                    return
+                case .notFound(let note):
+                    entry.outcome = .notFound
+                    entry.note = note
+                    return
                 }
             } catch {
                 entry.outcome = .decodeError("making the object failed: \(AmberError.wrapping(error).message)")
                 entry.error = error
-                return
-            }
-            guard let object = found else {
-                entry.outcome = .notFound
-                entry.note = notFoundNote(records, i, classNote: entry.note)
                 return
             }
             entry.object = object
@@ -343,28 +274,6 @@ extension Engine {
             find(i, &report[i])
         }
         return report
-    }
-
-    /// Why nothing provided a record's object (SPEC R16): each step of the lookup chain that
-    /// was tried and what it gave.
-    private func notFoundNote(_ records: [RestoreSession.Record], _ i: Int, classNote: String?) -> String {
-        let r = records[i]
-        var steps: [String] = []
-        if let classNote { steps.append(classNote) }
-        if r.kind == .controller {
-            steps.append(delegate.objectForPath == nil ? "the delegate has no object-for-path callback" : "the delegate's object-for-path gave none")
-        }
-        steps.append("no object had this path at launch")
-        if r.relation == .view { steps.append("no restored controller holds a view with identifier \(r.identifier)") }
-        if let bp = r.blueprintIdentifier {
-            let name = BlueprintFactory.factoryName(forBlueprint: bp)
-            steps.append(blueprintFactories[name] == nil
-                ? "no blueprint factory named \(name) for blueprint \(bp)"
-                : "blueprint factory \(name) gave none for \(bp)")
-        } else {
-            steps.append("no blueprint recorded")
-        }
-        return "nothing provided it: " + steps.joined(separator: "; ")
     }
 
     /// Step 6: the decode callbacks, in archive order (a parent's record comes before its children's).

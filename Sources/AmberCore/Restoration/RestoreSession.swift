@@ -35,20 +35,20 @@ final class RestoreSession {
     /// A random id of this restore, for callers that keep something per record from one
     /// callback to the next (`StateDecoder.restorationID`).
     let id = UInt64.random(in: 1 ... UInt64.max)
-    @exclusivity(unchecked) private(set) var records: [Record] = []
+    private(set) var records: [Record] = []
     /// The records' restoration paths, as parent links and components: a path is made when
     /// asked for (`path(ofRecord:)`), not kept per record.
     let paths = RecordPaths()
     /// The depth of each record's path (1 for a root), while reading.
     private var depths: [Int32] = []
     /// The object restored (or found, for a class mismatch) for each record.
-    @exclusivity(unchecked) var objects: [RestorableObject?] = []
+    var objects: [RestorableObject?] = []
     /// The engine's class relation when restoration began, for secure decoding of references
     /// (`StateDecoder.decodeReference(forKey:ofClasses:)`).
     var hierarchy = ClassHierarchy()
     /// A decoder whose callback is over and that nothing else holds, for the next record
     /// (`decoder(record:)`, `finish(_:)`). It holds the session: `endDecoding()` lets it go.
-    @exclusivity(unchecked) private var spareDecoder: StateDecoder?
+    private var spareDecoder: StateDecoder?
 
     /// Reads an archive.
     /// - Throws: `.corrupt` (or `.limitExceeded`) naming what is wrong.

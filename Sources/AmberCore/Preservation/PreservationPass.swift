@@ -42,7 +42,7 @@ final class PreservationPass {
     let id: UInt64
     /// Unchecked for exclusive access at run time: no access to it spans a call to host code
     /// (the engine reads a record's fields one at a time; references append between callbacks).
-    @exclusivity(unchecked) private(set) var records: [Record] = []
+    private(set) var records: [Record] = []
     /// Duplicates met by the walk and by references, in the order met.
     private(set) var leftOut: [LeftOut] = []
     /// Whether the walk has run (`walk(roots:expected:archiver:)`).

@@ -3,12 +3,12 @@
 /// so that a save or a restore does not hold an array of strings per record, and the records
 /// of its report share this table instead of a path each.
 final class RecordPaths {
-    @exclusivity(unchecked) private var parents: [Int32] = []
-    @exclusivity(unchecked) private var identifiers: [String] = []
+    private var parents: [Int32] = []
+    private var identifiers: [String] = []
     /// Stack positions, by record index; only records with a position other than 0.
     private var positions: [Int: Int] = [:]
     /// The whole paths of records without parent, by record index.
-    @exclusivity(unchecked) private var rootPaths: [Int: [PathComponent]] = [:]
+    private var rootPaths: [Int: [PathComponent]] = [:]
 
     var count: Int { parents.count }
 

@@ -95,10 +95,9 @@ public enum EnvelopeFormat {
     /// The chunk size exponent written: 64 KiB chunks. swift-crypto returns each sealed chunk
     /// in buffers of its own (the ciphertext, then a copy with the nonce and tag), which are
     /// then copied into the envelope: at 64 KiB they are reused heap blocks that stay in the
-    /// cache, where 1 MiB ones (written before) were fresh pages faulted in for every chunk
-    /// (preserving 10,000 objects from C: about 4% faster, measured). Each chunk's 16-byte tag
-    /// is 0.02% of it and its AES-GCM setup is negligible beside encrypting 64 KiB; an archive
-    /// of at most 64 KiB is one chunk, as in format 1. Envelopes of 1 MiB chunks still open
+    /// cache, where 1 MiB ones (written before) were fresh pages faulted in for every chunk.
+    /// Each chunk's 16-byte tag and its AES-GCM setup are small beside encrypting 64 KiB; an
+    /// archive of at most 64 KiB is one chunk, as in format 1. Envelopes of 1 MiB chunks still open
     /// (the size is in the header).
     public static let defaultChunkShift = 16
     static let infoV1: [UInt8] = Array("amber archive key v1".utf8)
