@@ -23,7 +23,7 @@ public final class KeyedArchiver {
 
     /// Everything the archive holds so far. One stored property, so that each call makes one
     /// access to it (class properties are checked for exclusive access at run time).
-    var w: ArchiveWriter
+    @exclusivity(unchecked) var w: ArchiveWriter
     /// Keeps encoded objects alive so that their identities are not reused during encoding:
     /// the objects met one at a time (`encodeObject`).
     var retained: [AnyObject] = []
@@ -54,7 +54,7 @@ public final class KeyedArchiver {
         let uid: Int32
     }
     /// The objects met and not encoded yet, the next one last (see `drain`).
-    var pending: [Pending] = []
+    @exclusivity(unchecked) var pending: [Pending] = []
     /// Whether `drain` is running: an object met then waits its turn.
     var draining = false
     /// The classes of the objects met, each once: its encode closure and its class

@@ -20,37 +20,44 @@ extension KeyedUnarchiver {
         public let names: [String]
         /// Each name as stored (`$` escaped as `$$`).
         let stored: [String]
-        /// The key string object each name matched last (-1: none yet).
-        var keyRefs: [Int]
-        /// By entry position, the key string object seen there last and the name it is (-1:
-        /// none): objects of one kind list their keys in the same order.
-        var hintRefs: [Int]
-        var hintNames: [Int]
-        /// The value found for each name by the last `readFields` (-1: absent).
-        var values: [Int]
+        /// What the last objects read matched, and the values of the last one.
+        @exclusivity(unchecked) var matches: Matches
         static let hints = 32
+
+        /// A key set's memory of what it matched.
+        struct Matches {
+            /// The key string object each name matched last (-1: none yet).
+            var keyRefs: [Int]
+            /// By entry position, the key string object seen there last and the name it is (-1:
+            /// none): objects of one kind list their keys in the same order.
+            var hintRefs: [Int]
+            var hintNames: [Int]
+            /// The value found for each name by the last `readFields` (-1: absent).
+            var values: [Int]
+        }
 
         public init(_ names: [String]) {
             self.names = names
             stored = names.map { $0.utf8.first == 0x24 ? "$" + $0 : $0 }
-            keyRefs = [Int](repeating: -1, count: names.count)
-            hintRefs = [Int](repeating: -1, count: Self.hints)
-            hintNames = [Int](repeating: -1, count: Self.hints)
-            values = [Int](repeating: -1, count: names.count)
+            matches = Matches(
+                keyRefs: [Int](repeating: -1, count: names.count),
+                hintRefs: [Int](repeating: -1, count: Self.hints),
+                hintNames: [Int](repeating: -1, count: Self.hints),
+                values: [Int](repeating: -1, count: names.count))
         }
 
         /// The value of key `k` found by the last `readFields`, or nil if the object has none.
         @inline(__always)
         public subscript(_ k: Int) -> Field? {
-            let r = values[k]
+            let r = matches.values[k]
             return r >= 0 ? Field(ref: r) : nil
         }
 
         /// The name index of the key whose string object is `keyRef`, or -1.
         func match(_ keyRef: Int, _ plist: BinaryPropertyList) -> Int {
-            for k in keyRefs.indices where keyRefs[k] == keyRef { return k }
+            for k in matches.keyRefs.indices where matches.keyRefs[k] == keyRef { return k }
             for k in stored.indices where plist.stringEquals(keyRef, stored[k]) {
-                keyRefs[k] = keyRef
+                matches.keyRefs[k] = keyRef
                 return k
             }
             return -1
@@ -62,24 +69,24 @@ extension KeyedUnarchiver {
     public func readFields(_ keys: KeySet) {
         let dict = cursor.dict
         let refSize = plist.refSize
-        for k in keys.values.indices { keys.values[k] = -1 }
+        for k in keys.matches.values.indices { keys.matches.values[k] = -1 }
         let valuesStart = dict.start + dict.count * refSize
         var j = 0
         while j < dict.count {
             let keyRef = plist.ref(at: dict.start + j * refSize)
             let k: Int
             if j < KeySet.hints {
-                if keys.hintRefs[j] == keyRef {
-                    k = keys.hintNames[j]
+                if keys.matches.hintRefs[j] == keyRef {
+                    k = keys.matches.hintNames[j]
                 } else {
                     k = keys.match(keyRef, plist)
-                    keys.hintRefs[j] = keyRef
-                    keys.hintNames[j] = k
+                    keys.matches.hintRefs[j] = keyRef
+                    keys.matches.hintNames[j] = k
                 }
             } else {
                 k = keys.match(keyRef, plist)
             }
-            if k >= 0, keys.values[k] < 0 { keys.values[k] = plist.ref(at: valuesStart + j * refSize) }
+            if k >= 0, keys.matches.values[k] < 0 { keys.matches.values[k] = plist.ref(at: valuesStart + j * refSize) }
             j += 1
         }
     }
@@ -127,12 +134,12 @@ extension KeyedUnarchiver {
         guard u != 0 else { throw mismatch(key(), "string", ref) }
         let target = archive.objectRefs[u]
         let slot = target & 1023
-        if recentStringRefs[slot] == target { return recentStrings[slot] }
+        if caches.recentStringRefs[slot] == target { return caches.recentStrings[slot] }
         let t = plist.header(target)
         if t.marker >> 4 == 0x5 || t.marker >> 4 == 0x6 {
             let s = try plist.string(t, ref: target)
-            recentStringRefs[slot] = target
-            recentStrings[slot] = s
+            caches.recentStringRefs[slot] = target
+            caches.recentStrings[slot] = s
             return s
         }
         valueBudget = plist.valueBudget
@@ -177,19 +184,19 @@ extension KeyedUnarchiver {
         // found among the object's keys by reference, then checked byte for byte.
         // The slot: length, first and last bytes (collisions are caught by the byte check).
         let n = key.count
-        let slot = n == 0 ? 0 : (n &* 29 &+ Int(key[0]) &* 7 &+ Int(key[n - 1]) &* 3) & (utf8KeyRefs.count - 1)
-        let cached = utf8KeyRefs[slot]
+        let slot = n == 0 ? 0 : (n &* 29 &+ Int(key[0]) &* 7 &+ Int(key[n - 1]) &* 3) & (caches.utf8KeyRefs.count - 1)
+        let cached = caches.utf8KeyRefs[slot]
         var j = 0
         if cached >= 0 {
             // Objects of one kind list their keys in the same order: first where it was last.
-            let at = utf8KeyPositions[slot]
+            let at = caches.utf8KeyPositions[slot]
             if at < dict.count, plist.ref(at: dict.start + at * refSize) == cached, keyEquals(cached, key, escaped: escaped) {
                 return Field(ref: plist.ref(at: dict.start + (dict.count + at) * refSize))
             }
             while j < dict.count {
                 if plist.ref(at: dict.start + j * refSize) == cached {
                     if keyEquals(cached, key, escaped: escaped) {
-                        utf8KeyPositions[slot] = j
+                        caches.utf8KeyPositions[slot] = j
                         return Field(ref: plist.ref(at: dict.start + (dict.count + j) * refSize))
                     }
                     break
@@ -201,8 +208,8 @@ extension KeyedUnarchiver {
         while j < dict.count {
             let keyRef = plist.ref(at: dict.start + j * refSize)
             if keyEquals(keyRef, key, escaped: escaped) {
-                utf8KeyRefs[slot] = keyRef
-                utf8KeyPositions[slot] = j
+                caches.utf8KeyRefs[slot] = keyRef
+                caches.utf8KeyPositions[slot] = j
                 return Field(ref: plist.ref(at: dict.start + (dict.count + j) * refSize))
             }
             j += 1

@@ -18,64 +18,77 @@ public final class KeyedUnarchiver {
 
     let plist: BinaryPropertyList
     /// The object being decoded: its dictionary, UID (-1 for `$top`) and nesting depth.
-    var cursor: Cursor
-    /// Where each object made so far is, by UID (allocated at the first object): 0 for one not
-    /// made, `beingMade` while its class's `make` runs, else the array it is in and its index
-    /// there. High 32 bits 0: in `singles`, at the low bits minus one; n > 0: in `heldLists[n -
-    /// 1]`, at the low bits. One array, read once per object met.
-    var located: [UInt64] = []
+    @exclusivity(unchecked) var cursor: Cursor
+    /// The objects made so far and where each is.
+    @exclusivity(unchecked) var made = MadeObjects()
+    /// `MadeObjects.located`'s mark of an object whose class's `make` runs.
     static let beingMade = UInt64.max
-    /// The objects made that no held array holds: those decoded one at a time, and those of an
-    /// array not complete yet (moved out when it is: set to nil, and the nils at the end
-    /// removed, so that for a tree this stays as short as the tree is deep).
-    var singles: [AnyObject?] = []
-    /// The arrays of objects `decodeObjects` returned, each kept whole: it holds its objects for
-    /// one reference count, and `located` finds the objects in it. Objects used to be held one
-    /// by one until the unarchiver's end, and released then, long cold past the caches (an
-    /// atomic that waits on memory, one object after another); now an array's objects are moved here when it is
-    /// complete, still in the caches. A caller that keeps the array it got shares it, and the
-    /// end then counts one reference per array.
-    var heldLists: [any HeldObjects] = []
-    /// The UIDs of the items of the arrays being decoded, innermost last (see `listObject`).
-    var listUIDs: [Int32] = []
     /// Values the current `decodeValue` may still produce (see `BinaryPropertyList.valueBudget`):
     /// an NSArray may be referenced from many places, and decoding copies it each time.
     var valueBudget = 0
     var valuesInProgress: Set<Int> = []
     /// Resolved class descriptions, by the UID of the description.
     var classIndex = ScalarMap()
-    var classes: [ClassInfo] = []
+    @exclusivity(unchecked) var classes: [ClassInfo] = []
     /// The `make` and `decode` closures of each class of `classes` (nil if it is not
     /// registered), apart: reading them from a `ClassInfo` copied it whole, counting references
     /// to its arrays, strings and closures, atomics that each wait for every read before them.
     var coders: [(make: @Sendable (KeyedUnarchiver) throws -> AnyObject,
                                           decode: (@Sendable (AnyObject, KeyedUnarchiver) throws -> Void)?)?] = []
-    /// The object table reference of recently used keys (archives store each key string once).
-    var keyRefs = KeyRefCache()
-    /// The key string objects that keys given as bytes matched last, by a hash of the bytes
-    /// (`field(forKeyUTF8:)`).
-    var utf8KeyRefs = [Int](repeating: -1, count: 64)
-    var utf8KeyPositions = [Int](repeating: 0, count: 64)
-    /// The string objects of the keys `$class` and `NS.objects` as last found (-1: not yet).
-    var classKeyRef = -1
-    var objectsKeyRef = -1
-    /// Recently made strings, by object table reference (direct-mapped, 1,024 entries): a
-    /// string that many objects share (a class name, a title) is made once and then shared,
-    /// while strings met once cost no more than a slot overwritten.
-    var recentStringRefs = [Int](repeating: -1, count: 1024)
-    var recentStrings = [String](repeating: "", count: 1024)
+    /// What recent lookups found, to find it again without searching.
+    @exclusivity(unchecked) var caches = LookupCaches()
 
     /// What the reads in `deinit` add up to, so that they are not optimized away.
     var touched: UInt = 0
 
     deinit {
-        touched = releaseInBlocks(&singles) &+ releaseInBlocks(&heldLists)
+        touched = releaseInBlocks(&made.singles) &+ releaseInBlocks(&made.heldLists)
     }
 
     struct Cursor {
         var dict: BinaryPropertyList.Header
         var uid: Int
         var depth: Int
+    }
+
+    /// The objects an unarchiver made, held until it ends, and where each one is by UID.
+    struct MadeObjects {
+        /// Where each object made so far is, by UID (allocated at the first object): 0 for one not
+        /// made, `beingMade` while its class's `make` runs, else the array it is in and its index
+        /// there. High 32 bits 0: in `singles`, at the low bits minus one; n > 0: in `heldLists[n -
+        /// 1]`, at the low bits. One array, read once per object met.
+        var located: [UInt64] = []
+        /// The objects made that no held array holds: those decoded one at a time, and those of an
+        /// array not complete yet (moved out when it is: set to nil, and the nils at the end
+        /// removed, so that for a tree this stays as short as the tree is deep).
+        var singles: [AnyObject?] = []
+        /// The arrays of objects `decodeObjects` returned, each kept whole: it holds its objects for
+        /// one reference count, and `located` finds the objects in it. Objects used to be held one
+        /// by one until the unarchiver's end, and released then, long cold past the caches (an
+        /// atomic that waits on memory, one object after another); now an array's objects are
+        /// moved here when it is complete, still in the caches. A caller that keeps the array it
+        /// got shares it, and the end then counts one reference per array.
+        var heldLists: [any HeldObjects] = []
+        /// The UIDs of the items of the arrays being decoded, innermost last (see `listObject`).
+        var listUIDs: [Int32] = []
+    }
+
+    /// The unarchiver's lookup caches: keys, key bytes, and strings met recently.
+    struct LookupCaches {
+        /// The object table reference of recently used keys (archives store each key string once).
+        var keyRefs = KeyRefCache()
+        /// The key string objects that keys given as bytes matched last, by a hash of the bytes
+        /// (`field(forKeyUTF8:)`).
+        var utf8KeyRefs = [Int](repeating: -1, count: 64)
+        var utf8KeyPositions = [Int](repeating: 0, count: 64)
+        /// The string objects of the keys `$class` and `NS.objects` as last found (-1: not yet).
+        var classKeyRef = -1
+        var objectsKeyRef = -1
+        /// Recently made strings, by object table reference (direct-mapped, 1,024 entries): a
+        /// string that many objects share (a class name, a title) is made once and then shared,
+        /// while strings met once cost no more than a slot overwritten.
+        var recentStringRefs = [Int](repeating: -1, count: 1024)
+        var recentStrings = [String](repeating: "", count: 1024)
     }
 
     /// A class description and what the registry makes of it.
@@ -114,11 +127,11 @@ public final class KeyedUnarchiver {
     func valueRef(_ key: String) throws(ArchiveError) -> Int {
         let dict = cursor.dict
         // Fast path: the key's string object is known; compare references, not bytes.
-        let (cached, slot) = keyRefs.find(key)
+        let (cached, slot) = caches.keyRefs.find(key)
         if cached >= 0, let ref = plist.lookup(keyRef: cached, in: dict) { return ref }
         let stored = key.utf8.first == 0x24 ? "$" + key : key  // Foundation's escape
         guard let (keyRef, ref) = plist.lookupPair(stored, in: dict) else { throw keyNotFound(key) }
-        keyRefs.store(key, keyRef, at: slot)
+        caches.keyRefs.store(key, keyRef, at: slot)
         return ref
     }
 
@@ -219,12 +232,12 @@ public final class KeyedUnarchiver {
         guard u != 0 else { throw mismatch(key, "string", ref) }
         let target = archive.objectRefs[u]
         let slot = target & 1023
-        if recentStringRefs[slot] == target { return recentStrings[slot] }
+        if caches.recentStringRefs[slot] == target { return caches.recentStrings[slot] }
         let h = plist.header(target)
         if h.marker >> 4 == 0x5 || h.marker >> 4 == 0x6 {
             let s = try plist.string(h, ref: target)
-            recentStringRefs[slot] = target
-            recentStrings[slot] = s
+            caches.recentStringRefs[slot] = target
+            caches.recentStrings[slot] = s
             return s
         }
         valueBudget = plist.valueBudget
@@ -338,7 +351,7 @@ public final class KeyedUnarchiver {
     /// Where the class information of object `u` (instance dictionary `h`) is in `classes`,
     /// resolved once per class description.
     func classPosition(of u: Int, _ h: BinaryPropertyList.Header) throws(ArchiveError) -> Int {
-        guard let classRef = lookup(h, "$class", cached: &classKeyRef) else {
+        guard let classRef = lookup(h, "$class", cached: &caches.classKeyRef) else {
             throw ArchiveError.notKeyed("object \(u) is a dictionary without $class")
         }
         let c = plist.header(classRef)
@@ -423,11 +436,11 @@ public final class KeyedUnarchiver {
         let u = try uid(ref, key, "array")
         let h = plist.header(archive.objectRefs[u])
         guard h.marker >> 4 == 0xD, let name = try? className(of: u, h), name == "NSArray" || name == "NSMutableArray",
-              let itemsRef = lookup(h, "NS.objects", cached: &objectsKeyRef)
+              let itemsRef = lookup(h, "NS.objects", cached: &caches.objectsKeyRef)
         else { throw mismatch(key, "array", ref) }
         let items = plist.header(itemsRef)
         guard items.marker >> 4 == 0xA else { throw ArchiveError.notKeyed("the NSArray object \(u)'s NS.objects is not an array") }
-        return ObjectList(start: items.start, count: items.count, mark: listUIDs.count)
+        return ObjectList(start: items.start, count: items.count, mark: made.listUIDs.count)
     }
 
     /// The object at `i` in `list`, made if it was not yet. Its UID goes to `listUIDs` at the
@@ -440,8 +453,8 @@ public final class KeyedUnarchiver {
         guard let object = try object(uid: item, allowed: classes) else {
             throw ArchiveError(.typeMismatch, "the array for key '\(key)'\(where_) holds null")
         }
-        if listUIDs.count > list.mark + i { listUIDs.removeSubrange((list.mark + i)...) }
-        listUIDs.append(Int32(truncatingIfNeeded: item))
+        if made.listUIDs.count > list.mark + i { made.listUIDs.removeSubrange((list.mark + i)...) }
+        made.listUIDs.append(Int32(truncatingIfNeeded: item))
         return object
     }
 
@@ -454,18 +467,18 @@ public final class KeyedUnarchiver {
     /// that were in `singles`.
     @usableFromInline
     func hold(_ objects: any HeldObjects, _ list: ObjectList) {
-        let array = UInt64(heldLists.count + 1) << 32
-        heldLists.append(objects)
+        let array = UInt64(made.heldLists.count + 1) << 32
+        made.heldLists.append(objects)
         for i in 0 ..< list.count {
-            let u = Int(listUIDs[list.mark + i])
-            let at = located[u]
-            if at != 0, at >> 32 == 0, Int(at) <= singles.count {
-                singles[Int(at) - 1] = nil
-                located[u] = array | UInt64(i)
+            let u = Int(made.listUIDs[list.mark + i])
+            let at = made.located[u]
+            if at != 0, at >> 32 == 0, Int(at) <= made.singles.count {
+                made.singles[Int(at) - 1] = nil
+                made.located[u] = array | UInt64(i)
             }
         }
-        while let last = singles.last, last == nil { singles.removeLast() }
-        listUIDs.removeSubrange(list.mark...)
+        while let last = made.singles.last, last == nil { made.singles.removeLast() }
+        made.listUIDs.removeSubrange(list.mark...)
     }
 
     func object(uid u: Int, allowed: Set<String>?) throws -> AnyObject? {
@@ -484,15 +497,15 @@ public final class KeyedUnarchiver {
         if let allowed, !classes[position].chain.contains(where: { allowed.contains($0) }) {
             throw ArchiveError(.classNotAllowed, "object \(u) is of class \(classes[position].coding?.name ?? classes[position].name), which is not among the allowed classes \(allowed.sorted())")
         }
-        if located.isEmpty { located = [UInt64](repeating: 0, count: archive.objectCount) }
-        let at = located[u]
+        if made.located.isEmpty { made.located = [UInt64](repeating: 0, count: archive.objectCount) }
+        let at = made.located[u]
         if at != 0 {
             guard at != KeyedUnarchiver.beingMade else {
                 throw ArchiveError(.notKeyedArchive, "object \(u) refers to itself before it can be made; a cycle must pass through a class that decodes after it is made")
             }
             let array = Int(at >> 32), index = Int(at & 0xFFFF_FFFF)
-            if array > 0 { return heldLists[array - 1].object(at: index) }
-            guard index <= singles.count, let object = singles[index - 1] else {
+            if array > 0 { return made.heldLists[array - 1].object(at: index) }
+            guard index <= made.singles.count, let object = made.singles[index - 1] else {
                 throw ArchiveError(.notKeyedArchive, "object \(u) was lost (an error of the unarchiver)")
             }
             return object
@@ -502,14 +515,14 @@ public final class KeyedUnarchiver {
             throw ArchiveError.limit("objects nest deeper than the limit of \(plist.limits.maxDepth)")
         }
         cursor = Cursor(dict: h, uid: u, depth: saved.depth + 1)
-        located[u] = KeyedUnarchiver.beingMade
+        made.located[u] = KeyedUnarchiver.beingMade
         defer {
             cursor = saved
-            if located[u] == KeyedUnarchiver.beingMade { located[u] = 0 }  // `make` threw
+            if made.located[u] == KeyedUnarchiver.beingMade { made.located[u] = 0 }  // `make` threw
         }
         let object = try make(self)
-        singles.append(object)
-        located[u] = UInt64(singles.count)
+        made.singles.append(object)
+        made.located[u] = UInt64(made.singles.count)
         if let decode { try decode(object, self) }
         return object
     }
