@@ -111,6 +111,40 @@ private func realArchive() throws -> [UInt8] {
     }
 
     // R20: the default key file
+    // R20 (issue 27): a Swift host that configures nothing gets what a C host gets: an
+    // archive sealed with AES-256-GCM under a key file beside it, on disk and in memory alike.
+    @Test func anEngineConfiguredWithNothingEncrypts() throws {
+        let scratch = ScratchDirectory("defaults")
+        defer { scratch.cleanup() }
+        var options = EngineOptions()
+        options.storage = .directory(scratch.path)
+        for configuration in [
+            EngineConfiguration(appID: "org.amber.tests", store: FileStore(directory: scratch.path)),
+            try EngineConfiguration(appID: "org.amber.tests", options: options),
+            EngineConfiguration(appID: "org.amber.tests", store: MemoryStore()),
+        ] {
+            let engine = Engine(configuration: configuration)
+            engine.delegate.shouldSave = { _ in true }
+            engine.delegate.shouldRestore = { _ in true }
+            let root = controller("root")
+            saving(root, "secret text")
+            try engine.addRoot(root)
+            try engine.preserve()
+            let bytes = try #require(try configuration.store.read())
+            #expect(try EnvelopeFormat.header(of: bytes).algorithm == .aes256GCM, "R20 \(configuration.store)")
+            #expect(!contains(bytes, Array("secret text".utf8)), "R20 the state is not in the clear")
+            let next = Engine(configuration: configuration)
+            next.delegate.shouldRestore = { _ in true }
+            let log = Log()
+            let again = controller("root")
+            saving(again, "", log: log)
+            try next.addRoot(again)
+            #expect(next.restore().count(of: .restored) == 1)
+            #expect(log.entries.first == "decode root=secret text")
+        }
+        #expect(FileSystem.directoryEntries(scratch.path) == ["archive.key"])
+    }
+
     @Test func keyFileIsCreatedOwnerOnlyAndRefusedWhenOthersCanReadIt() throws {
         let dir = ScratchDirectory("keyfile")
         defer { dir.cleanup() }

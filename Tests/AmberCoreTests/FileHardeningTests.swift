@@ -322,16 +322,18 @@ private struct KeychainError: Error, Equatable, CustomStringConvertible {
                 "R19 \(FileSystem.directoryEntries(dir) ?? [])")
         #expect(stat(key, &info) == 0 && info.st_nlink == 1, "R20 the live key has one name again")
 
-        // A key file elsewhere (the C ABI's key_file): its leftovers go too, when the store is
-        // told of it.
+        // A key file elsewhere (the C ABI's key_file): the engine removes its leftovers too.
         let other = scratch.path + "/keys"
         try FileSystem.makeDirectories(other)
         let provider = KeyFileProvider(directory: other, name: "app.key")
         _ = try provider.masterKey(for: .seal)
         #expect(link(other + "/app.key", other + "/.app.key.0badc0de.tmp") == 0)
-        let store = FileStore(directory: dir)
-        store.keyFiles.append(provider)
-        #expect(store.removeStaleFiles() == 1)
+        var options = EngineOptions()
+        options.storage = .directory(dir)
+        options.protection = .keyFile(other + "/app.key")
+        let elsewhere = Engine(configuration: try EngineConfiguration(appID: "org.amber.tests", options: options))
+        let cleaned = elsewhere.restore()
+        #expect(cleaned.notes.contains { $0.contains("removed 1 temporary file") }, "R19 \(cleaned)")
         #expect(FileSystem.directoryEntries(other) == ["app.key"])
     }
 

@@ -59,7 +59,7 @@ import Testing
     // R8
     @Test func systemVersionDefaultsToTheKernelRelease() throws {
         let store = MemoryStore()
-        let engine = Engine(configuration: EngineConfiguration(appID: "x", store: store))
+        let engine = Engine(configuration: EngineConfiguration(appID: "x", store: store, envelope: PlainEnvelope()))
         engine.delegate.shouldSave = { _ in true }
         try engine.preserve()
         let next = makeEngine(store)
@@ -459,7 +459,8 @@ import Testing
     @Test func anArchiveDeeperThanTheLimitIsRefused() throws {
         let store = MemoryStore()
         let saver = Engine(configuration: EngineConfiguration(
-            appID: "org.amber.tests", store: store, limits: ArchiveLimits(maxDepth: 1000), systemVersion: "x"))
+            appID: "org.amber.tests", store: store, limits: ArchiveLimits(maxDepth: 1000), envelope: PlainEnvelope(),
+            systemVersion: "x"))
         saver.delegate.shouldSave = { _ in true }
         var top = controller("root")
         try saver.addRoot(top)

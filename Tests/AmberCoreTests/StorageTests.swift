@@ -156,7 +156,9 @@ import Testing
         let report = next.launch()
         #expect(report[0].outcome == .restored)
         #expect(log.entries.first == "decode root=on disk")
-        #expect(FileSystem.directoryEntries(scratch.path) == [])
+        // R14, R20: the archive and the guard are gone; the key (the default protection) stays
+        // for the next save.
+        #expect(FileSystem.directoryEntries(scratch.path) == ["archive.key"])
     }
 
     // R19

@@ -2,11 +2,12 @@ import AmberArchive
 @testable import AmberCore
 import Testing
 
-/// An engine on a memory store that saves and restores.
+/// An engine on a memory store that saves and restores, its archives in the plain envelope so
+/// that tests can read them (the default, encrypted, has tests of its own: EnvelopeTests).
 func makeEngine(_ store: MemoryStore = MemoryStore()) -> Engine {
     let engine = Engine(configuration: EngineConfiguration(
         appID: "org.amber.tests", bundleVersion: "2.1", interfaceIdiom: "phone", store: store,
-        systemVersion: "test-os 1"))
+        envelope: PlainEnvelope(), systemVersion: "test-os 1"))
     engine.delegate.shouldSave = { _ in true }
     engine.delegate.shouldRestore = { _ in true }
     return engine

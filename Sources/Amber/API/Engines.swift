@@ -61,13 +61,11 @@ func engineBox(_ handle: OpaquePointer?) throws(AmberError) -> EngineBox {
                     throw invalid("key_file '\(file)' does not name a file")
                 }
                 let provider = KeyFileProvider(directory: directory.isEmpty ? "/" : directory, name: name)
-                cleansStaleFiles(of: provider, in: store)
                 envelope = SealedEnvelope(keyProvider: provider, bundleVersion: bundleVersion)
             } else {
                 let directory = try optionalString(o.state_directory, "state_directory") ?? FileStore.defaultDirectory(appID: appID)
                 guard !directory.isEmpty else { throw invalid("state_directory is empty") }
                 let provider = KeyFileProvider(directory: directory)
-                cleansStaleFiles(of: provider, in: store)
                 envelope = SealedEnvelope(keyProvider: provider, bundleVersion: bundleVersion)
             }
         case CInt(AMBER_PROTECTION_KEY_CALLBACK.rawValue):
@@ -148,16 +146,6 @@ func engineBox(_ handle: OpaquePointer?) throws(AmberError) -> EngineBox {
         try box.operation {
             try callHost("the entry point of plugin '\(file)'") { entry(box.handle, version) }
         }
-    }
-}
-
-/// Has the store's clean-up at launch remove what a save killed while creating the key file
-/// left behind (`KeyFileProvider.removeStaleFiles()`), wherever the key file is.
-private func cleansStaleFiles(of provider: KeyFileProvider, in store: any ArchiveStore) {
-    if let files = store as? FileStore {
-        files.keyFiles.append(provider)
-    } else if let host = store as? HostStore {
-        host.keyFiles.append(provider)
     }
 }
 

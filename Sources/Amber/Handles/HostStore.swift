@@ -19,9 +19,6 @@ private let hostStoreAlloc: @convention(c) (Int, UnsafeMutableRawPointer?) -> Un
 final class HostStore: ArchiveStore {
     let vtable: amber_store
     let context: HostContext
-    /// The engine's key files (AMBER_PROTECTION_KEY_FILE): on disk even with a host store, so
-    /// the clean-up at launch removes what a save killed while creating one left behind.
-    var keyFiles: [KeyFileProvider] = []
 
     /// - Throws: `.invalidArgument` for an unknown version or a missing function.
     init(_ vtable: amber_store, context: HostContext) throws(AmberError) {
@@ -74,11 +71,4 @@ final class HostStore: ArchiveStore {
     }
 
     func removeGuard() throws { try writeGuard(0) }
-
-    /// The host's store has no temporary files Amber knows of; the key file's leftovers
-    /// (`KeyFileProvider.removeStaleFiles()`) are removed.
-    @discardableResult
-    func removeStaleFiles() -> Int {
-        keyFiles.reduce(0) { $0 + $1.removeStaleFiles() }
-    }
 }

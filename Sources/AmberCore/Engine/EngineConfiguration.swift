@@ -12,7 +12,8 @@ public struct EngineConfiguration {
     public var store: any ArchiveStore
     /// Bounds on the archive read at restoration (SPEC R22).
     public var limits: ArchiveLimits
-    /// What wraps the archive between codec and store (encryption goes here). Default: none.
+    /// What wraps the archive between codec and store (SPEC R20). Default: AES-256-GCM under a
+    /// key file beside a file store's archive (`EngineConfiguration.defaultEnvelope`).
     public var envelope: any ArchiveEnvelope
     /// Whether a restored object that has no parent is placed where its record was: as a child
     /// (appended), presented controller (if the place is free), view or plain object of the
@@ -22,14 +23,16 @@ public struct EngineConfiguration {
     /// The system version recorded in archives; nil (default): the kernel's release (`uname -r`).
     public var systemVersion: String?
 
-    /// Creates a configuration.
+    /// Creates a configuration. An `envelope` of nil is the default protection for `store`
+    /// (`defaultEnvelope(for:appID:bundleVersion:)`): archives are encrypted unless the host
+    /// says otherwise, as from C.
     public init(
         appID: String,
-        bundleVersion: String = "",
-        interfaceIdiom: String = "",
+        bundleVersion: String = EngineOptions.defaultBundleVersion,
+        interfaceIdiom: String = EngineOptions.defaultInterfaceIdiom,
         store: any ArchiveStore,
         limits: ArchiveLimits = .default,
-        envelope: any ArchiveEnvelope = PlainEnvelope(),
+        envelope: (any ArchiveEnvelope)? = nil,
         attachesRestoredObjects: Bool = true,
         systemVersion: String? = nil
     ) {
@@ -38,8 +41,36 @@ public struct EngineConfiguration {
         self.interfaceIdiom = interfaceIdiom
         self.store = store
         self.limits = limits
-        self.envelope = envelope
+        self.envelope = envelope ?? Self.defaultEnvelope(for: store, appID: appID, bundleVersion: bundleVersion)
         self.attachesRestoredObjects = attachesRestoredObjects
         self.systemVersion = systemVersion
+    }
+}
+
+extension EngineConfiguration {
+    /// The key file the envelope seals with, if it is one: the engine removes what a save
+    /// killed while creating it left behind, at each restore, as the store does for its files.
+    var keyFile: KeyFileProvider? { (envelope as? SealedEnvelope)?.keyProvider as? KeyFileProvider }
+
+    /// The protection an engine gets when its host chooses none (SPEC R20): AES-256-GCM under
+    /// `archive.key` beside a file store's archive, under the store's own key for a store in
+    /// memory (`MemoryStore.key`), and under `archive.key` in the application's state
+    /// directory for any other store (without a home directory, sealing then fails with
+    /// `.keyUnavailable`, saying so: an archive is never written unencrypted by default).
+    public static func defaultEnvelope(for store: any ArchiveStore, appID: String, bundleVersion: String) -> SealedEnvelope {
+        let provider: any KeyProvider
+        if let files = store as? FileStore {
+            provider = KeyFileProvider(directory: files.directory)
+        } else if let memory = store as? MemoryStore {
+            provider = memory.key
+        } else {
+            do throws(AmberError) {
+                provider = KeyFileProvider(directory: try FileStore.defaultDirectory(appID: appID))
+            } catch {
+                let reason = "no key file for the archive: \(error.message); give the engine a key or a key file"
+                provider = ClosureKeyProvider { _ in throw AmberError(.keyUnavailable, reason) }
+            }
+        }
+        return SealedEnvelope(keyProvider: provider, bundleVersion: bundleVersion)
     }
 }

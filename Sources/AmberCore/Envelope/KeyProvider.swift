@@ -98,8 +98,8 @@ public struct KeyFileProvider: KeyProvider, Sendable {
 
     /// Removes what a save killed while it created the key file left behind: its temporary
     /// files `.<name>.<hex>.tmp` beside the key file, one of which may be a second hard link of
-    /// the live key (the key stays under its name). The archive store calls it at launch
-    /// (`FileStore.removeStaleFiles()`), with its own temporary files. Returns how many were
+    /// the live key (the key stays under its name). The engine calls it at each restore, beside the
+    /// store's `removeStaleFiles()`. Returns how many were
     /// removed.
     @discardableResult
     public func removeStaleFiles() -> Int {

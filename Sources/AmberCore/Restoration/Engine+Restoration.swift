@@ -49,7 +49,7 @@ extension Engine {
     /// `restore()`'s steps, with the engine marked as restoring.
     private func restoreArchive() -> RestorationReport {
         var notes: [String] = []
-        let stale = store.removeStaleFiles()
+        let stale = store.removeStaleFiles() + (configuration.keyFile?.removeStaleFiles() ?? 0)
         if stale > 0 { notes.append("removed \(stale) temporary file(s) left by a save that did not finish") }
 
         func discard() {

@@ -27,11 +27,6 @@ public final class FileStore: ArchiveStore {
     /// Makes the k-th file-system operation of writes and of the archive's removal fail, for
     /// the fault-injection tests.
     public var faults: FaultInjector?
-    /// The key files whose creation's leftovers `removeStaleFiles` removes too
-    /// (`KeyFileProvider.removeStaleFiles()`: `.<name>.<hex>.tmp` files of a save killed while it
-    /// created the key file, some of them second hard links of the live key). By default the
-    /// default key file in this directory; the C ABI adds the one an engine was given.
-    public var keyFiles: [KeyFileProvider]
 
     /// A store in `directory`. Nothing is created until the first write.
     public init(directory: String, maxBytes: Int = 1 << 30) {
@@ -39,7 +34,6 @@ public final class FileStore: ArchiveStore {
         while d.count > 1, d.hasSuffix("/") { d.removeLast() }
         self.directory = d
         self.maxBytes = maxBytes
-        self.keyFiles = [KeyFileProvider(directory: d)]
     }
 
     /// A store in the application's default state directory (`defaultDirectory(appID:)`).
@@ -125,17 +119,11 @@ public final class FileStore: ArchiveStore {
     }
 
     /// Removes temporary files that a process which died mid-save left behind (the engine calls
-    /// it at each restore, that is at launch): the archive's, the launch guard's, and those of
-    /// the key files in `keyFiles`. Returns how many were removed.
+    /// it at each restore, that is at launch): the archive's and the launch guard's. Returns how
+    /// many were removed.
     @discardableResult
     public func removeStaleFiles() -> Int {
-        var removed = FileSystem.removeStaleTemporaryFiles(directory: directory, name: archiveName)
+        FileSystem.removeStaleTemporaryFiles(directory: directory, name: archiveName)
             + FileSystem.removeStaleTemporaryFiles(directory: directory, name: guardName)
-        var seen: [String] = []
-        for key in keyFiles where !seen.contains(key.path) {
-            seen.append(key.path)
-            removed += key.removeStaleFiles()
-        }
-        return removed
     }
 }

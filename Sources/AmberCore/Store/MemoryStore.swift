@@ -6,6 +6,9 @@ public final class MemoryStore: ArchiveStore {
     public var guardCount: Int
     /// How many times an archive was written.
     public private(set) var writeCount = 0
+    /// The key of the default protection of an engine on this store
+    /// (`EngineConfiguration.defaultEnvelope`): random, and gone with the store, as its archive.
+    public let key = EphemeralKeyProvider()
 
     /// Creates a store, empty or holding an archive and a guard.
     public init(bytes: [UInt8]? = nil, guardCount: Int = 0) {

@@ -1,0 +1,90 @@
+/// A host's choices for an engine, each with the engine's default. The C ABI's
+/// `amber_engine_options` converts into this; a Swift host gives it to
+/// `EngineConfiguration.init(appID:options:)`. Both get the same defaults: files in the
+/// application's state directory, sealed with AES-256-GCM under a key file beside them (SPEC R19,
+/// R20).
+public struct EngineOptions {
+    /// Where the archive and the launch guard are kept.
+    public enum Storage {
+        /// Files in the application's state directory (`FileStore.defaultDirectory(appID:)`).
+        case stateDirectory
+        /// Files in this directory.
+        case directory(String)
+        /// In memory: gone with the process (tests, hosts that persist elsewhere).
+        case memory
+        /// The host's own store.
+        case custom(any ArchiveStore)
+    }
+
+    /// How archives are protected (SPEC R20).
+    public enum Protection {
+        /// AES-256-GCM under a key file: this path, or nil for `archive.key` in the storage's
+        /// directory (the state directory for a custom store). A store in memory gets a key that
+        /// lives as long as the process.
+        case keyFile(String?)
+        /// AES-256-GCM under the key the provider gives.
+        case keyProvider(any KeyProvider)
+        /// Not encrypted (the envelope still checks the archive's integrity).
+        case none
+    }
+
+    /// The bundle version recorded when the host gives none.
+    public static let defaultBundleVersion = "0"
+    /// The interface idiom recorded when the host gives none.
+    public static let defaultInterfaceIdiom = "desktop"
+
+    /// The application's version, recorded in every archive (SPEC R8).
+    public var bundleVersion = defaultBundleVersion
+    /// The interface idiom recorded in every archive.
+    public var interfaceIdiom = defaultInterfaceIdiom
+    public var storage = Storage.stateDirectory
+    public var protection = Protection.keyFile(nil)
+
+    public init() {}
+}
+
+extension EngineConfiguration {
+    /// A configuration from a host's choices, every one not made taking the engine's default.
+    ///
+    /// - Throws: `.invalidArgument` for an application id that is not a file name
+    ///   (`AppDirectories.validate(appID:)`), an empty directory or a key file path that does not
+    ///   name a file; `.notFound` when the state directory is needed and there is no home
+    ///   directory.
+    public init(appID: String, options: EngineOptions = EngineOptions()) throws(AmberError) {
+        try AppDirectories.validate(appID: appID)
+        let store: any ArchiveStore
+        switch options.storage {
+        case .stateDirectory: store = try FileStore(appID: appID)
+        case .directory(let directory):
+            guard !directory.isEmpty else { throw AmberError(.invalidArgument, "the state directory is empty") }
+            store = FileStore(directory: directory)
+        case .memory: store = MemoryStore()
+        case .custom(let custom): store = custom
+        }
+        let envelope: SealedEnvelope
+        switch options.protection {
+        case .none:
+            envelope = .unencrypted(bundleVersion: options.bundleVersion)
+        case .keyProvider(let provider):
+            envelope = SealedEnvelope(keyProvider: provider, bundleVersion: options.bundleVersion)
+        case .keyFile(let path?):
+            envelope = SealedEnvelope(keyProvider: try Self.keyFile(at: path), bundleVersion: options.bundleVersion)
+        case .keyFile(nil):
+            // The state directory holds the key of a custom store: without one, say so now.
+            if case .custom = options.storage { _ = try FileStore.defaultDirectory(appID: appID) }
+            envelope = Self.defaultEnvelope(for: store, appID: appID, bundleVersion: options.bundleVersion)
+        }
+        self.init(
+            appID: appID, bundleVersion: options.bundleVersion, interfaceIdiom: options.interfaceIdiom,
+            store: store, envelope: envelope)
+    }
+
+    /// The key file at `path` (a file name alone is in the working directory).
+    private static func keyFile(at path: String) throws(AmberError) -> KeyFileProvider {
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        guard !name.isEmpty else { throw AmberError(.invalidArgument, "the key file '\(path)' does not name a file") }
+        return KeyFileProvider(directory: directory.isEmpty ? "/" : directory, name: name)
+    }
+}
