@@ -33,11 +33,10 @@ final class ThreadError {
         return state
     }
 
-    /// Clears this thread's failure (`set(0, nil)`), borrowing its record: no retain and
-    /// release per host callback (`callHost`).
+    /// Clears this thread's failure (`set(0, nil)`).
     static func clearCurrent() {
         if let raw = pthread_getspecific(key) {
-            Unmanaged<ThreadError>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.set(0, nil) }
+            Unmanaged<ThreadError>.fromOpaque(raw).takeUnretainedValue().set(0, nil)
         } else {
             current.set(0, nil)
         }

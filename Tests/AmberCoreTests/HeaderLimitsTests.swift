@@ -3,9 +3,9 @@ import AmberCore
 import Foundation
 import Testing
 
-/// R22: the limits include/amber.h documents are the ones the codec enforces.
+/// R22: the limits the C header documents (include/amber/common.h) are the ones the codec enforces.
 @Suite struct HeaderLimitsTests {
-    /// The value of `#define NAME (...)` in include/amber.h, evaluated (products of integers).
+    /// The value of `#define NAME (...)` in include/amber/common.h, evaluated (products of integers).
     static func defined(_ name: String, in header: String) -> Int? {
         for line in header.split(separator: "\n") where line.hasPrefix("#define \(name) ") {
             let expression = line.dropFirst("#define \(name) ".count)
@@ -21,7 +21,7 @@ import Testing
     @Test func headerLimitsMatchTheCodec() throws {
         let url = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("include/amber.h")
+            .appendingPathComponent("include/amber/common.h")
         let header = try String(contentsOf: url, encoding: .utf8)
         let limits = ArchiveLimits.default
         #expect(Self.defined("AMBER_LIMIT_ARCHIVE_BYTES", in: header) == limits.maxBytes)

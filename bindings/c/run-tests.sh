@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The C tests: the header test (amber.h alone as C99 and as C++, -Wall -Wextra -pedantic
-# -Werror), the export check, test_smoke, test_rules (every rule R1-R16, R28 and R29 through
+# The C tests: the header test (amber.h alone as C99, C11 and C++17, and each header of
+# include/amber/ alone, -Wall -Wextra -pedantic -Werror; the AMBER_*_INIT initialisers in C),
+# the export check, test_smoke, test_rules (every rule R1-R16, R28 and R29 through
 # the C ABI), test_values (an object's values in one call),
 # test_envelope (R20, R22), test_files (R19, R20, R22: special files, key file leftovers),
 # test_bounds (R1, R2, R22: depth, value and closing bounds), test_app (R23, R24, R25, R27),
@@ -26,14 +27,40 @@ fi
 echo "== header test"
 passed=0
 failed=0
+hflags=(-Wall -Wextra -pedantic -Werror -Iinclude)
 printf '#include "amber.h"\nint main(void) { return amber_version_number() == AMBER_VERSION_NUMBER ? 0 : 1; }\n' > "$out/header.c"
 cp "$out/header.c" "$out/header.cpp"
-if $CC -std=c99 -Wall -Wextra -pedantic -Werror -Iinclude -c "$out/header.c" -o "$out/header-c.o"; then
-    echo "ok    amber.h compiles alone as C99"; passed=$((passed + 1))
-else echo "FAIL  amber.h as C99"; failed=$((failed + 1)); fi
-if $CXX -std=c++11 -Wall -Wextra -pedantic -Werror -Iinclude -c "$out/header.cpp" -o "$out/header-cpp.o"; then
-    echo "ok    amber.h compiles alone as C++11"; passed=$((passed + 1))
-else echo "FAIL  amber.h as C++"; failed=$((failed + 1)); fi
+for std in c99 c11; do
+    if $CC -std=$std "${hflags[@]}" -c "$out/header.c" -o "$out/header-$std.o"; then
+        echo "ok    amber.h compiles alone as ${std^^}"; passed=$((passed + 1))
+    else echo "FAIL  amber.h as ${std^^}"; failed=$((failed + 1)); fi
+done
+if $CXX -std=c++17 "${hflags[@]}" -c "$out/header.cpp" -o "$out/header-cpp.o"; then
+    echo "ok    amber.h compiles alone as C++17"; passed=$((passed + 1))
+else echo "FAIL  amber.h as C++17"; failed=$((failed + 1)); fi
+for h in include/amber/*.h; do
+    printf '#include "%s"\nint amber_header_test;\n' "${h#include/}" > "$out/one-header.c"
+    if $CC -std=c99 "${hflags[@]}" -c "$out/one-header.c" -o "$out/one-header.o"; then
+        echo "ok    ${h#include/} compiles alone as C99"; passed=$((passed + 1))
+    else echo "FAIL  ${h#include/} alone as C99"; failed=$((failed + 1)); fi
+done
+# Every versioned struct's initialiser: zero members, the version set.
+inits=$(grep -ho '#define AMBER_[A-Z_]*_INIT\b' include/amber/*.h | awk '{print $2}' | grep -v AMBER_BUF_INIT)
+{
+    echo '#include "amber.h"'
+    echo 'int main(void) {'
+    for m in $inits; do
+        t=$(echo "${m%_INIT}" | tr 'A-Z' 'a-z')
+        echo "    { $t s = $m; if (s.version != ${m%_INIT}_VERSION) return 1; }"
+    done
+    echo '    { amber_buf b = AMBER_BUF_INIT; amber_buf_dispose(&b); if (b.ptr || b.size) return 1; }'
+    echo '    return 0;'
+    echo '}'
+} > "$out/inits.c"
+if $CC -std=c99 "${hflags[@]}" "$out/inits.c" -o "$out/inits" -L"$root/.build-lib/lib" -lamber -Wl,-rpath,"$root/.build-lib/lib" \
+    && "$out/inits"; then
+    echo "ok    the $(echo $inits | wc -w) AMBER_*_INIT initialisers set their version (C99)"; passed=$((passed + 1))
+else echo "FAIL  the AMBER_*_INIT initialisers"; failed=$((failed + 1)); fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] || status=1
 

@@ -1,4 +1,4 @@
-// amber.h — Keyed archiving of the host's own data (SPEC R25, R26): coding registries,
+// amber/archive.h — Keyed archiving of the host's own data (SPEC R25, R26): coding registries,
 // archivers, unarchivers.
 
 import AmberArchive
@@ -24,18 +24,6 @@ private func classes(of registry: OpaquePointer?) throws(AmberError) -> [String:
 }
 
 // MARK: Registries
-
-/// Backs `amber_coding_class_init`.
-@c @implementation public func amber_coding_class_init(_ cls: UnsafeMutablePointer<amber_coding_class>?, _ version: CUnsignedInt) -> CInt {
-    guarded {
-        guard let cls else { throw invalid("cls is NULL") }
-        guard version == AMBER_CODING_CLASS_VERSION else {
-            throw invalid("amber_coding_class version \(version) is not supported (expected \(AMBER_CODING_CLASS_VERSION))")
-        }
-        cls.pointee = amber_coding_class()
-        cls.pointee.version = version
-    }
-}
 
 /// Backs `amber_coding_registry_new`.
 @c @implementation public func amber_coding_registry_new(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> CInt {
@@ -105,52 +93,59 @@ private func classes(of registry: OpaquePointer?) throws(AmberError) -> [String:
     }
 }
 
-/// Runs an encoding of a value under a key.
-private func encoding(_ archiver: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ body: (KeyedArchiver, String) throws -> Void) -> CInt {
+/// A value of an amber_keyed_value for the archiver, checked.
+private enum ArchiveInput {
+    case bool(Bool), int64(Int64), double(Double), string(String), bytes([UInt8]), date(Double)
+}
+
+/// Backs `amber_archiver_encode_values`: every value is checked (key, type, UTF-8, no key twice)
+/// before any is written.
+@c @implementation public func amber_archiver_encode_values(
+    _ archiver: OpaquePointer?, _ values: UnsafePointer<amber_keyed_value>?, _ count: Int
+) -> CInt {
     guarded {
         let box = try archiverBox(archiver)
-        let k = try inputKey(key)
-        try box.claim(k)
-        try body(box.archiver, k)
+        let n = try inputCount(count, "count")
+        guard n > 0 else { return }
+        guard let values else { throw invalid("values is NULL and count is \(n)") }
+        var checked: [(String, ArchiveInput)] = []
+        checked.reserveCapacity(n)
+        var seen = Set<String>()
+        for i in 0 ..< n {
+            do throws(AmberError) {
+                let v = values[i]
+                let key = try inputKey(v.key)
+                guard seen.insert(key).inserted else { throw AmberError(.duplicate, "key '\(key)' is given twice") }
+                let input: ArchiveInput
+                switch v.type {
+                case AMBER_VALUE_BOOL: input = .bool(v.int64_value != 0)
+                case AMBER_VALUE_INT64: input = .int64(v.int64_value)
+                case AMBER_VALUE_DOUBLE: input = .double(v.double_value)
+                case AMBER_VALUE_STRING: input = .string(try inputString(v.string_value, "the string value"))
+                case AMBER_VALUE_BYTES: input = .bytes(try inputBytes(v.bytes_value, v.bytes_size))
+                case AMBER_VALUE_DATE: input = .date(v.double_value)
+                default:
+                    throw invalid("an archive holds bool, int64, double, string, bytes and date values, not type \(v.type.rawValue)")
+                }
+                checked.append((key, input))
+            } catch {
+                throw AmberError(error.code, "\(keyedValueLabel(values, i)): \(error.message)")
+            }
+        }
+        try box.checkClaimable(checked.map(\.0))
+        let a: KeyedArchiver = box.archiver
+        for (k, input) in checked {
+            try box.claim(k)
+            switch input {
+            case .bool(let b): a.encode(b, forKey: k)
+            case .int64(let x): a.encode(x, forKey: k)
+            case .double(let x): a.encode(x, forKey: k)
+            case .string(let x): a.encode(x, forKey: k)
+            case .bytes(let x): a.encode(bytes: x, forKey: k)
+            case .date(let x): a.encode(date: x, forKey: k)
+            }
+        }
     }
-}
-
-/// Backs `amber_archiver_encode_bool`.
-@c @implementation public func amber_archiver_encode_bool(_ archiver: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ value: CInt) -> CInt {
-    encoding(archiver, key) { a, k in a.encode(value != 0, forKey: k) }
-}
-
-/// Backs `amber_archiver_encode_int64`.
-@c @implementation public func amber_archiver_encode_int64(_ archiver: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ value: Int64) -> CInt {
-    encoding(archiver, key) { a, k in a.encode(value, forKey: k) }
-}
-
-/// Backs `amber_archiver_encode_double`.
-@c @implementation public func amber_archiver_encode_double(_ archiver: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ value: Double) -> CInt {
-    encoding(archiver, key) { a, k in a.encode(value, forKey: k) }
-}
-
-/// Backs `amber_archiver_encode_string`.
-@c @implementation public func amber_archiver_encode_string(_ archiver: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?) -> CInt {
-    guarded {
-        let s = try inputString(value, "value")
-        let code = encoding(archiver, key) { a, k in a.encode(s, forKey: k) }
-        if code != 0 { throw HostFailure(code: code, message: ThreadError.current.text) }
-    }
-}
-
-/// Backs `amber_archiver_encode_bytes`.
-@c @implementation public func amber_archiver_encode_bytes(_ archiver: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ bytes: UnsafeRawPointer?, _ size: Int) -> CInt {
-    guarded {
-        let b = try inputBytes(bytes, size)
-        let code = encoding(archiver, key) { a, k in a.encode(bytes: b, forKey: k) }
-        if code != 0 { throw HostFailure(code: code, message: ThreadError.current.text) }
-    }
-}
-
-/// Backs `amber_archiver_encode_date`.
-@c @implementation public func amber_archiver_encode_date(_ archiver: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ seconds_since_2001: Double) -> CInt {
-    encoding(archiver, key) { a, k in a.encode(date: seconds_since_2001, forKey: k) }
 }
 
 /// Backs `amber_archiver_encode_object`.
@@ -199,26 +194,10 @@ private func finish(_ box: ArchiverBox) throws(AmberError) -> [UInt8] {
 }
 
 /// Backs `amber_archiver_finish`.
-@c @implementation public func amber_archiver_finish(
-    _ out: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?, _ out_size: UnsafeMutablePointer<Int>?, _ archiver: OpaquePointer?
-) -> CInt {
+@c @implementation public func amber_archiver_finish(_ out: UnsafeMutablePointer<amber_buf>?, _ archiver: OpaquePointer?) -> CInt {
     guarded {
-        guard let out else { throw invalid("out is NULL") }
-        out.pointee = nil
-        guard let out_size else { throw invalid("out_size is NULL") }
-        out_size.pointee = 0
-        let bytes = try finish(try archiverBox(archiver))
-        out.pointee = try newBytes(bytes)
-        out_size.pointee = bytes.count
-    }
-}
-
-/// Backs `amber_archiver_write_file`.
-@c @implementation public func amber_archiver_write_file(_ archiver: OpaquePointer?, _ path: UnsafePointer<CChar>?) -> CInt {
-    guarded {
-        let box = try archiverBox(archiver)
-        let p = try inputString(path, "path")
-        try DataFile.write(try finish(box), toPath: p)
+        let out = try outBuf(out)
+        try fillBuf(out, try finish(try archiverBox(archiver)))
     }
 }
 
@@ -232,27 +211,6 @@ private func finish(_ box: ArchiverBox) throws(AmberError) -> [UInt8] {
         guard let out else { throw invalid("out is NULL") }
         out.pointee = nil
         let box = try UnarchiverBox(bytes: try inputBytes(bytes, size), classes: try classes(of: registry))
-        box.handle = try HandleRegistry.shared.register(box, .unarchiver)
-        out.pointee = box.handle
-    }
-}
-
-/// Backs `amber_unarchiver_open_file`.
-@c @implementation public func amber_unarchiver_open_file(
-    _ out: UnsafeMutablePointer<OpaquePointer?>?, _ registry: OpaquePointer?, _ path: UnsafePointer<CChar>?
-) -> CInt {
-    guarded {
-        guard let out else { throw invalid("out is NULL") }
-        out.pointee = nil
-        let p = try inputString(path, "path")
-        let c = try classes(of: registry)
-        guard let bytes = try DataFile.read(path: p, maxBytes: ArchiveLimits.default.maxBytes) else {
-            throw AmberError(.notFound, "there is no file '\(p)'")
-        }
-        let box: UnarchiverBox
-        do throws(AmberError) { box = try UnarchiverBox(bytes: bytes, classes: c) } catch {
-            throw AmberError(error.code, "'\(p)': \(error.message)")
-        }
         box.handle = try HandleRegistry.shared.register(box, .unarchiver)
         out.pointee = box.handle
     }
@@ -284,49 +242,54 @@ private func decoding<T>(_ out: UnsafeMutablePointer<T>?, _ unarchiver: OpaquePo
     }
 }
 
-/// Backs `amber_unarchiver_decode_bool`.
-@c @implementation public func amber_unarchiver_decode_bool(_ out: UnsafeMutablePointer<CInt>?, _ unarchiver: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> CInt {
-    decoding(out, unarchiver, key) { b, k in try b.unarchiver.decodeBool(forKey: k) ? 1 : 0 }
-}
-
-/// Backs `amber_unarchiver_decode_int64`.
-@c @implementation public func amber_unarchiver_decode_int64(_ out: UnsafeMutablePointer<Int64>?, _ unarchiver: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> CInt {
-    decoding(out, unarchiver, key) { b, k in try b.unarchiver.decodeInt64(forKey: k) }
-}
-
-/// Backs `amber_unarchiver_decode_double`.
-@c @implementation public func amber_unarchiver_decode_double(_ out: UnsafeMutablePointer<Double>?, _ unarchiver: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> CInt {
-    decoding(out, unarchiver, key) { b, k in try b.unarchiver.decodeDouble(forKey: k) }
-}
-
-/// Backs `amber_unarchiver_decode_string`.
-@c @implementation public func amber_unarchiver_decode_string(
-    _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ unarchiver: OpaquePointer?, _ key: UnsafePointer<CChar>?
-) -> CInt {
-    decoding(out, unarchiver, key) { b, k in UnsafePointer(try b.arena.string(try b.unarchiver.decodeString(forKey: k))) }
-}
-
-/// Backs `amber_unarchiver_decode_bytes`.
-@c @implementation public func amber_unarchiver_decode_bytes(
-    _ out: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, _ out_size: UnsafeMutablePointer<Int>?,
-    _ unarchiver: OpaquePointer?, _ key: UnsafePointer<CChar>?
+/// Backs `amber_unarchiver_decode_values`: each element as its type reads; a missing key sets
+/// `found` to 0.
+@c @implementation public func amber_unarchiver_decode_values(
+    _ values: UnsafeMutablePointer<amber_keyed_value>?, _ count: Int, _ unarchiver: OpaquePointer?
 ) -> CInt {
     guarded {
-        let s = try outPointer(out_size)
-        var n = 0
-        let code = decoding(out, unarchiver, key) { b, k in
-            let bytes = try b.unarchiver.decodeBytes(forKey: k)
-            n = bytes.count
-            return UnsafePointer(try b.arena.bytes(bytes))
+        let box = try unarchiverBox(unarchiver)
+        let n = try inputCount(count, "count")
+        guard n > 0 else { return }
+        guard let values else { throw invalid("values is NULL and count is \(n)") }
+        let u: KeyedUnarchiver = box.unarchiver
+        for i in 0 ..< n {
+            do throws(AmberError) {
+                let k = try inputKey(values[i].key)
+                guard u.containsValue(forKey: k) else {
+                    guard (AMBER_VALUE_BOOL.rawValue ... AMBER_VALUE_DATE.rawValue).contains(values[i].type.rawValue) else {
+                        throw invalid("an archive holds bool, int64, double, string, bytes and date values, not type \(values[i].type.rawValue)")
+                    }
+                    values[i].found = 0
+                    continue
+                }
+                do {
+                    switch values[i].type {
+                    case AMBER_VALUE_BOOL: values[i].int64_value = try u.decodeBool(forKey: k) ? 1 : 0
+                    case AMBER_VALUE_INT64: values[i].int64_value = try u.decodeInt64(forKey: k)
+                    case AMBER_VALUE_DOUBLE: values[i].double_value = try u.decodeDouble(forKey: k)
+                    case AMBER_VALUE_STRING: values[i].string_value = UnsafePointer(try box.arena.string(try u.decodeString(forKey: k)))
+                    case AMBER_VALUE_BYTES:
+                        let bytes = try u.decodeBytes(forKey: k)
+                        values[i].bytes_value = UnsafeRawPointer(try box.arena.bytes(bytes))
+                        values[i].bytes_size = bytes.count
+                    case AMBER_VALUE_DATE: values[i].double_value = try u.decodeDate(forKey: k)
+                    default:
+                        throw invalid("an archive holds bool, int64, double, string, bytes and date values, not type \(values[i].type.rawValue)")
+                    }
+                } catch let e as ArchiveError {
+                    throw AmberError(e)
+                } catch let e as AmberError {
+                    throw e
+                } catch {
+                    throw AmberError(.corrupt, "\(error)")
+                }
+                values[i].found = 1
+            } catch {
+                throw AmberError(error.code, "\(keyedValueLabel(UnsafePointer(values), i)): \(error.message)")
+            }
         }
-        if code != 0 { throw HostFailure(code: code, message: ThreadError.current.text) }
-        s.pointee = n
     }
-}
-
-/// Backs `amber_unarchiver_decode_date`.
-@c @implementation public func amber_unarchiver_decode_date(_ out: UnsafeMutablePointer<Double>?, _ unarchiver: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> CInt {
-    decoding(out, unarchiver, key) { b, k in try b.unarchiver.decodeDate(forKey: k) }
 }
 
 /// Backs `amber_unarchiver_decode_object`.

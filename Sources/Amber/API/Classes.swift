@@ -1,4 +1,4 @@
-// amber.h — Classes, blueprints and the delegate (SPEC R5, R8–R13).
+// amber/engine.h — Classes, blueprints and the delegate (SPEC R5, R8–R13).
 
 import AmberCore
 import CAmber

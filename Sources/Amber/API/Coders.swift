@@ -1,4 +1,5 @@
-// amber.h — Coders (SPEC R6, R7, R4): write values during an encode callback.
+// amber/coder.h, amber/plugin.h — Coders (SPEC R6, R7, R4): write values during an encode
+// callback.
 
 import AmberCore
 import CAmber
@@ -14,8 +15,7 @@ func coderBox(_ handle: OpaquePointer?) throws(AmberError) -> CoderBox {
 @inline(__always)
 func withCoderBox(_ handle: OpaquePointer?, _ body: (CoderBox) throws(AmberError) -> Void) throws(AmberError) {
     let box = try HandleRegistry.shared.resolveLentUnretained(handle, .coder, as: CoderBox.self)
-    let result = box._withUnsafeGuaranteedRef { c in Result { () throws(AmberError) in try body(c) } }
-    try result.get()
+    try body(box.takeUnretainedValue())
 }
 
 /// Backs `amber_coder_encode_bool`.
@@ -83,25 +83,8 @@ func keyedValueLabel(_ values: UnsafePointer<amber_keyed_value>, _ i: Int) -> St
     }
 }
 
-/// Backs `amber_coder_encode_date`.
-@c @implementation public func amber_coder_encode_date(_ coder: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ seconds_since_2001: Double) -> CInt {
-    guarded { try coderBox(coder).encode(date: seconds_since_2001, try inputKey(key)) }
-}
-
-/// Backs `amber_coder_encode_index_path`.
-@c @implementation public func amber_coder_encode_index_path(_ coder: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ indexes: UnsafePointer<Int64>?, _ length: Int) -> CInt {
-    guarded {
-        let c = try coderBox(coder)
-        let k = try inputKey(key)
-        let n = try inputCount(length, "length")
-        guard indexes != nil || n == 0 else { throw invalid("indexes is NULL and length is \(n)") }
-        let path = n == 0 ? [] : UnsafeBufferPointer(start: indexes, count: n).map { Int($0) }
-        try c.encode(indexPath: path, k)
-    }
-}
-
-/// Backs `amber_coder_encode_object_ref`.
-@c @implementation public func amber_coder_encode_object_ref(_ coder: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ object: OpaquePointer?) -> CInt {
+/// Backs `amber_coder_encode_object`.
+@c @implementation public func amber_coder_encode_object(_ coder: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ object: OpaquePointer?) -> CInt {
     guarded {
         let c = try coderBox(coder)
         let k = try inputKey(key)

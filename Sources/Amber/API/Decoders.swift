@@ -1,4 +1,4 @@
-// amber.h — Decoders (SPEC R12): read values during a decode (or make) callback.
+// amber/coder.h, amber/plugin.h — Decoders (SPEC R12): read values during a decode (or make) callback.
 
 import AmberCore
 import CAmber
@@ -13,8 +13,7 @@ func decoderBox(_ handle: OpaquePointer?) throws(AmberError) -> DecoderBox {
 @inline(__always)
 func withDecoderBox<T>(_ handle: OpaquePointer?, _ body: (DecoderBox) throws(AmberError) -> T) throws(AmberError) -> T {
     let box = try HandleRegistry.shared.resolveLentUnretained(handle, .decoder, as: DecoderBox.self)
-    let result = box._withUnsafeGuaranteedRef { d in Result { () throws(AmberError) -> T in try body(d) } }
-    return try result.get()
+    return try body(box.takeUnretainedValue())
 }
 
 /// Checks an out pointer and clears nothing (the value is written on success only).
@@ -82,7 +81,7 @@ func outPointer<T>(_ out: UnsafeMutablePointer<T>?) throws(AmberError) -> Unsafe
 
 /// Backs `amber_decoder_decode_values`: each element as the decoder of its type reads it; a
 /// missing key sets `found` to 0 and leaves the value fields alone.
-@c @implementation public func amber_decoder_decode_values(_ decoder: OpaquePointer?, _ values: UnsafeMutablePointer<amber_keyed_value>?, _ count: Int) -> CInt {
+@c @implementation public func amber_decoder_decode_values(_ values: UnsafeMutablePointer<amber_keyed_value>?, _ count: Int, _ decoder: OpaquePointer?) -> CInt {
     guarded {
         let n = try inputCount(count, "count")
         try withDecoderBox(decoder) { d throws(AmberError) in
@@ -92,7 +91,7 @@ func outPointer<T>(_ out: UnsafeMutablePointer<T>?) throws(AmberError) -> Unsafe
                 do throws(AmberError) {
                     try decodeValue(&values[i], d)
                 } catch {
-                    throw AmberError(error.code, "\(keyedValueLabel(values, i)): \(error.message)")
+                    throw AmberError(error.code, "\(keyedValueLabel(UnsafePointer(values), i)): \(error.message)")
                 }
             }
         }
@@ -102,12 +101,20 @@ func outPointer<T>(_ out: UnsafeMutablePointer<T>?) throws(AmberError) -> Unsafe
 /// Fills one element of `amber_decoder_decode_values`.
 @inline(__always)
 private func decodeValue(_ v: inout amber_keyed_value, _ d: DecoderBox) throws(AmberError) {
-    let type = UInt32(bitPattern: v.type)
-    guard (AMBER_VALUE_BOOL.rawValue ... AMBER_VALUE_BYTES.rawValue).contains(type) else {
-        throw invalid("the type \(v.type) is not an amber_value_type")
+    let type = v.type.rawValue
+    guard (AMBER_VALUE_BOOL.rawValue ... AMBER_VALUE_INDEX_PATH.rawValue).contains(type) else {
+        throw invalid("the type \(type) is not an amber_value_type a decoder reads")
     }
     do throws(AmberError) {
-        if type == AMBER_VALUE_BYTES.rawValue {
+        if type == AMBER_VALUE_DATE.rawValue {
+            v.double_value = try d.date(try inputKey(v.key))
+        } else if type == AMBER_VALUE_INDEX_PATH.rawValue {
+            let path = try d.indexPath(try inputKey(v.key))
+            let bytes = try d.arena.allocate(max(path.count, 1) * MemoryLayout<Int64>.stride)
+            let p = bytes.bindMemory(to: Int64.self, capacity: max(path.count, 1))
+            for (i, x) in path.enumerated() { p[i] = Int64(x) }
+            v.index_path_value = amber_index_path(indexes: UnsafePointer(p), length: path.count)
+        } else if type == AMBER_VALUE_BYTES.rawValue {
             let bytes = try d.bytes(try inputKey(v.key))
             v.bytes_value = UnsafeRawPointer(try d.arena.bytes(bytes))
             v.bytes_size = bytes.count
@@ -134,41 +141,8 @@ private func decodeValue(_ v: inout amber_keyed_value, _ d: DecoderBox) throws(A
     }
 }
 
-/// Backs `amber_decoder_decode_date`.
-@c @implementation public func amber_decoder_decode_date(_ out: UnsafeMutablePointer<Double>?, _ decoder: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> CInt {
-    guarded {
-        let o = try outPointer(out)
-        o.pointee = try decoderBox(decoder).date(try inputKey(key))
-    }
-}
-
-/// Backs `amber_decoder_decode_index_path`.
-@c @implementation public func amber_decoder_decode_index_path(
-    _ out: UnsafeMutablePointer<Int64>?, _ capacity: Int, _ out_length: UnsafeMutablePointer<Int>?,
-    _ decoder: OpaquePointer?, _ key: UnsafePointer<CChar>?
-) -> CInt {
-    guarded {
-        let length = try outPointer(out_length)
-        let cap = try inputCount(capacity, "capacity")
-        guard out != nil || cap == 0 else { throw invalid("out is NULL and capacity is \(cap)") }
-        let path = try decoderBox(decoder).indexPath(try inputKey(key))
-        for (i, v) in path.prefix(cap).enumerated() { out![i] = Int64(v) }
-        length.pointee = path.count
-    }
-}
-
-/// Backs `amber_decoder_decode_object_ref`.
-@c @implementation public func amber_decoder_decode_object_ref(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ decoder: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> CInt {
-    guarded {
-        let o = try outPointer(out)
-        let d = try decoderBox(decoder)
-        let k = try inputKey(key)
-        o.pointee = ObjectBox.of(try d.reference(k))?.handle
-    }
-}
-
-/// Backs `amber_decoder_decode_object_ref_of_classes`.
-@c @implementation public func amber_decoder_decode_object_ref_of_classes(
+/// Backs `amber_decoder_decode_object`: any class with no classes given, else secure decoding.
+@c @implementation public func amber_decoder_decode_object(
     _ out: UnsafeMutablePointer<OpaquePointer?>?, _ decoder: OpaquePointer?, _ key: UnsafePointer<CChar>?,
     _ classes: UnsafePointer<UnsafePointer<CChar>?>?, _ class_count: Int
 ) -> CInt {
@@ -177,7 +151,11 @@ private func decodeValue(_ v: inout amber_keyed_value, _ d: DecoderBox) throws(A
         let d = try decoderBox(decoder)
         let k = try inputKey(key)
         let n = try inputCount(class_count, "class_count")
-        guard let classes, n > 0 else { throw invalid("secure decoding needs at least one allowed class") }
+        guard n > 0 else {
+            o.pointee = ObjectBox.of(try d.reference(k))?.handle
+            return
+        }
+        guard let classes else { throw invalid("classes is NULL and class_count is \(n)") }
         var allowed = Set<String>()
         for i in 0 ..< n {
             let name = try inputString(classes[i], "class name \(i)")
@@ -205,7 +183,7 @@ private func decodeValue(_ v: inout amber_keyed_value, _ d: DecoderBox) throws(A
         guard case .state(let s) = d.source else { throw invalid("the application decoder reads no object's record") }
         try s.requireActive()
         var info = amber_record_info()
-        info.kind = CInt(s.recordKind.rawValue)
+        info.kind = amber_kind(rawValue: Int32(s.recordKind.rawValue))
         info.class_name = UnsafePointer(try d.arena.string(s.recordClassName))
         info.blueprint = try s.recordBlueprint.map { b throws(AmberError) in UnsafePointer(try d.arena.string(b)) }
         info.position = s.recordPosition

@@ -1,4 +1,4 @@
-// amber.h — Engines: open, close, roots, plugins.
+// amber/engine.h, amber/plugin.h — Engines: open, close, roots, plugins.
 
 import AmberCore
 import CAmber
@@ -50,7 +50,7 @@ func engineBox(_ handle: OpaquePointer?) throws(AmberError) -> EngineBox {
         var keyContext: HostContext?
         let envelope: SealedEnvelope
         switch o.protection {
-        case CInt(AMBER_PROTECTION_KEY_FILE.rawValue):
+        case AMBER_PROTECTION_KEY_FILE:
             if o.memory_store != 0 && o.store == nil {
                 envelope = SealedEnvelope(keyProvider: EphemeralKeyProvider(), bundleVersion: bundleVersion)
             } else if let file = try optionalString(o.key_file, "key_file") {
@@ -68,19 +68,19 @@ func engineBox(_ handle: OpaquePointer?) throws(AmberError) -> EngineBox {
                 let provider = KeyFileProvider(directory: directory)
                 envelope = SealedEnvelope(keyProvider: provider, bundleVersion: bundleVersion)
             }
-        case CInt(AMBER_PROTECTION_KEY_CALLBACK.rawValue):
+        case AMBER_PROTECTION_KEY_CALLBACK:
             guard let callback = o.key_callback else { throw invalid("AMBER_PROTECTION_KEY_CALLBACK needs key_callback") }
             let context = HostContext(o.key_ctx, nil)
             keyContext = HostContext(o.key_ctx, o.key_ctx_free)
             envelope = SealedEnvelope(keyProvider: hostKeyProvider(callback, context), bundleVersion: bundleVersion)
-        case CInt(AMBER_PROTECTION_FIXED_KEY.rawValue):
+        case AMBER_PROTECTION_FIXED_KEY:
             guard let key = o.fixed_key else { throw invalid("AMBER_PROTECTION_FIXED_KEY needs fixed_key (32 bytes)") }
             let provider = try FixedKeyProvider(key: Array(UnsafeBufferPointer(start: key, count: 32)))
             envelope = SealedEnvelope(keyProvider: provider, bundleVersion: bundleVersion)
-        case CInt(AMBER_PROTECTION_NONE.rawValue):
+        case AMBER_PROTECTION_NONE:
             envelope = .unencrypted(bundleVersion: bundleVersion)
         default:
-            throw invalid("\(o.protection) is not an amber_protection")
+            throw invalid("\(o.protection.rawValue) is not an amber_protection")
         }
         let configuration = EngineConfiguration(
             appID: appID, bundleVersion: bundleVersion, interfaceIdiom: idiom, store: store, envelope: envelope)

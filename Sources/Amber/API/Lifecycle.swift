@@ -1,4 +1,4 @@
-// amber.h — The application's lifecycle (SPEC R23): states, transitions, memory warnings.
+// amber/common.h, amber/engine.h — The application's lifecycle (SPEC R23): states, transitions, memory warnings.
 
 import AmberCore
 import CAmber
@@ -11,25 +11,25 @@ nonisolated(unsafe) let appStateNames: [UnsafePointer<CChar>] =
     (ApplicationState.allCases.map(\.description) + ["unknown"]).map { UnsafePointer(strdup($0)!) }
 
 /// The engine's application state. Backs `amber_engine_app_state`.
-@c @implementation public func amber_engine_app_state(_ engine: OpaquePointer?) -> CInt {
-    guarded(-1) { CInt(try engineBox(engine).engine.applicationState.rawValue) }
+@c @implementation public func amber_engine_app_state(_ engine: OpaquePointer?) -> amber_app_state {
+    guarded(AMBER_APP_INVALID) { amber_app_state(rawValue: Int32(try engineBox(engine).engine.applicationState.rawValue)) }
 }
 
 /// A state's name. Backs `amber_app_state_string`.
-@c @implementation public func amber_app_state_string(_ state: CInt) -> UnsafePointer<CChar>? {
-    guard let s = ApplicationState(rawValue: Int(state)) else { return appStateNames[ApplicationState.allCases.count] }
+@c @implementation public func amber_app_state_string(_ state: amber_app_state) -> UnsafePointer<CChar>? {
+    guard let s = ApplicationState(rawValue: Int(state.rawValue)) else { return appStateNames[ApplicationState.allCases.count] }
     return appStateNames[s.rawValue]
 }
 
 /// Reports a transition. Backs `amber_engine_transition`.
 @c @implementation public func amber_engine_transition(
-    _ out_saved: UnsafeMutablePointer<CInt>?, _ engine: OpaquePointer?, _ state: CInt
+    _ out_saved: UnsafeMutablePointer<CInt>?, _ engine: OpaquePointer?, _ state: amber_app_state
 ) -> CInt {
     guarded {
         out_saved?.pointee = 0
         let box = try engineBox(engine)
-        guard let next = ApplicationState(rawValue: Int(state)) else {
-            throw invalid("\(state) is not an amber_app_state (0 to \(ApplicationState.allCases.count - 1))")
+        guard let next = ApplicationState(rawValue: Int(state.rawValue)) else {
+            throw invalid("\(state.rawValue) is not an amber_app_state (0 to \(ApplicationState.allCases.count - 1))")
         }
         let result: TransitionResult = try box.operation {
             do { return try box.engine.transition(to: next) } catch { throw error as any Error }
@@ -44,23 +44,6 @@ nonisolated(unsafe) let appStateNames: [UnsafePointer<CChar>] =
             let (code, message) = status(of: e)
             throw HostFailure(code: code, message: "the application went from \(result.from) to \(result.to), but an observer failed: \(message)")
         }
-    }
-}
-
-/// Launches into the background. Backs `amber_engine_launch_in_background`.
-@c @implementation public func amber_engine_launch_in_background(
-    _ out: UnsafeMutablePointer<OpaquePointer?>?, _ engine: OpaquePointer?
-) -> CInt {
-    guarded {
-        guard let out else { throw invalid("out is NULL") }
-        out.pointee = nil
-        let box = try engineBox(engine)
-        box.launchNotes = []
-        let report = box.operation { box.engine.launchInBackground() }
-        let notes = box.launchNotes
-        box.launchNotes = []
-        let r = try ReportBox(report, extraNotes: notes, protection: box.engine.configuration.envelope.protection)
-        out.pointee = try HandleRegistry.shared.register(r, .report)
     }
 }
 

@@ -1,4 +1,4 @@
-// amber.h — The log (SPEC R29).
+// amber/common.h, amber/engine.h — The log (SPEC R29).
 
 import AmberCore
 import CAmber

@@ -1,4 +1,4 @@
-// amber.h — Notifications (SPEC R24): user infos, observers, posts.
+// amber/app.h — Notifications (SPEC R24): user infos, observers, posts.
 
 import AmberCore
 import CAmber
@@ -33,39 +33,6 @@ func notificationBox(_ handle: OpaquePointer?) throws(AmberError) -> Notificatio
     }
 }
 
-/// Backs `amber_user_info_set_bool`.
-@c @implementation public func amber_user_info_set_bool(_ info: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ value: CInt) -> CInt {
-    guarded { try userInfoBox(info).set(.bool(value != 0), try inputKey(key)) }
-}
-
-/// Backs `amber_user_info_set_int64`.
-@c @implementation public func amber_user_info_set_int64(_ info: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ value: Int64) -> CInt {
-    guarded { try userInfoBox(info).set(.int64(value), try inputKey(key)) }
-}
-
-/// Backs `amber_user_info_set_double`.
-@c @implementation public func amber_user_info_set_double(_ info: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ value: Double) -> CInt {
-    guarded { try userInfoBox(info).set(.double(value), try inputKey(key)) }
-}
-
-/// Backs `amber_user_info_set_string`.
-@c @implementation public func amber_user_info_set_string(_ info: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?) -> CInt {
-    guarded {
-        let box = try userInfoBox(info)
-        let k = try inputKey(key)
-        try box.set(.string(try inputString(value, "value")), k)
-    }
-}
-
-/// Backs `amber_user_info_set_bytes`.
-@c @implementation public func amber_user_info_set_bytes(_ info: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ bytes: UnsafeRawPointer?, _ size: Int) -> CInt {
-    guarded {
-        let box = try userInfoBox(info)
-        let k = try inputKey(key)
-        try box.set(.bytes(try inputBytes(bytes, size)), k)
-    }
-}
-
 /// Backs `amber_user_info_count`.
 @c @implementation public func amber_user_info_count(_ info: OpaquePointer?) -> Int {
     guarded(0) { try userInfoBox(info).info.count }
@@ -79,65 +46,57 @@ func notificationBox(_ handle: OpaquePointer?) throws(AmberError) -> Notificatio
     }
 }
 
-/// Backs `amber_user_info_type`.
-@c @implementation public func amber_user_info_type(_ out: UnsafeMutablePointer<CInt>?, _ info: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> CInt {
-    guarded {
-        let o = try outPointer(out)
-        let t: amber_value_type
-        switch try userInfoBox(info).info.value(forKey: try inputKey(key)) {
-        case .bool: t = AMBER_VALUE_BOOL
-        case .int64: t = AMBER_VALUE_INT64
-        case .double: t = AMBER_VALUE_DOUBLE
-        case .string: t = AMBER_VALUE_STRING
-        case .bytes: t = AMBER_VALUE_BYTES
-        }
-        o.pointee = CInt(t.rawValue)
-    }
-}
-
-/// Backs `amber_user_info_get_bool`.
-@c @implementation public func amber_user_info_get_bool(_ out: UnsafeMutablePointer<CInt>?, _ info: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> CInt {
-    guarded {
-        let o = try outPointer(out)
-        o.pointee = try userInfoBox(info).info.bool(forKey: try inputKey(key)) ? 1 : 0
-    }
-}
-
-/// Backs `amber_user_info_get_int64`.
-@c @implementation public func amber_user_info_get_int64(_ out: UnsafeMutablePointer<Int64>?, _ info: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> CInt {
-    guarded {
-        let o = try outPointer(out)
-        o.pointee = try userInfoBox(info).info.int64(forKey: try inputKey(key))
-    }
-}
-
-/// Backs `amber_user_info_get_double`.
-@c @implementation public func amber_user_info_get_double(_ out: UnsafeMutablePointer<Double>?, _ info: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> CInt {
-    guarded {
-        let o = try outPointer(out)
-        o.pointee = try userInfoBox(info).info.double(forKey: try inputKey(key))
-    }
-}
-
-/// Backs `amber_user_info_get_string`.
-@c @implementation public func amber_user_info_get_string(_ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ info: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> CInt {
-    guarded {
-        let o = try outPointer(out)
-        o.pointee = try userInfoBox(info).string(try inputKey(key))
-    }
-}
-
-/// Backs `amber_user_info_get_bytes`.
-@c @implementation public func amber_user_info_get_bytes(
-    _ out: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, _ out_size: UnsafeMutablePointer<Int>?,
-    _ info: OpaquePointer?, _ key: UnsafePointer<CChar>?
+/// Backs `amber_user_info_set_values`: every value is checked before any is set.
+@c @implementation public func amber_user_info_set_values(
+    _ info: OpaquePointer?, _ values: UnsafePointer<amber_keyed_value>?, _ count: Int
 ) -> CInt {
     guarded {
-        let o = try outPointer(out)
-        let s = try outPointer(out_size)
-        let (p, n) = try userInfoBox(info).bytes(try inputKey(key))
-        o.pointee = p
-        s.pointee = n
+        let box = try userInfoBox(info)
+        let n = try inputCount(count, "count")
+        guard n > 0 else { return }
+        guard let values else { throw invalid("values is NULL and count is \(n)") }
+        guard !box.isReadOnly else { throw misuse("a notification's user info is read-only") }
+        var checked: [(String, NotificationValue)] = []
+        checked.reserveCapacity(n)
+        for i in 0 ..< n {
+            do throws(AmberError) {
+                let v = values[i]
+                let key = try inputKey(v.key)
+                let value: NotificationValue
+                switch v.type {
+                case AMBER_VALUE_BOOL: value = .bool(v.int64_value != 0)
+                case AMBER_VALUE_INT64: value = .int64(v.int64_value)
+                case AMBER_VALUE_DOUBLE: value = .double(v.double_value)
+                case AMBER_VALUE_STRING: value = .string(try inputString(v.string_value, "the string value"))
+                case AMBER_VALUE_BYTES: value = .bytes(try inputBytes(v.bytes_value, v.bytes_size))
+                default:
+                    throw invalid("a user info holds bool, int64, double, string and bytes values, not type \(v.type.rawValue)")
+                }
+                checked.append((key, value))
+            } catch {
+                throw AmberError(error.code, "\(keyedValueLabel(values, i)): \(error.message)")
+            }
+        }
+        for (key, value) in checked { try box.set(value, key) }
+    }
+}
+
+/// Backs `amber_user_info_values`: each element's value, `found` 0 for a missing key.
+@c @implementation public func amber_user_info_values(
+    _ values: UnsafeMutablePointer<amber_keyed_value>?, _ count: Int, _ info: OpaquePointer?
+) -> CInt {
+    guarded {
+        let box = try userInfoBox(info)
+        let n = try inputCount(count, "count")
+        guard n > 0 else { return }
+        guard let values else { throw invalid("values is NULL and count is \(n)") }
+        for i in 0 ..< n {
+            do throws(AmberError) {
+                try box.read(&values[i])
+            } catch {
+                throw AmberError(error.code, "\(keyedValueLabel(UnsafePointer(values), i)): \(error.message)")
+            }
+        }
     }
 }
 
@@ -145,7 +104,7 @@ func notificationBox(_ handle: OpaquePointer?) throws(AmberError) -> Notificatio
 
 /// Backs `amber_notification_name`.
 @c @implementation public func amber_notification_name(_ note: OpaquePointer?) -> UnsafePointer<CChar>? {
-    guarded(staticEmpty) { try notificationBox(note).name }
+    guarded(nil) { try notificationBox(note).name }
 }
 
 /// Backs `amber_notification_sender`.

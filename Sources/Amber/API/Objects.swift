@@ -1,4 +1,4 @@
-// amber.h — Restorable objects (SPEC R1–R4).
+// amber/object.h — Restorable objects (SPEC R1–R4).
 
 import AmberCore
 import CAmber
@@ -21,7 +21,7 @@ func objectPair(_ a: OpaquePointer?, _ aName: String, _ b: OpaquePointer?, _ bNa
 
 /// Creates a restorable object. Backs `amber_object_new`.
 @c @implementation public func amber_object_new(
-    _ out: UnsafeMutablePointer<OpaquePointer?>?, _ engine: OpaquePointer?, _ kind: CInt,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?, _ engine: OpaquePointer?, _ kind: amber_kind,
     _ class_name: UnsafePointer<CChar>?, _ restoration_id: UnsafePointer<CChar>?,
     _ callbacks: UnsafePointer<amber_object_callbacks>?, _ ctx: UnsafeMutableRawPointer?,
     _ ctx_free: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?
@@ -30,7 +30,9 @@ func objectPair(_ a: OpaquePointer?, _ aName: String, _ b: OpaquePointer?, _ bNa
         guard let out else { throw invalid("out is NULL") }
         out.pointee = nil
         let box = try engineBox(engine)
-        guard kind >= 0, kind <= 2, let k = ObjectKind(rawValue: UInt8(kind)) else { throw invalid("\(kind) is not an amber_kind") }
+        guard kind.rawValue >= 0, kind.rawValue <= 2, let k = ObjectKind(rawValue: UInt8(kind.rawValue)) else {
+            throw invalid("\(kind.rawValue) is not an amber_kind")
+        }
         let className = try box.className(class_name, "class_name")
         guard !className.isEmpty else { throw invalid("class_name is empty") }
         let identifier = try box.identifier(restoration_id, "restoration_id")
@@ -161,7 +163,7 @@ func objectPair(_ a: OpaquePointer?, _ aName: String, _ b: OpaquePointer?, _ bNa
 
 /// The object's class name. Backs `amber_object_class_name`.
 @c @implementation public func amber_object_class_name(_ object: OpaquePointer?) -> UnsafePointer<CChar>? {
-    guarded(staticEmpty) {
+    guarded(nil) {
         let o = try objectBox(object)
         return o.classNameC.pointer(for: o.object.className) ?? staticEmpty
     }
@@ -176,24 +178,18 @@ func objectPair(_ a: OpaquePointer?, _ aName: String, _ b: OpaquePointer?, _ bNa
 }
 
 /// The object's kind. Backs `amber_object_kind`.
-@c @implementation public func amber_object_kind(_ object: OpaquePointer?) -> CInt {
-    guarded(-1) { CInt(try objectBox(object).object.kind.rawValue) }
+@c @implementation public func amber_object_kind(_ object: OpaquePointer?) -> amber_kind {
+    guarded(AMBER_KIND_INVALID) { amber_kind(rawValue: Int32(try objectBox(object).object.kind.rawValue)) }
 }
 
 /// The object's restoration path joined with '/'. Backs `amber_object_path`.
-@c @implementation public func amber_object_path(_ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ object: OpaquePointer?) -> CInt {
+@c @implementation public func amber_object_path(_ out: UnsafeMutablePointer<amber_buf>?, _ object: OpaquePointer?) -> CInt {
     guarded {
-        guard let out else { throw invalid("out is NULL") }
-        out.pointee = nil
+        let out = try outBuf(out)
         let o = try objectBox(object)
         guard let path = o.object.restorationPath else {
             throw AmberError(.notFound, "'\(o.object.className)' or an ancestor has no restoration identifier")
         }
-        out.pointee = try newCString(path.joined(separator: "/"))
+        try fillBuf(out, path.joined(separator: "/"))
     }
-}
-
-/// Frees a string Amber returned. Backs `amber_string_free`.
-@c @implementation public func amber_string_free(_ string: UnsafeMutablePointer<CChar>?) {
-    free(string)
 }

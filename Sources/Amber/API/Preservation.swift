@@ -1,4 +1,4 @@
-// amber.h — Preservation reports (SPEC R28).
+// amber/report.h — Preservation reports (SPEC R28).
 
 import AmberCore
 import CAmber
@@ -22,13 +22,13 @@ func preservationBox(_ handle: OpaquePointer?) throws(AmberError) -> Preservatio
 }
 
 /// Backs `amber_preservation_not_saved`.
-@c @implementation public func amber_preservation_not_saved(_ report: OpaquePointer?) -> CInt {
-    guarded(-1) { try preservationBox(report).notSaved }
+@c @implementation public func amber_preservation_not_saved(_ report: OpaquePointer?) -> amber_not_saved {
+    guarded(AMBER_NOT_SAVED_INVALID) { amber_not_saved(rawValue: try preservationBox(report).notSaved) }
 }
 
 /// Backs `amber_preservation_message`.
 @c @implementation public func amber_preservation_message(_ report: OpaquePointer?) -> UnsafePointer<CChar>? {
-    guarded(staticEmpty) { try preservationBox(report).message }
+    guarded(nil) { try preservationBox(report).message }
 }
 
 /// Backs `amber_preservation_size`.
@@ -56,11 +56,10 @@ func preservationBox(_ handle: OpaquePointer?) throws(AmberError) -> Preservatio
 }
 
 /// Backs `amber_preservation_format`.
-@c @implementation public func amber_preservation_format(_ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ report: OpaquePointer?) -> CInt {
+@c @implementation public func amber_preservation_format(_ out: UnsafeMutablePointer<amber_buf>?, _ report: OpaquePointer?) -> CInt {
     guarded {
-        guard let out else { throw invalid("out is NULL") }
-        out.pointee = nil
-        out.pointee = try newCString(try preservationBox(report).report.description)
+        let out = try outBuf(out)
+        try fillBuf(out, try preservationBox(report).report.description)
     }
 }
 

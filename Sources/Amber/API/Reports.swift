@@ -1,4 +1,4 @@
-// amber.h — Reports (SPEC R16).
+// amber/report.h — Restoration reports (SPEC R16).
 
 import AmberCore
 import CAmber
@@ -9,18 +9,18 @@ func reportBox(_ handle: OpaquePointer?) throws(AmberError) -> ReportBox {
 }
 
 /// Backs `amber_report_fresh_reason`.
-@c @implementation public func amber_report_fresh_reason(_ report: OpaquePointer?) -> CInt {
-    guarded(-1) { try reportBox(report).freshReason }
+@c @implementation public func amber_report_fresh_reason(_ report: OpaquePointer?) -> amber_fresh_reason {
+    guarded(AMBER_FRESH_INVALID) { amber_fresh_reason(rawValue: try reportBox(report).freshReason) }
 }
 
 /// Backs `amber_report_message`.
 @c @implementation public func amber_report_message(_ report: OpaquePointer?) -> UnsafePointer<CChar>? {
-    guarded(staticEmpty) { try reportBox(report).message }
+    guarded(nil) { try reportBox(report).message }
 }
 
 /// Backs `amber_report_protection`.
 @c @implementation public func amber_report_protection(_ report: OpaquePointer?) -> UnsafePointer<CChar>? {
-    guarded(staticEmpty) { try reportBox(report).protection }
+    guarded(nil) { try reportBox(report).protection }
 }
 
 /// Backs `amber_report_count`.
@@ -41,11 +41,10 @@ func reportBox(_ handle: OpaquePointer?) throws(AmberError) -> ReportBox {
 }
 
 /// Backs `amber_report_format`.
-@c @implementation public func amber_report_format(_ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ report: OpaquePointer?) -> CInt {
+@c @implementation public func amber_report_format(_ out: UnsafeMutablePointer<amber_buf>?, _ report: OpaquePointer?) -> CInt {
     guarded {
-        guard let out else { throw invalid("out is NULL") }
-        out.pointee = nil
-        out.pointee = try newCString(try reportBox(report).text)
+        let out = try outBuf(out)
+        try fillBuf(out, try reportBox(report).text)
     }
 }
 

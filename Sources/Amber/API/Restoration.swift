@@ -1,10 +1,10 @@
-// amber.h — Preserving and restoring (SPEC R2–R16).
+// amber/engine.h — Launching, preserving and restoring (SPEC R2–R16, R23).
 
 import AmberCore
 import CAmber
 
 /// Preserves the interface. Backs `amber_engine_preserve`.
-@c @implementation public func amber_engine_preserve(_ engine: OpaquePointer?, _ out_saved: UnsafeMutablePointer<CInt>?) -> CInt {
+@c @implementation public func amber_engine_preserve(_ out_saved: UnsafeMutablePointer<CInt>?, _ engine: OpaquePointer?) -> CInt {
     guarded {
         out_saved?.pointee = 0
         let box = try engineBox(engine)
@@ -13,24 +13,23 @@ import CAmber
     }
 }
 
-/// The paths the last preservation met twice. Backs `amber_engine_last_duplicates`.
-@c @implementation public func amber_engine_last_duplicates(_ engine: OpaquePointer?) -> UnsafePointer<CChar>? {
-    guarded(staticEmpty) {
-        let box = try engineBox(engine)
-        let duplicates = box.engine.lastPreservation?.duplicates ?? []
-        box.lastDuplicates.set(duplicates.map { $0.joined(separator: "/") }.joined(separator: "\n"))
-        return box.lastDuplicates.pointer.map { UnsafePointer($0) } ?? staticEmpty
-    }
-}
-
-/// The launch sequence. Backs `amber_engine_launch`.
-@c @implementation public func amber_engine_launch(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ engine: OpaquePointer?) -> CInt {
+/// The launch sequence, into the inactive state or the background. Backs `amber_engine_launch`.
+@c @implementation public func amber_engine_launch(
+    _ out: UnsafeMutablePointer<OpaquePointer?>?, _ engine: OpaquePointer?, _ state: amber_app_state
+) -> CInt {
     guarded {
         guard let out else { throw invalid("out is NULL") }
         out.pointee = nil
         let box = try engineBox(engine)
+        let background: Bool
+        switch state {
+        case AMBER_APP_INACTIVE: background = false
+        case AMBER_APP_BACKGROUND: background = true
+        default:
+            throw invalid("a launch goes to AMBER_APP_INACTIVE or AMBER_APP_BACKGROUND, not \(state.rawValue)")
+        }
         box.launchNotes = []
-        let report = box.operation { box.engine.launch() }
+        let report = box.operation { background ? box.engine.launchInBackground() : box.engine.launch() }
         let notes = box.launchNotes
         box.launchNotes = []
         let r = try ReportBox(report, extraNotes: notes, protection: box.engine.configuration.envelope.protection)

@@ -1,4 +1,4 @@
-// amber.h — Snapshots (SPEC R21): attached at preservation, carried and discarded with the
+// amber/engine.h — Snapshots (SPEC R21): attached at preservation, carried and discarded with the
 // archive, ignorable at the next launch.
 
 import AmberCore

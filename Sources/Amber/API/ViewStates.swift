@@ -1,345 +1,188 @@
-// amber.h — a view's standard state (SPEC R17): the setters a read accessor fills it with and
-// the getters an apply accessor reads it with.
+// amber/view.h — a view's standard state (SPEC R17) as the versioned struct amber_view_state:
+// read back from what a read accessor filled, and filled for an apply accessor.
 
 import AmberCore
 import CAmber
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// The view state box of a live handle.
-private func stateBox(_ handle: OpaquePointer?) throws(AmberError) -> ViewStateBox {
-    try HandleRegistry.shared.resolve(handle, .viewState, as: ViewStateBox.self)
-}
+/// The property of each AMBER_VIEW_FIELD_* bit, in bit order.
+private let fieldProperties: [ViewProperty] = [
+    .contentOffset, .contentInset, .zoomScale, .selectedItems, .firstVisibleItem, .editing, .selectedRange,
+    .editable, .bounds, .center, .transform, .anchorPoint, .pages, .currentPage,
+]
 
-/// A finite value, or `.invalidArgument` naming it.
-private func finite(_ values: Double..., what: String) throws(AmberError) {
-    for v in values where !v.isFinite { throw invalid("\(what) is not finite (\(v))") }
-}
+/// The bit of a property.
+private func bit(_ p: ViewProperty) -> UInt32 { 1 << UInt32(fieldProperties.firstIndex(of: p)!) }
 
-/// An input index path: 1 to `ViewState.maxIndexPathLength` indexes, each ≥ 0.
-private func inputIndexPath(_ indexes: UnsafePointer<Int64>?, _ length: Int, _ what: String) throws(AmberError) -> [Int] {
-    guard length >= 0 else { throw invalid("the length of \(what) is out of range") }
-    guard length <= ViewState.maxIndexPathLength else {
-        throw AmberError(.limitExceeded, "\(what) has \(length) indexes; at most \(ViewState.maxIndexPathLength) are kept")
+/// The header's kind of a view kind.
+func cViewKind(_ kind: ViewKind) -> amber_view_kind { amber_view_kind(rawValue: Int32(kind.rawValue)) }
+
+/// An index path the host gave: its indexes, checked for their count before they are copied
+/// (`ViewState.validate` checks the rest).
+private func indexPath(_ p: amber_index_path, _ what: String) throws(AmberError) -> [Int] {
+    let n = try inputCount(p.length, "the length of \(what)")
+    guard n <= ViewState.maxIndexPathLength else {
+        throw AmberError(.limitExceeded, "\(what) has \(n) indexes; at most \(ViewState.maxIndexPathLength) are kept")
     }
-    guard let indexes, length > 0 else { throw invalid("\(what) is an empty index path (indexes NULL or length 0)") }
-    let path = UnsafeBufferPointer(start: indexes, count: length).map { Int($0) }
-    try ViewState.checkIndexPath(path, what)
-    return path
+    guard n > 0 else { throw invalid("\(what) is an empty index path") }
+    guard let indexes = p.indexes else { throw invalid("\(what) has NULL indexes and length \(n)") }
+    return UnsafeBufferPointer(start: indexes, count: n).map { Int($0) }
 }
 
-/// Backs `amber_view_state_kind`.
-@c @implementation public func amber_view_state_kind(_ state: OpaquePointer?) -> CInt {
-    guarded(-1) { CInt(try stateBox(state).state.kind.rawValue) }
-}
-
-// MARK: Setters
-
-/// Backs `amber_view_state_set_content_offset`.
-@c @implementation public func amber_view_state_set_content_offset(_ state: OpaquePointer?, _ offset: amber_point) -> CInt {
-    guarded {
-        let b = try stateBox(state)
-        try b.settable(.contentOffset)
-        try finite(offset.x, offset.y, what: "the content offset")
-        b.state.contentOffset = ViewPoint(x: offset.x, y: offset.y)
+/// The view state a read accessor filled, as the engine keeps it, checked as a whole
+/// (`ViewState.validate`: the properties the kind keeps, finite values, ...).
+func viewState(from c: amber_view_state, kind: ViewKind) throws(AmberError) -> ViewState {
+    try checkVersion(c.version, AMBER_VIEW_STATE_VERSION, "amber_view_state")
+    let all = (UInt32(1) << UInt32(fieldProperties.count)) - 1
+    guard c.fields & ~all == 0 else { throw invalid("fields has bits that name no member (0x\(String(c.fields & ~all, radix: 16)))") }
+    var s = ViewState(kind: kind)
+    func has(_ p: ViewProperty) -> Bool { c.fields & bit(p) != 0 }
+    if has(.contentOffset) { s.contentOffset = ViewPoint(x: c.content_offset.x, y: c.content_offset.y) }
+    if has(.contentInset) {
+        let i = c.content_inset
+        s.contentInset = EdgeInsets(top: i.top, left: i.left, bottom: i.bottom, right: i.right)
     }
-}
-
-/// Backs `amber_view_state_set_content_inset`.
-@c @implementation public func amber_view_state_set_content_inset(_ state: OpaquePointer?, _ inset: amber_insets) -> CInt {
-    guarded {
-        let b = try stateBox(state)
-        try b.settable(.contentInset)
-        try finite(inset.top, inset.left, inset.bottom, inset.right, what: "the content inset")
-        b.state.contentInset = EdgeInsets(top: inset.top, left: inset.left, bottom: inset.bottom, right: inset.right)
-    }
-}
-
-/// Backs `amber_view_state_set_zoom_scale`.
-@c @implementation public func amber_view_state_set_zoom_scale(_ state: OpaquePointer?, _ scale: Double) -> CInt {
-    guarded {
-        let b = try stateBox(state)
-        try b.settable(.zoomScale)
-        guard scale.isFinite, scale > 0 else { throw invalid("the zoom scale \(scale) is not a finite number greater than 0") }
-        b.state.zoomScale = scale
-    }
-}
-
-/// Backs `amber_view_state_add_selected_item`.
-@c @implementation public func amber_view_state_add_selected_item(_ state: OpaquePointer?, _ indexes: UnsafePointer<Int64>?, _ length: Int) -> CInt {
-    guarded {
-        let b = try stateBox(state)
-        try b.settable(.selectedItems)
-        let path = try inputIndexPath(indexes, length, "the selected item")
-        var items = b.state.selectedItems ?? []
-        guard items.count < ViewState.maxSelectedItems else {
-            throw AmberError(.limitExceeded, "at most \(ViewState.maxSelectedItems) selected items are kept")
+    if has(.zoomScale) { s.zoomScale = c.zoom_scale }
+    if has(.selectedItems) {
+        let n = try inputCount(c.selected_count, "selected_count")
+        guard n <= ViewState.maxSelectedItems else {
+            throw AmberError(.limitExceeded, "\(n) selected items; at most \(ViewState.maxSelectedItems) are kept")
         }
-        items.append(path)
-        b.state.selectedItems = items
+        guard c.selected_items != nil || n == 0 else { throw invalid("selected_items is NULL and selected_count is \(n)") }
+        var items: [[Int]] = []
+        items.reserveCapacity(n)
+        for i in 0 ..< n { items.append(try indexPath(c.selected_items![i], "selected item \(i)")) }
+        s.selectedItems = items
     }
-}
-
-/// Backs `amber_view_state_set_first_visible_item`.
-@c @implementation public func amber_view_state_set_first_visible_item(_ state: OpaquePointer?, _ indexes: UnsafePointer<Int64>?, _ length: Int) -> CInt {
-    guarded {
-        let b = try stateBox(state)
-        try b.settable(.firstVisibleItem)
-        b.state.firstVisibleItem = try inputIndexPath(indexes, length, "the first visible item")
-    }
-}
-
-/// Backs `amber_view_state_set_editing`.
-@c @implementation public func amber_view_state_set_editing(_ state: OpaquePointer?, _ editing: CInt) -> CInt {
-    guarded {
-        let b = try stateBox(state)
-        try b.settable(.editing)
-        b.state.isEditing = editing != 0
-    }
-}
-
-/// Backs `amber_view_state_set_selected_range`.
-@c @implementation public func amber_view_state_set_selected_range(_ state: OpaquePointer?, _ range: amber_range) -> CInt {
-    guarded {
-        let b = try stateBox(state)
-        try b.settable(.selectedRange)
-        guard range.location <= UInt64(Int64.max), range.length <= UInt64(Int64.max) - range.location else {
-            throw invalid("the selected range \(range.location)+\(range.length) goes past INT64_MAX")
+    if has(.firstVisibleItem) { s.firstVisibleItem = try indexPath(c.first_visible_item, "the first visible item") }
+    if has(.editing) { s.isEditing = c.editing != 0 }
+    if has(.selectedRange) {
+        let r = c.selected_range
+        guard r.location <= UInt64(Int64.max), r.length <= UInt64(Int64.max) - r.location else {
+            throw invalid("the selected range \(r.location)+\(r.length) goes past INT64_MAX")
         }
-        b.state.selectedRange = TextRange(location: Int(range.location), length: Int(range.length))
+        s.selectedRange = TextRange(location: Int(r.location), length: Int(r.length))
     }
-}
-
-/// Backs `amber_view_state_set_editable`.
-@c @implementation public func amber_view_state_set_editable(_ state: OpaquePointer?, _ editable: CInt) -> CInt {
-    guarded {
-        let b = try stateBox(state)
-        try b.settable(.editable)
-        b.state.isEditable = editable != 0
+    if has(.editable) { s.isEditable = c.editable != 0 }
+    if has(.bounds) {
+        let b = c.bounds
+        s.bounds = ViewRect(x: b.origin.x, y: b.origin.y, width: b.size.width, height: b.size.height)
     }
-}
-
-/// Backs `amber_view_state_set_bounds`.
-@c @implementation public func amber_view_state_set_bounds(_ state: OpaquePointer?, _ bounds: amber_rect) -> CInt {
-    guarded {
-        let b = try stateBox(state)
-        try b.settable(.bounds)
-        try finite(bounds.origin.x, bounds.origin.y, bounds.size.width, bounds.size.height, what: "the bounds")
-        b.state.bounds = ViewRect(x: bounds.origin.x, y: bounds.origin.y, width: bounds.size.width, height: bounds.size.height)
+    if has(.center) { s.center = ViewPoint(x: c.center.x, y: c.center.y) }
+    if has(.transform) {
+        let t = c.transform
+        s.transform = AffineTransform(a: t.a, b: t.b, c: t.c, d: t.d, tx: t.tx, ty: t.ty)
     }
-}
-
-/// Backs `amber_view_state_set_center`.
-@c @implementation public func amber_view_state_set_center(_ state: OpaquePointer?, _ center: amber_point) -> CInt {
-    guarded {
-        let b = try stateBox(state)
-        try b.settable(.center)
-        try finite(center.x, center.y, what: "the center")
-        b.state.center = ViewPoint(x: center.x, y: center.y)
-    }
-}
-
-/// Backs `amber_view_state_set_transform`.
-@c @implementation public func amber_view_state_set_transform(_ state: OpaquePointer?, _ transform: amber_transform) -> CInt {
-    guarded {
-        let b = try stateBox(state)
-        try b.settable(.transform)
-        let t = transform
-        try finite(t.a, t.b, t.c, t.d, t.tx, t.ty, what: "the transform")
-        b.state.transform = AffineTransform(a: t.a, b: t.b, c: t.c, d: t.d, tx: t.tx, ty: t.ty)
-    }
-}
-
-/// Backs `amber_view_state_set_anchor_point`.
-@c @implementation public func amber_view_state_set_anchor_point(_ state: OpaquePointer?, _ anchor_point: amber_point) -> CInt {
-    guarded {
-        let b = try stateBox(state)
-        try b.settable(.anchorPoint)
-        try finite(anchor_point.x, anchor_point.y, what: "the anchor point")
-        b.state.anchorPoint = ViewPoint(x: anchor_point.x, y: anchor_point.y)
-    }
-}
-
-/// Backs `amber_view_state_add_page`.
-@c @implementation public func amber_view_state_add_page(_ state: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ scroll: amber_point) -> CInt {
-    guarded {
-        let b = try stateBox(state)
-        try b.settable(.pages)
-        let u = try inputString(url, "url")
-        let page = WebPage(url: u, scrollPosition: ViewPoint(x: scroll.x, y: scroll.y))
-        guard !u.isEmpty else { throw invalid("url is empty") }
-        guard u.utf8.count <= ViewState.maxURLLength else {
-            throw AmberError(.limitExceeded, "the URL has \(u.utf8.count) bytes; at most \(ViewState.maxURLLength) are kept")
+    if has(.anchorPoint) { s.anchorPoint = ViewPoint(x: c.anchor_point.x, y: c.anchor_point.y) }
+    if has(.pages) {
+        let n = try inputCount(c.page_count, "page_count")
+        guard n <= ViewState.maxPages else { throw AmberError(.limitExceeded, "\(n) pages; at most \(ViewState.maxPages) are kept") }
+        guard c.pages != nil || n == 0 else { throw invalid("pages is NULL and page_count is \(n)") }
+        var pages: [WebPage] = []
+        pages.reserveCapacity(n)
+        for i in 0 ..< n {
+            let page = c.pages![i]
+            guard let url = page.url else { throw invalid("the URL of page \(i) is NULL") }
+            let length = strnlen(url, ViewState.maxURLLength + 1)
+            guard length <= ViewState.maxURLLength else {
+                throw AmberError(.limitExceeded, "the URL of page \(i) has more than \(ViewState.maxURLLength) bytes")
+            }
+            let u = try inputString(url, "the URL of page \(i)")
+            pages.append(WebPage(url: u, scrollPosition: ViewPoint(x: page.scroll.x, y: page.scroll.y)))
         }
-        try finite(scroll.x, scroll.y, what: "the page's scroll position")
-        var pages = b.state.pages ?? []
-        guard pages.count < ViewState.maxPages else { throw AmberError(.limitExceeded, "at most \(ViewState.maxPages) pages are kept") }
-        pages.append(page)
-        b.state.pages = pages
+        s.pages = pages
     }
+    if has(.currentPage) {
+        guard c.current_page <= Int(Int32.max) else { throw invalid("current_page \(UInt(bitPattern: c.current_page)) is out of range") }
+        s.currentPage = c.current_page
+    }
+    try s.validate()  // as the engine will: here, so that the error names the code and the member
+    return s
 }
 
-/// Backs `amber_view_state_set_current_page`.
-@c @implementation public func amber_view_state_set_current_page(_ state: OpaquePointer?, _ index: Int) -> CInt {
-    guarded {
-        let b = try stateBox(state)
-        try b.settable(.currentPage)
-        let n = b.state.pages?.count ?? 0
-        guard index >= 0, index < n else {
-            throw invalid("page \(UInt(bitPattern: index)) is not one of the \(n) pages added")
+/// Calls `body` with `state` as the header's struct: its members and bits set, its arrays and
+/// strings in an arena that lives until `body` returns.
+func withCViewState(_ state: ViewState, _ body: (UnsafePointer<amber_view_state>) throws -> Void) throws {
+    let arena = CArena()
+    var c = amber_view_state()
+    c.version = CUnsignedInt(AMBER_VIEW_STATE_VERSION)
+    c.kind = cViewKind(state.kind)
+    func cPath(_ path: [Int]) throws(AmberError) -> amber_index_path {
+        let raw = try arena.bytes([UInt8](repeating: 0, count: max(path.count, 1) * MemoryLayout<Int64>.stride))
+        let p = UnsafeMutableRawPointer(raw).bindMemory(to: Int64.self, capacity: max(path.count, 1))
+        for (i, v) in path.enumerated() { p[i] = Int64(v) }
+        return amber_index_path(indexes: UnsafePointer(p), length: path.count)
+    }
+    if let v = state.contentOffset {
+        c.content_offset = amber_point(x: v.x, y: v.y)
+        c.fields |= bit(.contentOffset)
+    }
+    if let v = state.contentInset {
+        c.content_inset = amber_insets(top: v.top, left: v.left, bottom: v.bottom, right: v.right)
+        c.fields |= bit(.contentInset)
+    }
+    if let v = state.zoomScale {
+        c.zoom_scale = v
+        c.fields |= bit(.zoomScale)
+    }
+    var items: [amber_index_path] = []
+    if let v = state.selectedItems {
+        for path in v { items.append(try cPath(path)) }
+        c.selected_count = items.count
+        c.fields |= bit(.selectedItems)
+    }
+    if let v = state.firstVisibleItem {
+        c.first_visible_item = try cPath(v)
+        c.fields |= bit(.firstVisibleItem)
+    }
+    if let v = state.isEditing {
+        c.editing = v ? 1 : 0
+        c.fields |= bit(.editing)
+    }
+    if let v = state.selectedRange {
+        c.selected_range = amber_range(location: UInt64(v.location), length: UInt64(v.length))
+        c.fields |= bit(.selectedRange)
+    }
+    if let v = state.isEditable {
+        c.editable = v ? 1 : 0
+        c.fields |= bit(.editable)
+    }
+    if let v = state.bounds {
+        c.bounds = amber_rect(origin: amber_point(x: v.origin.x, y: v.origin.y), size: amber_size(width: v.size.width, height: v.size.height))
+        c.fields |= bit(.bounds)
+    }
+    if let v = state.center {
+        c.center = amber_point(x: v.x, y: v.y)
+        c.fields |= bit(.center)
+    }
+    if let t = state.transform {
+        c.transform = amber_transform(a: t.a, b: t.b, c: t.c, d: t.d, tx: t.tx, ty: t.ty)
+        c.fields |= bit(.transform)
+    }
+    if let v = state.anchorPoint {
+        c.anchor_point = amber_point(x: v.x, y: v.y)
+        c.fields |= bit(.anchorPoint)
+    }
+    var pages: [amber_web_page] = []
+    if let v = state.pages {
+        for page in v {
+            pages.append(amber_web_page(url: UnsafePointer(try arena.string(page.url)),
+                                        scroll: amber_point(x: page.scrollPosition.x, y: page.scrollPosition.y)))
         }
-        b.state.currentPage = index
+        c.page_count = pages.count
+        c.fields |= bit(.pages)
     }
-}
-
-// MARK: Getters
-
-/// Backs `amber_view_state_get_content_offset`.
-@c @implementation public func amber_view_state_get_content_offset(_ out: UnsafeMutablePointer<amber_point>?, _ state: OpaquePointer?) -> CInt {
-    guarded {
-        let o = try outPointer(out)
-        let b = try stateBox(state)
-        let v = try b.get(.contentOffset, b.state.contentOffset)
-        o.pointee = amber_point(x: v.x, y: v.y)
+    if let v = state.currentPage {
+        c.current_page = v
+        c.fields |= bit(.currentPage)
     }
-}
-
-/// Backs `amber_view_state_get_content_inset`.
-@c @implementation public func amber_view_state_get_content_inset(_ out: UnsafeMutablePointer<amber_insets>?, _ state: OpaquePointer?) -> CInt {
-    guarded {
-        let o = try outPointer(out)
-        let b = try stateBox(state)
-        let v = try b.get(.contentInset, b.state.contentInset)
-        o.pointee = amber_insets(top: v.top, left: v.left, bottom: v.bottom, right: v.right)
-    }
-}
-
-/// Backs `amber_view_state_get_zoom_scale`.
-@c @implementation public func amber_view_state_get_zoom_scale(_ out: UnsafeMutablePointer<Double>?, _ state: OpaquePointer?) -> CInt {
-    guarded {
-        let o = try outPointer(out)
-        let b = try stateBox(state)
-        o.pointee = try b.get(.zoomScale, b.state.zoomScale)
-    }
-}
-
-/// Backs `amber_view_state_get_first_visible_item`.
-@c @implementation public func amber_view_state_get_first_visible_item(_ out: UnsafeMutablePointer<amber_index_path>?, _ state: OpaquePointer?) -> CInt {
-    guarded {
-        let o = try outPointer(out)
-        let b = try stateBox(state)
-        o.pointee = try b.cIndexPath(try b.get(.firstVisibleItem, b.state.firstVisibleItem))
-    }
-}
-
-/// Backs `amber_view_state_get_editing`.
-@c @implementation public func amber_view_state_get_editing(_ out: UnsafeMutablePointer<CInt>?, _ state: OpaquePointer?) -> CInt {
-    guarded {
-        let o = try outPointer(out)
-        let b = try stateBox(state)
-        o.pointee = try b.get(.editing, b.state.isEditing) ? 1 : 0
-    }
-}
-
-/// Backs `amber_view_state_get_selected_range`.
-@c @implementation public func amber_view_state_get_selected_range(_ out: UnsafeMutablePointer<amber_range>?, _ state: OpaquePointer?) -> CInt {
-    guarded {
-        let o = try outPointer(out)
-        let b = try stateBox(state)
-        let r = try b.get(.selectedRange, b.state.selectedRange)
-        o.pointee = amber_range(location: UInt64(r.location), length: UInt64(r.length))
-    }
-}
-
-/// Backs `amber_view_state_get_editable`.
-@c @implementation public func amber_view_state_get_editable(_ out: UnsafeMutablePointer<CInt>?, _ state: OpaquePointer?) -> CInt {
-    guarded {
-        let o = try outPointer(out)
-        let b = try stateBox(state)
-        o.pointee = try b.get(.editable, b.state.isEditable) ? 1 : 0
-    }
-}
-
-/// Backs `amber_view_state_get_bounds`.
-@c @implementation public func amber_view_state_get_bounds(_ out: UnsafeMutablePointer<amber_rect>?, _ state: OpaquePointer?) -> CInt {
-    guarded {
-        let o = try outPointer(out)
-        let b = try stateBox(state)
-        let v = try b.get(.bounds, b.state.bounds)
-        o.pointee = amber_rect(origin: amber_point(x: v.origin.x, y: v.origin.y), size: amber_size(width: v.size.width, height: v.size.height))
-    }
-}
-
-/// Backs `amber_view_state_get_center`.
-@c @implementation public func amber_view_state_get_center(_ out: UnsafeMutablePointer<amber_point>?, _ state: OpaquePointer?) -> CInt {
-    guarded {
-        let o = try outPointer(out)
-        let b = try stateBox(state)
-        let v = try b.get(.center, b.state.center)
-        o.pointee = amber_point(x: v.x, y: v.y)
-    }
-}
-
-/// Backs `amber_view_state_get_transform`.
-@c @implementation public func amber_view_state_get_transform(_ out: UnsafeMutablePointer<amber_transform>?, _ state: OpaquePointer?) -> CInt {
-    guarded {
-        let o = try outPointer(out)
-        let b = try stateBox(state)
-        let t = try b.get(.transform, b.state.transform)
-        o.pointee = amber_transform(a: t.a, b: t.b, c: t.c, d: t.d, tx: t.tx, ty: t.ty)
-    }
-}
-
-/// Backs `amber_view_state_get_anchor_point`.
-@c @implementation public func amber_view_state_get_anchor_point(_ out: UnsafeMutablePointer<amber_point>?, _ state: OpaquePointer?) -> CInt {
-    guarded {
-        let o = try outPointer(out)
-        let b = try stateBox(state)
-        let v = try b.get(.anchorPoint, b.state.anchorPoint)
-        o.pointee = amber_point(x: v.x, y: v.y)
-    }
-}
-
-/// Backs `amber_view_state_get_current_page`.
-@c @implementation public func amber_view_state_get_current_page(_ out: UnsafeMutablePointer<Int>?, _ state: OpaquePointer?) -> CInt {
-    guarded {
-        let o = try outPointer(out)
-        let b = try stateBox(state)
-        o.pointee = try b.get(.currentPage, b.state.currentPage)
-    }
-}
-
-/// Backs `amber_view_state_get_selected_item`.
-@c @implementation public func amber_view_state_get_selected_item(_ out: UnsafeMutablePointer<amber_index_path>?, _ state: OpaquePointer?, _ index: Int) -> CInt {
-    guarded {
-        let o = try outPointer(out)
-        let b = try stateBox(state)
-        let items = try b.get(.selectedItems, b.state.selectedItems)
-        guard index >= 0, index < items.count else {
-            throw AmberError(.notFound, "selected item \(UInt(bitPattern: index)) is past the end (there are \(items.count))")
+    try items.withUnsafeBufferPointer { i in
+        try pages.withUnsafeBufferPointer { p in
+            c.selected_items = c.fields & bit(.selectedItems) != 0 ? i.baseAddress : nil
+            c.pages = c.fields & bit(.pages) != 0 ? p.baseAddress : nil
+            try withUnsafePointer(to: &c) { p in try withExtendedLifetime(arena) { try body(p) } }
         }
-        o.pointee = try b.cIndexPath(items[index])
     }
-}
-
-/// Backs `amber_view_state_get_page`.
-@c @implementation public func amber_view_state_get_page(_ out: UnsafeMutablePointer<amber_web_page>?, _ state: OpaquePointer?, _ index: Int) -> CInt {
-    guarded {
-        let o = try outPointer(out)
-        let b = try stateBox(state)
-        let pages = try b.get(.pages, b.state.pages)
-        guard index >= 0, index < pages.count else {
-            throw AmberError(.notFound, "page \(UInt(bitPattern: index)) is past the end (there are \(pages.count))")
-        }
-        let p = pages[index]
-        o.pointee = amber_web_page(url: UnsafePointer(try b.arena.string(p.url)), scroll: amber_point(x: p.scrollPosition.x, y: p.scrollPosition.y))
-    }
-}
-
-/// Backs `amber_view_state_selected_count`.
-@c @implementation public func amber_view_state_selected_count(_ state: OpaquePointer?) -> Int {
-    guarded(0) { try stateBox(state).state.selectedItems?.count ?? 0 }
-}
-
-/// Backs `amber_view_state_page_count`.
-@c @implementation public func amber_view_state_page_count(_ state: OpaquePointer?) -> Int {
-    guarded(0) { try stateBox(state).state.pages?.count ?? 0 }
 }

@@ -1,5 +1,4 @@
-// amber.h — Views and model association (SPEC R17, R18): kinds, accessors, data sources, and
-// the dropped identifiers of a report.
+// amber/view.h — Views and model association (SPEC R17, R18): kinds, accessors, data sources.
 
 import AmberCore
 import CAmber
@@ -13,21 +12,9 @@ private func viewBox(_ handle: OpaquePointer?) throws(AmberError) -> ObjectBox {
     return o
 }
 
-/// Backs `amber_view_accessors_init`.
-@c @implementation public func amber_view_accessors_init(_ accessors: UnsafeMutablePointer<amber_view_accessors>?, _ version: CUnsignedInt) -> CInt {
-    guarded {
-        guard let accessors else { throw invalid("accessors is NULL") }
-        guard version == AMBER_VIEW_ACCESSORS_VERSION else {
-            throw invalid("amber_view_accessors version \(version) is not supported (expected \(AMBER_VIEW_ACCESSORS_VERSION))")
-        }
-        accessors.pointee = amber_view_accessors()
-        accessors.pointee.version = version
-    }
-}
-
-/// Gives a view a kind and accessors. Backs `amber_view_set_accessors`.
-@c @implementation public func amber_view_set_accessors(
-    _ view: OpaquePointer?, _ kind: CInt, _ accessors: UnsafePointer<amber_view_accessors>?,
+/// Gives a view a kind and accessors. Backs `amber_object_set_view_accessors`.
+@c @implementation public func amber_object_set_view_accessors(
+    _ view: OpaquePointer?, _ kind: amber_view_kind, _ accessors: UnsafePointer<amber_view_accessors>?,
     _ ctx: UnsafeMutableRawPointer?, _ ctx_free: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?
 ) -> CInt {
     guarded {
@@ -42,7 +29,9 @@ private func viewBox(_ handle: OpaquePointer?) throws(AmberError) -> ObjectBox {
         guard a.version == AMBER_VIEW_ACCESSORS_VERSION else {
             throw invalid("amber_view_accessors version \(a.version) is not supported (expected \(AMBER_VIEW_ACCESSORS_VERSION))")
         }
-        guard kind >= 1, kind <= 255, let k = ViewKind(rawValue: UInt8(kind)) else { throw invalid("\(kind) is not an amber_view_kind") }
+        guard kind.rawValue >= 1, kind.rawValue <= 255, let k = ViewKind(rawValue: UInt8(kind.rawValue)) else {
+            throw invalid("\(kind.rawValue) is not an amber_view_kind of a view with accessors")
+        }
         guard let read = a.read, let apply = a.apply else { throw invalid("amber_view_accessors needs read and apply") }
         if k.hasText, a.text_length == nil {
             throw invalid("a \(k) needs a text_length accessor (a selected range that no longer fits the text restores as no selection)")
@@ -64,14 +53,19 @@ private func viewBox(_ handle: OpaquePointer?) throws(AmberError) -> ObjectBox {
         let accessorsValue = ViewAccessors(
             kind: k,
             read: { object, state in
-                try ViewStateBox.with(&state, writable: true) { h in
-                    try callHost("the read accessor of '\(object.className)'") { read(handle, h, c) }
+                var filled = amber_view_state()
+                filled.version = CUnsignedInt(AMBER_VIEW_STATE_VERSION)
+                filled.kind = cViewKind(state.kind)
+                try callHost("the read accessor of '\(object.className)'") { read(handle, &filled, c) }
+                do throws(AmberError) {
+                    state = try viewState(from: filled, kind: state.kind)
+                } catch {
+                    throw AmberError(error.code, "the read accessor of '\(object.className)' filled a state that is refused (\(statusName(statusCode(error.code)))): \(error.message)")
                 }
             },
             apply: { object, state in
-                var s = state
-                try ViewStateBox.with(&s, writable: false) { h in
-                    try callHost("the apply accessor of '\(object.className)'") { apply(handle, h, c) }
+                try withCViewState(state) { s in
+                    try callHost("the apply accessor of '\(object.className)'") { apply(handle, s, c) }
                 }
             },
             textLength: textLength)
@@ -81,25 +75,13 @@ private func viewBox(_ handle: OpaquePointer?) throws(AmberError) -> ObjectBox {
     }
 }
 
-/// Backs `amber_view_kind_of`.
-@c @implementation public func amber_view_kind_of(_ view: OpaquePointer?) -> CInt {
-    guarded(-1) { CInt(try viewBox(view).object.viewAccessors?.kind.rawValue ?? 0) }
+/// Backs `amber_object_view_kind`.
+@c @implementation public func amber_object_view_kind(_ view: OpaquePointer?) -> amber_view_kind {
+    guarded(AMBER_VIEW_INVALID) { amber_view_kind(rawValue: Int32(try viewBox(view).object.viewAccessors?.kind.rawValue ?? 0)) }
 }
 
-/// Backs `amber_model_association_init`.
-@c @implementation public func amber_model_association_init(_ association: UnsafeMutablePointer<amber_model_association>?, _ version: CUnsignedInt) -> CInt {
-    guarded {
-        guard let association else { throw invalid("association is NULL") }
-        guard version == AMBER_MODEL_ASSOCIATION_VERSION else {
-            throw invalid("amber_model_association version \(version) is not supported (expected \(AMBER_MODEL_ASSOCIATION_VERSION))")
-        }
-        association.pointee = amber_model_association()
-        association.pointee.version = version
-    }
-}
-
-/// Gives a view its data source's model association. Backs `amber_view_set_model_association`.
-@c @implementation public func amber_view_set_model_association(
+/// Gives a view its data source's model association. Backs `amber_object_set_model_association`.
+@c @implementation public func amber_object_set_model_association(
     _ view: OpaquePointer?, _ association: UnsafePointer<amber_model_association>?,
     _ ctx: UnsafeMutableRawPointer?, _ ctx_free: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?
 ) -> CInt {
@@ -159,29 +141,3 @@ private func viewBox(_ handle: OpaquePointer?) throws(AmberError) -> ObjectBox {
 }
 
 // MARK: Reports
-
-/// Backs `amber_report_dropped_identifier_count`.
-@c @implementation public func amber_report_dropped_identifier_count(_ report: OpaquePointer?, _ index: Int) -> Int {
-    guarded(0) {
-        let r = try reportBox(report)
-        return index >= 0 && index < r.count ? r.droppedCount(at: index) : 0
-    }
-}
-
-/// Backs `amber_report_dropped_identifier_at`.
-@c @implementation public func amber_report_dropped_identifier_at(
-    _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ report: OpaquePointer?, _ index: Int, _ i: Int
-) -> CInt {
-    guarded {
-        guard let out else { throw invalid("out is NULL") }
-        let r = try reportBox(report)
-        guard index >= 0, index < r.count else {
-            throw AmberError(.notFound, "record \(UInt(bitPattern: index)) is past the end (the report has \(r.count))")
-        }
-        let n = r.droppedCount(at: index)
-        guard i >= 0, i < n else {
-            throw AmberError(.notFound, "record \(index) has \(n) dropped identifiers; \(UInt(bitPattern: i)) is past the end")
-        }
-        out.pointee = try r.dropped(at: index, i)
-    }
-}

@@ -59,6 +59,15 @@ final class ArchiverBox {
     }
 
     /// Checks that the archiver can take a value under `key`, and records the key.
+    /// Checks that `keys` (distinct) may all be written into the current object, claiming none.
+    func checkClaimable(_ newKeys: [String]) throws(AmberError) {
+        guard !finished else { throw misuse("the archive was finished already") }
+        if let broken { throw misuse("the archive is unusable (\(broken)): free it") }
+        for key in newKeys where keys[keys.count - 1].contains(key) {
+            throw AmberError(.duplicate, "key '\(key)' was written twice into the same object")
+        }
+    }
+
     func claim(_ key: String) throws(AmberError) {
         guard !finished else { throw misuse("the archive was finished already") }
         if let broken { throw misuse("the archive is unusable (\(broken)): free it") }

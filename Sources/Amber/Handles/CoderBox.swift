@@ -13,21 +13,16 @@ final class CoderBox {
     }
 
     /// The coder lent, unretained: the lender (`with`) holds it for the loan and clears these
-    /// when the loan ends, so a loan costs no retain and release of the coder. Unchecked for
-    /// exclusive access at run time: each access is a plain read, or a write by `with` outside
-    /// the callback.
-    @exclusivity(unchecked) private var lentState: Unmanaged<StateCoder>?
-    @exclusivity(unchecked) private var lentApp: Unmanaged<AppCoder>?
-    /// The coder lent, either kind (nil when idle). Read with `_withUnsafeGuaranteedRef` by the
-    /// scalar and string calls, the C ABI's hot path, so that a call costs no retain and release
-    /// of the coder (as `DecoderBox.keyed`).
-    @exclusivity(unchecked) private var keyed: Unmanaged<KeyedStateCoder>?
+    /// when the loan ends.
+    private var lentState: Unmanaged<StateCoder>?
+    private var lentApp: Unmanaged<AppCoder>?
+    /// The coder lent, either kind (nil when idle), as the scalar and string calls use it.
+    private var keyed: Unmanaged<KeyedStateCoder>?
     /// The engine whose callback the coder serves. Unowned, as `DecoderBox.engine`: the engine's
     /// box holds its spare box, and a box made for a nested callback lives only during that
     /// callback, inside an engine operation, so a box never outlives its engine's box while
-    /// lent (a handle kept past its callback is refused before this is read). A weak reference
-    /// would give the engine's box a side table and slow its every retain and release.
-    @exclusivity(unchecked) unowned(unsafe) var engine: EngineBox?
+    /// lent (a handle kept past its callback is refused before this is read).
+    unowned var engine: EngineBox?
 
     init(engine: EngineBox?) {
         self.engine = engine
@@ -63,8 +58,7 @@ final class CoderBox {
     @inline(__always)
     private func withCoder(_ body: (KeyedStateCoder) throws(AmberError) -> Void) throws(AmberError) {
         guard let keyed else { throw idle() }
-        let result = keyed._withUnsafeGuaranteedRef { c in Result { () throws(AmberError) in try body(c) } }
-        try result.get()
+        try body(keyed.takeUnretainedValue())
     }
 
     /// Lends a coder handle to `body`; the handle is dead once it returns. `source`'s coder must
@@ -78,8 +72,9 @@ final class CoderBox {
     /// As `with(_:engine:_:)`, the engine given unretained (the caller holds it).
     @inline(__always)
     static func with<T>(_ source: Source, engine: Unmanaged<EngineBox>?, _ body: (OpaquePointer) throws -> T) throws -> T {
-        guard let engine else { return try CoderBox(engine: nil).lend(source, body) }
-        return try engine._withUnsafeGuaranteedRef { engine in
+        guard let engineRef = engine else { return try CoderBox(engine: nil).lend(source, body) }
+        let engine = engineRef.takeUnretainedValue()
+        do {
             guard !engine.spareCoderLent else { return try CoderBox(engine: engine).lend(source, body) }
             let spare: Unmanaged<CoderBox>
             if let made = engine.spareCoderRef {
@@ -92,7 +87,7 @@ final class CoderBox {
             }
             engine.spareCoderLent = true
             defer { engine.spareCoderLent = false }
-            return try spare._withUnsafeGuaranteedRef { box in try box.lend(source, body) }
+            return try spare.takeUnretainedValue().lend(source, body)
         }
     }
 
@@ -113,9 +108,9 @@ final class CoderBox {
     /// its string and checking it again. A slot holds an ASCII key of 1 to 15 bytes, its bytes
     /// in two words (zero beyond the key: a key's words equal a slot's only for the same bytes);
     /// a key is looked for in 4 slots from the one its hash picks.
-    /// No host code runs during an access, so they skip the run-time exclusivity check.
-    @exclusivity(unchecked) private var keyCache = [CoderKey](repeating: CoderKey(""), count: 64)
-    @exclusivity(unchecked) private var keyWords = [UInt64](repeating: 0, count: 128)
+    /// No host code runs during an access.
+    private var keyCache = [CoderKey](repeating: CoderKey(""), count: 64)
+    private var keyWords = [UInt64](repeating: 0, count: 128)
 
     /// A coder key (as `inputKey`), checked: short ASCII keys come from `keyCache`.
     @inline(__always)
@@ -182,8 +177,8 @@ final class CoderBox {
 
     /// Scratch of `encodeValues`, kept from one call to the next (no allocation per call): the
     /// values' keys, and the length of each string value that is ASCII (-1 for another string).
-    @exclusivity(unchecked) private var batchKeys: [CoderKey] = []
-    @exclusivity(unchecked) private var batchLengths: [Int] = []
+    private var batchKeys: [CoderKey] = []
+    private var batchLengths: [Int] = []
 
     /// Writes `n` values (amber_coder_encode_values): first every one is checked — its type,
     /// key, string or bytes, then the keys all together (none reserved, written before, or
@@ -207,9 +202,15 @@ final class CoderBox {
                 let k = try key(v.key)
                 if i < batchKeys.count { batchKeys[i] = k } else { batchKeys.append(k) }
                 var length = 0
-                switch UInt32(bitPattern: v.type) {
-                case AMBER_VALUE_BOOL.rawValue, AMBER_VALUE_INT64.rawValue, AMBER_VALUE_DOUBLE.rawValue:
+                switch v.type.rawValue {
+                case AMBER_VALUE_BOOL.rawValue, AMBER_VALUE_INT64.rawValue, AMBER_VALUE_DOUBLE.rawValue,
+                    AMBER_VALUE_DATE.rawValue:
                     break
+                case AMBER_VALUE_INDEX_PATH.rawValue:
+                    let length = try inputCount(v.index_path_value.length, "the index path's length")
+                    guard v.index_path_value.indexes != nil || length == 0 else {
+                        throw invalid("the index path's indexes are NULL and its length is \(length)")
+                    }
                 case AMBER_VALUE_STRING.rawValue:
                     guard let p = v.string_value else { throw invalid("the string value is NULL") }
                     if let ascii = asciiBytes(p) {
@@ -225,7 +226,7 @@ final class CoderBox {
                     guard v.bytes_value != nil || size == 0 else { throw invalid("bytes_value is NULL and bytes_size is \(size)") }
                     try admit(size)
                 default:
-                    throw invalid("the type \(v.type) is not an amber_value_type")
+                    throw invalid("the type \(v.type.rawValue) is not an amber_value_type a coder writes")
                 }
                 if i < batchLengths.count { batchLengths[i] = length } else { batchLengths.append(length) }
             } catch {
@@ -236,8 +237,13 @@ final class CoderBox {
         // The writes, which the checks above leave nothing to refuse.
         for i in 0 ..< n {
             let v = values[i]
-            switch UInt32(bitPattern: v.type) {
+            switch v.type.rawValue {
             case AMBER_VALUE_BOOL.rawValue: try encode(v.int64_value != 0, batchKeys[i])
+            case AMBER_VALUE_DATE.rawValue: try encode(date: v.double_value, batchKeys[i].string)
+            case AMBER_VALUE_INDEX_PATH.rawValue:
+                let p = v.index_path_value
+                let path = p.length == 0 ? [] : UnsafeBufferPointer(start: p.indexes, count: p.length).map { Int($0) }
+                try encode(indexPath: path, batchKeys[i].string)
             case AMBER_VALUE_INT64.rawValue: try encode(v.int64_value, batchKeys[i])
             case AMBER_VALUE_DOUBLE.rawValue: try encode(v.double_value, batchKeys[i])
             case AMBER_VALUE_STRING.rawValue:

@@ -16,18 +16,15 @@ final class DecoderBox {
         case idle
     }
 
-    @exclusivity(unchecked) private(set) var source: Source {
+    private(set) var source: Source {
         didSet { keyed = Self.keyed(source) }
     }
-    /// The decoder `source` holds (nil when idle), unretained: `source` holds it. Read with
-    /// `_withUnsafeGuaranteedRef` by the calls that take keys as UTF-8 bytes, the C ABI's hot
-    /// path, so that a call costs no retain and release of the decoder.
-    @exclusivity(unchecked) private var keyed: Unmanaged<KeyedStateDecoder>?
+    /// The decoder `source` holds (nil when idle), unretained: `source` holds it.
+    private var keyed: Unmanaged<KeyedStateDecoder>?
     /// The engine whose spare box this is (unowned: the engine's box holds its spare, and a box
     /// made for a nested callback lives only during that callback, inside an engine operation;
-    /// so it never outlives the engine's box, and is read without the checked unowned
-    /// reference's atomic retain and release).
-    @exclusivity(unchecked) unowned(unsafe) var engine: EngineBox?
+    /// so it never outlives the engine's box).
+    unowned var engine: EngineBox?
     /// What decode_string and decode_bytes lent; invalid once the callback returns.
     let arena = ScratchArena()
 
@@ -113,8 +110,7 @@ final class DecoderBox {
     @inline(__always)
     private func withDecoder<T>(_ body: (KeyedStateDecoder) throws(AmberError) -> T) throws(AmberError) -> T {
         guard let keyed else { throw idle() }
-        let result = keyed._withUnsafeGuaranteedRef { d in Result { () throws(AmberError) -> T in try body(d) } }
-        return try result.get()
+        return try body(keyed.takeUnretainedValue())
     }
 
     func contains(utf8 key: Span<UInt8>) -> Bool { (try? withDecoder { d in d.containsValue(forKeyUTF8: key) }) ?? false }

@@ -13,12 +13,12 @@ final class EngineBox {
     var handle: OpaquePointer!
     /// The objects made for this engine, each at its `slot` (nil: a slot freed, listed in
     /// `freeObjectSlots`).
-    @exclusivity(unchecked) private(set) var objects: [ObjectBox?] = []
-    @exclusivity(unchecked) private var freeObjectSlots: [Int] = []
+    private(set) var objects: [ObjectBox?] = []
+    private var freeObjectSlots: [Int] = []
     /// The object made last for this engine while it is still kept (`add`, `remove`): what a
     /// make callback usually gives back, recognised without a look-up in the handle registry.
     /// Unowned(unsafe): `objects` holds it, and `remove` and `close` clear it.
-    @exclusivity(unchecked) private unowned(unsafe) var lastMade: ObjectBox?
+    private unowned var lastMade: ObjectBox?
     /// Contexts of restoration classes and blueprint factories, released at close.
     var classContexts: [HostContext] = []
     var delegateContext: HostContext?
@@ -29,30 +29,28 @@ final class EngineBox {
     var superclasses: [String: String] = [:]
     /// dlopen handles of loaded plugins, closed last at close.
     var plugins: [UnsafeMutableRawPointer] = []
-    /// amber_engine_last_duplicates().
-    let lastDuplicates = CStringSlot("")
     /// Failures of callbacks that cannot report one to the engine (object_for_path), for the
     /// launch's report.
-    @exclusivity(unchecked) var launchNotes: [String] = []
+    var launchNotes: [String] = []
     /// How many engine operations are running (close is refused from inside one).
-    @exclusivity(unchecked) var busy = 0
+    var busy = 0
     /// The coder box lent to callbacks and reused (`CoderBox.with`), made at first use and held
     /// here; `spareCoderRef` reaches it without a retain, and `spareCoderLent` says whether it
     /// is lent now (a nested callback then gets a box of its own).
     var spareCoder: CoderBox?
-    @exclusivity(unchecked) var spareCoderRef: Unmanaged<CoderBox>?
-    @exclusivity(unchecked) var spareCoderLent = false
+    var spareCoderRef: Unmanaged<CoderBox>?
+    var spareCoderLent = false
     /// The decoder box lent to callbacks and reused (`DecoderBox.with`).
-    @exclusivity(unchecked) var spareDecoder: DecoderBox?
+    var spareDecoder: DecoderBox?
     /// The last component of the path lent to the running restoration class's make callback
     /// (`withCPath(of:)`), as the C string the host was given and the string it was copied
     /// from: a make callback usually names its object by that component
     /// (`amber_object_new(..., path[path_length - 1], ...)`), which is then not read again.
-    @exclusivity(unchecked) private(set) var lentComponent: UnsafePointer<CChar>?
-    @exclusivity(unchecked) private(set) var lentComponentText = ""
+    private(set) var lentComponent: UnsafePointer<CChar>?
+    private(set) var lentComponentText = ""
     /// The C restoration paths of make callbacks (`withCPath`), and whether one is lent.
     private let pathArena = ScratchArena()
-    @exclusivity(unchecked) private var pathArenaLent = false
+    private var pathArenaLent = false
     /// The snapshot amber_engine_snapshot() lent last.
     var lentSnapshot: CArena?
 
@@ -230,20 +228,16 @@ final class EngineBox {
     // MARK: Host callbacks as engine closures
 
     // The closures hold the box unowned: the engine they are given to is this box's and goes
-    // with it, so none runs after the box is gone. (A weak reference would give the box a side
-    // table, through which every retain and release of it would go.) The make closures, called
-    // once per restored object, hold it unowned(unsafe): each use of a checked unowned
-    // reference is an atomic retain and release, and the restoration class's borrows the box
-    // (`_withUnsafeGuaranteedRef`) for the whole call.
+    // with it, so none runs after the box is gone.
 
     /// The engine's make closure of a restoration class.
     func restorationMake(_ cls: amber_restoration_class, _ ctx: HostContext, name: String)
         -> (([String], StateDecoder) throws -> RestorableObject?)?
     {
         guard let make = cls.make else { return nil }
-        let unmanaged = Unmanaged.passUnretained(self)
-        return { _, decoder in
-            try unmanaged._withUnsafeGuaranteedRef { box in
+        return { [unowned self] _, decoder in
+            do {
+                let box = self
                 var out: OpaquePointer?
                 try box.withCPath(of: decoder) { p, n in
                     try DecoderBox.with(.state(decoder), engine: box) { d in
@@ -260,7 +254,7 @@ final class EngineBox {
         -> (String, [String], StateDecoder) throws -> RestorableObject?
     {
         let make = factory.make
-        return { [unowned(unsafe) self] blueprint, path, decoder in
+        return { [unowned self] blueprint, path, decoder in
             guard let make else { return nil }
             var out: OpaquePointer?
             try self.withCPath(path) { p, n in

@@ -15,7 +15,7 @@ final class ObjectBox: RestorableObject {
     // What the encode and decode trampolines read come first, next to the core's fields.
 
     /// The handle given out.
-    @exclusivity(unchecked) var handle: OpaquePointer!
+    var handle: OpaquePointer!
     /// The host's context pointer and its ctx_free (called once, by `releaseContext`).
     let ctx: UnsafeMutableRawPointer?
     /// The engine the object was made for; nil once it is closed (`EngineBox.close` clears it,
@@ -26,13 +26,13 @@ final class ObjectBox: RestorableObject {
         set { engineRef = newValue.map { Unmanaged.passUnretained($0) } }
     }
     /// The engine, as `engine`, for the trampolines: passed on without a retain and release
-    /// (unchecked for exclusive access: plain reads and writes).
-    @exclusivity(unchecked) private(set) var engineRef: Unmanaged<EngineBox>?
+    /// (plain reads and writes).
+    private(set) var engineRef: Unmanaged<EngineBox>?
     /// The host's callbacks (`install`).
-    @exclusivity(unchecked) private(set) var callbacksC = amber_object_callbacks()
+    private(set) var callbacksC = amber_object_callbacks()
     private var ctxFree: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?
     /// Where the engine keeps the box (`EngineBox.objects`).
-    @exclusivity(unchecked) var slot = -1
+    var slot = -1
     /// The C strings of amber_object_class_name() and amber_object_identifier(), made when
     /// first asked for (most objects are never asked).
     lazy var classNameC = CStringSlot()

@@ -42,8 +42,8 @@ final class PreservationBox {
         c.path = UnsafePointer(try arena.stringArray(path.map(\.identifier)))
         c.path_length = path.count
         c.class_name = UnsafePointer(try arena.string(e.className))
-        c.kind = CInt(e.kind.rawValue)
-        c.left_out = CInt(PreservationBox.code(of: e.leftOut).rawValue)
+        c.kind = amber_kind(rawValue: Int32(e.kind.rawValue))
+        c.left_out = PreservationBox.code(of: e.leftOut)
         if let reason = e.leftOut {
             c.message = UnsafePointer(try arena.string(reason.description))
         } else {

@@ -20,8 +20,6 @@ final class ReportBox {
     private let extraNotes: [String]
     /// The C records made so far (a record's `path` is NULL until it is made).
     private var made: [amber_report_record] = []
-    /// The dropped model identifiers of the records asked for, as C strings (SPEC R18).
-    private var droppedC: [Int: [UnsafePointer<CChar>]] = [:]
     /// Class names as C strings, one per distinct name.
     private var classNames: [String: UnsafePointer<CChar>] = [:]
     private let arena = CArena()
@@ -59,27 +57,19 @@ final class ReportBox {
             classNames[r.className] = name
             c.class_name = name
         }
-        c.kind = CInt(r.kind.rawValue)
+        c.kind = amber_kind(rawValue: Int32(r.kind.rawValue))
         let (outcome, why) = ReportBox.outcome(of: r)
-        c.outcome = outcome
+        c.outcome = amber_outcome(rawValue: UInt32(outcome))
         c.message = why.isEmpty ? staticEmpty : UnsafePointer(try arena.string(why))
         c.object = ObjectBox.of(r.object)?.handle
         c.position = r.position
+        let dropped = r.droppedModelIdentifiers
+        if !dropped.isEmpty {
+            c.dropped_identifiers = UnsafePointer(try arena.stringArray(dropped))
+            c.dropped_count = dropped.count
+        }
         made[index] = c
         return c
-    }
-
-    /// The model identifiers of record `index` (in range) that were dropped (SPEC R18).
-    func droppedCount(at index: Int) -> Int { report.records[index].droppedModelIdentifiers.count }
-
-    /// Dropped identifier `i` of record `index` (both in range) as a C string that lives as long
-    /// as the report, made when first asked for.
-    func dropped(at index: Int, _ i: Int) throws(AmberError) -> UnsafePointer<CChar> {
-        if let made = droppedC[index] { return made[i] }
-        var made: [UnsafePointer<CChar>] = []
-        for id in report.records[index].droppedModelIdentifiers { made.append(UnsafePointer(try arena.string(id))) }
-        droppedC[index] = made
-        return made[i]
     }
 
     /// The whole report as text, one line per record.

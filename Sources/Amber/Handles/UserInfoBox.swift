@@ -41,6 +41,43 @@ final class UserInfoBox {
         return p
     }
 
+    /// Fills one element of amber_user_info_values(): its value under its key, of its type
+    /// (AMBER_VALUE_ANY: of the value's own type, written back into `type`).
+    func read(_ v: inout amber_keyed_value) throws(AmberError) {
+        let key = try inputKey(v.key)
+        guard let value = info[key] else {
+            guard v.type.rawValue <= AMBER_VALUE_BYTES.rawValue else {
+                throw invalid("a user info holds bool, int64, double, string and bytes values, not type \(v.type.rawValue)")
+            }
+            v.found = 0
+            return
+        }
+        var type = v.type
+        if type == AMBER_VALUE_ANY {
+            switch value {
+            case .bool: type = AMBER_VALUE_BOOL
+            case .int64: type = AMBER_VALUE_INT64
+            case .double: type = AMBER_VALUE_DOUBLE
+            case .string: type = AMBER_VALUE_STRING
+            case .bytes: type = AMBER_VALUE_BYTES
+            }
+        }
+        switch type {
+        case AMBER_VALUE_BOOL: v.int64_value = try info.bool(forKey: key) ? 1 : 0
+        case AMBER_VALUE_INT64: v.int64_value = try info.int64(forKey: key)
+        case AMBER_VALUE_DOUBLE: v.double_value = try info.double(forKey: key)
+        case AMBER_VALUE_STRING: v.string_value = try string(key)
+        case AMBER_VALUE_BYTES:
+            let (p, n) = try bytes(key)
+            v.bytes_value = UnsafeRawPointer(p)
+            v.bytes_size = n
+        default:
+            throw invalid("a user info holds bool, int64, double, string and bytes values, not type \(v.type.rawValue)")
+        }
+        v.type = type
+        v.found = 1
+    }
+
     func string(_ key: String) throws(AmberError) -> UnsafePointer<CChar> {
         let s = try info.string(forKey: key)
         if let p = stringPointers[key] { return p }

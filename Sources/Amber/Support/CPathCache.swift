@@ -11,18 +11,18 @@ import Glibc
 /// whole path would copy every component of every record.
 final class CPathCache {
     /// The restore whose records `records` names (`StateDecoder.restorationID`; 0: none).
-    @exclusivity(unchecked) private var restoreID: UInt64 = 0
+    private var restoreID: UInt64 = 0
     /// By level: the record whose last component it is (-1: a level of a path kept whole).
-    @exclusivity(unchecked) private var records: [Int] = []
+    private var records: [Int] = []
     /// By level: the component's C string (malloc'd, reused while it is large enough).
-    @exclusivity(unchecked) private var buffers: [UnsafeMutablePointer<CChar>] = []
-    @exclusivity(unchecked) private var capacities: [Int] = []
+    private var buffers: [UnsafeMutablePointer<CChar>] = []
+    private var capacities: [Int] = []
     /// The array given to the host: `depth` pointers into `buffers`.
-    @exclusivity(unchecked) private var array: UnsafeMutablePointer<UnsafePointer<CChar>?>
-    @exclusivity(unchecked) private var arrayCapacity = 16
-    @exclusivity(unchecked) private var depth = 0
+    private var array: UnsafeMutablePointer<UnsafePointer<CChar>?>
+    private var arrayCapacity = 16
+    private var depth = 0
     /// The text of the component set last: after `path(of:)`, the path's last component.
-    @exclusivity(unchecked) private(set) var lastText = ""
+    private(set) var lastText = ""
 
     init() {
         array = .allocate(capacity: arrayCapacity)

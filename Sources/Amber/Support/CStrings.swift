@@ -126,12 +126,12 @@ final class CArena {
 /// restoration path for one make callback): blocks are carved from a chunk kept across `reset`,
 /// so a string lent to the host costs a copy rather than a malloc and a free.
 final class ScratchArena {
-    // No access to these spans a call out of the arena: exclusivity is not checked at run time.
-    @exclusivity(unchecked) private var chunk: UnsafeMutableRawPointer?
-    @exclusivity(unchecked) private var used = 0
-    @exclusivity(unchecked) private var capacity = 0
+    // No access to these spans a call out of the arena.
+    private var chunk: UnsafeMutableRawPointer?
+    private var used = 0
+    private var capacity = 0
     /// Chunks filled before the current one and blocks too large for a chunk, freed at `reset`.
-    @exclusivity(unchecked) private var retired: [UnsafeMutableRawPointer] = []
+    private var retired: [UnsafeMutableRawPointer] = []
     private static let chunkSize = 4096
 
     /// `count` bytes aligned for pointers, valid until `reset`.

@@ -23,7 +23,6 @@ enum HandleKind: String {
     case codingRegistry = "amber_coding_registry"
     case archiver = "amber_archiver"
     case unarchiver = "amber_unarchiver"
-    case viewState = "amber_view_state"
     case preservation = "amber_preservation"
 
     /// The four low bits of a handle of this kind (never 0, so no handle is NULL).
@@ -39,7 +38,6 @@ enum HandleKind: String {
         case .codingRegistry: 8
         case .archiver: 9
         case .unarchiver: 10
-        case .viewState: 11
         case .preservation: 12
         }
     }
@@ -56,7 +54,6 @@ enum HandleKind: String {
         case 8: self = .codingRegistry
         case 9: self = .archiver
         case 10: self = .unarchiver
-        case 11: self = .viewState
         case 12: self = .preservation
         default: return nil
         }
@@ -81,9 +78,9 @@ final class HandleRegistry: @unchecked Sendable {
     fileprivate static let maxSlots = 1 << 28
 
     fileprivate let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    // Used under the mutex only: exclusivity is not checked at run time.
-    @exclusivity(unchecked) private var slots: [Slot] = []
-    @exclusivity(unchecked) private var freeSlots: [Int] = []
+    // Used under the mutex only.
+    private var slots: [Slot] = []
+    private var freeSlots: [Int] = []
 
     /// A coder or decoder lent to one callback (`lend`): the lender keeps the box alive for the
     /// loan, so the table holds it unretained, and a loan costs no allocation once the table
@@ -95,10 +92,10 @@ final class HandleRegistry: @unchecked Sendable {
     }
 
     /// The lent slots (coder and decoder handles index this table, every other kind `slots`).
-    @exclusivity(unchecked) fileprivate var lent: UnsafeMutablePointer<LentSlot>
-    @exclusivity(unchecked) fileprivate var lentCount = 0
-    @exclusivity(unchecked) fileprivate var lentCapacity = 16
-    @exclusivity(unchecked) fileprivate var lentFree: [Int] = []
+    fileprivate var lent: UnsafeMutablePointer<LentSlot>
+    fileprivate var lentCount = 0
+    fileprivate var lentCapacity = 16
+    fileprivate var lentFree: [Int] = []
 
     private init() {
         mutex = .allocate(capacity: 1)
@@ -295,8 +292,7 @@ extension HandleRegistry {
 
     /// As `resolveLent`, without taking a reference to the box: the lender keeps it alive until
     /// the loan ends (`lend`, `endLoan`), so a caller that uses it only during one call made
-    /// during the loan (an amber_decoder_* function inside the callback) borrows it with
-    /// `_withUnsafeGuaranteedRef` and costs no retain and release.
+    /// during the loan (an amber_decoder_* function inside the callback) may use it unretained.
     @inline(__always)
     func resolveLentUnretained<T: AnyObject>(_ handle: OpaquePointer?, _ kind: HandleKind, as type: T.Type) throws(AmberError) -> Unmanaged<T> {
         guard let handle else { throw invalid("the \(kind.rawValue) is NULL") }

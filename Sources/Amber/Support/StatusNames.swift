@@ -1,15 +1,13 @@
-// The static names of status codes (amber_status_string) and the version string.
+// The static names of status codes (amber_status_string) and the version string, both taken
+// from the header (amber/common.h: AMBER_STATUS_NAMES, AMBER_VERSION_*).
 
+import CAmber
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// The names of the status codes, indexed by code.
-let statusNames = [
-    "AMBER_OK", "AMBER_INVALID_ARGUMENT", "AMBER_NOT_FOUND", "AMBER_TYPE_MISMATCH", "AMBER_RESERVED_KEY",
-    "AMBER_DUPLICATE", "AMBER_IO", "AMBER_CORRUPT", "AMBER_KEY_UNAVAILABLE", "AMBER_AUTHENTICATION_FAILED",
-    "AMBER_LIMIT_EXCEEDED", "AMBER_MISUSE", "AMBER_CALLBACK_FAILED",
-]
+let statusNames: [String] = AMBER_STATUS_NAMES.split(separator: " ").map(String.init)
 
 /// The name of a code, or AMBER_UNKNOWN_STATUS.
 func statusName(_ code: CInt) -> String {
@@ -19,7 +17,7 @@ func statusName(_ code: CInt) -> String {
 /// Static C strings: the status names, then AMBER_UNKNOWN_STATUS, "" and the version. Made once
 /// (a global's initialisation is thread-safe) and never freed.
 nonisolated(unsafe) let staticCStrings: [UnsafePointer<CChar>] =
-    (statusNames + ["AMBER_UNKNOWN_STATUS", "", amberVersionString]).map { UnsafePointer(strdup($0)!) }
+    (statusNames + ["AMBER_UNKNOWN_STATUS", "", AMBER_VERSION_STRING]).map { UnsafePointer(strdup($0)!) }
 
 /// The static C string of a status code's name.
 func staticStatusName(_ code: CInt) -> UnsafePointer<CChar> {
@@ -28,8 +26,3 @@ func staticStatusName(_ code: CInt) -> UnsafePointer<CChar> {
 
 /// A static "".
 var staticEmpty: UnsafePointer<CChar> { staticCStrings[statusNames.count + 1] }
-
-let amberVersionMajor = 0
-let amberVersionMinor = 1
-let amberVersionPatch = 0
-let amberVersionString = "\(amberVersionMajor).\(amberVersionMinor).\(amberVersionPatch)"

@@ -8,7 +8,7 @@
  *   preserve  amber_engine_preserve(): should_save, the walk, every encode callback, the
  *             encoding of the archive and its durable write by the built-in file store
  *             (temporary file, write, fsync, rename, fsync of the directory);
- *   restore   amber_engine_launch() on a second engine with no objects: the read of the archive,
+ *   restore   amber_engine_launch(, AMBER_APP_INACTIVE) on a second engine with no objects: the read of the archive,
  *             the launch guard (written durably), decoding, a restoration class's make for every
  *             object (the host allocates its struct), every decode callback, the discard of the
  *             archive and the guard;
@@ -181,7 +181,7 @@ static int decode_node_batch(amber_object *object, amber_decoder *decoder, void 
     v[2].key = "contentOffsetY"; v[2].type = AMBER_VALUE_DOUBLE;
     v[3].key = "itemKey"; v[3].type = AMBER_VALUE_STRING;
     v[4].key = "title"; v[4].type = AMBER_VALUE_STRING;
-    if ((rc = amber_decoder_decode_values(decoder, v, 5)) != AMBER_OK) return rc;
+    if ((rc = amber_decoder_decode_values(v, 5, decoder)) != AMBER_OK) return rc;
     for (k = 0; k < 5; k++) if (!v[k].found) return AMBER_NOT_FOUND;
     s->selected_index = v[0].int64_value;
     s->is_editing = (int)v[1].int64_value;
@@ -196,7 +196,7 @@ static int batch_values;
 
 static amber_object_callbacks node_callbacks(void) {
     amber_object_callbacks cb;
-    CHECK(amber_object_callbacks_init(&cb, AMBER_OBJECT_CALLBACKS_VERSION), "amber_object_callbacks_init");
+    cb = (amber_object_callbacks)AMBER_OBJECT_CALLBACKS_INIT;
     cb.encode = batch_values ? encode_node_batch : encode_node;
     cb.decode = batch_values ? decode_node_batch : decode_node;
     return cb;
@@ -245,17 +245,17 @@ static amber_engine *open_engine(const char *dir, int restoring) {
     amber_engine_options options;
     amber_engine *engine = NULL;
     amber_delegate delegate;
-    CHECK(amber_engine_options_init(&options, AMBER_ENGINE_OPTIONS_VERSION), "amber_engine_options_init");
+    options = (amber_engine_options)AMBER_ENGINE_OPTIONS_INIT;
     options.state_directory = dir;
     options.bundle_version = "1.0";
     CHECK(amber_engine_open(&engine, APP_ID, &options), "amber_engine_open");
-    CHECK(amber_delegate_init(&delegate, AMBER_DELEGATE_VERSION), "amber_delegate_init");
+    delegate = (amber_delegate)AMBER_DELEGATE_INIT;
     delegate.should_save = should_save;
     delegate.should_restore = should_restore;
     CHECK(amber_engine_set_delegate(engine, &delegate, NULL, NULL), "amber_engine_set_delegate");
     if (restoring) {
         amber_restoration_class cls;
-        CHECK(amber_restoration_class_init(&cls, AMBER_RESTORATION_CLASS_VERSION), "amber_restoration_class_init");
+        cls = (amber_restoration_class)AMBER_RESTORATION_CLASS_INIT;
         cls.make = make_node;
         CHECK(amber_engine_register_restoration_class(engine, RESTORATION_CLASS, &cls, NULL, NULL),
               "amber_engine_register_restoration_class");
@@ -301,7 +301,7 @@ static long archive_bytes(const char *dir) {
 static double time_preserve(amber_engine *engine) {
     int saved = 0;
     double t0 = now(), t;
-    CHECK(amber_engine_preserve(engine, &saved), "amber_engine_preserve");
+    CHECK(amber_engine_preserve(&saved, engine), "amber_engine_preserve");
     t = now() - t0;
     if (!saved) { fprintf(stderr, "bench_engine: nothing was preserved\n"); exit(1); }
     return t;
@@ -336,7 +336,7 @@ static double time_restore(const char *dir, long n) {
     amber_engine *engine = open_engine(dir, 1);
     amber_report *report = NULL;
     double t0 = now(), t;
-    CHECK(amber_engine_launch(&report, engine), "amber_engine_launch");
+    CHECK(amber_engine_launch(&report, engine, AMBER_APP_INACTIVE), "amber_engine_launch");
     t = now() - t0;
     verify(report, n);
     amber_report_free(report);
@@ -465,7 +465,7 @@ static void memory_restore(const char *dir, long n) {
     int reset;
     reset = reset_peak();
     baseline = reset ? resident_kb() : peak_kb();
-    CHECK(amber_engine_launch(&report, engine), "amber_engine_launch");
+    CHECK(amber_engine_launch(&report, engine, AMBER_APP_INACTIVE), "amber_engine_launch");
     peak = peak_kb();
     after = resident_kb();
     verify(report, n);

@@ -142,6 +142,10 @@ typedef struct screen {
     /* NameField (a text field, R17): the selection in the owner's item_name */
     amber_range selection;
     int has_selection;
+    /* what read_table points the view state at: it must outlive the accessor (Amber copies it
+     * as the accessor returns) */
+    int64_t paths[5][2];
+    amber_index_path items[4];
 } screen;
 
 /* Writes each screen's state while preserving (R6). */
@@ -221,38 +225,41 @@ static int decode_tabs(amber_object *object, amber_decoder *decoder, void *ctx) 
 static int read_table(amber_object *view, amber_view_state *state, void *ctx) {
     screen *s = ctx;
     size_t i;
-    int rc;
     (void)view;
-    if ((rc = amber_view_state_set_content_offset(state, s->offset)) != AMBER_OK) return rc;
-    for (i = 0; i < s->selected_count; i++) {
-        int64_t path[2] = {0, 0};
-        path[1] = s->selected[i];
-        if ((rc = amber_view_state_add_selected_item(state, path, 2)) != AMBER_OK) return rc;
+    state->content_offset = s->offset;
+    for (i = 0; i < s->selected_count && i < 4; i++) {
+        s->paths[i][0] = 0;
+        s->paths[i][1] = s->selected[i];
+        s->items[i].indexes = s->paths[i];
+        s->items[i].length = 2;
     }
+    state->selected_items = s->items;
+    state->selected_count = i;
+    state->fields |= AMBER_VIEW_FIELD_CONTENT_OFFSET | AMBER_VIEW_FIELD_SELECTED_ITEMS | AMBER_VIEW_FIELD_EDITING;
     if (s->first_visible >= 0) {
-        int64_t path[2] = {0, 0};
-        path[1] = s->first_visible;
-        if ((rc = amber_view_state_set_first_visible_item(state, path, 2)) != AMBER_OK) return rc;
+        s->paths[4][0] = 0;
+        s->paths[4][1] = s->first_visible;
+        state->first_visible_item.indexes = s->paths[4];
+        state->first_visible_item.length = 2;
+        state->fields |= AMBER_VIEW_FIELD_FIRST_VISIBLE_ITEM;
     }
-    return amber_view_state_set_editing(state, s->editing);
+    state->editing = s->editing;
+    return AMBER_OK;
 }
 
 static int apply_table(amber_object *view, const amber_view_state *state, void *ctx) {
     screen *s = ctx;
-    amber_index_path path;
-    size_t i, n = amber_view_state_selected_count(state);
-    int rc;
+    size_t i, n = state->fields & AMBER_VIEW_FIELD_SELECTED_ITEMS ? state->selected_count : 0;
     (void)view;
-    if ((rc = amber_view_state_get_content_offset(&s->offset, state)) != AMBER_OK) return rc;
+    if (state->fields & AMBER_VIEW_FIELD_CONTENT_OFFSET) s->offset = state->content_offset;
     s->selected_count = 0;
     for (i = 0; i < n && s->selected_count < 4; i++) {
-        if ((rc = amber_view_state_get_selected_item(&path, state, i)) != AMBER_OK) return rc;
-        if (path.length == 2) s->selected[s->selected_count++] = path.indexes[1];
+        if (state->selected_items[i].length == 2) s->selected[s->selected_count++] = state->selected_items[i].indexes[1];
     }
     s->first_visible = -1;
-    if (amber_view_state_get_first_visible_item(&path, state) == AMBER_OK && path.length == 2)
-        s->first_visible = path.indexes[1];
-    if ((rc = amber_view_state_get_editing(&s->editing, state)) != AMBER_OK) return rc;
+    if (state->fields & AMBER_VIEW_FIELD_FIRST_VISIBLE_ITEM && state->first_visible_item.length == 2)
+        s->first_visible = state->first_visible_item.indexes[1];
+    if (state->fields & AMBER_VIEW_FIELD_EDITING) s->editing = state->editing;
     printf("  apply ItemsTable: offset (%g, %g), %zu selected, first visible row %lld\n", s->offset.x, s->offset.y,
            s->selected_count, (long long)s->first_visible);
     return AMBER_OK;
@@ -284,13 +291,18 @@ static int index_path_for_key(int64_t *out, size_t capacity, size_t *out_length,
 static int read_field(amber_object *view, amber_view_state *state, void *ctx) {
     screen *s = ctx;
     (void)view;
-    return s->has_selection ? amber_view_state_set_selected_range(state, s->selection) : AMBER_OK;
+    if (s->has_selection) {
+        state->selected_range = s->selection;
+        state->fields |= AMBER_VIEW_FIELD_SELECTED_RANGE;
+    }
+    return AMBER_OK;
 }
 
 static int apply_field(amber_object *view, const amber_view_state *state, void *ctx) {
     screen *s = ctx;
     (void)view;
-    s->has_selection = amber_view_state_get_selected_range(&s->selection, state) == AMBER_OK;
+    s->has_selection = (state->fields & AMBER_VIEW_FIELD_SELECTED_RANGE) != 0;
+    if (s->has_selection) s->selection = state->selected_range;
     if (s->has_selection)
         printf("  apply NameField: selection %llu+%llu in \"%s\"\n", (unsigned long long)s->selection.location,
                (unsigned long long)s->selection.length, s->owner->item_name);
@@ -357,18 +369,18 @@ static int new_view(amber_object *controller, amber_engine *engine, const char *
     }
     owner->view_object = view;
     if ((rc = amber_object_add_view(controller, view)) != AMBER_OK) return rc;
-    if ((rc = amber_view_accessors_init(&accessors, AMBER_VIEW_ACCESSORS_VERSION)) != AMBER_OK) return rc;
+    accessors = (amber_view_accessors)AMBER_VIEW_ACCESSORS_INIT;
     accessors.read = table ? read_table : read_field;
     accessors.apply = table ? apply_table : apply_field;
     accessors.text_length = table ? NULL : field_text_length;
-    if ((rc = amber_view_set_accessors(view, table ? AMBER_VIEW_TABLE : AMBER_VIEW_TEXT_FIELD, &accessors, s, NULL)) !=
+    if ((rc = amber_object_set_view_accessors(view, table ? AMBER_VIEW_TABLE : AMBER_VIEW_TEXT_FIELD, &accessors, s, NULL)) !=
         AMBER_OK)
         return rc;
     if (!table) return AMBER_OK;
-    if ((rc = amber_model_association_init(&association, AMBER_MODEL_ASSOCIATION_VERSION)) != AMBER_OK) return rc;
+    association = (amber_model_association)AMBER_MODEL_ASSOCIATION_INIT;
     association.identifier_for_index_path = key_for_index_path;
     association.index_path_for_identifier = index_path_for_key;
-    return amber_view_set_model_association(view, &association, NULL, NULL);
+    return amber_object_set_model_association(view, &association, NULL, NULL);
 }
 
 /* Makes the restorable object of a screen, and its view; its context is a fresh `screen`, freed
@@ -382,7 +394,7 @@ static int new_screen(amber_object **out, amber_engine *engine, const char *id) 
     if (!type) return AMBER_NOT_FOUND;
     if ((s = calloc(1, sizeof *s)) == NULL) return AMBER_LIMIT_EXCEEDED;
     s->id = type->id;
-    if ((rc = amber_object_callbacks_init(&callbacks, AMBER_OBJECT_CALLBACKS_VERSION)) != AMBER_OK) goto fail;
+    callbacks = (amber_object_callbacks)AMBER_OBJECT_CALLBACKS_INIT;
     callbacks.encode = type->encode;
     callbacks.decode = type->decode;
     if ((rc = amber_object_new(out, engine, AMBER_KIND_CONTROLLER, type->class_name, type->id, &callbacks, s, free)) != AMBER_OK)
@@ -433,17 +445,18 @@ static void describe(const screen *s) {
 
 /* Prints an object's restoration path (indented by its depth), its class and its state. */
 static void print_object(amber_object *object) {
-    char *path = NULL, *p;
+    amber_buf path = AMBER_BUF_INIT;
+    const char *p;
     int depth = 0;
     if (amber_object_path(&path, object) != AMBER_OK) {
         printf("  (no restoration path: not preserved) %s\n", amber_object_class_name(object));
         return;
     }
-    for (p = path; *p; p++) depth += *p == '/';
-    printf("  %*s%s (%s)", 2 * depth, "", path, amber_object_class_name(object));
+    for (p = path.ptr; *p; p++) depth += *p == '/';
+    printf("  %*s%s (%s)", 2 * depth, "", path.ptr, amber_object_class_name(object));
     describe(amber_object_context(object));
     printf("\n");
-    amber_string_free(path);
+    amber_buf_dispose(&path);
 }
 
 /* ---- run 1: build the interface and preserve it ------------------------------------------- */
@@ -452,11 +465,11 @@ static void print_object(amber_object *object) {
  * why (Login: no restoration identifier), each object preserved with its size. */
 static void print_preservation(amber_engine *engine) {
     amber_preservation *report = NULL;
-    char *text = NULL;
+    amber_buf text = AMBER_BUF_INIT;
     check(amber_engine_preservation(&report, engine), "amber_engine_preservation");
     check(amber_preservation_format(&text, report), "amber_preservation_format");
-    printf("preservation report (amber_preservation_format):\n%s\n", text);
-    amber_string_free(text);
+    printf("preservation report (amber_preservation_format):\n%s\n", text.ptr);
+    amber_buf_dispose(&text);
     amber_preservation_free(report);
 }
 
@@ -484,12 +497,12 @@ static int run1(const char *dir) {
     store_count = sizeof FIRST_STORE / sizeof FIRST_STORE[0];
     save_store(dir);
 
-    check(amber_engine_options_init(&options, AMBER_ENGINE_OPTIONS_VERSION), "amber_engine_options_init");
+    options = (amber_engine_options)AMBER_ENGINE_OPTIONS_INIT;
     options.state_directory = dir; /* the built-in file store: DIR/state.archive */
     options.bundle_version = "4.2";
     check(amber_engine_open(&engine, APP_ID, &options), "amber_engine_open");
 
-    check(amber_delegate_init(&delegate, AMBER_DELEGATE_VERSION), "amber_delegate_init");
+    delegate = (amber_delegate)AMBER_DELEGATE_INIT;
     delegate.should_save = should_save;
     check(amber_engine_set_delegate(engine, &delegate, NULL, NULL), "amber_engine_set_delegate");
 
@@ -541,7 +554,7 @@ static int run1(const char *dir) {
 
     /* The app goes to the background: a snapshot of the screen, then preserve (R21). */
     check(amber_engine_set_snapshot(engine, SNAPSHOT, sizeof SNAPSHOT), "amber_engine_set_snapshot");
-    check(amber_engine_preserve(engine, &saved), "amber_engine_preserve");
+    check(amber_engine_preserve(&saved, engine), "amber_engine_preserve");
     printf("run 1: %s into %s/state.archive, with a snapshot of %zu bytes\n", saved ? "preserved" : "NOT preserved",
            dir, sizeof SNAPSHOT);
     {
@@ -554,9 +567,6 @@ static int run1(const char *dir) {
         }
     }
     printf("  application coder: appVersion = \"4.2\"\n");
-    if (amber_engine_last_duplicates(engine)[0] != '\0') {
-        printf("  duplicate paths, not preserved:\n%s\n", amber_engine_last_duplicates(engine));
-    }
     print_preservation(engine);
 
     amber_engine_close(engine); /* frees the objects and their screens */
@@ -646,22 +656,22 @@ static int run2(const char *dir) {
     amber_report_record rec;
     const uint8_t *snapshot = NULL;
     size_t snapshot_size = 0;
-    char *text = NULL;
+    amber_buf text = AMBER_BUF_INIT;
     size_t i, j, k, count;
     int failures = 0, rc;
 
     load_store(dir);
-    check(amber_engine_options_init(&options, AMBER_ENGINE_OPTIONS_VERSION), "amber_engine_options_init");
+    options = (amber_engine_options)AMBER_ENGINE_OPTIONS_INIT;
     options.state_directory = dir;
     options.bundle_version = "4.2";
     check(amber_engine_open(&engine, APP_ID, &options), "amber_engine_open");
 
-    check(amber_restoration_class_init(&cls, AMBER_RESTORATION_CLASS_VERSION), "amber_restoration_class_init");
+    cls = (amber_restoration_class)AMBER_RESTORATION_CLASS_INIT;
     cls.make = make_homepwner_screen;
     check(amber_engine_register_restoration_class(engine, "HomepwnerScreens", &cls, NULL, NULL),
           "register HomepwnerScreens");
 
-    check(amber_delegate_init(&delegate, AMBER_DELEGATE_VERSION), "amber_delegate_init");
+    delegate = (amber_delegate)AMBER_DELEGATE_INIT;
     delegate.should_restore = should_restore;
     delegate.object_for_path = object_for_path;
     delegate.will_finish_launching = will_finish_launching;
@@ -677,7 +687,7 @@ static int run2(const char *dir) {
         printf("run 2: no snapshot to show: %s\n", amber_error_last());
 
     printf("run 2: launching from %s/state.archive\n", dir);
-    check(amber_engine_launch(&report, engine), "amber_engine_launch");
+    check(amber_engine_launch(&report, engine, AMBER_APP_INACTIVE), "amber_engine_launch");
     if (amber_report_fresh_reason(report) != AMBER_FRESH_NONE) {
         printf("fresh launch, nothing restored: %s\n", amber_report_message(report));
         amber_report_free(report);
@@ -701,17 +711,14 @@ static int run2(const char *dir) {
         printf("  ");
         for (j = 0; j < rec.path_length; j++) printf("%s%s", j ? "/" : "", rec.path[j]);
         printf(": %s%s%s\n", outcome_name(rec.outcome), rec.message[0] ? " - " : "", rec.message);
-        for (k = 0; k < amber_report_dropped_identifier_count(report, i); k++) {
-            const char *id = NULL;
-            check(amber_report_dropped_identifier_at(&id, report, i, k), "amber_report_dropped_identifier_at");
-            printf("    dropped model identifier: %s (no longer in the item store)\n", id);
-        }
+        for (k = 0; k < rec.dropped_count; k++)
+            printf("    dropped model identifier: %s (no longer in the item store)\n", rec.dropped_identifiers[k]);
         if (rec.outcome != AMBER_OUTCOME_RESTORED) failures++;
     }
     /* ...and as Amber formats it. */
     check(amber_report_format(&text, report), "amber_report_format");
-    printf("amber_report_format:\n%s\n", text);
-    amber_string_free(text);
+    printf("amber_report_format:\n%s\n", text.ptr);
+    amber_buf_dispose(&text);
 
     rc = amber_engine_snapshot(&snapshot, &snapshot_size, engine);
     printf("after restoring, the snapshot: %s\n", rc == AMBER_NOT_FOUND ? "gone, discarded with the archive" : "still there?");

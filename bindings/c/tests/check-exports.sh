@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Checks that libamber.so exports exactly the functions include/amber.h declares: each declared
+# Checks that libamber.so exports exactly the functions include/amber.h (and the headers it
+# includes) declares, each with AMBER_API: each declared
 # function is exported, and nothing else is (no Swift symbols). Also that it needs no Swift
 # runtime library. Prints one line per check and "N passed, N failed".
 # Usage: bindings/c/tests/check-exports.sh [path/to/libamber.so]
@@ -31,6 +32,9 @@ for f in $declared; do
     grep -qx -- "$f" <<< "$exported"
     check "exported: $f" $?
 done
+# Every top-level declaration carries AMBER_API (a declaration starting at column 0 without it).
+bare=$(grep -n -E '^(const |void|int|size_t|uint64_t|amber_)[^;]*\bamber_[a-z0-9_]+\(' include/amber/*.h || true)
+check "every function is declared with AMBER_API${bare:+: $(echo $bare | head -c 300)}" $([ -z "$bare" ]; echo $?)
 extra=$(comm -13 <(echo "$declared") <(echo "$exported"))
 check "nothing else is exported${extra:+: $(echo $extra | head -c 300)}" $([ -z "$extra" ]; echo $?)
 swiftlibs=$(ldd "$lib" | grep -i -E 'libswift|libdispatch|libFoundation|libBlocksRuntime' || true)

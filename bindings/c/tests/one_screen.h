@@ -44,11 +44,11 @@ static inline amber_engine *host(const amber_engine_options *opts) {
     amber_object_callbacks cb;
     amber_object *root = NULL;
     if (amber_engine_open(&e, screen.app_id, opts) != AMBER_OK) return NULL;
-    amber_delegate_init(&d, AMBER_DELEGATE_VERSION);
+    d = (amber_delegate)AMBER_DELEGATE_INIT;
     d.should_save = screen_yes_save;
     d.should_restore = screen_yes_restore;
     amber_engine_set_delegate(e, &d, NULL, NULL);
-    amber_object_callbacks_init(&cb, AMBER_OBJECT_CALLBACKS_VERSION);
+    cb = (amber_object_callbacks)AMBER_OBJECT_CALLBACKS_INIT;
     cb.encode = screen_encode;
     cb.decode = screen_decode;
     amber_object_new(&root, e, AMBER_KIND_CONTROLLER, screen.class_name, screen.class_name, &cb, NULL, NULL);
@@ -61,7 +61,7 @@ static inline int save(const amber_engine_options *opts) {
     amber_engine *e = host(opts);
     int saved = 0, status;
     if (!e) return amber_error_last_code();
-    status = amber_engine_preserve(e, &saved);
+    status = amber_engine_preserve(&saved, e);
     amber_engine_close(e);
     return status != AMBER_OK ? status : saved ? AMBER_OK : -1;
 }

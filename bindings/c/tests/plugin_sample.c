@@ -11,7 +11,7 @@ static int plugin_make(amber_object **out, amber_engine *engine, const char *con
 int amber_plugin_register(amber_engine *engine, int amber_version_number) {
     amber_restoration_class cls;
     if (amber_version_number / 1000000 != AMBER_VERSION_MAJOR) return AMBER_MISUSE;
-    amber_restoration_class_init(&cls, AMBER_RESTORATION_CLASS_VERSION);
+    cls = (amber_restoration_class)AMBER_RESTORATION_CLASS_INIT;
     cls.make = plugin_make;
     return amber_engine_register_restoration_class(engine, "PluginClass", &cls, NULL, NULL);
 }

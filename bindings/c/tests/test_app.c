@@ -72,12 +72,11 @@ static int has_temporary(const char *dir) {
 }
 
 static int file_equals(const char *path, const char *text) {
-    uint8_t *bytes = NULL;
-    size_t size = 0;
+    amber_buf bytes = AMBER_BUF_INIT;
     int same;
-    if (amber_file_read(&bytes, &size, path) != AMBER_OK) return 0;
-    same = size == strlen(text) && memcmp(bytes, text, size) == 0;
-    amber_bytes_free(bytes);
+    if (amber_file_read(&bytes, path) != AMBER_OK) return 0;
+    same = bytes.size == strlen(text) && memcmp(bytes.ptr, text, bytes.size) == 0;
+    amber_buf_dispose(&bytes);
     return same;
 }
 
@@ -189,16 +188,16 @@ static amber_engine *open_app(app *a, const char *dir, amber_object **screen) {
     memset(a, 0, sizeof *a);
     a->sensitive_visible = 1;
     a->nested_status = -1;
-    amber_engine_options_init(&options, AMBER_ENGINE_OPTIONS_VERSION);
+    options = (amber_engine_options)AMBER_ENGINE_OPTIONS_INIT;
     options.state_directory = dir;
     if (amber_engine_open(&a->engine, "org.amber.test-app", &options) != AMBER_OK) return NULL;
-    amber_delegate_init(&delegate, AMBER_DELEGATE_VERSION);
+    delegate = (amber_delegate)AMBER_DELEGATE_INIT;
     delegate.should_save = should_save;
     delegate.should_restore = should_restore;
     delegate.will_finish_launching = will_finish;
     delegate.did_finish_launching = did_finish;
     amber_engine_set_delegate(a->engine, &delegate, a, NULL);
-    amber_object_callbacks_init(&cb, AMBER_OBJECT_CALLBACKS_VERSION);
+    cb = (amber_object_callbacks)AMBER_OBJECT_CALLBACKS_INIT;
     cb.encode = encode_screen;
     cb.decode = decode_screen;
     amber_object_new(screen, a->engine, AMBER_KIND_CONTROLLER, "Screen", "Screen", &cb, a, NULL);
@@ -239,7 +238,7 @@ static void test_lifecycle(void) {
     check(amber_engine_app_state(NULL) == -1, "R23 the state of a NULL engine is -1");
 
     /* The launch sequence: not running -> inactive, will finish, restore, did finish, notification. */
-    check_status(amber_engine_launch(&report, e), AMBER_OK, "R23 launch");
+    check_status(amber_engine_launch(&report, e, AMBER_APP_INACTIVE), AMBER_OK, "R23 launch");
     amber_report_free(report);
     check(a.will_finish_state == AMBER_APP_INACTIVE, "R23 will_finish_launching runs in the inactive state");
     check(strcmp(a.log, "will_finish;did_finish;launched;") == 0,
@@ -312,7 +311,7 @@ static void test_lifecycle(void) {
 
     /* The next launch restores what entering the background preserved. */
     e = open_app(&b, dir, &screen2);
-    check_status(amber_engine_launch(&report, e), AMBER_OK, "R23 the next launch");
+    check_status(amber_engine_launch(&report, e, AMBER_APP_INACTIVE), AMBER_OK, "R23 the next launch");
     check(report && amber_report_fresh_reason(report) == AMBER_FRESH_NONE && b.restored_value == 42,
           "R23 the next launch restores the state preserved on entering the background");
     amber_report_free(report);
@@ -327,7 +326,7 @@ static void test_lifecycle(void) {
 
     /* Suspended -> not running posts nothing (no code runs in a suspended application). */
     e = open_app(&b, dir, &screen2);
-    check_status(amber_engine_launch_in_background(&report, e), AMBER_OK, "R23 launch into the background");
+    check_status(amber_engine_launch(&report, e, AMBER_APP_BACKGROUND), AMBER_OK, "R23 launch into the background");
     amber_report_free(report);
     check(amber_engine_app_state(e) == AMBER_APP_BACKGROUND, "R23 not running -> background by a background launch");
     check_status(amber_engine_transition(&saved, e, AMBER_APP_SUSPENDED), AMBER_OK, "R23 background -> suspended");
@@ -342,7 +341,7 @@ static void test_lifecycle(void) {
     strncat(bad_dir, "/state", sizeof bad_dir - strlen(bad_dir) - 1);
     e = open_app(&b, bad_dir, &screen2);
     b.save = 1;
-    amber_engine_launch(&report, e);
+    amber_engine_launch(&report, e, AMBER_APP_INACTIVE);
     amber_report_free(report);
     saved = -1;
     check_status(amber_engine_transition(&saved, e, AMBER_APP_BACKGROUND), AMBER_IO,
@@ -444,16 +443,16 @@ static int observer_user_info(const amber_notification *note, void *ctx) {
     int64_t n = 0;
     (void)ctx;
     C.escaped = note;
-    amber_user_info_get_bool(&C.flag, info, "flag");
-    amber_user_info_get_int64(&C.count, info, "count");
-    amber_user_info_get_double(&C.ratio, info, "ratio");
-    if (amber_user_info_get_string(&s, info, "text") == AMBER_OK) snprintf(C.text, sizeof C.text, "%s", s);
-    C.bytes_ok = amber_user_info_get_bytes(&bytes, &C.bytes_size, info, "bytes") == AMBER_OK && C.bytes_size == 3 &&
+    user_info_get_bool(&C.flag, info, "flag");
+    user_info_get_int64(&C.count, info, "count");
+    user_info_get_double(&C.ratio, info, "ratio");
+    if (user_info_get_string(&s, info, "text") == AMBER_OK) snprintf(C.text, sizeof C.text, "%s", s);
+    C.bytes_ok = user_info_get_bytes(&bytes, &C.bytes_size, info, "bytes") == AMBER_OK && C.bytes_size == 3 &&
                  bytes[0] == 7 && bytes[2] == 9;
-    C.type_ok = amber_user_info_type(&type, info, "text") == AMBER_OK && type == AMBER_VALUE_STRING;
-    C.mismatch = amber_user_info_get_int64(&n, info, "text");
-    C.missing = amber_user_info_get_bool(&b, info, "absent");
-    C.readonly_set = amber_user_info_set_int64((amber_user_info *)info, "count", 1);
+    C.type_ok = user_info_type(&type, info, "text") == AMBER_OK && type == AMBER_VALUE_STRING;
+    C.mismatch = user_info_get_int64(&n, info, "text");
+    C.missing = user_info_get_bool(&b, info, "absent");
+    C.readonly_set = user_info_set_int64((amber_user_info *)info, "count", 1);
     amber_user_info_free((amber_user_info *)info); /* refused: not the caller's */
     C.order_ok = amber_user_info_count(info) == 5 && amber_user_info_key_at(&key, info, 0) == AMBER_OK &&
                  strcmp(key, "flag") == 0 && amber_user_info_key_at(&key, info, 4) == AMBER_OK &&
@@ -573,17 +572,17 @@ static void test_notifications(void) {
 
     /* User info: typed values, read in the observer. */
     check_status(amber_user_info_new(&info), AMBER_OK, "R24 a user info");
-    amber_user_info_set_bool(info, "flag", 1);
-    amber_user_info_set_int64(info, "count", 3);
-    amber_user_info_set_double(info, "ratio", 0.25);
-    amber_user_info_set_string(info, "text", "draft");
-    check_status(amber_user_info_set_bytes(info, "bytes", payload, sizeof payload), AMBER_OK, "R24 set bytes");
-    check_status(amber_user_info_set_int64(info, "count", 4), AMBER_OK, "R24 set a key again");
+    user_info_set_bool(info, "flag", 1);
+    user_info_set_int64(info, "count", 3);
+    user_info_set_double(info, "ratio", 0.25);
+    user_info_set_string(info, "text", "draft");
+    check_status(user_info_set_bytes(info, "bytes", payload, sizeof payload), AMBER_OK, "R24 set bytes");
+    check_status(user_info_set_int64(info, "count", 4), AMBER_OK, "R24 set a key again");
     check(amber_user_info_count(info) == 5 && amber_user_info_key_at(&key, info, 1) == AMBER_OK && strcmp(key, "count") == 0,
           "R24 a key set again keeps its place");
-    check_status(amber_user_info_set_string(info, "bad", "\xff\xfe"), AMBER_INVALID_ARGUMENT, "R24 invalid UTF-8 value");
-    check_status(amber_user_info_set_int64(info, "", 1), AMBER_INVALID_ARGUMENT, "R24 an empty key");
-    check_status(amber_user_info_get_bool(&v, info, "count"), AMBER_TYPE_MISMATCH, "R24 get_bool of an int64");
+    check_status(user_info_set_string(info, "bad", "\xff\xfe"), AMBER_INVALID_ARGUMENT, "R24 invalid UTF-8 value");
+    check_status(user_info_set_int64(info, "", 1), AMBER_INVALID_ARGUMENT, "R24 an empty key");
+    check_status(user_info_get_bool(&v, info, "count"), AMBER_TYPE_MISMATCH, "R24 get_bool of an int64");
     amber_engine_add_observer(&t, C.engine, "Info", NULL, observer_user_info, NULL, NULL);
     check_status(amber_engine_post_notification(C.engine, "Info", NULL, info), AMBER_OK, "R24 post with a user info");
     amber_user_info_free(info);
@@ -594,7 +593,7 @@ static void test_notifications(void) {
           "R24 a value of another type is AMBER_TYPE_MISMATCH, a missing key AMBER_NOT_FOUND");
     check(C.readonly_set == AMBER_MISUSE, "R24 a notification's user info is read-only");
     check(C.order_ok, "R24 the user info keeps its keys in order; a notification's user info cannot be freed by the observer");
-    check(strcmp(amber_notification_name(C.escaped), "") == 0 && amber_error_last_code() == AMBER_MISUSE,
+    check(amber_notification_name(C.escaped) == NULL && amber_error_last_code() == AMBER_MISUSE,
           "R24 a notification used after its callback is refused, not a crash");
     amber_engine_remove_observer(C.engine, t);
 
@@ -622,7 +621,7 @@ static void test_notifications(void) {
     check_status(amber_engine_post_notification(C.engine, "", NULL, NULL), AMBER_INVALID_ARGUMENT, "R24 an empty name");
     check_status(amber_engine_post_notification(NULL, "N", NULL, NULL), AMBER_INVALID_ARGUMENT, "R24 a NULL engine");
     check_status(amber_engine_report_memory_warning(NULL), AMBER_INVALID_ARGUMENT, "R24 a memory warning for NULL");
-    check_status(amber_user_info_get_bool(&v, NULL, "x"), AMBER_INVALID_ARGUMENT, "R24 a NULL user info");
+    check_status(user_info_get_bool(&v, NULL, "x"), AMBER_INVALID_ARGUMENT, "R24 a NULL user info");
 
     /* Closing the engine from an observer is refused; closing it later frees what remains. */
     amber_engine_add_observer(&t, C.engine, "Close", NULL, observer_close, NULL, NULL);
@@ -639,7 +638,7 @@ static void test_notifications(void) {
 /* ======================================================================================== */
 
 static void test_directories(void) {
-    char *path = NULL;
+    amber_buf path = AMBER_BUF_INIT;
     char want[512], home[300], data[300], cache[300], config[300], runtime[300], tmp[300], file[400];
     static const char *bad_ids[] = {"", ".", "..", "a/b", "../escape", "\xff\xfe"};
     struct rlimit old_limit, small;
@@ -666,50 +665,51 @@ static void test_directories(void) {
 
     check_status(amber_app_directory(&path, "org.amber.items", AMBER_DIRECTORY_DOCUMENTS), AMBER_OK, "R27 documents");
     snprintf(want, sizeof want, "%s/org.amber.items", data);
-    check(path && strcmp(path, want) == 0, "R27 documents is $XDG_DATA_HOME/<app-id>");
-    check(path && mode_of(path) == 0700, "R27 documents is created owner-only (0700)");
-    amber_string_free(path);
+    check(path.ptr && strcmp(path.ptr, want) == 0, "R27 documents is $XDG_DATA_HOME/<app-id>");
+    check(path.ptr && mode_of(path.ptr) == 0700, "R27 documents is created owner-only (0700)");
+    amber_buf_dispose(&path);
     amber_app_directory(&path, "org.amber.items", AMBER_DIRECTORY_CACHES);
     snprintf(want, sizeof want, "%s/org.amber.items", cache);
-    check(path && strcmp(path, want) == 0 && mode_of(path) == 0700, "R27 caches is $XDG_CACHE_HOME/<app-id>, 0700");
-    amber_string_free(path);
+    check(path.ptr && strcmp(path.ptr, want) == 0 && mode_of(path.ptr) == 0700, "R27 caches is $XDG_CACHE_HOME/<app-id>, 0700");
+    amber_buf_dispose(&path);
     amber_app_directory(&path, "org.amber.items", AMBER_DIRECTORY_PREFERENCES);
     snprintf(want, sizeof want, "%s/org.amber.items", config);
-    check(path && strcmp(path, want) == 0 && mode_of(path) == 0700, "R27 preferences is $XDG_CONFIG_HOME/<app-id>, 0700");
-    amber_string_free(path);
+    check(path.ptr && strcmp(path.ptr, want) == 0 && mode_of(path.ptr) == 0700, "R27 preferences is $XDG_CONFIG_HOME/<app-id>, 0700");
+    amber_buf_dispose(&path);
     amber_app_directory(&path, "org.amber.items", AMBER_DIRECTORY_TEMPORARY);
     snprintf(want, sizeof want, "%s/org.amber.items-%u", tmp, (unsigned)getuid());
-    check(path && strcmp(path, want) == 0 && mode_of(path) == 0700,
+    check(path.ptr && strcmp(path.ptr, want) == 0 && mode_of(path.ptr) == 0700,
           "R27 temporary without XDG_RUNTIME_DIR is $TMPDIR/<app-id>-<uid>, 0700");
-    amber_string_free(path);
+    amber_buf_dispose(&path);
     setenv("XDG_RUNTIME_DIR", runtime, 1);
     amber_app_directory(&path, "org.amber.items", AMBER_DIRECTORY_TEMPORARY);
     snprintf(want, sizeof want, "%s/org.amber.items", runtime);
-    check(path && strcmp(path, want) == 0 && mode_of(path) == 0700, "R27 temporary is $XDG_RUNTIME_DIR/<app-id>, 0700");
-    amber_string_free(path);
+    check(path.ptr && strcmp(path.ptr, want) == 0 && mode_of(path.ptr) == 0700, "R27 temporary is $XDG_RUNTIME_DIR/<app-id>, 0700");
+    amber_buf_dispose(&path);
 
     /* The fallbacks: a relative XDG variable is ignored, HOME is used. */
     setenv("XDG_DATA_HOME", "relative/data", 1);
     unsetenv("XDG_CACHE_HOME");
     amber_app_directory(&path, "org.amber.items", AMBER_DIRECTORY_DOCUMENTS);
     snprintf(want, sizeof want, "%s/.local/share/org.amber.items", home);
-    check(path && strcmp(path, want) == 0, "R27 a relative XDG_DATA_HOME is ignored: $HOME/.local/share/<app-id>");
-    amber_string_free(path);
+    check(path.ptr && strcmp(path.ptr, want) == 0, "R27 a relative XDG_DATA_HOME is ignored: $HOME/.local/share/<app-id>");
+    amber_buf_dispose(&path);
     amber_app_directory(&path, "org.amber.items", AMBER_DIRECTORY_CACHES);
     snprintf(want, sizeof want, "%s/.cache/org.amber.items", home);
-    check(path && strcmp(path, want) == 0 && mode_of(path) == 0700, "R27 without XDG_CACHE_HOME: $HOME/.cache/<app-id>");
-    amber_string_free(path);
+    check(path.ptr && strcmp(path.ptr, want) == 0 && mode_of(path.ptr) == 0700, "R27 without XDG_CACHE_HOME: $HOME/.cache/<app-id>");
+    amber_buf_dispose(&path);
     setenv("XDG_DATA_HOME", data, 1);
     setenv("XDG_CACHE_HOME", cache, 1);
 
     /* Application ids that could escape, and bad arguments. */
     for (i = 0; i < sizeof bad_ids / sizeof bad_ids[0]; i++) {
         char line[128];
-        path = (char *)1;
+        path.ptr = (char *)1;
+        path.size = 1;
         rc = amber_app_directory(&path, bad_ids[i], AMBER_DIRECTORY_DOCUMENTS);
         snprintf(line, sizeof line, "R27 the application id \"%s\" is refused", bad_ids[i]);
         check_status(rc, AMBER_INVALID_ARGUMENT, line);
-        check(path == NULL, "R27 ... and *out is NULL");
+        check(path.ptr == NULL && path.size == 0, "R27 ... and *out is { NULL, 0 }");
     }
     check_status(amber_app_directory(&path, NULL, AMBER_DIRECTORY_DOCUMENTS), AMBER_INVALID_ARGUMENT, "R27 a NULL app id");
     check_status(amber_app_directory(&path, "org.amber.items", 7), AMBER_INVALID_ARGUMENT, "R27 an unknown directory");
@@ -779,11 +779,12 @@ static void test_directories(void) {
     check_status(amber_file_write_atomic(NULL, "x", 1), AMBER_INVALID_ARGUMENT, "R27 a NULL path");
     check_status(amber_file_write_atomic(file, NULL, 3), AMBER_INVALID_ARGUMENT, "R27 NULL bytes with a size");
     {
-        uint8_t *bytes = (uint8_t *)1;
-        size_t size = 9;
+        amber_buf bytes;
+        bytes.ptr = (char *)1;
+        bytes.size = 9;
         snprintf(file, sizeof file, "%s/no-such-file", data);
-        check_status(amber_file_read(&bytes, &size, file), AMBER_NOT_FOUND, "R27 reading a missing file");
-        check(bytes == NULL && size == 0, "R27 ... gives nothing");
+        check_status(amber_file_read(&bytes, file), AMBER_NOT_FOUND, "R27 reading a missing file");
+        check(bytes.ptr == NULL && bytes.size == 0, "R27 ... gives nothing");
     }
 }
 
@@ -803,14 +804,34 @@ typedef struct item {
 static item *made[16];
 static int made_count;
 
+/* archiveRootObject:toFile: and unarchiveObjectWithFile: as a host writes them with 0.2:
+ * amber_archiver_finish() then amber_file_write_atomic(); amber_file_read() then
+ * amber_unarchiver_new(). */
+static int archiver_write_file(amber_archiver *a, const char *path) {
+    amber_buf archive = AMBER_BUF_INIT;
+    int rc = amber_archiver_finish(&archive, a);
+    if (rc == AMBER_OK) rc = amber_file_write_atomic(path, archive.ptr, archive.size);
+    amber_buf_dispose(&archive);
+    return rc;
+}
+
+static int unarchiver_open_file(amber_unarchiver **out, const amber_coding_registry *registry, const char *path) {
+    amber_buf file = AMBER_BUF_INIT;
+    int rc = amber_file_read(&file, path);
+    *out = NULL;
+    if (rc == AMBER_OK) rc = amber_unarchiver_new(out, registry, file.ptr, file.size);
+    amber_buf_dispose(&file);
+    return rc;
+}
+
 static int encode_item(const void *object, amber_archiver *archiver, void *ctx) {
     const item *it = object;
     int rc;
     (void)ctx;
-    if ((rc = amber_archiver_encode_string(archiver, "itemName", it->name)) != AMBER_OK) return rc;
-    if ((rc = amber_archiver_encode_string(archiver, "serialNumber", it->serial)) != AMBER_OK) return rc;
-    if ((rc = amber_archiver_encode_int64(archiver, "valueInDollars", it->value)) != AMBER_OK) return rc;
-    if ((rc = amber_archiver_encode_date(archiver, "dateCreated", it->created)) != AMBER_OK) return rc;
+    if ((rc = archiver_encode_string(archiver, "itemName", it->name)) != AMBER_OK) return rc;
+    if ((rc = archiver_encode_string(archiver, "serialNumber", it->serial)) != AMBER_OK) return rc;
+    if ((rc = archiver_encode_int64(archiver, "valueInDollars", it->value)) != AMBER_OK) return rc;
+    if ((rc = archiver_encode_date(archiver, "dateCreated", it->created)) != AMBER_OK) return rc;
     if ((rc = amber_archiver_encode_object(archiver, "containedItem", "BNRItem", it->contained)) != AMBER_OK) return rc;
     return amber_archiver_encode_object(archiver, "container", "BNRItem", it->container);
 }
@@ -824,12 +845,12 @@ static int make_item(void **out, amber_unarchiver *u, void *ctx) {
     it = calloc(1, sizeof *it);
     if (it == NULL) return AMBER_LIMIT_EXCEEDED;
     made[made_count++] = it;
-    if ((rc = amber_unarchiver_decode_string(&s, u, "itemName")) != AMBER_OK) return rc;
+    if ((rc = unarchiver_decode_string(&s, u, "itemName")) != AMBER_OK) return rc;
     snprintf(it->name, sizeof it->name, "%s", s);
-    if ((rc = amber_unarchiver_decode_string(&s, u, "serialNumber")) != AMBER_OK) return rc;
+    if ((rc = unarchiver_decode_string(&s, u, "serialNumber")) != AMBER_OK) return rc;
     snprintf(it->serial, sizeof it->serial, "%s", s);
-    if ((rc = amber_unarchiver_decode_int64(&it->value, u, "valueInDollars")) != AMBER_OK) return rc;
-    if ((rc = amber_unarchiver_decode_date(&it->created, u, "dateCreated")) != AMBER_OK) return rc;
+    if ((rc = unarchiver_decode_int64(&it->value, u, "valueInDollars")) != AMBER_OK) return rc;
+    if ((rc = unarchiver_decode_date(&it->created, u, "dateCreated")) != AMBER_OK) return rc;
     *out = it;
     return AMBER_OK;
 }
@@ -869,7 +890,7 @@ static int save_changes(const amber_notification *note, void *ctx) {
     (void)note;
     if ((rc = amber_archiver_new(&a, store->registry)) != AMBER_OK) return rc;
     rc = amber_archiver_encode_object_array(a, "root", "BNRItem", (const void *const *)store->items, store->count);
-    if (rc == AMBER_OK) rc = amber_archiver_write_file(a, store->path);
+    if (rc == AMBER_OK) rc = archiver_write_file(a, store->path);
     amber_archiver_free(a);
     store->save_status = rc;
     return rc;
@@ -878,7 +899,7 @@ static int save_changes(const amber_notification *note, void *ctx) {
 static amber_coding_registry *item_registry(void) {
     amber_coding_registry *r = NULL;
     amber_coding_class cls;
-    amber_coding_class_init(&cls, AMBER_CODING_CLASS_VERSION);
+    cls = (amber_coding_class)AMBER_CODING_CLASS_INIT;
     cls.encode = encode_item;
     cls.make = make_item;
     cls.decode = decode_item;
@@ -900,13 +921,12 @@ static void test_item_store(void) {
     amber_archiver *a = NULL;
     amber_coding_registry *bad = NULL;
     amber_coding_class cls;
-    char *docs = NULL;
+    amber_buf docs = AMBER_BUF_INIT;
     void *loaded[4] = {NULL, NULL, NULL, NULL};
     size_t n = 0;
     uint64_t token = 0;
     int saved = 0, freed_before, i, ok;
-    uint8_t *bytes = NULL;
-    size_t size = 0;
+    amber_buf bytes = AMBER_BUF_INIT;
     void *p = NULL;
     const char *s = NULL;
     int64_t v = 0;
@@ -924,25 +944,25 @@ static void test_item_store(void) {
     if (store.registry == NULL) return;
     check_status(amber_app_directory(&docs, "org.amber.homepwner", AMBER_DIRECTORY_DOCUMENTS), AMBER_OK,
                  "R27 the item store's documents directory");
-    if (docs == NULL) return;
-    snprintf(store.path, sizeof store.path, "%s/items.archive", docs);
+    if (docs.ptr == NULL) return;
+    snprintf(store.path, sizeof store.path, "%s/items.archive", docs.ptr);
 
     /* Run 1: the items are saved when the application enters the background. */
     check_status(amber_engine_open(&e, "org.amber.homepwner", NULL), AMBER_OK, "R27 run 1: open the engine");
     amber_engine_add_observer(&token, e, AMBER_NOTIFICATION_DID_ENTER_BACKGROUND, e, save_changes, &store, NULL);
-    amber_engine_launch(&report, e);
+    amber_engine_launch(&report, e, AMBER_APP_INACTIVE);
     amber_report_free(report);
     amber_engine_transition(&saved, e, AMBER_APP_ACTIVE);
     amber_engine_transition(&saved, e, AMBER_APP_INACTIVE);
     check_status(amber_engine_transition(&saved, e, AMBER_APP_BACKGROUND), AMBER_OK,
                  "R27 run 1: entering the background saves the item store (did-enter-background observer)");
     check(store.save_status == AMBER_OK && file_exists(store.path), "R27 items.archive is in documents");
-    check(mode_of(store.path) == 0600 && !has_temporary(docs), "R27 items.archive is mode 0600, written atomically");
+    check(mode_of(store.path) == 0600 && !has_temporary(docs.ptr), "R27 items.archive is mode 0600, written atomically");
     amber_engine_transition(&saved, e, AMBER_APP_NOT_RUNNING);
     amber_engine_close(e);
 
     /* Run 2: at launch the store reads the archive back (unarchiveObjectWithFile:). */
-    check_status(amber_unarchiver_open_file(&u, store.registry, store.path), AMBER_OK, "R27 run 2: open items.archive");
+    check_status(unarchiver_open_file(&u, store.registry, store.path), AMBER_OK, "R27 run 2: open items.archive");
     check_status(amber_unarchiver_decode_object_array(NULL, 0, &n, u, "root", allowed, 1), AMBER_OK,
                  "R25 the length of the root array");
     check(n == 3, "R25 three items were archived");
@@ -962,46 +982,45 @@ static void test_item_store(void) {
           "R25 decoding again gives the same objects, made once");
     check_status(amber_unarchiver_decode_object_array(loaded, 4, &n, u, "root", other, 1), AMBER_TYPE_MISMATCH,
                  "R12 secure coding: a class not allowed is refused");
-    check_status(amber_unarchiver_decode_string(&s, u, "nothing"), AMBER_NOT_FOUND, "R25 a missing key");
-    check_status(amber_unarchiver_decode_int64(&v, u, "root"), AMBER_TYPE_MISMATCH, "R25 an int64 asked of an array");
+    check_status(unarchiver_decode_string(&s, u, "nothing"), AMBER_NOT_FOUND, "R25 a missing key");
+    check_status(unarchiver_decode_int64(&v, u, "root"), AMBER_TYPE_MISMATCH, "R25 an int64 asked of an array");
     check(amber_unarchiver_contains(u, "root") == 1 && amber_unarchiver_contains(u, "nothing") == 0,
           "R25 amber_unarchiver_contains");
     amber_unarchiver_free(u);
 
-    /* The archive is readable as plain bytes too, and a damaged one is refused. */
-    check_status(amber_file_read(&bytes, &size, store.path), AMBER_OK, "R27 read items.archive as bytes");
-    check(size > 8 && memcmp(bytes, "bplist00", 8) == 0, "R26 items.archive is a binary property list");
-    check_status(amber_unarchiver_new(&u, store.registry, bytes, size / 2), AMBER_CORRUPT, "R22 a truncated archive");
+    /* The archive is readable as plain bytes.ptr too, and a damaged one is refused. */
+    check_status(amber_file_read(&bytes, store.path), AMBER_OK, "R27 read items.archive as bytes");
+    check(bytes.size > 8 && memcmp(bytes.ptr, "bplist00", 8) == 0, "R26 items.archive is a binary property list");
+    check_status(amber_unarchiver_new(&u, store.registry, bytes.ptr, bytes.size / 2), AMBER_CORRUPT, "R22 a truncated archive");
     check(u == NULL, "R22 ... gives no unarchiver");
-    amber_bytes_free(bytes);
-    snprintf(store.path, sizeof store.path, "%s/none.archive", docs);
-    check_status(amber_unarchiver_open_file(&u, store.registry, store.path), AMBER_NOT_FOUND, "R27 no archive file");
+    amber_buf_dispose(&bytes);
+    snprintf(store.path, sizeof store.path, "%s/none.archive", docs.ptr);
+    check_status(unarchiver_open_file(&u, store.registry, store.path), AMBER_NOT_FOUND, "R27 no archive file");
 
     /* The archiver's refusals. */
     amber_archiver_new(&a, store.registry);
-    check_status(amber_archiver_encode_int64(a, "k", 1), AMBER_OK, "R25 encode an int64");
-    check_status(amber_archiver_encode_int64(a, "k", 2), AMBER_DUPLICATE, "R25 a key written twice");
+    check_status(archiver_encode_int64(a, "k", 1), AMBER_OK, "R25 encode an int64");
+    check_status(archiver_encode_int64(a, "k", 2), AMBER_DUPLICATE, "R25 a key written twice");
     check_status(amber_archiver_encode_object(a, "o", "NoSuchClass", &lamp), AMBER_TYPE_MISMATCH,
                  "R25 an object of a class not registered");
     check_status(amber_archiver_encode_object(a, "o2", "BNRItem", NULL), AMBER_OK, "R25 nil");
-    check_status(amber_archiver_encode_string(a, "s", "\xc3"), AMBER_INVALID_ARGUMENT, "R25 a string that is not UTF-8");
-    check_status(amber_archiver_finish(&bytes, &size, a), AMBER_OK, "R25 finish");
+    check_status(archiver_encode_string(a, "s", "\xc3"), AMBER_INVALID_ARGUMENT, "R25 a string that is not UTF-8");
+    check_status(amber_archiver_finish(&bytes, a), AMBER_OK, "R25 finish");
     {
-        uint8_t *again = NULL;
-        size_t again_size = 0;
-        check_status(amber_archiver_finish(&again, &again_size, a), AMBER_MISUSE, "R25 finish twice");
-        check(again == NULL && again_size == 0, "R25 ... gives nothing");
+        amber_buf again = AMBER_BUF_INIT;
+        check_status(amber_archiver_finish(&again, a), AMBER_MISUSE, "R25 finish twice");
+        check(again.ptr == NULL && again.size == 0, "R25 ... gives nothing");
     }
-    check_status(amber_archiver_encode_int64(a, "late", 1), AMBER_MISUSE, "R25 encode after finishing");
+    check_status(archiver_encode_int64(a, "late", 1), AMBER_MISUSE, "R25 encode after finishing");
     amber_archiver_free(a);
-    check_status(amber_unarchiver_new(&u, NULL, bytes, size), AMBER_OK, "R25 read it without a registry");
-    check(amber_unarchiver_decode_int64(&v, u, "k") == AMBER_OK && v == 1, "R25 the value read back");
+    check_status(amber_unarchiver_new(&u, NULL, bytes.ptr, bytes.size), AMBER_OK, "R25 read it without a registry");
+    check(unarchiver_decode_int64(&v, u, "k") == AMBER_OK && v == 1, "R25 the value read back");
     check(amber_unarchiver_decode_object(&p, u, "o2", NULL, 0) == AMBER_OK && p == NULL, "R25 nil read back");
     amber_unarchiver_free(u);
-    amber_bytes_free(bytes);
+    amber_buf_dispose(&bytes);
 
     /* A failing encode callback: its code comes back, the archive is unusable. */
-    amber_coding_class_init(&cls, AMBER_CODING_CLASS_VERSION);
+    cls = (amber_coding_class)AMBER_CODING_CLASS_INIT;
     cls.encode = failing_encode;
     amber_coding_registry_new(&bad);
     check_status(amber_coding_registry_register(bad, "Broken", NULL, &cls, NULL, count_free), AMBER_OK, "R25 register Broken");
@@ -1012,9 +1031,8 @@ static void test_item_store(void) {
     amber_archiver_new(&a, bad);
     check_status(amber_archiver_encode_object(a, "x", "Broken", &lamp), AMBER_IO, "R25 an encode callback's code is passed up");
     {
-        uint8_t *none = NULL;
-        size_t none_size = 0;
-        check_status(amber_archiver_finish(&none, &none_size, a), AMBER_MISUSE,
+        amber_buf none = AMBER_BUF_INIT;
+        check_status(amber_archiver_finish(&none, a), AMBER_MISUSE,
                      "R25 an archive whose encoding failed cannot be finished");
     }
     freed_before = ctx_freed;
@@ -1027,7 +1045,7 @@ static void test_item_store(void) {
     check(ctx_freed == freed_before + 1, "R25 freeing the item registry calls BNRItem's ctx_free once");
 
     for (i = 0; i < made_count; i++) free(made[i]);
-    amber_string_free(docs);
+    amber_buf_dispose(&docs);
 }
 
 int main(void) {

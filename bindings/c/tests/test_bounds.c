@@ -83,13 +83,13 @@ static amber_engine *open_engine(const char *dir) {
     amber_engine *e = NULL;
     amber_engine_options opts;
     amber_delegate d;
-    amber_engine_options_init(&opts, AMBER_ENGINE_OPTIONS_VERSION);
+    opts = (amber_engine_options)AMBER_ENGINE_OPTIONS_INIT;
     opts.state_directory = dir;
     if (amber_engine_open(&e, APP_ID, &opts) != AMBER_OK) {
         printf("FAIL  amber_engine_open: %s\n", amber_error_last());
         exit(1);
     }
-    amber_delegate_init(&d, AMBER_DELEGATE_VERSION);
+    d = (amber_delegate)AMBER_DELEGATE_INIT;
     d.should_save = should;
     d.should_restore = should_restore;
     amber_engine_set_delegate(e, &d, NULL, NULL);
@@ -99,7 +99,7 @@ static amber_engine *open_engine(const char *dir) {
 static amber_object *controller(amber_engine *e, const char *id, int64_t value) {
     amber_object *o = NULL;
     amber_object_callbacks cb;
-    amber_object_callbacks_init(&cb, AMBER_OBJECT_CALLBACKS_VERSION);
+    cb = (amber_object_callbacks)AMBER_OBJECT_CALLBACKS_INIT;
     cb.encode = encode_value;
     cb.decode = decode_value;
     if (amber_object_new(&o, e, AMBER_KIND_CONTROLLER, "Chain", id, &cb, (void *)(intptr_t)value, NULL) != AMBER_OK) {
@@ -142,7 +142,7 @@ static void test_deep_chain(const char *dir) {
     }
     check(ok, "R2 a chain of 100,000 presented controllers is built");
     t0 = now();
-    check_status(amber_engine_preserve(e, &saved), AMBER_OK, "R22 preserve of the chain");
+    check_status(amber_engine_preserve(&saved, e), AMBER_OK, "R22 preserve of the chain");
     printf("  preserve: %.1f ms\n", (now() - t0) * 1000);
     check(amber_engine_preservation(&p, e) == AMBER_OK, "R28 the preservation report");
     count = amber_preservation_count(p);
@@ -179,20 +179,20 @@ static void test_deep_chain(const char *dir) {
             snprintf(warm, sizeof warm, "%s-warm", dir);
             e = open_engine(warm);
             amber_engine_add_root(e, controller(e, "link", 1));
-            amber_engine_preserve(e, &saved);
+            amber_engine_preserve(&saved, e);
             amber_engine_close(e);
             e = open_engine(warm);
-            amber_delegate_init(&d, AMBER_DELEGATE_VERSION);
+            d = (amber_delegate)AMBER_DELEGATE_INIT;
             d.should_restore = should_restore;
             d.object_for_path = make_link;
             amber_engine_set_delegate(e, &d, NULL, NULL);
-            amber_engine_launch(&r, e);
+            amber_engine_launch(&r, e, AMBER_APP_INACTIVE);
             amber_report_free(r);
             amber_engine_close(e);
             r = NULL;
         }
         e = open_engine(dir);
-        amber_delegate_init(&d, AMBER_DELEGATE_VERSION);
+        d = (amber_delegate)AMBER_DELEGATE_INIT;
         d.should_restore = should_restore;
         d.object_for_path = make_link;
         amber_engine_set_delegate(e, &d, NULL, NULL);
@@ -200,7 +200,7 @@ static void test_deep_chain(const char *dir) {
         before = peak_kib();
         t = now();
         decoded_sum = 0;
-        amber_engine_launch(&r, e);
+        amber_engine_launch(&r, e, AMBER_APP_INACTIVE);
         t = now() - t;
         for (n = 0; n < amber_report_count(r); n++)
             if (amber_report_record_at(&rec, r, n) == AMBER_OK && rec.outcome == AMBER_OUTCOME_RESTORED) restored++;
@@ -237,13 +237,13 @@ static void test_value_over_limit(const char *dir) {
     int saved = 0, found = 0;
 
     printf("-- R22 a value of 65 MiB\n");
-    amber_object_callbacks_init(&cb, AMBER_OBJECT_CALLBACKS_VERSION);
+    cb = (amber_object_callbacks)AMBER_OBJECT_CALLBACKS_INIT;
     cb.encode = encode_big;
     big_size = (size_t)65 << 20;
     amber_object_new(&big, e, AMBER_KIND_CONTROLLER, "Big", "Big", &cb, NULL, NULL);
     amber_engine_add_root(e, root);
     amber_object_add_child(root, big);
-    check_status(amber_engine_preserve(e, &saved), AMBER_OK, "R22 R28 preserve with a 65 MiB value saves the rest");
+    check_status(amber_engine_preserve(&saved, e), AMBER_OK, "R22 R28 preserve with a 65 MiB value saves the rest");
     amber_engine_preservation(&p, e);
     for (i = 0; i < amber_preservation_count(p); i++) {
         if (amber_preservation_entry_at(&entry, p, i) == AMBER_OK && entry.left_out == AMBER_LEFT_OUT_ENCODE_FAILED) {
@@ -261,7 +261,7 @@ static void test_value_over_limit(const char *dir) {
     root = controller(e, "Root", 0);
     amber_engine_add_root(e, root);
     decoded_sum = 0;
-    amber_engine_launch(&r, e);
+    amber_engine_launch(&r, e, AMBER_APP_INACTIVE);
     checkf(amber_report_fresh_reason(r) == AMBER_FRESH_NONE && decoded_sum == 7,
            "R22 the archive restores what was saved (Root's value %lld)", (long long)decoded_sum);
     amber_report_free(r);
@@ -303,7 +303,7 @@ static void test_closing(const char *dir) {
         amber_preservation *p = NULL;
         int saved = 0;
         amber_engine_add_root(e, root);
-        amber_engine_preserve(e, &saved);
+        amber_engine_preserve(&saved, e);
         amber_engine_preservation(&p, e);
         checkf(saved && amber_preservation_count(p) == 1,
                "R1 the children freed one by one are gone from their parent (%zu objects preserved)", amber_preservation_count(p));

@@ -61,7 +61,7 @@ static int launch(const amber_engine_options *opts) {
     screen.decoded[0] = 0;
     message[0] = 0;
     if (!e) return -1;
-    if (amber_engine_launch(&r, e) != AMBER_OK) { amber_engine_close(e); return -1; }
+    if (amber_engine_launch(&r, e, AMBER_APP_INACTIVE) != AMBER_OK) { amber_engine_close(e); return -1; }
     reason = amber_report_fresh_reason(r);
     snprintf(message, sizeof message, "%s", amber_report_message(r));
     snprintf(protection, sizeof protection, "%s", amber_report_protection(r));
@@ -142,7 +142,7 @@ int main(void) {
     screen.text = "the half-typed message";
 
     printf("== R20 the default: a key file in the state directory\n");
-    amber_engine_options_init(&opts, AMBER_ENGINE_OPTIONS_VERSION);
+    opts = (amber_engine_options)AMBER_ENGINE_OPTIONS_INIT;
     opts.state_directory = dir;
     check(save(&opts) == AMBER_OK, "R20 save with the default protection");
     check(stat(keypath, &st) == 0 && (st.st_mode & 0777) == 0600 && st.st_size == 32,
@@ -166,7 +166,7 @@ int main(void) {
     printf("== R20 the host's key callback\n");
     {
         keyring k = {0, 0, 0, 0, 0};
-        amber_engine_options_init(&opts, AMBER_ENGINE_OPTIONS_VERSION);
+        opts = (amber_engine_options)AMBER_ENGINE_OPTIONS_INIT;
         opts.state_directory = dir;
         opts.protection = AMBER_PROTECTION_KEY_CALLBACK;
         opts.key_callback = key_callback;
@@ -189,7 +189,7 @@ int main(void) {
     printf("== R20 a key callback's own code (issue 26)\n");
     {
         keyring k = {0, 0, 0, 0, 0};
-        amber_engine_options_init(&opts, AMBER_ENGINE_OPTIONS_VERSION);
+        opts = (amber_engine_options)AMBER_ENGINE_OPTIONS_INIT;
         opts.state_directory = dir;
         opts.protection = AMBER_PROTECTION_KEY_CALLBACK;
         opts.key_callback = key_callback;
@@ -221,7 +221,7 @@ int main(void) {
     {
         static const uint8_t key_a[32] = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
         static const uint8_t key_b[32] = "BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB";
-        amber_engine_options_init(&opts, AMBER_ENGINE_OPTIONS_VERSION);
+        opts = (amber_engine_options)AMBER_ENGINE_OPTIONS_INIT;
         opts.state_directory = dir;
         opts.protection = AMBER_PROTECTION_FIXED_KEY;
         opts.fixed_key = key_a;
@@ -231,7 +231,7 @@ int main(void) {
               "R20 another key: the archive does not authenticate, nothing is screen.decoded");
         check(access(path, F_OK) != 0, "R22 ... and it is discarded");
 
-        amber_engine_options_init(&opts, AMBER_ENGINE_OPTIONS_VERSION);
+        opts = (amber_engine_options)AMBER_ENGINE_OPTIONS_INIT;
         opts.state_directory = dir;
         opts.protection = AMBER_PROTECTION_NONE;
         check(save(&opts) == AMBER_OK, "R20 no encryption, asked for explicitly");
@@ -256,13 +256,13 @@ int main(void) {
         uint8_t *good;
         size_t good_size, i;
         int bit, restored = 0, fresh_ok = 0, other = 0;
-        amber_store_init(&store, AMBER_STORE_VERSION);
+        store = (amber_store)AMBER_STORE_INIT;
         store.read = m_read;
         store.write = m_write;
         store.remove = m_remove;
         store.read_guard = m_read_guard;
         store.write_guard = m_write_guard;
-        amber_engine_options_init(&opts, AMBER_ENGINE_OPTIONS_VERSION);
+        opts = (amber_engine_options)AMBER_ENGINE_OPTIONS_INIT;
         opts.store = &store;
         opts.store_ctx = &m;
         opts.protection = AMBER_PROTECTION_FIXED_KEY;
@@ -305,7 +305,7 @@ int main(void) {
     }
 
     printf("== R22 bad protection options\n");
-    amber_engine_options_init(&opts, AMBER_ENGINE_OPTIONS_VERSION);
+    opts = (amber_engine_options)AMBER_ENGINE_OPTIONS_INIT;
     opts.memory_store = 1;
     opts.protection = 99;
     check(amber_engine_open(&e, "org.amber.envelope", &opts) == AMBER_INVALID_ARGUMENT && e == NULL,

@@ -67,7 +67,7 @@ static long file_size(const char *path) {
 
 /* The options of the default protection (a key file) in `dir`, or with `key_file`. */
 static void options(amber_engine_options *opts, const char *dir, const char *key_file) {
-    amber_engine_options_init(opts, AMBER_ENGINE_OPTIONS_VERSION);
+    *opts = (amber_engine_options)AMBER_ENGINE_OPTIONS_INIT;
     opts->state_directory = dir;
     opts->key_file = key_file;
 }
@@ -87,7 +87,7 @@ static int launch_into(const amber_engine_options *opts, outcome *o) {
     screen.decoded[0] = 0;
     o->message[0] = 0;
     if (!e) return -1;
-    if (amber_engine_launch(&r, e) != AMBER_OK) { amber_engine_close(e); return -1; }
+    if (amber_engine_launch(&r, e, AMBER_APP_INACTIVE) != AMBER_OK) { amber_engine_close(e); return -1; }
     o->value = amber_report_fresh_reason(r);
     snprintf(o->message, sizeof o->message, "%s", amber_report_message(r));
     amber_report_free(r);
@@ -121,10 +121,9 @@ static void bounded(int what, const amber_engine_options *opts, const char *path
         case DO_LAUNCH: launch_into(opts, &r); break;
         case DO_SAVE: r.value = save(opts); break;
         case DO_FILE_READ: {
-            uint8_t *bytes = NULL;
-            size_t size = 0;
-            r.value = amber_file_read(&bytes, &size, path);
-            amber_bytes_free(bytes);
+            amber_buf bytes = AMBER_BUF_INIT;
+            r.value = amber_file_read(&bytes, path);
+            amber_buf_dispose(&bytes);
             break;
         }
         case DO_FILE_WRITE: r.value = amber_file_write_atomic(path, "x", 1); break;

@@ -55,16 +55,16 @@ static amber_engine *open_engine(const char *dir) {
     amber_object *root = NULL;
     intptr_t i;
     char id[32];
-    amber_engine_options_init(&opts, AMBER_ENGINE_OPTIONS_VERSION);
+    opts = (amber_engine_options)AMBER_ENGINE_OPTIONS_INIT;
     opts.state_directory = dir;
     opts.protection = AMBER_PROTECTION_FIXED_KEY;
     opts.fixed_key = key;
     if (amber_engine_open(&e, "org.amber.kill", &opts) != AMBER_OK) return NULL;
-    amber_delegate_init(&d, AMBER_DELEGATE_VERSION);
+    d = (amber_delegate)AMBER_DELEGATE_INIT;
     d.should_save = always;
     d.should_restore = always_restore;
     amber_engine_set_delegate(e, &d, NULL, NULL);
-    amber_object_callbacks_init(&cb, AMBER_OBJECT_CALLBACKS_VERSION);
+    cb = (amber_object_callbacks)AMBER_OBJECT_CALLBACKS_INIT;
     cb.encode = encode;
     cb.decode = decode;
     amber_object_new(&root, e, AMBER_KIND_CONTROLLER, "Root", "Root", &cb, (void *)0, NULL);
@@ -86,7 +86,7 @@ static void child_loop(const char *dir, int ready) {
     if (!e) _exit(2);
     for (counter = 1;; counter++) {
         int saved = 0;
-        if (amber_engine_preserve(e, &saved) != AMBER_OK || !saved) _exit(3);
+        if (amber_engine_preserve(&saved, e) != AMBER_OK || !saved) _exit(3);
         if (counter == 1) {
             char byte = 1;
             if (write(ready, &byte, 1) != 1) _exit(4);
@@ -134,7 +134,7 @@ int main(int argc, char **argv) {
         if (!e) { bad++; printf("FAIL  kill %d: the engine did not open: %s\n", k, amber_error_last()); continue; }
         decoded = 0;
         memset(seen, 0, sizeof seen);
-        if (amber_engine_launch(&report, e) != AMBER_OK) {
+        if (amber_engine_launch(&report, e, AMBER_APP_INACTIVE) != AMBER_OK) {
             bad++;
             printf("FAIL  kill %d: launch failed: %s\n", k, amber_error_last());
             amber_engine_close(e);

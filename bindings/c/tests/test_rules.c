@@ -211,7 +211,7 @@ static int node_encode(amber_object *object, amber_coder *coder, void *ctx) {
     if (object != n->self) n->callbacks_ok = 0;
     ev("encode:%s", n->name);
     n->encode_status = amber_coder_encode_int64(coder, "value", n->value);
-    for (i = 0; i < n->n_refs; i++) n->ref_status[i] = amber_coder_encode_object_ref(coder, n->ref_keys[i], n->refs[i]);
+    for (i = 0; i < n->n_refs; i++) n->ref_status[i] = amber_coder_encode_object(coder, n->ref_keys[i], n->refs[i]);
     if (n->encode_hook) n->encode_hook(n, coder);
     return n->fail_encode;
 }
@@ -232,7 +232,7 @@ static int node_decode(amber_object *object, amber_decoder *decoder, void *ctx) 
     n->got_status = amber_decoder_decode_int64(&n->got, decoder, "value");
     for (i = 0; i < n->n_refs; i++) {
         n->got_refs[i] = (amber_object *)n; /* a value the call must overwrite */
-        n->got_ref_status[i] = amber_decoder_decode_object_ref(&n->got_refs[i], decoder, n->ref_keys[i]);
+        n->got_ref_status[i] = amber_decoder_decode_object(&n->got_refs[i], decoder, n->ref_keys[i], NULL, 0);
     }
     if (n->decode_hook) n->decode_hook(n, decoder);
     if (n->extend && n_tokens < 8) {
@@ -252,7 +252,7 @@ static void node_finished(amber_object *object, void *ctx) {
 static amber_object *mk(amber_engine *e, int kind, const char *cls, const char *id, node *n) {
     amber_object_callbacks cb;
     amber_object *o = NULL;
-    amber_object_callbacks_init(&cb, AMBER_OBJECT_CALLBACKS_VERSION);
+    cb = (amber_object_callbacks)AMBER_OBJECT_CALLBACKS_INIT;
     cb.encode = node_encode;
     cb.decode = node_decode;
     cb.finished_restoring = node_finished;
@@ -270,11 +270,11 @@ static amber_object *ctl(amber_engine *e, const char *cls, const char *id, node 
 
 /* Whether an object's restoration path is `want` (NULL: it has none). */
 static int path_is(amber_object *o, const char *want) {
-    char *p = NULL;
+    amber_buf p = AMBER_BUF_INIT;
     int rc = amber_object_path(&p, o), ok;
     if (want == NULL) return rc == AMBER_NOT_FOUND;
-    ok = rc == AMBER_OK && p && strcmp(p, want) == 0;
-    amber_string_free(p);
+    ok = rc == AMBER_OK && p.ptr && strcmp(p.ptr, want) == 0;
+    amber_buf_dispose(&p);
     return ok;
 }
 
@@ -333,7 +333,7 @@ static int table_factory(amber_object **out, amber_engine *engine, const char *b
 
 static void add_class(amber_engine *e, const char *name, table *t) {
     amber_restoration_class rc;
-    amber_restoration_class_init(&rc, AMBER_RESTORATION_CLASS_VERSION);
+    rc = (amber_restoration_class)AMBER_RESTORATION_CLASS_INIT;
     rc.make = table_make;
     if (amber_engine_register_restoration_class(e, name, &rc, t, NULL) != AMBER_OK)
         printf("note: register_restoration_class(%s) failed: %s\n", name, amber_error_last());
@@ -341,7 +341,7 @@ static void add_class(amber_engine *e, const char *name, table *t) {
 
 static void add_factory(amber_engine *e, const char *name, table *t) {
     amber_blueprint_factory bf;
-    amber_blueprint_factory_init(&bf, AMBER_BLUEPRINT_FACTORY_VERSION);
+    bf = (amber_blueprint_factory)AMBER_BLUEPRINT_FACTORY_INIT;
     bf.make = table_factory;
     if (amber_engine_register_blueprint_factory(e, name, &bf, t, NULL) != AMBER_OK)
         printf("note: register_blueprint_factory(%s) failed: %s\n", name, amber_error_last());
@@ -407,14 +407,14 @@ static int d_should_restore(amber_engine *e, amber_decoder *d, void *ctx) {
     copy_string(A.idiom, sizeof A.idiom, d, "interfaceIdiom");
     copy_string(A.system_version, sizeof A.system_version, d, "systemVersion");
     copy_string(A.app_version_read, sizeof A.app_version_read, d, "appVersion");
-    A.timestamp_status = amber_decoder_decode_date(&A.timestamp, d, "timestamp");
+    A.timestamp_status = decoder_decode_date(&A.timestamp, d, "timestamp");
     copy_string(A.uikit_bundle_version, sizeof A.uikit_bundle_version, d, "UIApplicationStateRestorationBundleVersionKey");
     copy_string(A.uikit_idiom, sizeof A.uikit_idiom, d, "UIApplicationStateRestorationUserInterfaceIdiomKey");
     copy_string(A.uikit_system_version, sizeof A.uikit_system_version, d, "UIApplicationStateRestorationSystemVersionKey");
-    A.uikit_timestamp_status = amber_decoder_decode_date(&A.uikit_timestamp, d, "UIApplicationStateRestorationTimestampKey");
+    A.uikit_timestamp_status = decoder_decode_date(&A.uikit_timestamp, d, "UIApplicationStateRestorationTimestampKey");
     if (A.should_restore_hook) A.should_restore_hook(d);
-    A.app_ref_status = amber_decoder_decode_object_ref(&o, d, "appVersion");
-    A.app_secure_status = amber_decoder_decode_object_ref_of_classes(&o, d, "appVersion", allowed, 1);
+    A.app_ref_status = amber_decoder_decode_object(&o, d, "appVersion", NULL, 0);
+    A.app_secure_status = amber_decoder_decode_object(&o, d, "appVersion", allowed, 1);
     return A.restore;
 }
 
@@ -460,7 +460,7 @@ static void reset_app(void) {
 
 static void use_delegate(amber_engine *e) {
     amber_delegate d;
-    amber_delegate_init(&d, AMBER_DELEGATE_VERSION);
+    d = (amber_delegate)AMBER_DELEGATE_INIT;
     d.should_save = d_should_save;
     d.will_encode = d_will_encode;
     d.should_restore = d_should_restore;
@@ -476,13 +476,13 @@ static amber_store mem_vtable;
 static amber_engine *open_mem(mem_store *ms, const char *bundle_version, const char *idiom) {
     amber_engine_options opts;
     amber_engine *e = NULL;
-    amber_store_init(&mem_vtable, AMBER_STORE_VERSION);
+    mem_vtable = (amber_store)AMBER_STORE_INIT;
     mem_vtable.read = ms_read;
     mem_vtable.write = ms_write;
     mem_vtable.remove = ms_remove;
     mem_vtable.read_guard = ms_read_guard;
     mem_vtable.write_guard = ms_write_guard;
-    amber_engine_options_init(&opts, AMBER_ENGINE_OPTIONS_VERSION);
+    opts = (amber_engine_options)AMBER_ENGINE_OPTIONS_INIT;
     opts.store = &mem_vtable;
     opts.store_ctx = ms;
     opts.bundle_version = bundle_version;
@@ -496,7 +496,7 @@ static amber_engine *open_mem(mem_store *ms, const char *bundle_version, const c
 }
 
 static int preserve(amber_engine *e) {
-    int saved = -1, rc = amber_engine_preserve(e, &saved);
+    int saved = -1, rc = amber_engine_preserve(&saved, e);
     if (rc != AMBER_OK) printf("note: preserve failed: %s\n", amber_error_last());
     return rc == AMBER_OK ? saved : -1;
 }
@@ -504,7 +504,7 @@ static int preserve(amber_engine *e) {
 static amber_report *launch(amber_engine *e) {
     amber_report *r = NULL;
     cur_engine = e;
-    if (amber_engine_launch(&r, e) != AMBER_OK) printf("note: launch failed: %s\n", amber_error_last());
+    if (amber_engine_launch(&r, e, AMBER_APP_INACTIVE) != AMBER_OK) printf("note: launch failed: %s\n", amber_error_last());
     return r;
 }
 
@@ -788,7 +788,7 @@ static void test_r3(void) {
     /* R3 */ check(path_is(it[0], "Nav/Item") && path_is(it[1], "Nav/Item") && path_is(it[2], "Nav/Item") && path_is(other, "Nav/Other"),
                    "R3 an identifier is never rewritten: the three stacked Items all have the path Nav/Item (no Item#1)");
     check(preserve(e) == 1, "R3 preserve with duplicates succeeds");
-    dups = amber_engine_last_duplicates(e);
+    dups = last_duplicates(e);
     {
         char shown[256];
         size_t k;
@@ -947,14 +947,14 @@ static void test_r5(void) {
     amber_engine_set_delegate(e, NULL, NULL, NULL); /* no delegate at all */
     root_n = nn("Root", 1);
     amber_engine_add_root(e, ctl(e, "RootController", "Root", root_n));
-    check_status(amber_engine_preserve(e, &saved), AMBER_OK, "R5 preserve without a delegate");
+    check_status(amber_engine_preserve(&saved, e), AMBER_OK, "R5 preserve without a delegate");
     /* R5 */ check(saved == 0 && ms.writes == 0 && ms.bytes == NULL && root_n->encoded == 0,
                    "R5 without should_save nothing is saved (no write, no encode)");
 
     use_delegate(e);
     A.save = 0;
     saved = -1;
-    check_status(amber_engine_preserve(e, &saved), AMBER_OK, "R5 preserve with should_save returning 0");
+    check_status(amber_engine_preserve(&saved, e), AMBER_OK, "R5 preserve with should_save returning 0");
     /* R5 */ check(saved == 0 && ms.writes == 0 && root_n->encoded == 0 && ev_count("should_save") == 1,
                    "R5 should_save was asked and said no: nothing saved, no encode");
     /* R5 */ check(ev_count("will_encode") == 0, "R5 will_encode is not called when should_save says no");
@@ -962,7 +962,7 @@ static void test_r5(void) {
     A.save = 1;
     A.app_version = "2024.5";
     saved = -1;
-    check_status(amber_engine_preserve(e, &saved), AMBER_OK, "R5 preserve with should_save returning 1");
+    check_status(amber_engine_preserve(&saved, e), AMBER_OK, "R5 preserve with should_save returning 1");
     /* R5 */ check(saved == 1 && ms.writes == 1 && ms.bytes != NULL && root_n->encoded == 1, "R5 saved once should_save agrees");
     amber_engine_close(e);
 
@@ -1076,11 +1076,11 @@ static void write_reserved(amber_coder *c, int *statuses, int *msg_ok) {
         switch (i % 7) {
         case 0: statuses[i] = amber_coder_encode_string(c, k, "forged"); break;
         case 1: statuses[i] = amber_coder_encode_int64(c, k, 9); break;
-        case 2: statuses[i] = amber_coder_encode_date(c, k, 1.0); break;
+        case 2: statuses[i] = coder_encode_date(c, k, 1.0); break;
         case 3: statuses[i] = amber_coder_encode_bool(c, k, 1); break;
         case 4: statuses[i] = amber_coder_encode_double(c, k, 2.5); break;
         case 5: statuses[i] = amber_coder_encode_bytes(c, k, bytes, 2); break;
-        default: statuses[i] = amber_coder_encode_index_path(c, k, ip, 2); break;
+        default: statuses[i] = coder_encode_index_path(c, k, ip, 2); break;
         }
         if (strstr(amber_error_last(), k) == NULL) *msg_ok = 0;
     }
@@ -1288,7 +1288,7 @@ static void test_r9(void) {
     save_root(&ms, 44);
     reset_app();
     e = open_mem(&ms, NULL, NULL);
-    amber_delegate_init(&d, AMBER_DELEGATE_VERSION);
+    d = (amber_delegate)AMBER_DELEGATE_INIT;
     amber_engine_set_delegate(e, &d, NULL, NULL);
     r = launch(e);
     /* R9 */ check(amber_report_fresh_reason(r) == AMBER_FRESH_DECLINED, "R9 without should_restore: fresh (AMBER_FRESH_DECLINED)");
@@ -1338,7 +1338,7 @@ static void test_r10(void) {
         *impl_declined, *impl_under, *impl_deeper, *ofp_deeper, *class_under, *f_class, *f_delegate, *f_implicit;
     node *n_class, *n_delegate, *n_implicit, *n_blueprint, *n_kid, *n_kid2, *n_unreg, *n_impl_class, *n_impl_delegate,
         *n_impl_declined, *n_impl_under, *n_impl_deeper, *n_ofp_deeper, *n_class_under, *n_f_implicit;
-    char *text = NULL;
+    amber_buf text = AMBER_BUF_INIT;
 
     printf("-- R10 the lookup chain\n");
     reset();
@@ -1473,8 +1473,8 @@ static void test_r10(void) {
                         n_unreg->got == 20,
                     "R10 a restoration class that is not registered: the lookup goes on to the delegate");
     amber_report_format(&text, r);
-    /* R10 */ check(text && strstr(text, "NoSuchClass") != NULL, "R10 the report's text names the unregistered class NoSuchClass");
-    amber_string_free(text);
+    /* R10 */ check(text.ptr && strstr(text.ptr, "NoSuchClass") != NULL, "R10 the report's text names the unregistered class NoSuchClass");
+    amber_buf_dispose(&text);
     /* Parents first. */
     /* R10 */ check(ev_first("ofp:Root") >= 0 && ev_first("ofp:Root") < ev_first("make:MakeClass:Root/ByClass") &&
                         ev_first("ofp:Root/ByDelegate") < ev_first("make:KidClass:Root/Nowhere/Kid"),
@@ -1498,7 +1498,7 @@ static void test_r11(void) {
     amber_object *root, *exact, *sub, *subsub, *wrong, *wrong_child, *wrong_kind, *unrelated;
     node *n_exact, *n_sub, *n_subsub, *n_wrong, *n_wrong_child, *n_wrong_kind, *n_unrelated;
     amber_report_record rec;
-    char *text = NULL;
+    amber_buf text = AMBER_BUF_INIT;
 
     printf("-- R11 the class check\n");
     reset();
@@ -1562,8 +1562,8 @@ static void test_r11(void) {
     /* R11 */ check(outcome_of(r, "Root/Unrelated") == AMBER_OUTCOME_CLASS_MISMATCH && n_unrelated->decoded == 0,
                     "R11 a class not registered as a subclass (ListControllerX): class mismatch");
     amber_report_format(&text, r);
-    /* R11 */ check(text && strstr(text, "class mismatch") != NULL, "R11 the report's text says class mismatch");
-    amber_string_free(text);
+    /* R11 */ check(text.ptr && strstr(text.ptr, "class mismatch") != NULL, "R11 the report's text says class mismatch");
+    amber_buf_dispose(&text);
     amber_report_free(r);
     amber_engine_close(e);
     ms_clear(&ms);
@@ -1599,9 +1599,9 @@ static void typed_encode(node *n, amber_coder *c) {
     amber_coder_encode_string(c, "s", "five");
     amber_coder_encode_bool(c, "b", 1);
     amber_coder_encode_double(c, "d", 2.5);
-    amber_coder_encode_date(c, "t", 1000.0);
+    coder_encode_date(c, "t", 1000.0);
     amber_coder_encode_bytes(c, "y", bytes, 3);
-    amber_coder_encode_index_path(c, "p", ip, 3);
+    coder_encode_index_path(c, "p", ip, 3);
 }
 
 static void typed_decode(node *n, amber_decoder *d) {
@@ -1623,38 +1623,38 @@ static void typed_decode(node *n, amber_decoder *d) {
     note("decode_bool of a string", amber_decoder_decode_bool(&b, d, "s"), AMBER_TYPE_MISMATCH);
     note("decode_double of a string", amber_decoder_decode_double(&x, d, "s"), AMBER_TYPE_MISMATCH);
     note("decode_bytes of an integer", amber_decoder_decode_bytes(&y, &len, d, "value"), AMBER_TYPE_MISMATCH);
-    note("decode_date of a string", amber_decoder_decode_date(&x, d, "s"), AMBER_TYPE_MISMATCH);
-    note("decode_index_path of a string", amber_decoder_decode_index_path(ip, 4, &len, d, "s"), AMBER_TYPE_MISMATCH);
-    note("decode_object_ref of a string", amber_decoder_decode_object_ref(&o, d, "s"), AMBER_TYPE_MISMATCH);
+    note("decode_date of a string", decoder_decode_date(&x, d, "s"), AMBER_TYPE_MISMATCH);
+    note("decode_index_path of a string", decoder_decode_index_path(ip, 4, &len, d, "s"), AMBER_TYPE_MISMATCH);
+    note("decode_object_ref of a string", amber_decoder_decode_object(&o, d, "s", NULL, 0), AMBER_TYPE_MISMATCH);
     note("decode_string of an index path", amber_decoder_decode_string(&s, d, "p"), AMBER_TYPE_MISMATCH);
     /* Missing keys. */
     note("decode_int64 of a missing key", amber_decoder_decode_int64(&i, d, "nope"), AMBER_NOT_FOUND);
     note("decode_string of a missing key", amber_decoder_decode_string(&s, d, "nope"), AMBER_NOT_FOUND);
     note("decode_bool of a missing key", amber_decoder_decode_bool(&b, d, "nope"), AMBER_NOT_FOUND);
     note("decode_bytes of a missing key", amber_decoder_decode_bytes(&y, &len, d, "nope"), AMBER_NOT_FOUND);
-    note("decode_object_ref of a missing key", amber_decoder_decode_object_ref(&o, d, "nope"), AMBER_NOT_FOUND);
+    note("decode_object_ref of a missing key", amber_decoder_decode_object(&o, d, "nope", NULL, 0), AMBER_NOT_FOUND);
     /* The right types. */
     x = 0;
     note("decode_double of an integer (converted)", amber_decoder_decode_double(&x, d, "value"), AMBER_OK);
     if (x != 7.0) typed[n_typed - 1].status = -100;
-    note("decode_index_path", amber_decoder_decode_index_path(ip, 4, &len, d, "p"), AMBER_OK);
+    note("decode_index_path", decoder_decode_index_path(ip, 4, &len, d, "p"), AMBER_OK);
     if (len != 3 || ip[2] != 3) typed[n_typed - 1].status = -100;
     /* Secure decoding (the allowed classes). */
     secure_refs[0] = secure_refs[1] = secure_refs[2] = (amber_object *)n;
-    note("secure: list of allowed ListController", amber_decoder_decode_object_ref_of_classes(&secure_refs[0], d, "list", allowed_list, 1), AMBER_OK);
+    note("secure: list of allowed ListController", amber_decoder_decode_object(&secure_refs[0], d, "list", allowed_list, 1), AMBER_OK);
     note("secure: list of allowed BaseController (a registered superclass)",
-         amber_decoder_decode_object_ref_of_classes(&secure_refs[1], d, "list", allowed_base, 1), AMBER_OK);
+         amber_decoder_decode_object(&secure_refs[1], d, "list", allowed_base, 1), AMBER_OK);
     note("secure: list where only SettingsController, RootController are allowed",
-         amber_decoder_decode_object_ref_of_classes(&o, d, "list", allowed_other, 2), AMBER_TYPE_MISMATCH);
+         amber_decoder_decode_object(&o, d, "list", allowed_other, 2), AMBER_TYPE_MISMATCH);
     note("secure: list where only an unknown class name is allowed",
-         amber_decoder_decode_object_ref_of_classes(&o, d, "list", allowed_unknown, 1), AMBER_TYPE_MISMATCH);
-    note("secure: a NULL reference", amber_decoder_decode_object_ref_of_classes(&secure_refs[2], d, "none", allowed_list, 1), AMBER_OK);
-    note("secure: a string is not a reference", amber_decoder_decode_object_ref_of_classes(&o, d, "s", allowed_list, 1), AMBER_TYPE_MISMATCH);
-    note("secure: a missing key", amber_decoder_decode_object_ref_of_classes(&o, d, "nope", allowed_list, 1), AMBER_NOT_FOUND);
-    note("secure: no classes (NULL)", amber_decoder_decode_object_ref_of_classes(&o, d, "list", NULL, 1), AMBER_INVALID_ARGUMENT);
-    note("secure: no classes (count 0)", amber_decoder_decode_object_ref_of_classes(&o, d, "list", allowed_list, 0), AMBER_INVALID_ARGUMENT);
-    note("secure: a class name of invalid UTF-8", amber_decoder_decode_object_ref_of_classes(&o, d, "list", allowed_bad, 1), AMBER_INVALID_ARGUMENT);
-    note("secure: a NULL class name", amber_decoder_decode_object_ref_of_classes(&o, d, "list", allowed_null, 1), AMBER_INVALID_ARGUMENT);
+         amber_decoder_decode_object(&o, d, "list", allowed_unknown, 1), AMBER_TYPE_MISMATCH);
+    note("secure: a NULL reference", amber_decoder_decode_object(&secure_refs[2], d, "none", allowed_list, 1), AMBER_OK);
+    note("secure: a string is not a reference", amber_decoder_decode_object(&o, d, "s", allowed_list, 1), AMBER_TYPE_MISMATCH);
+    note("secure: a missing key", amber_decoder_decode_object(&o, d, "nope", allowed_list, 1), AMBER_NOT_FOUND);
+    note("secure: no classes (NULL)", amber_decoder_decode_object(&o, d, "list", NULL, 1), AMBER_INVALID_ARGUMENT);
+    note("secure: no classes (count 0) allows any class", amber_decoder_decode_object(&o, d, "list", allowed_list, 0), AMBER_OK);
+    note("secure: a class name of invalid UTF-8", amber_decoder_decode_object(&o, d, "list", allowed_bad, 1), AMBER_INVALID_ARGUMENT);
+    note("secure: a NULL class name", amber_decoder_decode_object(&o, d, "list", allowed_null, 1), AMBER_INVALID_ARGUMENT);
 }
 
 static void test_r12(void) {
@@ -1782,7 +1782,7 @@ static void test_r13(void) {
     root = ctl(e, "RootController", "Root", n_root);
     a = ctl(e, "C", "A", n_a);
     m = ctl(e, "OtherClass", "Mismatch", n_m);
-    amber_object_callbacks_init(&cb, AMBER_OBJECT_CALLBACKS_VERSION);
+    cb = (amber_object_callbacks)AMBER_OBJECT_CALLBACKS_INIT;
     cb.finished_restoring = nodecode_finished; /* no decode callback */
     amber_object_new(&nd, e, AMBER_KIND_CONTROLLER, "C", "NoDecode", &cb, NULL, NULL);
     amber_engine_add_root(e, root);
@@ -1819,7 +1819,7 @@ static int file_exists(const char *dir, const char *name) {
 static amber_engine *open_dir(const char *dir) {
     amber_engine_options opts;
     amber_engine *e = NULL;
-    amber_engine_options_init(&opts, AMBER_ENGINE_OPTIONS_VERSION);
+    opts = (amber_engine_options)AMBER_ENGINE_OPTIONS_INIT;
     opts.state_directory = dir;
     if (amber_engine_open(&e, "org.example.rules", &opts) != AMBER_OK) return NULL;
     use_delegate(e);
@@ -1857,7 +1857,7 @@ static int launch_and_die(const char *dir, child_death how) {
         if (how == DIES_WHILE_DECODING) n->kill = 1; else n->extend = 1;
         amber_engine_add_root(e, ctl(e, "RootController", "Root", n));
         cur_engine = e;
-        amber_engine_launch(&r, e);
+        amber_engine_launch(&r, e, AMBER_APP_INACTIVE);
         if (how == DIES_WHILE_EXTENDED && n_tokens == 1 && n->got == 12) raise(SIGKILL);
         _exit(n->decoded ? 3 : 4); /* not reached when it died where it should */
     }
@@ -2060,7 +2060,7 @@ static void test_r16(void) {
     amber_report_record rec;
     size_t i, count;
     int seen[7] = {0}, records_ok = 1, messages_ok = 1;
-    char *text = NULL;
+    amber_buf text = AMBER_BUF_INIT;
     static const char *expect_paths[] = {"Root", "Root/Declined", "Root/Declined/Under", "Root/Missing", "Root/Mismatch", "Root/Broken"};
     static const int expect_outcomes[] = {AMBER_OUTCOME_RESTORED, AMBER_OUTCOME_DECLINED_BY_CLASS, AMBER_OUTCOME_LEFT_OUT,
                                           AMBER_OUTCOME_NOT_FOUND, AMBER_OUTCOME_CLASS_MISMATCH, AMBER_OUTCOME_DECODE_ERROR};
@@ -2106,9 +2106,9 @@ static void test_r16(void) {
         join_path(p, sizeof p, rec.path, rec.path_length);
         for (k = 0; k < 6; k++) {
             if (strcmp(p, expect_paths[k]) != 0) continue;
-            /* R16 */ checkf(rec.outcome == expect_outcomes[k], "R16 record %zu /%s (%s): %s%s%s", i, p, rec.class_name,
+            /* R16 */ checkf((int)rec.outcome == expect_outcomes[k], "R16 record %zu /%s (%s): %s%s%s", i, p, rec.class_name,
                              outcome_name(rec.outcome), rec.message[0] ? " — " : "", rec.message);
-            if (rec.outcome >= 0 && rec.outcome < 7) seen[rec.outcome] = 1;
+            if ((int)rec.outcome >= 0 && (int)rec.outcome < 7) seen[rec.outcome] = 1;
         }
         if (rec.outcome == AMBER_OUTCOME_RESTORED ? rec.message[0] != '\0' : rec.message[0] == '\0') messages_ok = 0;
         if (rec.outcome == AMBER_OUTCOME_RESTORED && rec.object == NULL) records_ok = 0;
@@ -2130,11 +2130,11 @@ static void test_r16(void) {
     check_status(amber_report_record_at(&rec, r, count), AMBER_NOT_FOUND, "R16 record_at past the end");
     check_status(amber_report_record_at(NULL, r, 0), AMBER_INVALID_ARGUMENT, "R16 record_at with out NULL");
     check_status(amber_report_format(&text, r), AMBER_OK, "R16 report_format");
-    /* R16 */ check(text && strstr(text, "restored") && strstr(text, "declined by class") && strstr(text, "not found") &&
-                        strstr(text, "class mismatch") && strstr(text, "left out") && strstr(text, "decode error") &&
-                        strstr(text, "/Root/Declined/Under"),
+    /* R16 */ check(text.ptr && strstr(text.ptr, "restored") && strstr(text.ptr, "declined by class") && strstr(text.ptr, "not found") &&
+                        strstr(text.ptr, "class mismatch") && strstr(text.ptr, "left out") && strstr(text.ptr, "decode error") &&
+                        strstr(text.ptr, "/Root/Declined/Under"),
                     "R16 the text has one line per record naming each outcome and path");
-    amber_string_free(text);
+    amber_buf_dispose(&text);
     amber_report_free(r);
     /* R16 */ check(amber_report_count(NULL) == 0 && amber_report_fresh_reason(NULL) == -1, "R16 a NULL report: count 0, reason -1");
     amber_engine_close(e);
@@ -2173,7 +2173,7 @@ static void test_bad_arguments(void) {
     amber_report *r = NULL;
     amber_restoration_class rc;
     amber_blueprint_factory bf;
-    char *s = NULL;
+    amber_buf s = AMBER_BUF_INIT;
     uint64_t t;
     node *n;
 
@@ -2181,12 +2181,12 @@ static void test_bad_arguments(void) {
     reset();
     reset_app();
     e = open_mem(&ms, NULL, NULL);
-    amber_restoration_class_init(&rc, AMBER_RESTORATION_CLASS_VERSION);
-    amber_blueprint_factory_init(&bf, AMBER_BLUEPRINT_FACTORY_VERSION);
+    rc = (amber_restoration_class)AMBER_RESTORATION_CLASS_INIT;
+    bf = (amber_blueprint_factory)AMBER_BLUEPRINT_FACTORY_INIT;
 
     /* NULL handles. */
     check_error(amber_engine_preserve(NULL, NULL), AMBER_INVALID_ARGUMENT, "R22 preserve(NULL engine)");
-    check_error(amber_engine_launch(&r, NULL), AMBER_INVALID_ARGUMENT, "R22 launch(NULL engine)");
+    check_error(amber_engine_launch(&r, NULL, AMBER_APP_INACTIVE), AMBER_INVALID_ARGUMENT, "R22 launch(NULL engine)");
     check_error(amber_engine_discard(NULL), AMBER_INVALID_ARGUMENT, "R22 discard(NULL engine)");
     check_error(amber_engine_extend_restoration(&t, NULL), AMBER_INVALID_ARGUMENT, "R22 extend_restoration(NULL engine)");
     check_error(amber_engine_complete_restoration(NULL, 1), AMBER_INVALID_ARGUMENT, "R22 complete_restoration(NULL engine)");
@@ -2200,7 +2200,7 @@ static void test_bad_arguments(void) {
     check_error(amber_engine_register_blueprint_factory(e, "F", NULL, NULL, NULL), AMBER_INVALID_ARGUMENT,
                 "R22 register_blueprint_factory(NULL factory)");
     check_error(amber_engine_register_subclass(NULL, "A", "B"), AMBER_INVALID_ARGUMENT, "R22 register_subclass(NULL engine)");
-    check(amber_engine_last_duplicates(NULL) != NULL && amber_engine_last_duplicates(NULL)[0] == '\0' &&
+    check(last_duplicates(NULL) != NULL && last_duplicates(NULL)[0] == '\0' &&
               amber_error_last_code() == AMBER_INVALID_ARGUMENT,
           "R22 last_duplicates(NULL) is \"\" and records AMBER_INVALID_ARGUMENT");
     check_error(amber_object_new(&o, NULL, AMBER_KIND_CONTROLLER, "C", "x", NULL, NULL, NULL), AMBER_INVALID_ARGUMENT,
@@ -2222,7 +2222,7 @@ static void test_bad_arguments(void) {
     check_error(amber_engine_load_plugin(NULL, "x.so"), AMBER_INVALID_ARGUMENT, "R22 load_plugin(NULL engine)");
 
     /* NULL out parameters. */
-    check_error(amber_engine_launch(NULL, e), AMBER_INVALID_ARGUMENT, "R22 launch(out NULL)");
+    check_error(amber_engine_launch(NULL, e, AMBER_APP_INACTIVE), AMBER_INVALID_ARGUMENT, "R22 launch(out NULL)");
     check_error(amber_object_new(NULL, e, AMBER_KIND_CONTROLLER, "C", "x", NULL, NULL, NULL), AMBER_INVALID_ARGUMENT,
                 "R22 object_new(out NULL)");
     check_error(amber_object_path(NULL, root), AMBER_INVALID_ARGUMENT, "R22 object_path(out NULL)");
@@ -2253,7 +2253,7 @@ static void test_bad_arguments(void) {
     check_error(amber_engine_register_subclass(e, "A", "\xc3"), AMBER_INVALID_ARGUMENT, "R22 register_subclass(truncated UTF-8)");
     check_error(amber_engine_register_blueprint_factory(e, "\xff", &bf, NULL, NULL), AMBER_INVALID_ARGUMENT,
                 "R22 register_blueprint_factory(name invalid UTF-8)");
-    amber_engine_options_init(&opts, AMBER_ENGINE_OPTIONS_VERSION);
+    opts = (amber_engine_options)AMBER_ENGINE_OPTIONS_INIT;
     opts.memory_store = 1;
     opts.bundle_version = "1.\xff";
     check_error(amber_engine_open(&freed, "app", &opts), AMBER_INVALID_ARGUMENT, "R22 engine_open(bundle_version invalid UTF-8)");
@@ -2297,8 +2297,8 @@ static void test_bad_arguments(void) {
 
     /* A freed engine handle used again. */
     amber_engine_close(e);
-    check_error(amber_engine_preserve(e, NULL), AMBER_MISUSE, "R22 preserve on a closed engine");
-    check_error(amber_engine_launch(&r, e), AMBER_MISUSE, "R22 launch on a closed engine");
+    check_error(amber_engine_preserve(NULL, e), AMBER_MISUSE, "R22 preserve on a closed engine");
+    check_error(amber_engine_launch(&r, e, AMBER_APP_INACTIVE), AMBER_MISUSE, "R22 launch on a closed engine");
     check_error(amber_engine_discard(e), AMBER_MISUSE, "R22 discard on a closed engine");
     check_error(amber_object_new(&o, e, AMBER_KIND_CONTROLLER, "C", "x", NULL, NULL, NULL), AMBER_MISUSE,
                 "R22 object_new on a closed engine");
@@ -2443,7 +2443,7 @@ static void test_r3_identifiers(void) {
                    "R3 the paths are the identifiers as set: Nav/A, Nav/A, Nav/A#1");
     check(preserve(e) == 1, "R3 preserve A, A, A#1");
     /* R3 */ check(nodes[0]->encoded == 1 && nodes[1]->encoded == 1 && nodes[2]->encoded == 1 &&
-                       amber_engine_last_duplicates(e)[0] == '\0',
+                       last_duplicates(e)[0] == '\0',
                    "R3 all three are preserved, none is a duplicate (A#1 does not collide with the second A)");
     amber_engine_preservation(&p, e);
     ok = amber_preservation_count(p) == 4;
@@ -2461,7 +2461,7 @@ static void test_r3_identifiers(void) {
     nav = ctl(e, "NavigationController", "Nav", nn("Nav", -1));
     amber_object_set_stack(nav, 1);
     amber_engine_add_root(e, nav);
-    amber_restoration_class_init(&rc, AMBER_RESTORATION_CLASS_VERSION);
+    rc = (amber_restoration_class)AMBER_RESTORATION_CLASS_INIT;
     rc.make = r3_item_make;
     amber_engine_register_restoration_class(e, "ItemClass", &rc, NULL, NULL);
     r = launch(e);
@@ -2505,7 +2505,7 @@ static int seed_got_status[SEEDS], seed_push_status[SEEDS], seed_decoded_before_
  * controller that has no identifier. */
 static void seeds_will_encode(amber_coder *c) {
     int i;
-    for (i = 0; i < SEEDS; i++) seed_ref_status[i] = amber_coder_encode_object_ref(c, seed_ids[i], seed_targets[i]);
+    for (i = 0; i < SEEDS; i++) seed_ref_status[i] = amber_coder_encode_object(c, seed_ids[i], seed_targets[i]);
 }
 
 /* did_decode: it decodes them from the application decoder and pushes them back, in order. */
@@ -2513,7 +2513,7 @@ static void seeds_did_decode(amber_decoder *d) {
     int i;
     for (i = 0; i < SEEDS; i++) {
         seed_got[i] = NULL;
-        seed_got_status[i] = amber_decoder_decode_object_ref(&seed_got[i], d, seed_ids[i]);
+        seed_got_status[i] = amber_decoder_decode_object(&seed_got[i], d, seed_ids[i], NULL, 0);
         seed_push_status[i] = -1;
         if (seed_got_status[i] == AMBER_OK && seed_got[i]) {
             node *n = amber_object_context(seed_got[i]);
@@ -2789,10 +2789,10 @@ static void test_r10_record_info(void) {
     e = open_mem(&ms, NULL, NULL);
     A.ofp_hook = every_path_ofp;
     A.should_restore_hook = r10_should_restore;
-    amber_restoration_class_init(&rc, AMBER_RESTORATION_CLASS_VERSION);
+    rc = (amber_restoration_class)AMBER_RESTORATION_CLASS_INIT;
     rc.make = r10_classy_make;
     amber_engine_register_restoration_class(e, "ClassyClass", &rc, NULL, NULL);
-    amber_blueprint_factory_init(&bf, AMBER_BLUEPRINT_FACTORY_VERSION);
+    bf = (amber_blueprint_factory)AMBER_BLUEPRINT_FACTORY_INIT;
     bf.make = r10_board_make;
     amber_engine_register_blueprint_factory(e, "Board", &bf, NULL, NULL);
     r = launch(e);
@@ -2964,7 +2964,7 @@ static void test_r28(void) {
     amber_delegate d;
     amber_object *window, *container, *root, *a, *a1, *av, *b;
     node *n_root, *n_a, *n_a1, *n_av, *n_b;
-    char *text = NULL;
+    amber_buf text = AMBER_BUF_INIT;
     char shown[512];
     int saved = -1;
     long i_list, i_detail, i_container, i_badge;
@@ -3014,28 +3014,27 @@ static void test_r28(void) {
                     "R28 the view without identifier: AMBER_LEFT_OUT_NO_IDENTIFIER, kind view");
     check_status(amber_preservation_format(&text, p), AMBER_OK, "R28 amber_preservation_format");
     {
-        int ok = text && strncmp(text, "saved 1 objects in ", 19) == 0 &&
-                 has_line(text, "  left out /Window/list (ListController): an ancestor has no restoration identifier "
+        int ok = text.ptr && strncmp(text.ptr, "saved 1 objects in ", 19) == 0 &&
+                 has_line(text.ptr, "  left out /Window/list (ListController): an ancestor has no restoration identifier "
                                 "(/Window/(ContainerController))") &&
-                 has_line(text, "  left out /Window/detail (DetailController): an ancestor has no restoration identifier "
+                 has_line(text.ptr, "  left out /Window/detail (DetailController): an ancestor has no restoration identifier "
                                 "(/Window/(ContainerController))") &&
-                 has_line(text, "  left out /Window/(ContainerController): no restoration identifier") &&
-                 strstr(text, "\n  preserved /Window (Window): ") != NULL;
+                 has_line(text.ptr, "  left out /Window/(ContainerController): no restoration identifier") &&
+                 strstr(text.ptr, "\n  preserved /Window (Window): ") != NULL;
         /* R28 */ checkf(ok, "R28 the text: \"saved 1 objects in B bytes\", then a line per object left out with why "
                              "(\"left out /Window/list (ListController): an ancestor has no restoration identifier "
                              "(/Window/(ContainerController))\") and per object preserved%s%s",
-                      ok ? "" : ":\n", ok ? "" : (text ? text : "(null)"));
+                      ok ? "" : ":\n", ok ? "" : (text.ptr ? text.ptr : "(null)"));
     }
-    amber_string_free(text);
-    text = NULL;
+    amber_buf_dispose(&text);
     check_status(amber_preservation_entry_at(&en, p, 5), AMBER_NOT_FOUND, "R28 entry_at past the end");
     check_status(amber_preservation_entry_at(NULL, p, 0), AMBER_INVALID_ARGUMENT, "R28 entry_at with out NULL");
     check_status(amber_preservation_format(NULL, p), AMBER_INVALID_ARGUMENT, "R28 format with out NULL");
     check_status(amber_engine_preservation(NULL, e), AMBER_INVALID_ARGUMENT, "R28 amber_engine_preservation with out NULL");
     check_status(amber_engine_preservation(&p2, NULL), AMBER_INVALID_ARGUMENT, "R28 amber_engine_preservation of a NULL engine");
     /* R28 */ check(amber_preservation_count(NULL) == 0 && amber_preservation_not_saved(NULL) == -1 &&
-                        strcmp(amber_preservation_message(NULL), "") == 0 && amber_preservation_size(NULL) == 0,
-                    "R28 a NULL report: count 0, not_saved -1, message \"\", size 0");
+                        amber_preservation_message(NULL) == NULL && amber_preservation_size(NULL) == 0,
+                    "R28 a NULL report: count 0, not_saved -1, message NULL, size 0");
     amber_preservation_free(p);
     /* R28 */ check(amber_preservation_not_saved(p) == -1 && amber_preservation_count(p) == 0 &&
                         amber_error_last_code() == AMBER_MISUSE,
@@ -3060,7 +3059,7 @@ static void test_r28(void) {
     amber_object_add_view(a, av);
     amber_object_add_child(root, b);
     saved = -1;
-    /* R28 */ check_status(amber_engine_preserve(e, &saved), AMBER_OK, "R28 preserve, A's encode callback returning 4711");
+    /* R28 */ check_status(amber_engine_preserve(&saved, e), AMBER_OK, "R28 preserve, A's encode callback returning 4711");
     /* R28 */ check(saved == 1 && ms2.writes == 1, "R28 an archive is written all the same");
     /* R28 */ check(n_a->encoded == 1 && n_a1->encoded == 0 && n_av->encoded == 0 && n_root->encoded == 1 && n_b->encoded == 1,
                     "R28 the encode callbacks under the failed one are not called; Root's and B's are");
@@ -3111,20 +3110,19 @@ static void test_r28(void) {
     e = open_mem(&ms3, NULL, NULL);
     amber_engine_add_root(e, ctl(e, "RootController", "Root", nn("Root", 1)));
     saved = -1;
-    check_status(amber_engine_preserve(e, &saved), AMBER_OK, "R28 preserve, should_save returning 0");
+    check_status(amber_engine_preserve(&saved, e), AMBER_OK, "R28 preserve, should_save returning 0");
     amber_engine_preservation(&p, e);
     /* R28 */ checkf(saved == 0 && ms3.writes == 0 && amber_preservation_not_saved(p) == AMBER_NOT_SAVED_DECLINED &&
                          amber_preservation_message(p)[0] != '\0' && amber_preservation_count(p) == 0 && amber_preservation_size(p) == 0,
                      "R28 should_save declined: AMBER_NOT_SAVED_DECLINED, saying so (%s), no entries, size 0",
                      amber_preservation_message(p));
     amber_preservation_format(&text, p);
-    /* R28 */ checkf(text && strncmp(text, "nothing saved", 13) == 0, "R28 its text says nothing was saved: %s", text ? text : "(null)");
-    amber_string_free(text);
-    text = NULL;
+    /* R28 */ checkf(text.ptr && strncmp(text.ptr, "nothing saved", 13) == 0, "R28 its text says nothing was saved: %s", text.ptr ? text.ptr : "(null)");
+    amber_buf_dispose(&text);
     amber_preservation_free(p);
-    amber_delegate_init(&d, AMBER_DELEGATE_VERSION);
+    d = (amber_delegate)AMBER_DELEGATE_INIT;
     amber_engine_set_delegate(e, &d, NULL, NULL);
-    check_status(amber_engine_preserve(e, &saved), AMBER_OK, "R28 preserve without should_save");
+    check_status(amber_engine_preserve(&saved, e), AMBER_OK, "R28 preserve without should_save");
     amber_engine_preservation(&p, e);
     /* R28 */ checkf(saved == 0 && ms3.writes == 0 && amber_preservation_not_saved(p) == AMBER_NOT_SAVED_NO_SHOULD_SAVE &&
                          amber_preservation_message(p)[0] != '\0',

@@ -43,7 +43,7 @@ static int encode_items(amber_object *object, amber_coder *coder, void *ctx) {
     (void)object;
     path[1] = v->selected_row;
     if ((rc = amber_coder_encode_int64(coder, "selectedRow", v->selected_row)) != AMBER_OK) return rc;
-    if ((rc = amber_coder_encode_index_path(coder, "scroll", path, 2)) != AMBER_OK) return rc;
+    if ((rc = coder_encode_index_path(coder, "scroll", path, 2)) != AMBER_OK) return rc;
     if ((rc = amber_coder_encode_double(coder, "zoom", 1.5)) != AMBER_OK) return rc;
     reserved_status = amber_coder_encode_int64(coder, "amber.secret", 1);
     duplicate_status = amber_coder_encode_int64(coder, "selectedRow", 4);
@@ -60,8 +60,8 @@ static int encode_detail(amber_object *object, amber_coder *coder, void *ctx) {
     if ((rc = amber_coder_encode_string(coder, "itemName", v->item_name)) != AMBER_OK) return rc;
     if ((rc = amber_coder_encode_bool(coder, "editing", 1)) != AMBER_OK) return rc;
     if ((rc = amber_coder_encode_bytes(coder, "blob", blob, sizeof blob)) != AMBER_OK) return rc;
-    if ((rc = amber_coder_encode_date(coder, "when", 700000000.5)) != AMBER_OK) return rc;
-    return amber_coder_encode_object_ref(coder, "items", v->items);
+    if ((rc = coder_encode_date(coder, "when", 700000000.5)) != AMBER_OK) return rc;
+    return amber_coder_encode_object(coder, "items", v->items);
 }
 
 static int app_reserved_status = -1;
@@ -103,7 +103,7 @@ static int decode_items(amber_object *object, amber_decoder *decoder, void *ctx)
     int rc;
     (void)object; (void)ctx;
     if ((rc = amber_decoder_decode_int64(&R.selected_row, decoder, "selectedRow")) != AMBER_OK) return rc;
-    if ((rc = amber_decoder_decode_index_path(R.scroll, 4, &R.scroll_length, decoder, "scroll")) != AMBER_OK) return rc;
+    if ((rc = decoder_decode_index_path(R.scroll, 4, &R.scroll_length, decoder, "scroll")) != AMBER_OK) return rc;
     return amber_decoder_decode_double(&R.zoom, decoder, "zoom");
 }
 
@@ -119,8 +119,8 @@ static int decode_detail(amber_object *object, amber_decoder *decoder, void *ctx
     if ((rc = amber_decoder_decode_bool(&R.editing, decoder, "editing")) != AMBER_OK) return rc;
     if ((rc = amber_decoder_decode_bytes(&blob, &R.blob_size, decoder, "blob")) != AMBER_OK) return rc;
     R.blob_ok = R.blob_size == 3 && blob[0] == 1 && blob[1] == 2 && blob[2] == 3;
-    if ((rc = amber_decoder_decode_date(&R.when, decoder, "when")) != AMBER_OK) return rc;
-    if ((rc = amber_decoder_decode_object_ref(&ref, decoder, "items")) != AMBER_OK) return rc;
+    if ((rc = decoder_decode_date(&R.when, decoder, "when")) != AMBER_OK) return rc;
+    if ((rc = amber_decoder_decode_object(&ref, decoder, "items", NULL, 0)) != AMBER_OK) return rc;
     R.ref_ok = ref == R.items && amber_decoder_contains(decoder, "items") && !amber_decoder_contains(decoder, "nope");
     R.mismatch_status = amber_decoder_decode_int64(&n, decoder, "itemName");
     R.missing_status = amber_decoder_decode_int64(&n, decoder, "nope");
@@ -137,7 +137,7 @@ static amber_object *new_object(int kind, const char *cls, const char *id, host_
                                 int (*decode)(amber_object *, amber_decoder *, void *)) {
     amber_object_callbacks cb;
     amber_object *o = NULL;
-    amber_object_callbacks_init(&cb, AMBER_OBJECT_CALLBACKS_VERSION);
+    cb = (amber_object_callbacks)AMBER_OBJECT_CALLBACKS_INIT;
     cb.decode = decode;
     cb.finished_restoring = finished;
     if (amber_object_new(&o, R.engine, kind, cls, id, &cb, view, count_free) != AMBER_OK) return NULL;
@@ -286,7 +286,7 @@ static void test_versions_and_errors(void) {
     int fresh_freed;
 
     check(amber_version_number() == AMBER_VERSION_NUMBER, "amber_version_number matches the header");
-    check(strcmp(amber_version_string(), "0.1.0") == 0, "amber_version_string is 0.1.0");
+    check(strcmp(amber_version_string(), AMBER_VERSION_STRING) == 0 && strcmp(AMBER_VERSION_STRING, "0.2.0") == 0, "amber_version_string is 0.2.0");
     check(strcmp(amber_status_string(AMBER_NOT_FOUND), "AMBER_NOT_FOUND") == 0, "amber_status_string names a code");
     check(strcmp(amber_status_string(999), "AMBER_UNKNOWN_STATUS") == 0, "amber_status_string of an unknown code");
     amber_error_clear();
@@ -298,27 +298,33 @@ static void test_versions_and_errors(void) {
     check_status(amber_engine_open(&e, NULL, NULL), AMBER_INVALID_ARGUMENT, "R22 open with app_id NULL");
     check_status(amber_engine_open(&e, "\xc3\x28", NULL), AMBER_INVALID_ARGUMENT, "R22 open with invalid UTF-8");
     check_status(amber_engine_open(&e, "a/b", NULL), AMBER_INVALID_ARGUMENT, "R22 open with a '/' in app_id");
-    check_status(amber_engine_options_init(&opts, 0), AMBER_INVALID_ARGUMENT, "options_init version 0");
-    check_status(amber_engine_options_init(NULL, AMBER_ENGINE_OPTIONS_VERSION), AMBER_INVALID_ARGUMENT, "options_init NULL");
-    amber_engine_options_init(&opts, AMBER_ENGINE_OPTIONS_VERSION);
+    opts = (amber_engine_options)AMBER_ENGINE_OPTIONS_INIT;
+    check(opts.version == AMBER_ENGINE_OPTIONS_VERSION && opts.protection == AMBER_PROTECTION_KEY_FILE &&
+              opts.memory_store == 0 && opts.store == NULL && opts.bundle_version == NULL && opts.key_callback == NULL,
+          "AMBER_ENGINE_OPTIONS_INIT: the version set, every member at its default (encrypted, R20)");
+    memset(&opts, 0, sizeof opts); /* version 0 */
+    check_status(amber_engine_open(&e, "app", &opts), AMBER_INVALID_ARGUMENT, "open with options of version 0");
+    opts = (amber_engine_options)AMBER_ENGINE_OPTIONS_INIT;
     opts.version = 7;
     check_status(amber_engine_open(&e, "app", &opts), AMBER_INVALID_ARGUMENT, "open with options of an unknown version");
-    check(amber_object_kind(NULL) == -1 && strcmp(amber_object_class_name(NULL), "") == 0, "object getters on NULL");
+    check(amber_object_kind(NULL) == AMBER_KIND_INVALID && amber_object_class_name(NULL) == NULL &&
+              amber_error_last_code() == AMBER_INVALID_ARGUMENT,
+          "object getters on NULL: the zero of their type (AMBER_KIND_INVALID, NULL), the error set");
     check_status(amber_object_set_identifier(NULL, "x"), AMBER_INVALID_ARGUMENT, "R22 NULL object");
     amber_engine_close(NULL);
     amber_object_free(NULL);
     amber_report_free(NULL);
-    amber_string_free(NULL);
+    amber_buf_dispose(NULL);
     check(1, "NULL to close/free functions does nothing");
 
-    amber_engine_options_init(&opts, AMBER_ENGINE_OPTIONS_VERSION);
+    opts = (amber_engine_options)AMBER_ENGINE_OPTIONS_INIT;
     opts.memory_store = 1;
     check_status(amber_engine_open(&e, "org.example.smoke", &opts), AMBER_OK, "open an engine with memory_store");
     check_status(amber_object_new(&o, e, 7, "X", NULL, NULL, NULL, NULL), AMBER_INVALID_ARGUMENT, "object_new with an unknown kind");
     check_status(amber_object_new(&o, e, AMBER_KIND_CONTROLLER, "", NULL, NULL, NULL, NULL), AMBER_INVALID_ARGUMENT, "object_new with an empty class");
     {
         amber_object_callbacks cb;
-        amber_object_callbacks_init(&cb, AMBER_OBJECT_CALLBACKS_VERSION);
+        cb = (amber_object_callbacks)AMBER_OBJECT_CALLBACKS_INIT;
         cb.version = 0;
         check_status(amber_object_new(&o, e, AMBER_KIND_CONTROLLER, "X", NULL, &cb, NULL, count_free),
                      AMBER_INVALID_ARGUMENT, "object_new with callbacks of version 0");
@@ -376,11 +382,11 @@ static void test_versions_and_errors(void) {
     }
     {
         int saved = -1;
-        check_status(amber_engine_preserve(e, &saved), AMBER_OK, "R5 preserve without a delegate");
+        check_status(amber_engine_preserve(&saved, e), AMBER_OK, "R5 preserve without a delegate");
         check(saved == 0, "R5 nothing is saved without should_save");
     }
     amber_engine_close(e);
-    check_status(amber_engine_preserve(e, NULL), AMBER_MISUSE, "R22 a closed engine");
+    check_status(amber_engine_preserve(NULL, e), AMBER_MISUSE, "R22 a closed engine");
     amber_engine_close(e); /* a second close is refused, not a crash */
     check(amber_error_last_code() == AMBER_MISUSE, "closing twice is AMBER_MISUSE");
 }
@@ -392,7 +398,7 @@ static void test_preserve_and_restore(const char *dir) {
     amber_object_callbacks cb;
     amber_object *nav = NULL, *items = NULL, *detail = NULL, *settings = NULL, *hidden = NULL;
     host_view items_view = {"Items", 3, NULL, NULL}, detail_view = {"Detail", 0, "Blue Lamp", NULL};
-    char *path = NULL;
+    amber_buf path = AMBER_BUF_INIT;
     int saved = -1, before;
     amber_report *report = NULL;
     amber_restoration_class rc;
@@ -401,11 +407,11 @@ static void test_preserve_and_restore(const char *dir) {
     int outcomes_ok;
 
     /* ---- the first launch ---- */
-    amber_engine_options_init(&opts, AMBER_ENGINE_OPTIONS_VERSION);
+    opts = (amber_engine_options)AMBER_ENGINE_OPTIONS_INIT;
     opts.state_directory = dir;
     opts.bundle_version = "1.2";
     check_status(amber_engine_open(&e, "org.example.smoke", &opts), AMBER_OK, "open engine A on a state directory");
-    amber_delegate_init(&d, AMBER_DELEGATE_VERSION);
+    d = (amber_delegate)AMBER_DELEGATE_INIT;
     d.should_save = should_save;
     d.will_encode = will_encode;
     check_status(amber_engine_set_delegate(e, &d, NULL, count_free), AMBER_OK, "set A's delegate");
@@ -413,7 +419,7 @@ static void test_preserve_and_restore(const char *dir) {
     amber_object_new(&nav, e, AMBER_KIND_CONTROLLER, "NavigationController", "Nav", NULL, NULL, count_free);
     amber_object_set_stack(nav, 1);
     check_status(amber_object_set_restoration_class(nav, "NavClass"), AMBER_OK, "set Nav's restoration class");
-    amber_object_callbacks_init(&cb, AMBER_OBJECT_CALLBACKS_VERSION);
+    cb = (amber_object_callbacks)AMBER_OBJECT_CALLBACKS_INIT;
     cb.encode = encode_items;
     amber_object_new(&items, e, AMBER_KIND_CONTROLLER, "ItemsViewController", "Items", &cb, &items_view, count_free);
     cb.encode = encode_detail;
@@ -431,13 +437,13 @@ static void test_preserve_and_restore(const char *dir) {
     check_status(amber_object_add_child(items, nav), AMBER_INVALID_ARGUMENT, "a tree that would contain itself");
     check(amber_object_context(items) == &items_view, "object_context gives the ctx back");
     check_status(amber_object_path(&path, detail), AMBER_OK, "R3 object_path");
-    check(path && strcmp(path, "Nav/Detail") == 0, "R3 Detail's path is Nav/Detail");
-    amber_string_free(path);
+    check(path.ptr && strcmp(path.ptr, "Nav/Detail") == 0, "R3 Detail's path is Nav/Detail");
+    amber_buf_dispose(&path);
     check_status(amber_object_path(&path, hidden), AMBER_NOT_FOUND, "R3 no path without an identifier");
 
-    check_status(amber_engine_preserve(e, &saved), AMBER_OK, "R2 preserve");
+    check_status(amber_engine_preserve(&saved, e), AMBER_OK, "R2 preserve");
     check(saved == 1, "R5 saved when should_save agrees");
-    check(strcmp(amber_engine_last_duplicates(e), "") == 0, "R3 no duplicate paths");
+    check(strcmp(last_duplicates(e), "") == 0, "R3 no duplicate paths");
     check(reserved_status == AMBER_RESERVED_KEY, "R7 a key beginning with amber. is AMBER_RESERVED_KEY");
     check(app_reserved_status == AMBER_RESERVED_KEY, "R7 bundleVersion in the app coder is AMBER_RESERVED_KEY");
     check(duplicate_status == AMBER_DUPLICATE, "a key written twice is AMBER_DUPLICATE");
@@ -454,10 +460,10 @@ static void test_preserve_and_restore(const char *dir) {
 
     /* ---- the second launch: another engine, the same directory ---- */
     memset(&R, 0, sizeof R);
-    amber_engine_options_init(&opts, AMBER_ENGINE_OPTIONS_VERSION);
+    opts = (amber_engine_options)AMBER_ENGINE_OPTIONS_INIT;
     opts.state_directory = dir;
     check_status(amber_engine_open(&R.engine, "org.example.smoke", &opts), AMBER_OK, "open engine B on the same directory");
-    amber_restoration_class_init(&rc, AMBER_RESTORATION_CLASS_VERSION);
+    rc = (amber_restoration_class)AMBER_RESTORATION_CLASS_INIT;
     rc.make = make_nav;
     check_status(amber_engine_register_restoration_class(R.engine, "NavClass", &rc, NULL, count_free), AMBER_OK,
                  "register restoration class NavClass");
@@ -466,7 +472,7 @@ static void test_preserve_and_restore(const char *dir) {
     rc.version = 99;
     check_status(amber_engine_register_restoration_class(R.engine, "Other", &rc, NULL, count_free), AMBER_INVALID_ARGUMENT,
                  "a restoration class of an unknown version");
-    amber_blueprint_factory_init(&bf, AMBER_BLUEPRINT_FACTORY_VERSION);
+    bf = (amber_blueprint_factory)AMBER_BLUEPRINT_FACTORY_INIT;
     bf.make = make_from_blueprint;
     check_status(amber_engine_register_blueprint_factory(R.engine, "Main", &bf, NULL, count_free), AMBER_OK,
                  "register blueprint factory Main");
@@ -477,10 +483,10 @@ static void test_preserve_and_restore(const char *dir) {
     check_status(amber_engine_register_subclass(R.engine, "ItemsViewController", "FancyItemsViewController"),
                  AMBER_INVALID_ARGUMENT, "R11 a cycle of subclasses");
     /* A delegate replaced: its ctx_free runs. */
-    amber_delegate_init(&d, AMBER_DELEGATE_VERSION);
+    d = (amber_delegate)AMBER_DELEGATE_INIT;
     before = ctx_freed;
     amber_engine_set_delegate(R.engine, &d, NULL, count_free);
-    amber_delegate_init(&d, AMBER_DELEGATE_VERSION);
+    d = (amber_delegate)AMBER_DELEGATE_INIT;
     d.should_restore = should_restore;
     d.did_decode = did_decode;
     d.object_for_path = object_for_path;
@@ -489,7 +495,7 @@ static void test_preserve_and_restore(const char *dir) {
     check_status(amber_engine_set_delegate(R.engine, &d, NULL, count_free), AMBER_OK, "set B's delegate");
     check(ctx_freed == before + 1, "replacing a delegate calls the old ctx_free");
 
-    check_status(amber_engine_launch(&report, R.engine), AMBER_OK, "R9 launch B");
+    check_status(amber_engine_launch(&report, R.engine, AMBER_APP_INACTIVE), AMBER_OK, "R9 launch B");
     check(report != NULL && amber_report_fresh_reason(report) == AMBER_FRESH_NONE, "R9 restoration ran (not fresh)");
     check(R.will_finish == 1 && R.did_finish == 1 && R.order_ok, "R9 will/did finish launching around restoration");
     check(strcmp(R.bundle_version, "1.2") == 0, "R8 should_restore reads bundleVersion");
@@ -499,7 +505,7 @@ static void test_preserve_and_restore(const char *dir) {
     for (i = 0; i < amber_report_count(report); i++) {
         amber_report_record rec;
         char line[256];
-        int want;
+        amber_outcome want;
         if (amber_report_record_at(&rec, report, i) != AMBER_OK) {
             outcomes_ok = 0;
             continue;
@@ -532,18 +538,18 @@ static void test_preserve_and_restore(const char *dir) {
     check(R.nav && amber_object_identifier(R.nav) && strcmp(amber_object_identifier(R.nav), "Nav") == 0,
           "a restored object takes the archived identifier");
     check_status(amber_object_path(&path, R.detail), AMBER_OK, "the restored Detail has a path");
-    check(path && strcmp(path, "Nav/Detail") == 0, "R10 Detail placed under Nav: Nav/Detail");
-    amber_string_free(path);
+    check(path.ptr && strcmp(path.ptr, "Nav/Detail") == 0, "R10 Detail placed under Nav: Nav/Detail");
+    amber_buf_dispose(&path);
     {
-        char *text = NULL;
+        amber_buf text = AMBER_BUF_INIT;
         check_status(amber_report_format(&text, report), AMBER_OK, "report_format");
-        check(text && strstr(text, "class mismatch") != NULL, "the text names the class mismatch");
-        amber_string_free(text);
+        check(text.ptr && strstr(text.ptr, "class mismatch") != NULL, "the text names the class mismatch");
+        amber_buf_dispose(&text);
     }
     amber_report_free(report);
     check(amber_report_count(report) == 0 && amber_error_last_code() == AMBER_MISUSE, "a freed report is AMBER_MISUSE");
 
-    check_status(amber_engine_launch(&report, R.engine), AMBER_OK, "launch again");
+    check_status(amber_engine_launch(&report, R.engine, AMBER_APP_INACTIVE), AMBER_OK, "launch again");
     check(amber_report_fresh_reason(report) == AMBER_FRESH_NO_ARCHIVE, "R14 the archive was discarded after restoring");
     amber_report_free(report);
     {
@@ -571,9 +577,13 @@ static void test_host_store_and_codes(const char *plugin) {
     int saved = 0, before;
 
     memset(&ms, 0, sizeof ms);
-    check_status(amber_store_init(&store, 0), AMBER_INVALID_ARGUMENT, "store_init version 0");
-    amber_store_init(&store, AMBER_STORE_VERSION);
-    amber_engine_options_init(&opts, AMBER_ENGINE_OPTIONS_VERSION);
+    memset(&store, 0, sizeof store); /* version 0 */
+    opts = (amber_engine_options)AMBER_ENGINE_OPTIONS_INIT;
+    opts.store = &store;
+    check_status(amber_engine_open(&e, "org.example.store", &opts), AMBER_INVALID_ARGUMENT,
+                 "open with a store of version 0");
+    store = (amber_store)AMBER_STORE_INIT;
+    opts = (amber_engine_options)AMBER_ENGINE_OPTIONS_INIT;
     opts.store = &store;
     opts.store_ctx = &ms;
     opts.store_ctx_free = count_free;
@@ -586,18 +596,18 @@ static void test_host_store_and_codes(const char *plugin) {
     store.read_guard = ms_read_guard;
     store.write_guard = ms_write_guard;
     check_status(amber_engine_open(&e, "org.example.store", &opts), AMBER_OK, "open an engine on a host store");
-    amber_delegate_init(&d, AMBER_DELEGATE_VERSION);
+    d = (amber_delegate)AMBER_DELEGATE_INIT;
     d.should_save = always_save;
     d.should_restore = always_restore;
     amber_engine_set_delegate(e, &d, NULL, NULL);
     amber_object_new(&root, e, AMBER_KIND_CONTROLLER, "Root", "Root", NULL, NULL, NULL);
     amber_engine_add_root(e, root);
-    check_status(amber_engine_preserve(e, &saved), AMBER_OK, "preserve into the host store");
+    check_status(amber_engine_preserve(&saved, e), AMBER_OK, "preserve into the host store");
     check(saved == 1 && ms.writes == 1 && ms.bytes != NULL, "R19 the host store's write received the archive");
     check(ms.bytes && ms.size > 8 && memcmp(ms.bytes, "AMBERENV", 8) == 0, "R20 the archive is in an envelope");
     check(ms.bytes && !contains(ms.bytes, ms.size, "NSKeyedArchiver") && !contains(ms.bytes, ms.size, "Root"),
           "R20 the stored bytes show neither the archiver's name nor an identifier (encrypted)");
-    check_status(amber_engine_launch(&report, e), AMBER_OK, "launch from the host store");
+    check_status(amber_engine_launch(&report, e, AMBER_APP_INACTIVE), AMBER_OK, "launch from the host store");
     check(strstr(amber_report_protection(report), "AES-256-GCM") != NULL, "R20 the report names the protection");
     check(amber_report_fresh_reason(report) == AMBER_FRESH_NONE && amber_report_count(report) == 1 && ms.reads == 1,
           "the host store's read gave the archive back");
@@ -605,7 +615,7 @@ static void test_host_store_and_codes(const char *plugin) {
     check(ms.bytes == NULL && ms.guard == 0, "R14 archive and guard removed through the host store");
 
     /* An encode callback's code leaves its object out, and the rest is saved (R28). */
-    amber_object_callbacks_init(&cb, AMBER_OBJECT_CALLBACKS_VERSION);
+    cb = (amber_object_callbacks)AMBER_OBJECT_CALLBACKS_INIT;
     cb.encode = fail_encode;
     {
         amber_object *child = NULL;
@@ -616,7 +626,7 @@ static void test_host_store_and_codes(const char *plugin) {
         amber_object_new(&child, e, AMBER_KIND_CONTROLLER, "Failing", "Failing", &cb, NULL, NULL);
         amber_object_add_child(root, child);
         saved = -1;
-        check_status(amber_engine_preserve(e, &saved), AMBER_OK,
+        check_status(amber_engine_preserve(&saved, e), AMBER_OK,
                      "R28 an encode callback that returns 42 does not fail the preservation");
         check(saved == 1 && ms.writes == 2 && ms.bytes != NULL, "R28 the rest is saved: a new archive is written");
         check_status(amber_engine_preservation(&p, e), AMBER_OK, "R28 amber_engine_preservation");
@@ -640,7 +650,7 @@ static void test_host_store_and_codes(const char *plugin) {
     amber_engine_set_delegate(e, &d, NULL, NULL);
     {
         amber_preservation *p = NULL;
-        check_status(amber_engine_preserve(e, &saved), 42, "a will_encode callback's code 42 comes back unchanged");
+        check_status(amber_engine_preserve(&saved, e), 42, "a will_encode callback's code 42 comes back unchanged");
         check(strstr(amber_error_last(), "42") != NULL, "the message names the callback's code");
         check(ms.writes == 2 && ms.bytes != NULL, "on failure the previous archive is kept (nothing written)");
         check(amber_engine_preservation(&p, e) == AMBER_OK && amber_preservation_not_saved(p) == AMBER_NOT_SAVED_FAILED &&
@@ -650,7 +660,7 @@ static void test_host_store_and_codes(const char *plugin) {
     }
     d.will_encode = NULL;
     amber_engine_set_delegate(e, &d, NULL, NULL);
-    check_status(amber_engine_launch(&report, e), AMBER_OK, "launch the archive saved without Root/Failing");
+    check_status(amber_engine_launch(&report, e, AMBER_APP_INACTIVE), AMBER_OK, "launch the archive saved without Root/Failing");
     {
         amber_report_record rec;
         int root_ok = 0, failing_left_out = 0;
@@ -674,7 +684,7 @@ static void test_host_store_and_codes(const char *plugin) {
     if (plugin) {
         amber_restoration_class rc;
         check_status(amber_engine_load_plugin(e, plugin), AMBER_OK, "load the sample plugin");
-        amber_restoration_class_init(&rc, AMBER_RESTORATION_CLASS_VERSION);
+        rc = (amber_restoration_class)AMBER_RESTORATION_CLASS_INIT;
         check_status(amber_engine_register_restoration_class(e, "PluginClass", &rc, NULL, NULL), AMBER_DUPLICATE,
                      "the plugin registered PluginClass");
     }

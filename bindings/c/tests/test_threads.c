@@ -93,7 +93,7 @@ static amber_engine *open_engine(worker *w, int memory) {
     static const uint8_t key[32] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
                                     17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32};
     amber_engine_options options;
-    amber_engine_options_init(&options, AMBER_ENGINE_OPTIONS_VERSION);
+    options = (amber_engine_options)AMBER_ENGINE_OPTIONS_INIT;
     options.bundle_version = "1.0";
     if (memory) {
         options.memory_store = 1;
@@ -108,11 +108,11 @@ static amber_engine *open_engine(worker *w, int memory) {
         return NULL;
     }
     amber_delegate delegate;
-    amber_delegate_init(&delegate, AMBER_DELEGATE_VERSION);
+    delegate = (amber_delegate)AMBER_DELEGATE_INIT;
     delegate.should_save = yes_save;
     delegate.should_restore = yes_restore;
     amber_object_callbacks callbacks;
-    amber_object_callbacks_init(&callbacks, AMBER_OBJECT_CALLBACKS_VERSION);
+    callbacks = (amber_object_callbacks)AMBER_OBJECT_CALLBACKS_INIT;
     callbacks.encode = encode_root;
     callbacks.decode = decode_root;
     amber_object *root = NULL, *view = NULL;
@@ -136,7 +136,7 @@ static void round_trip(worker *w, int round, int memory) {
     amber_engine *saver = open_engine(w, memory);
     if (!saver) return;
     int saved = 0;
-    if (amber_engine_preserve(saver, &saved) != AMBER_OK || !saved) note_error(w, "amber_engine_preserve");
+    if (amber_engine_preserve(&saved, saver) != AMBER_OK || !saved) note_error(w, "amber_engine_preserve");
     amber_engine *restorer = saver;
     if (!memory) {
         amber_engine_close(saver);
@@ -144,7 +144,7 @@ static void round_trip(worker *w, int round, int memory) {
         if (!restorer) return;
     }
     amber_report *report = NULL;
-    if (amber_engine_launch(&report, restorer) != AMBER_OK) {
+    if (amber_engine_launch(&report, restorer, AMBER_APP_INACTIVE) != AMBER_OK) {
         note_error(w, "amber_engine_launch");
     } else {
         char expected[64];
@@ -155,10 +155,10 @@ static void round_trip(worker *w, int round, int memory) {
         if (restored && w->decoded_value == w->saved_value && strcmp(w->decoded_text, expected) == 0) {
             w->good_rounds++;
         } else {
-            char *text = NULL;
+            amber_buf text = AMBER_BUF_INIT;
             amber_report_format(&text, report);
-            if (w->errors++ == 0) snprintf(w->first_error, sizeof w->first_error, "round %d: %s", round, text ? text : "?");
-            amber_string_free(text);
+            if (w->errors++ == 0) snprintf(w->first_error, sizeof w->first_error, "round %d: %s", round, text.ptr ? text.ptr : "?");
+            amber_buf_dispose(&text);
         }
         amber_report_free(report);
     }
@@ -191,15 +191,19 @@ static void *caller_thread(void *arg) {
         if (strcmp(amber_status_string(AMBER_NOT_FOUND), "AMBER_NOT_FOUND") != 0) c->errors++;
         amber_engine_options options;
         amber_delegate delegate;
-        if (amber_engine_options_init(&options, AMBER_ENGINE_OPTIONS_VERSION) != AMBER_OK) c->errors++;
-        if (amber_delegate_init(&delegate, AMBER_DELEGATE_VERSION) != AMBER_OK) c->errors++;
+        amber_buf empty = AMBER_BUF_INIT;
+        options = (amber_engine_options)AMBER_ENGINE_OPTIONS_INIT;
+        delegate = (amber_delegate)AMBER_DELEGATE_INIT;
+        if (options.version != AMBER_ENGINE_OPTIONS_VERSION || delegate.version != AMBER_DELEGATE_VERSION) c->errors++;
+        amber_buf_dispose(&empty); /* safe from any thread */
+        if (empty.ptr != NULL || empty.size != 0) c->errors++;
         /* A failure of this thread's own: the last error is this one, whatever other threads do. */
         int want = (i + c->index) % 2 ? AMBER_INVALID_ARGUMENT : AMBER_MISUSE;
         if (want == AMBER_INVALID_ARGUMENT) {
             if (amber_engine_open(NULL, "org.amber.threads", NULL) != AMBER_INVALID_ARGUMENT) c->errors++;
         } else {
             /* A handle Amber never gave out: AMBER_MISUSE. */
-            if (amber_engine_preserve((amber_engine *)(uintptr_t)0x7ff00001, NULL) != AMBER_MISUSE) c->errors++;
+            if (amber_engine_preserve(NULL, (amber_engine *)(uintptr_t)0x7ff00001) != AMBER_MISUSE) c->errors++;
         }
         sched_yield();
         if (amber_error_last_code() != want) c->errors++;

@@ -136,7 +136,7 @@ static int decode_root(amber_object *object, amber_decoder *decoder, void *ctx) 
     v[8] = value("selectedIndex", AMBER_VALUE_DOUBLE); /* an integer read as a double */
     v[9] = value("empty", AMBER_VALUE_BYTES);
     for (i = 0; i < 10; i++) v[i].found = -1;
-    check_status(amber_decoder_decode_values(decoder, v, 10), AMBER_OK, "R12 decode 10 values in one call");
+    check_status(amber_decoder_decode_values(v, 10, decoder), AMBER_OK, "R12 decode 10 values in one call");
     check(v[0].found == 1 && v[0].int64_value == -1234567890123LL, "R12 an int64");
     check(v[1].found == 1 && v[1].int64_value == 1, "R12 a bool (7 was written as true)");
     check(v[2].found == 1 && v[2].double_value == 44.5, "R12 a double");
@@ -158,18 +158,18 @@ static int decode_root(amber_object *object, amber_decoder *decoder, void *ctx) 
     v[0] = value("contentOffsetY", AMBER_VALUE_DOUBLE);
     v[1] = value("title", AMBER_VALUE_INT64);
     v[2] = value("itemKey", AMBER_VALUE_STRING);
-    check_status(amber_decoder_decode_values(decoder, v, 3), AMBER_TYPE_MISMATCH, "a string read as an int64");
+    check_status(amber_decoder_decode_values(v, 3, decoder), AMBER_TYPE_MISMATCH, "a string read as an int64");
     check_message("values[1] (key 'title')", "a string read as an int64");
     check(v[0].found == 1 && v[0].double_value == 44.5 && v[2].found == 0 && v[2].string_value == NULL,
           "the element before the error is filled, the one after untouched");
     v[0] = value("title", 0);
-    check_status(amber_decoder_decode_values(decoder, v, 1), AMBER_INVALID_ARGUMENT, "type 0");
+    check_status(amber_decoder_decode_values(v, 1, decoder), AMBER_INVALID_ARGUMENT, "type 0");
     check_message("values[0] (key 'title')", "type 0");
     v[0] = value(NULL, AMBER_VALUE_INT64);
-    check_status(amber_decoder_decode_values(decoder, v, 1), AMBER_INVALID_ARGUMENT, "a NULL key");
-    check_status(amber_decoder_decode_values(decoder, NULL, 1), AMBER_INVALID_ARGUMENT, "NULL values with a count of 1");
-    check_status(amber_decoder_decode_values(decoder, NULL, 0), AMBER_OK, "NULL values with a count of 0");
-    check_status(amber_decoder_decode_values(NULL, v, 1), AMBER_INVALID_ARGUMENT, "a NULL decoder");
+    check_status(amber_decoder_decode_values(v, 1, decoder), AMBER_INVALID_ARGUMENT, "a NULL key");
+    check_status(amber_decoder_decode_values(NULL, 1, decoder), AMBER_INVALID_ARGUMENT, "NULL values with a count of 1");
+    check_status(amber_decoder_decode_values(NULL, 0, decoder), AMBER_OK, "NULL values with a count of 0");
+    check_status(amber_decoder_decode_values(v, 1, NULL), AMBER_INVALID_ARGUMENT, "a NULL decoder");
     decoded = 1;
     return AMBER_OK;
 }
@@ -186,7 +186,7 @@ static int make_root(amber_object **out, amber_engine *engine, const char *const
                      amber_decoder *decoder, void *ctx) {
     amber_object_callbacks cb;
     (void)decoder; (void)ctx;
-    amber_object_callbacks_init(&cb, AMBER_OBJECT_CALLBACKS_VERSION);
+    cb = (amber_object_callbacks)AMBER_OBJECT_CALLBACKS_INIT;
     cb.decode = decode_late;
     return amber_object_new(out, engine, AMBER_KIND_CONTROLLER, "RootController", path[path_length - 1], &cb, NULL, NULL);
 }
@@ -194,7 +194,7 @@ static int make_root(amber_object **out, amber_engine *engine, const char *const
 static int restore_ok(amber_engine *e, amber_decoder *app, void *ctx) {
     amber_keyed_value v = value("appNote", AMBER_VALUE_STRING);
     (void)e; (void)ctx;
-    check_status(amber_decoder_decode_values(app, &v, 1), AMBER_OK, "the application decoder reads values in one call");
+    check_status(amber_decoder_decode_values(&v, 1, app), AMBER_OK, "the application decoder reads values in one call");
     check(v.found == 1 && v.string_value && strcmp(v.string_value, "from the application coder") == 0,
           "the application coder's value is back");
     return 1;
@@ -218,18 +218,18 @@ int main(void) {
         return 1;
     }
     printf("-- amber_coder_encode_values\n");
-    amber_engine_options_init(&opts, AMBER_ENGINE_OPTIONS_VERSION);
+    opts = (amber_engine_options)AMBER_ENGINE_OPTIONS_INIT;
     opts.state_directory = dir;
     check_status(amber_engine_open(&e, "org.example.values", &opts), AMBER_OK, "open an engine");
-    amber_delegate_init(&d, AMBER_DELEGATE_VERSION);
+    d = (amber_delegate)AMBER_DELEGATE_INIT;
     d.should_save = save;
     amber_engine_set_delegate(e, &d, NULL, NULL);
-    amber_object_callbacks_init(&cb, AMBER_OBJECT_CALLBACKS_VERSION);
+    cb = (amber_object_callbacks)AMBER_OBJECT_CALLBACKS_INIT;
     cb.encode = encode_root;
     amber_object_new(&root, e, AMBER_KIND_CONTROLLER, "RootController", "Root", &cb, NULL, NULL);
     amber_object_set_restoration_class(root, "Roots");
     amber_engine_add_root(e, root);
-    check_status(amber_engine_preserve(e, &saved), AMBER_OK, "R6 preserve");
+    check_status(amber_engine_preserve(&saved, e), AMBER_OK, "R6 preserve");
     check(saved == 1, "R5 saved");
     check_status(encode_status, AMBER_OK, "R6 the state written in one call (6 values, then 2)");
     check_status(amber_coder_encode_values(escaped, &v, 1), AMBER_MISUSE, "a coder used after its callback");
@@ -238,15 +238,15 @@ int main(void) {
     printf("-- amber_decoder_decode_values\n");
     e = NULL;
     check_status(amber_engine_open(&e, "org.example.values", &opts), AMBER_OK, "open a second engine");
-    amber_delegate_init(&d, AMBER_DELEGATE_VERSION);
+    d = (amber_delegate)AMBER_DELEGATE_INIT;
     d.should_restore = restore_ok;
     amber_engine_set_delegate(e, &d, NULL, NULL);
-    amber_restoration_class_init(&rc, AMBER_RESTORATION_CLASS_VERSION);
+    rc = (amber_restoration_class)AMBER_RESTORATION_CLASS_INIT;
     rc.make = make_root;
     amber_engine_register_restoration_class(e, "Roots", &rc, NULL, NULL);
-    check_status(amber_engine_launch(&report, e), AMBER_OK, "R9 launch");
+    check_status(amber_engine_launch(&report, e, AMBER_APP_INACTIVE), AMBER_OK, "R9 launch");
     check(decoded == 1 && amber_report_count(report) == 1, "R13 the root was made and decoded");
-    check_status(amber_decoder_decode_values(escaped_decoder, &v, 1), AMBER_MISUSE, "a decoder used after its callback");
+    check_status(amber_decoder_decode_values(&v, 1, escaped_decoder), AMBER_MISUSE, "a decoder used after its callback");
     amber_report_free(report);
     amber_engine_close(e);
     {

@@ -5,13 +5,13 @@ from __future__ import annotations
 import ctypes
 import datetime as _dt
 import enum
-from ctypes import byref, c_char_p, c_double, c_int, c_int64, c_size_t, c_uint8, c_void_p, POINTER
+from ctypes import byref, c_char_p, c_size_t, c_void_p
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Type, Union
 
 from . import _errors as E
 from . import _ffi as F
-from ._core import (CTX_FREE, _Call, _Holder, _call, _contexts, _holder, _key, _raise, _s, _take_string, check,
-                    date_from_seconds, seconds_from_date)
+from ._core import (CTX_FREE, _Call, _Holder, _call, _contexts, _holder, _key, _keyed_value, _not_found, _raise,
+                    _raise_one, _s, _take_bytes, _take_string, check, date_from_seconds, seconds_from_date)
 from ._ffi import load
 
 __all__ = ["CodingRegistry", "Archiver", "Unarchiver", "Directory", "app_directory", "write_file_atomic",
@@ -29,7 +29,7 @@ class Directory(enum.IntEnum):
 def app_directory(app_id: str, directory: Directory) -> str:
     """Resolves (and creates, mode 0700) one of an application's directories on the XDG
     conventions (R27)."""
-    out = c_void_p()
+    out = F.Buf()
     check(load().released.amber_app_directory(byref(out), _s(app_id), int(directory)))
     return _take_string(out)
 
@@ -43,14 +43,9 @@ def write_file_atomic(path: str, data: Union[bytes, bytearray, memoryview]) -> N
 
 def read_file(path: str) -> bytes:
     """Reads a whole file (up to 1 GiB); KeyError (NotFoundError) if there is none."""
-    lib = load()
-    out = POINTER(c_uint8)()
-    size = c_size_t()
-    check(lib.released.amber_file_read(byref(out), byref(size), _s(path)))
-    try:
-        return ctypes.string_at(out, size.value)
-    finally:
-        lib.amber_bytes_free(out)
+    out = F.Buf()
+    check(load().released.amber_file_read(byref(out), _s(path)))
+    return _take_bytes(out)
 
 
 # ---- coding classes -------------------------------------------------------------------------------
@@ -95,8 +90,7 @@ class CodingRegistry:
         box.cls = cls
         box.name = name
         key = box._register(self)
-        struct = F.CodingClass()
-        check(lib.amber_coding_class_init(byref(struct), F.CODING_CLASS_VERSION))
+        struct = F.CodingClass(F.CODING_CLASS_VERSION)  # every callback NULL until set
         if hasattr(cls, "encode_with_coder"):
             struct.encode = _T_CODING_ENCODE
         if hasattr(cls, "init_with_coder"):
@@ -206,24 +200,42 @@ class Archiver:
             raise E.MisuseError("the archiver is freed", E.MISUSE, "AMBER_MISUSE")
         return self._h
 
+    def _encode(self, value: F.KeyedValue) -> None:
+        """Writes one value (amber_archiver_encode_values, the C API's one value writer)."""
+        rc = load().amber_archiver_encode_values(self._handle(), byref(value), 1)
+        if rc: _raise_one(rc)
+
     def encode_bool(self, key: str, value: bool) -> None:
-        check(load().amber_archiver_encode_bool(self._handle(), _key(key), 1 if value else 0))
+        v = _keyed_value(key, F.VALUE_BOOL)
+        v.int64_value = 1 if value else 0
+        self._encode(v)
 
     def encode_int(self, key: str, value: int) -> None:
-        check(load().amber_archiver_encode_int64(self._handle(), _key(key), value))
+        v = _keyed_value(key, F.VALUE_INT64)
+        v.int64_value = value
+        self._encode(v)
 
     def encode_float(self, key: str, value: float) -> None:
-        check(load().amber_archiver_encode_double(self._handle(), _key(key), value))
+        v = _keyed_value(key, F.VALUE_DOUBLE)
+        v.double_value = value
+        self._encode(v)
 
     def encode_string(self, key: str, value: str) -> None:
-        check(load().amber_archiver_encode_string(self._handle(), _key(key), _s(value)))
+        v = _keyed_value(key, F.VALUE_STRING)
+        v.string_value = _s(value)
+        self._encode(v)
 
     def encode_bytes(self, key: str, value: bytes) -> None:
         data = bytes(value)
-        check(load().amber_archiver_encode_bytes(self._handle(), _key(key), data, len(data)))
+        v = _keyed_value(key, F.VALUE_BYTES)
+        v.bytes_value = ctypes.cast(c_char_p(data), c_void_p)  # the struct keeps `data` alive
+        v.bytes_size = len(data)
+        self._encode(v)
 
     def encode_date(self, key: str, value: _dt.datetime) -> None:
-        check(load().amber_archiver_encode_date(self._handle(), _key(key), seconds_from_date(value)))
+        v = _keyed_value(key, F.VALUE_DATE)
+        v.double_value = seconds_from_date(value)
+        self._encode(v)
 
     def _name(self, obj: Any, class_name: Optional[str]) -> bytes:
         if class_name is not None:
@@ -271,18 +283,15 @@ class Archiver:
 
     def finish(self) -> bytes:
         """Finishes the archive and returns its bytes."""
-        lib = load()
-        out = POINTER(c_uint8)()
-        size = c_size_t()
-        _call(lib.amber_archiver_finish, byref(out), byref(size), self._handle())
-        try:
-            return ctypes.string_at(out, size.value)
-        finally:
-            lib.amber_bytes_free(out)
+        out = F.Buf()
+        _call(load().amber_archiver_finish, byref(out), self._handle())
+        return _take_bytes(out)
 
     def write_file(self, path: str) -> None:
         """Finishes the archive and writes it to ``path`` atomically (archiveRootObject:toFile:)."""
-        _call(load().released.amber_archiver_write_file, self._handle(), _s(path))
+        target = _s(path)
+        data = self.finish()
+        check(load().released.amber_file_write_atomic(target, data, len(data)))
 
     def close(self) -> None:
         if self._h is not None:
@@ -316,10 +325,16 @@ class Unarchiver:
         self._h = F.UnarchiverP()
         reg = None if registry is None else registry._handle()
         if _path is not None:
-            check(lib.released.amber_unarchiver_open_file(byref(self._h), reg, _s(_path)))
+            file = F.Buf()
+            check(lib.released.amber_file_read(byref(file), _s(_path)))
+            data = _take_bytes(file)
         else:
             data = bytes(data or b"")
-            check(lib.amber_unarchiver_new(byref(self._h), reg, data, len(data)))
+        rc = lib.amber_unarchiver_new(byref(self._h), reg, data, len(data))
+        if rc and _path is not None:  # the message names the file, as unarchiveObjectWithFile: did
+            raise E.error_for(rc, f"'{_path}': " + lib.amber_error_last().decode("utf-8", "replace"),
+                              lib.amber_status_string(rc).decode())
+        check(rc)
         _active[self._h.value] = self
 
     @classmethod
@@ -335,31 +350,34 @@ class Unarchiver:
     def __contains__(self, key: str) -> bool:
         return bool(load().amber_unarchiver_contains(self._handle(), _key(key)))
 
-    def _get(self, fn: str, ctype: Any, key: str) -> Any:
-        out = ctype()
-        check(getattr(load(), fn)(byref(out), self._handle(), _key(key)))
-        return out.value
+    def _get(self, key: str, vtype: int) -> F.KeyedValue:
+        """The value under ``key`` of type ``vtype`` (amber_unarchiver_decode_values, the C API's
+        one value reader); NotFoundError (a KeyError) if there is none."""
+        v = _keyed_value(key, vtype)
+        rc = load().amber_unarchiver_decode_values(byref(v), 1, self._handle())
+        if rc: _raise_one(rc)
+        if not v.found:
+            raise _not_found(key)
+        return v
 
     def decode_bool(self, key: str) -> bool:
-        return bool(self._get("amber_unarchiver_decode_bool", c_int, key))
+        return self._get(key, F.VALUE_BOOL).int64_value != 0
 
     def decode_int(self, key: str) -> int:
-        return self._get("amber_unarchiver_decode_int64", c_int64, key)
+        return self._get(key, F.VALUE_INT64).int64_value
 
     def decode_float(self, key: str) -> float:
-        return self._get("amber_unarchiver_decode_double", c_double, key)
+        return self._get(key, F.VALUE_DOUBLE).double_value
 
     def decode_string(self, key: str) -> str:
-        return self._get("amber_unarchiver_decode_string", c_char_p, key).decode("utf-8", "surrogateescape")
+        return self._get(key, F.VALUE_STRING).string_value.decode("utf-8", "surrogateescape")
 
     def decode_date(self, key: str) -> _dt.datetime:
-        return date_from_seconds(self._get("amber_unarchiver_decode_date", c_double, key))
+        return date_from_seconds(self._get(key, F.VALUE_DATE).double_value)
 
     def decode_bytes(self, key: str) -> bytes:
-        out = POINTER(c_uint8)()
-        size = c_size_t()
-        check(load().amber_unarchiver_decode_bytes(byref(out), byref(size), self._handle(), _key(key)))
-        return ctypes.string_at(out, size.value) if size.value else b""
+        v = self._get(key, F.VALUE_BYTES)
+        return ctypes.string_at(v.bytes_value, v.bytes_size) if v.bytes_size else b""
 
     @staticmethod
     def _classes(classes: Optional[Iterable[Union[str, type]]], registry: Optional[CodingRegistry]):

@@ -6,6 +6,7 @@ import datetime as _dt
 import enum
 import itertools
 import logging
+import re
 import struct
 import threading
 import weakref
@@ -134,6 +135,19 @@ def _raise(code: int) -> None:
     raise E.error_for(code, message, lib.amber_status_string(code).decode())
 
 
+# How amber_*_values() name the value at fault: "values[0] (key 'k'): ..." before the message.
+_FIRST_VALUE = re.compile(r"values\[0\] \(key '.*?'\): ", re.S)
+
+
+def _raise_one(code: int) -> None:
+    """_raise for a call of amber_*_values() with one value (a typed setter or getter of the
+    binding): its message without the "values[0] (key ...): " that names the value at fault,
+    as the typed functions of the C API 0.1 gave it."""
+    lib = load()
+    message = _FIRST_VALUE.sub("", lib.amber_error_last().decode("utf-8", "replace"), count=1)
+    raise E.error_for(code, message, lib.amber_status_string(code).decode())
+
+
 def check(code: int) -> None:
     """Raises the exception of a status code (nothing for AMBER_OK)."""
     if code:
@@ -214,13 +228,40 @@ def _path_tuple(path, length: int) -> Tuple[str, ...]:
         return tuple([b.decode("utf-8", "surrogateescape") for b in parts])
 
 
-def _take_string(p: c_void_p) -> str:
-    """A string Amber returned through an out parameter, freed."""
-    lib = load()
+def _take_bytes(buf: F.Buf) -> bytes:
+    """The bytes of an amber_buf Amber filled, which is disposed of (amber_buf_dispose)."""
     try:
-        return ctypes.string_at(p.value).decode("utf-8", "surrogateescape")
+        return ctypes.string_at(buf.ptr, buf.size) if buf.size else b""
     finally:
-        lib.amber_string_free(p)
+        (F._lib or load()).amber_buf_dispose(byref(buf))
+
+
+def _take_string(buf: F.Buf) -> str:
+    """The text of an amber_buf Amber filled, which is disposed of (amber_buf_dispose)."""
+    return _take_bytes(buf).decode("utf-8", "surrogateescape")
+
+
+def _not_found(key: str) -> E.NotFoundError:
+    """The error of a key without a value, for the values read through amber_keyed_value (a
+    missing key is not an error there: its `found` is 0), as the typed getters of the C API
+    0.1 raised it."""
+    return E.NotFoundError(f"no value for key '{key}'", E.NOT_FOUND, "AMBER_NOT_FOUND")
+
+
+def _keyed_value(key: str, vtype: int) -> F.KeyedValue:
+    """One amber_keyed_value with its key and type set (its key's bytes kept by the struct)."""
+    value = F.KeyedValue()
+    value.key = _key(key)
+    value.type = vtype
+    return value
+
+
+def _index_path_value(value: F.KeyedValue, indexes: Sequence[int]) -> None:
+    """Sets an amber_keyed_value's index path (ctypes keeps the indexes' array alive with the
+    struct)."""
+    arr = (c_int64 * len(indexes))(*indexes)
+    value.index_path_value.indexes = ctypes.cast(arr, POINTER(c_int64))
+    value.index_path_value.length = len(indexes)
 
 
 # ---- contexts: what a C context pointer stands for ----------------------------------------------
@@ -312,14 +353,17 @@ class Coder:
 
     def encode_date(self, key: str, value: _dt.datetime) -> None:
         """Writes a date (NSDate)."""
-        rc = load().amber_coder_encode_date(self._h, _key(key), seconds_from_date(value))
-        if rc: _raise(rc)
+        kv = _keyed_value(key, F.VALUE_DATE)
+        kv.double_value = seconds_from_date(value)
+        rc = load().amber_coder_encode_values(self._h, byref(kv), 1)
+        if rc: _raise_one(rc)
 
     def encode_index_path(self, key: str, value: Sequence[int]) -> None:
         """Writes an index path (NSIndexPath)."""
-        arr = (c_int64 * len(value))(*value)
-        rc = load().amber_coder_encode_index_path(self._h, _key(key), arr, len(value))
-        if rc: _raise(rc)
+        kv = _keyed_value(key, F.VALUE_INDEX_PATH)
+        _index_path_value(kv, value)
+        rc = load().amber_coder_encode_values(self._h, byref(kv), 1)
+        if rc: _raise_one(rc)
 
     def encode_object(self, key: str, value: Optional["Object"]) -> None:
         """Writes a reference to another restorable object (R4), or None: from an object's coder
@@ -330,7 +374,7 @@ class Coder:
         (InvalidArgumentError) for an object without an identifier; DuplicateError if another
         preserved object has its path."""
         handle = None if value is None else value._handle()
-        rc = load().amber_coder_encode_object_ref(self._h, _key(key), handle)
+        rc = load().amber_coder_encode_object(self._h, _key(key), handle)
         if rc: _raise(rc)
 
     def __setitem__(self, key: str, value: Any) -> None:
@@ -468,22 +512,22 @@ class Decoder:
         if rc: _raise(rc)
         return ctypes.string_at(out, size.value) if size.value else b""
 
+    def _decode_value(self, key: str, vtype: int) -> F.KeyedValue:
+        """The value under ``key`` of type ``vtype``, through amber_decoder_decode_values()
+        (the C API's only reader of dates and index paths)."""
+        kv = _keyed_value(key, vtype)
+        rc = load().amber_decoder_decode_values(byref(kv), 1, self._h)
+        if rc: _raise_one(rc)
+        if not kv.found:
+            raise _not_found(key)
+        return kv
+
     def decode_date(self, key: str) -> _dt.datetime:
-        out = c_double()
-        rc = load().amber_decoder_decode_date(byref(out), self._h, _key(key))
-        if rc: _raise(rc)
-        return date_from_seconds(out.value)
+        return date_from_seconds(self._decode_value(key, F.VALUE_DATE).double_value)
 
     def decode_index_path(self, key: str) -> IndexPath:
-        lib = load()
-        length = c_size_t()
-        k = _key(key)
-        rc = lib.amber_decoder_decode_index_path(None, 0, byref(length), self._h, k)
-        if rc: _raise(rc)
-        arr = (c_int64 * length.value)()
-        rc = lib.amber_decoder_decode_index_path(arr, length.value, byref(length), self._h, k)
-        if rc: _raise(rc)
-        return IndexPath(*arr[:length.value])
+        path = self._decode_value(key, F.VALUE_INDEX_PATH).index_path_value
+        return IndexPath(*path.indexes[:path.length]) if path.length else IndexPath()
 
     def decode_object(self, key: str, classes: Optional[Sequence[str]] = None) -> Optional["Object"]:
         """The object restored for the record a reference names (R4), from an object's decoder
@@ -495,11 +539,11 @@ class Decoder:
         lib = load()
         out = F.ObjectP()
         if classes is None:
-            rc = lib.amber_decoder_decode_object_ref(byref(out), self._h, _key(key))
+            rc = lib.amber_decoder_decode_object(byref(out), self._h, _key(key), None, 0)
         else:
             names = [_s(c) for c in classes]
             arr = (c_char_p * len(names))(*names)
-            rc = lib.amber_decoder_decode_object_ref_of_classes(byref(out), self._h, _key(key), arr, len(names))
+            rc = lib.amber_decoder_decode_object(byref(out), self._h, _key(key), arr, len(names))
         if rc: _raise(rc)
         return Object._from_handle(out)
 
@@ -726,7 +770,7 @@ def _decode_batch(h: Any, schema: dict) -> Optional[Dict[str, Any]]:
         entry = (arr, len(plan), steps)
     arr, n, steps = entry
     try:
-        rc = (F._lib or load()).fast.amber_decoder_decode_values(h, arr, c_size_t(n))
+        rc = (F._lib or load()).fast.amber_decoder_decode_values(arr, c_size_t(n), h)
         if rc:
             _raise(rc)
         out: Dict[str, Any] = {}
@@ -877,7 +921,7 @@ class Object(_Holder):
     @property
     def path(self) -> Optional[str]:
         """The restoration path joined with '/' (R3), None if it or an ancestor has no identifier."""
-        out = c_void_p()
+        out = F.Buf()
         rc = load().amber_object_path(byref(out), self._handle())
         if rc == E.NOT_FOUND:
             return None
@@ -944,8 +988,7 @@ _CALLBACK_REFS: Dict[Tuple[bool, bool, bool], Any] = {}  # byref() of the struct
 
 def _object_callbacks(which: Tuple[bool, bool, bool]) -> Any:
     """byref() of the callbacks struct of objects that have the callbacks ``which`` says (made once)."""
-    callbacks = F.ObjectCallbacks()
-    check(load().amber_object_callbacks_init(byref(callbacks), F.OBJECT_CALLBACKS_VERSION))
+    callbacks = F.ObjectCallbacks(F.OBJECT_CALLBACKS_VERSION)  # zeroed, the version set
     if which[0]:
         callbacks.encode = _T_ENCODE
     if which[1]:
@@ -1287,8 +1330,8 @@ class Report:
 
 
 # amber_report_record as struct fields: path, path_length, class_name, kind, outcome, message, object,
-# position.
-_RECORD_LAYOUT = struct.Struct("@PNPiiPPN")
+# position, dropped_identifiers, dropped_count.
+_RECORD_LAYOUT = struct.Struct("@PNPiiPPNPN")
 assert _RECORD_LAYOUT.size == ctypes.sizeof(F.ReportRecordPointers)
 _PATH_ARRAYS: Dict[int, Any] = {}
 
@@ -1372,7 +1415,7 @@ class _LazyReport:
         decode = bytes.decode
         records = []
         append = records.append
-        for path_p, length, name_p, k, o, message_p, obj, position in _RECORD_LAYOUT.iter_unpack(
+        for path_p, length, name_p, k, o, message_p, obj, position, _, _ in _RECORD_LAYOUT.iter_unpack(
                 memoryview(table).cast("B")):
             class_name = strings.get(name_p)
             if class_name is None:
@@ -1407,7 +1450,7 @@ class _LazyReport:
         return tuple(records)
 
     def _text(self) -> str:
-        text = c_void_p()
+        text = F.Buf()
         check((F._lib or load()).amber_report_format(byref(text), self.handle))
         return _take_string(text)
 
@@ -1591,7 +1634,7 @@ class _LazyPreservation:
 
     def _text(self) -> str:
         lib = F._lib or load()
-        out = c_void_p()
+        out = F.Buf()
         check(lib.amber_preservation_format(byref(out), self.handle))
         return _take_string(out)
 
@@ -1685,58 +1728,71 @@ class Notification:
     user_info: Dict[str, Any]
 
 
-_UI_GETTERS = {1: ("amber_user_info_get_bool", c_int), 2: ("amber_user_info_get_int64", c_int64),
-               3: ("amber_user_info_get_double", c_double), 4: ("amber_user_info_get_string", c_char_p)}
-
-
 def _read_user_info(info: F.UserInfoP) -> Dict[str, Any]:
+    """A user info's values, all read in one call (amber_user_info_values, AMBER_VALUE_ANY)."""
     lib = load()
     result: Dict[str, Any] = {}
+    count = lib.amber_user_info_count(info)
+    if not count:
+        return result
+    values = (F.KeyedValue * count)()
     key = c_char_p()
-    kind = c_int()
-    for i in range(lib.amber_user_info_count(info)):
+    for i, v in enumerate(values):
         check(lib.amber_user_info_key_at(byref(key), info, i))
-        k = key.value
-        check(lib.amber_user_info_type(byref(kind), info, k))
-        if kind.value == 5:
-            out = POINTER(c_uint8)()
-            size = c_size_t()
-            check(lib.amber_user_info_get_bytes(byref(out), byref(size), info, k))
-            value: Any = ctypes.string_at(out, size.value) if size.value else b""
+        v.key = key.value
+        v.type = F.VALUE_ANY
+    check(lib.amber_user_info_values(values, count, info))
+    for v in values:
+        if not v.found:  # gone since key_at: nothing changes a notification's user info meanwhile
+            continue
+        t = v.type
+        if t == F.VALUE_BOOL:
+            value: Any = v.int64_value != 0
+        elif t == F.VALUE_INT64:
+            value = v.int64_value
+        elif t == F.VALUE_DOUBLE:
+            value = v.double_value
+        elif t == F.VALUE_STRING:
+            value = v.string_value.decode("utf-8", "surrogateescape")
+        elif t == F.VALUE_BYTES:
+            value = ctypes.string_at(v.bytes_value, v.bytes_size) if v.bytes_size else b""
         else:
-            name, ctype = _UI_GETTERS[kind.value]
-            cell = ctype()
-            check(getattr(lib, name)(byref(cell), info, k))
-            value = cell.value
-            if kind.value == 1:
-                value = bool(value)
-            elif kind.value == 4:
-                value = value.decode("utf-8", "surrogateescape")
-        result[k.decode("utf-8", "surrogateescape")] = value
+            raise E.TypeMismatchError(f"the user info's value under {v.key!r} is of an unknown type ({t})",
+                                      E.TYPE_MISMATCH, "AMBER_TYPE_MISMATCH")
+        result[v.key.decode("utf-8", "surrogateescape")] = value
     return result
 
 
 def _make_user_info(values: Mapping[str, Any]) -> F.UserInfoP:
+    """A new user info holding ``values``, set in one call (amber_user_info_set_values)."""
     lib = load()
+    items = list(values.items())
+    array = (F.KeyedValue * len(items))()
+    for v, (key, value) in zip(array, items):
+        v.key = _s(key)
+        if isinstance(value, bool):
+            v.type = F.VALUE_BOOL
+            v.int64_value = 1 if value else 0
+        elif isinstance(value, int):
+            v.type = F.VALUE_INT64
+            v.int64_value = value
+        elif isinstance(value, float):
+            v.type = F.VALUE_DOUBLE
+            v.double_value = value
+        elif isinstance(value, str):
+            v.type = F.VALUE_STRING
+            v.string_value = _s(value)
+        elif isinstance(value, (bytes, bytearray, memoryview)):
+            data = bytes(value)
+            v.type = F.VALUE_BYTES
+            v.bytes_value = ctypes.cast(c_char_p(data), c_void_p)  # the array keeps `data` alive
+            v.bytes_size = len(data)
+        else:
+            raise TypeError(f"a user info holds bool, int, float, str or bytes, not {type(value).__name__}")
     info = F.UserInfoP()
     check(lib.amber_user_info_new(byref(info)))
     try:
-        for key, value in values.items():
-            k = _s(key)
-            if isinstance(value, bool):
-                rc = lib.amber_user_info_set_bool(info, k, int(value))
-            elif isinstance(value, int):
-                rc = lib.amber_user_info_set_int64(info, k, value)
-            elif isinstance(value, float):
-                rc = lib.amber_user_info_set_double(info, k, value)
-            elif isinstance(value, str):
-                rc = lib.amber_user_info_set_string(info, k, _s(value))
-            elif isinstance(value, (bytes, bytearray, memoryview)):
-                data = bytes(value)
-                rc = lib.amber_user_info_set_bytes(info, k, data, len(data))
-            else:
-                raise TypeError(f"a user info holds bool, int, float, str or bytes, not {type(value).__name__}")
-            check(rc)
+        check(lib.amber_user_info_set_values(info, array, len(items)))
     except BaseException:
         lib.amber_user_info_free(info)
         raise
@@ -2043,8 +2099,7 @@ class Engine:
         self._delegate: Any = None
         self._preservation: Optional[PreservationReport] = None  # the last one preserve() returned
         self.app_id = app_id
-        opts = F.EngineOptions()
-        check(lib.amber_engine_options_init(byref(opts), F.ENGINE_OPTIONS_VERSION))
+        opts = F.EngineOptions(F.ENGINE_OPTIONS_VERSION)  # zeroed (the defaults), the version set
         opts.bundle_version = _s(bundle_version)
         opts.interface_idiom = _s(interface_idiom)
         opts.state_directory = _s(state_directory)
@@ -2055,8 +2110,7 @@ class Engine:
             box = _StoreBox()
             box.store = store
             keys.append(box._register(self))
-            st = F.Store()
-            check(lib.amber_store_init(byref(st), F.STORE_VERSION))
+            st = F.Store(F.STORE_VERSION)
             st.read, st.write, st.remove, st.read_guard, st.write_guard = _T_STORE
             self._store_struct = st
             opts.store = ctypes.pointer(st)
@@ -2181,9 +2235,7 @@ class Engine:
             return lambda target: self.register_restoration_class(name, target)
         fn = getattr(make, "make", make) if isinstance(make, type) else make
         box = _Maker(fn)
-        cls = F.RestorationClass()
-        check(load().amber_restoration_class_init(byref(cls), F.RESTORATION_CLASS_VERSION))
-        cls.make = _T_CLASS_MAKE
+        cls = F.RestorationClass(F.RESTORATION_CLASS_VERSION, _T_CLASS_MAKE)
         self._register_maker(box, load().amber_engine_register_restoration_class,
                              name or getattr(make, "__name__", None), cls)
         return make
@@ -2197,9 +2249,7 @@ class Engine:
             return lambda target: self.register_blueprint_factory(name, target)
         fn = getattr(make, "make", make) if isinstance(make, type) else make
         box = _Maker(fn)
-        fac = F.BlueprintFactory()
-        check(load().amber_blueprint_factory_init(byref(fac), F.BLUEPRINT_FACTORY_VERSION))
-        fac.make = _T_BLUEPRINT_MAKE
+        fac = F.BlueprintFactory(F.BLUEPRINT_FACTORY_VERSION, _T_BLUEPRINT_MAKE)
         self._register_maker(box, load().amber_engine_register_blueprint_factory, name, fac)
         return make
 
@@ -2245,8 +2295,7 @@ class Engine:
                 check(lib.amber_engine_set_delegate(self._handle(), None, None, CTX_FREE))
             self._delegate = None
             return
-        d = F.Delegate()
-        check(lib.amber_delegate_init(byref(d), F.DELEGATE_VERSION))
+        d = F.Delegate(F.DELEGATE_VERSION)  # every callback NULL (Amber's defaults) until set
         for name, trampoline in _DELEGATE_TRAMPOLINES.items():
             if callable(getattr(delegate, name, None)):
                 setattr(d, name, trampoline)
@@ -2287,7 +2336,7 @@ class Engine:
         ``entry.message``); a warning goes to the ``amber`` logger. KeyboardInterrupt and the
         other exceptions that are not Exceptions are re-raised once the preservation is done."""
         saved = c_int()
-        rc, report = self._preserving(load().released.amber_engine_preserve, (self._handle(), byref(saved)), True)
+        rc, report = self._preserving(load().released.amber_engine_preserve, (byref(saved), self._handle()), True)
         assert report is not None
         return report
 
@@ -2347,15 +2396,19 @@ class Engine:
 
     @property
     def last_duplicates(self) -> List[str]:
-        """The restoration paths the last preservation met more than once (R3); its report
-        (DUPLICATE_PATH entries) names the object kept for each."""
-        text = load().amber_engine_last_duplicates(self._handle()).decode("utf-8", "surrogateescape")
-        return [line for line in text.split("\n") if line]
+        """The restoration paths the last preservation met more than once (R3), joined with '/',
+        one per object left out as a duplicate: the paths of the DUPLICATE_PATH entries of its
+        report (``last_preservation``), whose messages name the object kept for each."""
+        self._handle()  # raises: the engine is closed
+        report = self.last_preservation
+        if report is None:
+            return []
+        return [entry.path_string for entry in report.entries if entry.left_out == LeftOut.DUPLICATE_PATH]
 
-    def _launch(self, fn: Callable[..., int]) -> Report:
+    def _launch(self, fn: Callable[..., int], state: int) -> Report:
         out = F.ReportP()
         since = E.mark()
-        rc = fn(byref(out), self._handle())
+        rc = fn(byref(out), self._handle(), state)
         error = E.take(since)
         report = _read_report(out, self) if out else None
         if error is not None:
@@ -2370,8 +2423,7 @@ class Engine:
         """The launch sequence (R9-R16, R23): will_finish_launching, restoration,
         did_finish_launching; returns the report. If a callback raised, its exception is
         re-raised after the launch completes, with the report as ``exception.amber_report``."""
-        lib = load().released
-        return self._launch(lib.amber_engine_launch_in_background if in_background else lib.amber_engine_launch)
+        return self._launch(load().released.amber_engine_launch, F.APP_BACKGROUND if in_background else F.APP_INACTIVE)
 
     def discard(self) -> None:
         """Discards the archive on purpose (R14)."""

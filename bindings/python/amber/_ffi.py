@@ -1,4 +1,5 @@
-"""The one ctypes layer: loading libamber.so, the C types of include/amber.h, and its functions.
+"""The one ctypes layer: loading libamber.so, the C types of include/amber.h (and the headers it
+includes, include/amber/*.h), and its functions.
 
 Everything that touches ctypes lives here (after clang's cindex.py and llvmlite's ffi.py): a
 declarative table of ``(name, argtypes, restype)``, a distinct opaque pointer type per handle,
@@ -17,8 +18,9 @@ from typing import Callable, List, Optional
 
 #: The major version of the C ABI this binding was written for (AMBER_VERSION_MAJOR).
 ABI_MAJOR = 0
-#: The lowest minor version it needs (AMBER_VERSION_MINOR of the header it follows).
-ABI_MINOR = 1
+#: The lowest minor version it needs (AMBER_VERSION_MINOR of the header it follows: 0.2 renamed
+#: and removed functions and grew structs, so an 0.1 library is refused).
+ABI_MINOR = 2
 
 LIBRARY_NAME = "libamber.so"
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -115,10 +117,22 @@ class Delegate(Structure):
                 ("did_finish_launching", DelLaunchStep)]
 
 
+class Buf(Structure):
+    """amber_buf: text or bytes Amber gives the caller (``size`` bytes at ``ptr``, a NUL after
+    them), released with amber_buf_dispose(). ``ptr`` is a plain pointer (an int), not a
+    c_char_p: bytes may hold NULs."""
+    _fields_ = [("ptr", c_void_p), ("size", c_size_t)]
+
+
+class IndexPath(Structure):
+    """amber_index_path: ``length`` indexes."""
+    _fields_ = [("indexes", POINTER(c_int64)), ("length", c_size_t)]
+
+
 class ReportRecord(Structure):
     _fields_ = [("path", POINTER(c_char_p)), ("path_length", c_size_t), ("class_name", c_char_p),
                 ("kind", c_int), ("outcome", c_int), ("message", c_char_p), ("object", ObjectP),
-                ("position", c_size_t)]
+                ("position", c_size_t), ("dropped_identifiers", POINTER(c_char_p)), ("dropped_count", c_size_t)]
 
 
 class ReportRecordPointers(Structure):
@@ -127,7 +141,7 @@ class ReportRecordPointers(Structure):
     distinct name, so it is decoded once per address)."""
     _fields_ = [("path", POINTER(c_char_p)), ("path_length", c_size_t), ("class_name", c_void_p),
                 ("kind", c_int), ("outcome", c_int), ("message", c_void_p), ("object", c_void_p),
-                ("position", c_size_t)]
+                ("position", c_size_t), ("dropped_identifiers", c_void_p), ("dropped_count", c_size_t)]
 
 
 class RecordInfo(Structure):
@@ -144,22 +158,27 @@ class PreservationEntry(Structure):
 
 
 class KeyedValue(Structure):
-    """amber_keyed_value: a typed value under a key, for amber_coder_encode_values() and
-    amber_decoder_decode_values() (an object's values in one C call)."""
+    """amber_keyed_value: a typed value under a key, the one value type of the C API: an
+    object's values in one C call (amber_coder_encode_values(), amber_decoder_decode_values()),
+    a date or an index path, a user info, a keyed archive's values."""
     _fields_ = [("key", c_char_p), ("type", c_int), ("found", c_int), ("int64_value", c_int64),
                 ("double_value", c_double), ("string_value", c_char_p), ("bytes_value", c_void_p),
-                ("bytes_size", c_size_t)]
+                ("bytes_size", c_size_t), ("index_path_value", IndexPath)]
 
 
 # amber_value_type
-VALUE_BOOL, VALUE_INT64, VALUE_DOUBLE, VALUE_STRING, VALUE_BYTES = 1, 2, 3, 4, 5
+VALUE_ANY, VALUE_BOOL, VALUE_INT64, VALUE_DOUBLE, VALUE_STRING, VALUE_BYTES, VALUE_DATE, VALUE_INDEX_PATH = range(8)
+
+# amber_app_state values amber_engine_launch() takes
+APP_INACTIVE, APP_BACKGROUND = 1, 3
 
 
 class CodingClass(Structure):
     _fields_ = [("version", c_uint), ("encode", CodingEncode), ("make", CodingMake), ("decode", CodingDecode)]
 
 
-# The versions of the structs above (the *_VERSION macros of amber.h).
+# The versions of the structs above (the *_VERSION macros of include/amber/*.h). A struct zeroed
+# with its version set is valid (AMBER_*_INIT): zero members mean the defaults.
 STORE_VERSION = 1
 ENGINE_OPTIONS_VERSION = 1
 OBJECT_CALLBACKS_VERSION = 1
@@ -175,149 +194,124 @@ _sz = c_size_t
 _ps = POINTER(c_char_p)
 _pi64 = POINTER(c_int64)
 _pu8 = POINTER(POINTER(c_uint8))
+_buf = POINTER(Buf)
+_kv = POINTER(KeyedValue)
 
-# (name, argtypes, restype). restype c_int: a status code, checked by the caller.
+# (name, argtypes, restype). restype c_int: a status code, checked by the caller. Grouped by the
+# header that declares them (include/amber/*.h).
 FUNCTIONS = [
+    # common.h
     ("amber_version_number", [], _i),
     ("amber_version_string", [], _s),
     ("amber_error_last", [], _s),
     ("amber_error_last_code", [], _i),
     ("amber_error_clear", [], None),
     ("amber_status_string", [_i], _s),
-    ("amber_store_init", [POINTER(Store), c_uint], _i),
-    ("amber_engine_options_init", [POINTER(EngineOptions), c_uint], _i),
+    ("amber_buf_dispose", [_buf], None),
+    ("amber_app_state_string", [_i], _s),
+    ("amber_set_log", [_i, LogFn, _p], _i),
+    # engine.h
     ("amber_engine_open", [POINTER(EngineP), _s, POINTER(EngineOptions)], _i),
     ("amber_engine_close", [EngineP], None),
-    ("amber_object_callbacks_init", [POINTER(ObjectCallbacks), c_uint], _i),
+    ("amber_engine_register_restoration_class", [EngineP, _s, POINTER(RestorationClass), _p, CtxFree], _i),
+    ("amber_engine_register_subclass", [EngineP, _s, _s], _i),
+    ("amber_engine_register_blueprint_factory", [EngineP, _s, POINTER(BlueprintFactory), _p, CtxFree], _i),
+    ("amber_engine_set_delegate", [EngineP, POINTER(Delegate), _p, CtxFree], _i),
+    ("amber_engine_add_root", [EngineP, ObjectP], _i),
+    ("amber_engine_remove_root", [EngineP, ObjectP], _i),
+    ("amber_engine_launch", [POINTER(ReportP), EngineP, _i], _i),
+    ("amber_engine_preserve", [POINTER(_i), EngineP], _i),
+    ("amber_engine_preservation", [POINTER(PreservationP), EngineP], _i),
+    ("amber_engine_transition", [POINTER(_i), EngineP, _i], _i),
+    ("amber_engine_app_state", [EngineP], _i),
+    ("amber_engine_report_memory_warning", [EngineP], _i),
+    ("amber_engine_discard", [EngineP], _i),
+    ("amber_engine_extend_restoration", [POINTER(c_uint64), EngineP], _i),
+    ("amber_engine_complete_restoration", [EngineP, c_uint64], _i),
+    ("amber_engine_set_log", [EngineP, _i, LogFn, _p], _i),
+    # object.h
     ("amber_object_new", [POINTER(ObjectP), EngineP, _i, _s, _s, POINTER(ObjectCallbacks), _p, CtxFree], _i),
     ("amber_object_free", [ObjectP], None),
+    ("amber_object_identifier", [ObjectP], _s),
     ("amber_object_set_identifier", [ObjectP, _s], _i),
+    ("amber_object_class_name", [ObjectP], _s),
+    ("amber_object_kind", [ObjectP], _i),
+    ("amber_object_context", [ObjectP], _p),
+    ("amber_object_path", [_buf, ObjectP], _i),
     ("amber_object_set_restoration_class", [ObjectP, _s], _i),
+    ("amber_object_set_restoration_parent", [ObjectP, ObjectP], _i),
     ("amber_object_set_blueprint", [ObjectP, _s], _i),
     ("amber_object_set_stack", [ObjectP, _i], _i),
     ("amber_object_add_child", [ObjectP, ObjectP], _i),
     ("amber_object_remove_child", [ObjectP, ObjectP], _i),
-    ("amber_object_present", [ObjectP, ObjectP], _i),
     ("amber_object_add_view", [ObjectP, ObjectP], _i),
-    ("amber_object_set_restoration_parent", [ObjectP, ObjectP], _i),
-    ("amber_object_context", [ObjectP], _p),
-    ("amber_object_class_name", [ObjectP], _s),
-    ("amber_object_identifier", [ObjectP], _s),
-    ("amber_object_kind", [ObjectP], _i),
-    ("amber_object_path", [POINTER(_p), ObjectP], _i),
-    ("amber_string_free", [_p], None),
-    ("amber_engine_add_root", [EngineP, ObjectP], _i),
-    ("amber_engine_remove_root", [EngineP, ObjectP], _i),
-    ("amber_coder_encode_bool", [CoderP, _s, _i], _i),
+    ("amber_object_present", [ObjectP, ObjectP], _i),
+    # coder.h
+    ("amber_coder_encode_string", [CoderP, _s, _s], _i),
     ("amber_coder_encode_int64", [CoderP, _s, c_int64], _i),
     ("amber_coder_encode_double", [CoderP, _s, c_double], _i),
-    ("amber_coder_encode_string", [CoderP, _s, _s], _i),
+    ("amber_coder_encode_bool", [CoderP, _s, _i], _i),
     ("amber_coder_encode_bytes", [CoderP, _s, _p, _sz], _i),
-    ("amber_coder_encode_values", [CoderP, POINTER(KeyedValue), _sz], _i),
-    ("amber_coder_encode_date", [CoderP, _s, c_double], _i),
-    ("amber_coder_encode_index_path", [CoderP, _s, _pi64, _sz], _i),
-    ("amber_coder_encode_object_ref", [CoderP, _s, ObjectP], _i),
-    ("amber_decoder_decode_bool", [POINTER(c_int), DecoderP, _s], _i),
+    ("amber_coder_encode_object", [CoderP, _s, ObjectP], _i),
+    ("amber_decoder_decode_string", [POINTER(_s), DecoderP, _s], _i),
     ("amber_decoder_decode_int64", [_pi64, DecoderP, _s], _i),
     ("amber_decoder_decode_double", [POINTER(c_double), DecoderP, _s], _i),
-    ("amber_decoder_decode_string", [POINTER(_s), DecoderP, _s], _i),
+    ("amber_decoder_decode_bool", [POINTER(c_int), DecoderP, _s], _i),
     ("amber_decoder_decode_bytes", [_pu8, POINTER(_sz), DecoderP, _s], _i),
-    ("amber_decoder_decode_values", [DecoderP, POINTER(KeyedValue), _sz], _i),
-    ("amber_decoder_decode_date", [POINTER(c_double), DecoderP, _s], _i),
-    ("amber_decoder_decode_index_path", [_pi64, _sz, POINTER(_sz), DecoderP, _s], _i),
-    ("amber_decoder_decode_object_ref", [POINTER(ObjectP), DecoderP, _s], _i),
-    ("amber_decoder_decode_object_ref_of_classes", [POINTER(ObjectP), DecoderP, _s, _ps, _sz], _i),
+    ("amber_decoder_decode_object", [POINTER(ObjectP), DecoderP, _s, _ps, _sz], _i),
     ("amber_decoder_contains", [DecoderP, _s], _i),
     ("amber_decoder_record", [POINTER(RecordInfo), DecoderP], _i),
-    ("amber_restoration_class_init", [POINTER(RestorationClass), c_uint], _i),
-    ("amber_engine_register_restoration_class", [EngineP, _s, POINTER(RestorationClass), _p, CtxFree], _i),
-    ("amber_engine_register_subclass", [EngineP, _s, _s], _i),
-    ("amber_blueprint_factory_init", [POINTER(BlueprintFactory), c_uint], _i),
-    ("amber_engine_register_blueprint_factory", [EngineP, _s, POINTER(BlueprintFactory), _p, CtxFree], _i),
-    ("amber_delegate_init", [POINTER(Delegate), c_uint], _i),
-    ("amber_engine_set_delegate", [EngineP, POINTER(Delegate), _p, CtxFree], _i),
-    ("amber_engine_preserve", [EngineP, POINTER(_i)], _i),
-    ("amber_engine_last_duplicates", [EngineP], _s),
-    ("amber_engine_launch", [POINTER(ReportP), EngineP], _i),
-    ("amber_engine_discard", [EngineP], _i),
-    ("amber_engine_extend_restoration", [POINTER(c_uint64), EngineP], _i),
-    ("amber_engine_complete_restoration", [EngineP, c_uint64], _i),
-    ("amber_report_fresh_reason", [ReportP], _i),
-    ("amber_report_message", [ReportP], _s),
-    ("amber_report_protection", [ReportP], _s),
+    # report.h
     ("amber_report_count", [ReportP], _sz),
     ("amber_report_record_at", [POINTER(ReportRecord), ReportP, _sz], _i),
-    ("amber_report_format", [POINTER(_p), ReportP], _i),
+    ("amber_report_message", [ReportP], _s),
+    ("amber_report_fresh_reason", [ReportP], _i),
+    ("amber_report_protection", [ReportP], _s),
+    ("amber_report_format", [_buf, ReportP], _i),
     ("amber_report_free", [ReportP], None),
-    ("amber_engine_preservation", [POINTER(PreservationP), EngineP], _i),
-    ("amber_preservation_not_saved", [PreservationP], _i),
-    ("amber_preservation_message", [PreservationP], _s),
-    ("amber_preservation_size", [PreservationP], c_uint64),
     ("amber_preservation_count", [PreservationP], _sz),
     ("amber_preservation_entry_at", [POINTER(PreservationEntry), PreservationP, _sz], _i),
-    ("amber_preservation_format", [POINTER(_p), PreservationP], _i),
+    ("amber_preservation_message", [PreservationP], _s),
+    ("amber_preservation_not_saved", [PreservationP], _i),
+    ("amber_preservation_size", [PreservationP], c_uint64),
+    ("amber_preservation_format", [_buf, PreservationP], _i),
     ("amber_preservation_free", [PreservationP], None),
-    ("amber_engine_set_log", [EngineP, _i, LogFn, _p], _i),
-    ("amber_set_log", [_i, LogFn, _p], _i),
-    ("amber_engine_load_plugin", [EngineP, _s], _i),
-    ("amber_engine_app_state", [EngineP], _i),
-    ("amber_app_state_string", [_i], _s),
-    ("amber_engine_transition", [POINTER(_i), EngineP, _i], _i),
-    ("amber_engine_launch_in_background", [POINTER(ReportP), EngineP], _i),
-    ("amber_engine_report_memory_warning", [EngineP], _i),
-    ("amber_user_info_new", [POINTER(UserInfoP)], _i),
-    ("amber_user_info_free", [UserInfoP], None),
-    ("amber_user_info_set_bool", [UserInfoP, _s, _i], _i),
-    ("amber_user_info_set_int64", [UserInfoP, _s, c_int64], _i),
-    ("amber_user_info_set_double", [UserInfoP, _s, c_double], _i),
-    ("amber_user_info_set_string", [UserInfoP, _s, _s], _i),
-    ("amber_user_info_set_bytes", [UserInfoP, _s, _p, _sz], _i),
-    ("amber_user_info_count", [UserInfoP], _sz),
-    ("amber_user_info_key_at", [POINTER(_s), UserInfoP, _sz], _i),
-    ("amber_user_info_type", [POINTER(_i), UserInfoP, _s], _i),
-    ("amber_user_info_get_bool", [POINTER(_i), UserInfoP, _s], _i),
-    ("amber_user_info_get_int64", [_pi64, UserInfoP, _s], _i),
-    ("amber_user_info_get_double", [POINTER(c_double), UserInfoP, _s], _i),
-    ("amber_user_info_get_string", [POINTER(_s), UserInfoP, _s], _i),
-    ("amber_user_info_get_bytes", [_pu8, POINTER(_sz), UserInfoP, _s], _i),
+    # app.h
     ("amber_notification_name", [NotificationP], _s),
     ("amber_notification_sender", [NotificationP], _p),
     ("amber_notification_user_info", [NotificationP], UserInfoP),
     ("amber_engine_add_observer", [POINTER(c_uint64), EngineP, _s, _p, ObserverFn, _p, CtxFree], _i),
     ("amber_engine_remove_observer", [EngineP, c_uint64], _i),
     ("amber_engine_post_notification", [EngineP, _s, _p, UserInfoP], _i),
-    ("amber_app_directory", [POINTER(_p), _s, _i], _i),
+    ("amber_user_info_new", [POINTER(UserInfoP)], _i),
+    ("amber_user_info_free", [UserInfoP], None),
+    ("amber_user_info_count", [UserInfoP], _sz),
+    ("amber_user_info_key_at", [POINTER(_s), UserInfoP, _sz], _i),
+    ("amber_user_info_set_values", [UserInfoP, _kv, _sz], _i),
+    ("amber_user_info_values", [_kv, _sz, UserInfoP], _i),
+    ("amber_app_directory", [_buf, _s, _i], _i),
+    ("amber_file_read", [_buf, _s], _i),
     ("amber_file_write_atomic", [_s, _p, _sz], _i),
-    ("amber_file_read", [_pu8, POINTER(_sz), _s], _i),
-    ("amber_bytes_free", [POINTER(c_uint8)], None),
-    ("amber_coding_class_init", [POINTER(CodingClass), c_uint], _i),
+    # archive.h
     ("amber_coding_registry_new", [POINTER(RegistryP)], _i),
     ("amber_coding_registry_free", [RegistryP], None),
     ("amber_coding_registry_register", [RegistryP, _s, _s, POINTER(CodingClass), _p, CtxFree], _i),
     ("amber_archiver_new", [POINTER(ArchiverP), RegistryP], _i),
     ("amber_archiver_free", [ArchiverP], None),
-    ("amber_archiver_encode_bool", [ArchiverP, _s, _i], _i),
-    ("amber_archiver_encode_int64", [ArchiverP, _s, c_int64], _i),
-    ("amber_archiver_encode_double", [ArchiverP, _s, c_double], _i),
-    ("amber_archiver_encode_string", [ArchiverP, _s, _s], _i),
-    ("amber_archiver_encode_bytes", [ArchiverP, _s, _p, _sz], _i),
-    ("amber_archiver_encode_date", [ArchiverP, _s, c_double], _i),
+    ("amber_archiver_finish", [_buf, ArchiverP], _i),
+    ("amber_archiver_encode_values", [ArchiverP, _kv, _sz], _i),
     ("amber_archiver_encode_object", [ArchiverP, _s, _s, _p], _i),
     ("amber_archiver_encode_object_array", [ArchiverP, _s, _s, POINTER(_p), _sz], _i),
-    ("amber_archiver_finish", [_pu8, POINTER(_sz), ArchiverP], _i),
-    ("amber_archiver_write_file", [ArchiverP, _s], _i),
     ("amber_unarchiver_new", [POINTER(UnarchiverP), RegistryP, _p, _sz], _i),
-    ("amber_unarchiver_open_file", [POINTER(UnarchiverP), RegistryP, _s], _i),
     ("amber_unarchiver_free", [UnarchiverP], None),
     ("amber_unarchiver_contains", [UnarchiverP, _s], _i),
-    ("amber_unarchiver_decode_bool", [POINTER(_i), UnarchiverP, _s], _i),
-    ("amber_unarchiver_decode_int64", [_pi64, UnarchiverP, _s], _i),
-    ("amber_unarchiver_decode_double", [POINTER(c_double), UnarchiverP, _s], _i),
-    ("amber_unarchiver_decode_string", [POINTER(_s), UnarchiverP, _s], _i),
-    ("amber_unarchiver_decode_bytes", [_pu8, POINTER(_sz), UnarchiverP, _s], _i),
-    ("amber_unarchiver_decode_date", [POINTER(c_double), UnarchiverP, _s], _i),
+    ("amber_unarchiver_decode_values", [_kv, _sz, UnarchiverP], _i),
     ("amber_unarchiver_decode_object", [POINTER(_p), UnarchiverP, _s, _ps, _sz], _i),
     ("amber_unarchiver_decode_object_array", [POINTER(_p), _sz, POINTER(_sz), UnarchiverP, _s, _ps, _sz], _i),
+    # plugin.h (the advanced calls)
+    ("amber_engine_load_plugin", [EngineP, _s], _i),
+    ("amber_coder_encode_values", [CoderP, _kv, _sz], _i),
+    ("amber_decoder_decode_values", [_kv, _sz, DecoderP], _i),
 ]
 
 

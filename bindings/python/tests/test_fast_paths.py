@@ -35,7 +35,7 @@ def eager_report(handle, engine):
             tuple(b.decode("utf-8", "surrogateescape") for b in rec.path[:rec.path_length]),
             _core._str(rec.class_name) or "", amber.Kind(rec.kind), amber.Outcome(rec.outcome),
             _core._str(rec.message) or "", objects.get(rec.object.value) if rec.object else None))
-    text = ctypes.c_void_p()
+    text = _ffi.Buf()
     _core.check(lib.amber_report_format(ctypes.byref(text), handle))
     return amber.Report(amber.FreshReason(lib.amber_report_fresh_reason(handle)),
                         _core._str(lib.amber_report_message(handle)) or "",

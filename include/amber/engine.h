@@ -1,0 +1,477 @@
+/*
+ * amber/engine.h — the engine: opening and closing, its store and key, its classes, blueprints
+ * and delegate, its roots, and what it does: launch and restore, preserve, the application's
+ * transitions, snapshots, the log of one engine.
+ *
+ * Group: engine (SPEC R2-R16, R19-R24, R28, R29). Functions amber_engine_*.
+ */
+#ifndef AMBER_ENGINE_H
+#define AMBER_ENGINE_H
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------- */
+/* Opening an engine                                                                         */
+/* ---------------------------------------------------------------------------------------- */
+
+/** An archive store: where the engine keeps the archive and the launch guard (a plugin). */
+typedef struct amber_store {
+    /** AMBER_STORE_VERSION. */
+    unsigned int version;
+    /** Reads the archive into a buffer it allocates with `alloc` (given); sets *out_found to 0
+     *  when there is none. Returns 0 or a status code. */
+    int (*read)(void *(*alloc)(size_t size, void *alloc_ctx), void *alloc_ctx, uint8_t **out,
+                size_t *out_size, int *out_found, void *ctx);
+    /** Replaces the archive with `bytes`, atomically: afterwards the store holds the old archive
+     *  or the new one, never a torn one. Returns 0 or a status code. */
+    int (*write)(const uint8_t *bytes, size_t size, void *ctx);
+    /** Removes the archive; no archive is not an error. Returns 0 or a status code. */
+    int (*remove)(void *ctx);
+    /** Reads the launch guard count (0 when there is none). Returns 0 or a status code. */
+    int (*read_guard)(int *out, void *ctx);
+    /** Writes the launch guard count; 0 removes it. Returns 0 or a status code. */
+    int (*write_guard)(int count, void *ctx);
+} amber_store;
+
+#define AMBER_STORE_VERSION 1
+/** A store with every function NULL and its version set. */
+#define AMBER_STORE_INIT AMBER_STRUCT_INIT_(AMBER_STORE_VERSION)
+
+/** How archives are protected (R20). Every protected archive is AES-256-GCM under a per-archive
+ *  key derived by HKDF-SHA256 from the master key and a random salt, sealed in chunks of 1 MiB
+ *  (envelope format 2; format 1 archives of earlier releases are still read); its header (magic,
+ *  format version, algorithm, salt, nonce prefix, chunk size, bundle version) is authenticated
+ *  with every chunk, and chunks cut off, removed, repeated or reordered fail authentication. */
+typedef enum amber_protection {
+    /** The default. The master key is a key file of 32 random bytes, created with mode 0600 on
+     *  the first save; a key file that group or others may read, that belongs to another user,
+     *  that is a symbolic link, that is not a regular file (a FIFO, a directory, a socket, a
+     *  device: never opened so as to block, never read, left as it is) or that is not 32 bytes
+     *  is refused with AMBER_KEY_UNAVAILABLE, by a save (the previous archive kept) as by a
+     *  launch (restoration deferred, the archive kept). A launch removes the temporary files
+     *  (`.<name>.<hex>.tmp`) that a save killed while creating the key file left beside it. With
+     *  memory_store: a random key that lives as long as the engine. */
+    AMBER_PROTECTION_KEY_FILE = 0,
+    /** The master key comes from key_callback. */
+    AMBER_PROTECTION_KEY_CALLBACK = 1,
+    /** The master key is fixed_key (tests, or a host that keeps its key elsewhere). */
+    AMBER_PROTECTION_FIXED_KEY = 2,
+    /** No encryption, an explicit choice: the archive still carries the envelope header, and
+     *  the report and `amber` show that it is not encrypted. An engine that encrypts refuses
+     *  an unencrypted archive (a downgrade) and the reverse. */
+    AMBER_PROTECTION_NONE = 3
+} amber_protection;
+
+/** Options of a new engine. Every member left zero or NULL means the default: an archive in
+ *  the default state directory, encrypted under a key file beside it (R20). */
+typedef struct amber_engine_options {
+    /** AMBER_ENGINE_OPTIONS_VERSION. */
+    unsigned int version;
+    /** The application's bundle version, recorded in every archive (R8). NULL: "0". */
+    const char *bundle_version;
+    /** The interface idiom recorded in every archive (R8), e.g. "desktop". NULL: "desktop". */
+    const char *interface_idiom;
+    /** Where archives are kept. NULL: a directory named by state_directory, or the default. */
+    const amber_store *store;
+    /** The store's context. */
+    void *store_ctx;
+    /** Called once with store_ctx when the engine no longer needs it; may be NULL. */
+    void (*store_ctx_free)(void *ctx);
+    /** The directory of the built-in file store. NULL: $XDG_STATE_HOME/<app-id>, else
+     *  ~/.local/state/<app-id>. With `store` set, only where the default key file goes. */
+    const char *state_directory;
+    /** Non-zero: keep the archive in memory only (tests, or programs with nothing to keep). */
+    int memory_store;
+    /** How archives are protected (R20). Default (0): AMBER_PROTECTION_KEY_FILE. */
+    amber_protection protection;
+    /** AMBER_PROTECTION_KEY_FILE: the key file. NULL: `archive.key` in state_directory, else in the
+     *  default state directory (also with a host store). Ignored with memory_store. */
+    const char *key_file;
+    /** AMBER_PROTECTION_FIXED_KEY: 32 bytes, copied at amber_engine_open(). */
+    const uint8_t *fixed_key;
+    /**
+     * AMBER_PROTECTION_KEY_CALLBACK: writes the 32-byte master key into `key` and returns
+     * AMBER_OK, or returns AMBER_KEY_UNAVAILABLE when the key cannot be had now (the device is
+     * locked): restoration is then deferred, the archive kept, the launch fresh and the report
+     * says why; a save fails with AMBER_KEY_UNAVAILABLE. Any other non-zero code is the
+     * callback's own failure: a save returns that code unchanged (the previous archive kept); a
+     * launch defers restoration as for AMBER_KEY_UNAVAILABLE (the archive kept,
+     * AMBER_FRESH_KEY_UNAVAILABLE, the report's message naming the key provider and the code),
+     * and amber_engine_snapshot() returns AMBER_KEY_UNAVAILABLE.
+     * `for_saving` is 1 when sealing a new archive, 0 when opening one.
+     */
+    int (*key_callback)(uint8_t key[32], int for_saving, void *ctx);
+    /** The key callback's context. */
+    void *key_ctx;
+    /** Called once with key_ctx when the engine no longer needs it; may be NULL. */
+    void (*key_ctx_free)(void *ctx);
+} amber_engine_options;
+
+#define AMBER_ENGINE_OPTIONS_VERSION 1
+/** Options with every member at its default and the version set. */
+#define AMBER_ENGINE_OPTIONS_INIT AMBER_STRUCT_INIT_(AMBER_ENGINE_OPTIONS_VERSION)
+
+/**
+ * Opens an engine for an application.
+ *
+ * @param out receives the engine.
+ * @param app_id the application's identifier, e.g. "org.example.homepwner": a file name
+ *        (no '/', not "." or "..", at most 255 bytes).
+ * @param options NULL for the defaults.
+ * @return AMBER_OK; AMBER_INVALID_ARGUMENT (also for options or a store of an unknown version,
+ *   a store with a NULL function, an unknown protection); AMBER_NOT_FOUND if no default state
+ *   directory can be named (neither XDG_STATE_HOME nor HOME is set). The file store makes its
+ *   directory (mode 0700) when it first writes, so a directory that cannot be made is AMBER_IO
+ *   from amber_engine_preserve().
+ * Ownership: the caller owns *out and closes it with amber_engine_close(). On failure
+ *   store_ctx_free is not called.
+ * Thread safety: safe from any thread.
+ */
+AMBER_API int amber_engine_open(amber_engine **out, const char *app_id, const amber_engine_options *options);
+
+/**
+ * Closes an engine: frees its objects, classes and callbacks' contexts (their ctx_free runs).
+ *
+ * @param engine an engine, or NULL (nothing happens).
+ * Ownership: the engine and everything it owns are gone; borrowed pointers into it dangle.
+ *   Reports stay valid (free them with amber_report_free()); their `object` pointers dangle.
+ *   Closing an engine from one of its own callbacks is refused (AMBER_MISUSE is recorded for
+ *   amber_error_last(); nothing happens).
+ * Thread safety: no other thread may be using the engine.
+ */
+AMBER_API void amber_engine_close(amber_engine *engine);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Classes, blueprints and the delegate (SPEC R5, R8-R13)                                    */
+/* ---------------------------------------------------------------------------------------- */
+
+/** A restoration class (UIViewControllerRestoration): makes an object for an archived path. */
+typedef struct amber_restoration_class {
+    /** AMBER_RESTORATION_CLASS_VERSION. */
+    unsigned int version;
+    /** Makes the object for `path` (`path_length` identifiers), reading `decoder` if it wishes;
+     *  sets *out to the object, or to NULL to decline: then neither it nor anything under it is
+     *  restored (R10). The object must be one of this engine's. Returns 0 or a code; a code (or
+     *  an object of another engine) makes the record AMBER_OUTCOME_DECODE_ERROR. NULL make: the
+     *  class does not stand in the way, the lookup goes on at R10 step 2. */
+    int (*make)(amber_object **out, amber_engine *engine, const char *const *path,
+                size_t path_length, amber_decoder *decoder, void *ctx);
+} amber_restoration_class;
+
+#define AMBER_RESTORATION_CLASS_VERSION 1
+/** A restoration class with make NULL and its version set. */
+#define AMBER_RESTORATION_CLASS_INIT AMBER_STRUCT_INIT_(AMBER_RESTORATION_CLASS_VERSION)
+
+/**
+ * Registers a restoration class by name.
+ *
+ * @param name the name objects give with amber_object_set_restoration_class().
+ * @param cls copied.
+ * @param ctx passed to make.
+ * @param ctx_free called once with ctx when the engine closes; may be NULL.
+ * @return AMBER_OK; AMBER_DUPLICATE if the name is registered; AMBER_INVALID_ARGUMENT (also
+ *   for an unknown version).
+ * Ownership: on failure ctx_free is not called. Thread safety: as the engine.
+ */
+AMBER_API int amber_engine_register_restoration_class(amber_engine *engine, const char *name,
+                                                      const amber_restoration_class *cls, void *ctx,
+                                                      void (*ctx_free)(void *ctx));
+
+/**
+ * Declares that class `name` is a subclass of `superclass_name`, for the class check (R11):
+ * an object found for a record must be of the archived class or of a registered subclass.
+ *
+ * @return AMBER_OK; AMBER_DUPLICATE if `name` has a superclass already; AMBER_INVALID_ARGUMENT
+ *   (also for a relation that would make a cycle).
+ * Ownership: strings copied. Thread safety: as the engine.
+ */
+AMBER_API int amber_engine_register_subclass(amber_engine *engine, const char *name, const char *superclass_name);
+
+/** A blueprint factory (the analogue of a storyboard): makes objects by blueprint identifier. */
+typedef struct amber_blueprint_factory {
+    /** AMBER_BLUEPRINT_FACTORY_VERSION. */
+    unsigned int version;
+    /** Makes the object for `blueprint_id` (the whole identifier, e.g. "Main/Detail") at `path`;
+     *  sets *out to it (an object of this engine) or to NULL. Returns 0 or a code; a code makes
+     *  the record AMBER_OUTCOME_DECODE_ERROR. */
+    int (*make)(amber_object **out, amber_engine *engine, const char *blueprint_id,
+                const char *const *path, size_t path_length, amber_decoder *decoder, void *ctx);
+} amber_blueprint_factory;
+
+#define AMBER_BLUEPRINT_FACTORY_VERSION 1
+/** A blueprint factory with make NULL and its version set. */
+#define AMBER_BLUEPRINT_FACTORY_INIT AMBER_STRUCT_INIT_(AMBER_BLUEPRINT_FACTORY_VERSION)
+
+/**
+ * Registers a blueprint factory. A record whose blueprint identifier is "NAME" or begins with
+ * "NAME/" is made by the factory named NAME (R10, step 4).
+ *
+ * @return AMBER_OK; AMBER_DUPLICATE; AMBER_INVALID_ARGUMENT (also for a name with '/', an
+ *   unknown version).
+ * Ownership: `factory` copied; ctx_free called once when the engine closes (not on failure).
+ * Thread safety: as the engine.
+ */
+AMBER_API int amber_engine_register_blueprint_factory(amber_engine *engine, const char *name,
+                                                      const amber_blueprint_factory *factory, void *ctx,
+                                                      void (*ctx_free)(void *ctx));
+
+/** The application delegate. Any member may be NULL; the defaults are given. */
+typedef struct amber_delegate {
+    /** AMBER_DELEGATE_VERSION. */
+    unsigned int version;
+    /** Whether to save at all (R5): non-zero saves; may write into the application coder. NULL:
+     *  never save. */
+    int (*should_save)(amber_engine *engine, amber_coder *app_coder, void *ctx);
+    /** Called with the application coder at the start of preservation (R8). Returns 0 or a code. */
+    int (*will_encode)(amber_engine *engine, amber_coder *app_coder, void *ctx);
+    /** Whether to restore (R9), given the application decoder, whose bundleVersion,
+     *  interfaceIdiom, timestamp and systemVersion are readable: non-zero restores. NULL: never
+     *  restore. */
+    int (*should_restore)(amber_engine *engine, amber_decoder *app_decoder, void *ctx);
+    /** Called last in restoration with the application decoder (R13). Returns 0 or a code; a
+     *  code is noted in the report's message. */
+    int (*did_decode)(amber_engine *engine, amber_decoder *app_decoder, void *ctx);
+    /** Finds an object for a path whose record has no restoration class (R10, step 2); sets
+     *  *out (an object of this engine) or leaves it NULL. Returns 0 or a code; a code is noted
+     *  in the report's message and the lookup goes on (R10 step 3). */
+    int (*object_for_path)(amber_object **out, amber_engine *engine, const char *const *path,
+                           size_t path_length, amber_decoder *decoder, void *ctx);
+    /** The launch steps around restoration. */
+    void (*will_finish_launching)(amber_engine *engine, void *ctx);
+    void (*did_finish_launching)(amber_engine *engine, void *ctx);
+} amber_delegate;
+
+#define AMBER_DELEGATE_VERSION 1
+/** A delegate with every callback NULL and its version set. */
+#define AMBER_DELEGATE_INIT AMBER_STRUCT_INIT_(AMBER_DELEGATE_VERSION)
+
+/**
+ * Sets the engine's delegate, replacing the previous one (whose ctx_free then runs).
+ *
+ * @param delegate copied; NULL removes it.
+ * @return AMBER_OK or AMBER_INVALID_ARGUMENT (also for an unknown version).
+ * Ownership: ctx_free is called once when the delegate is replaced or the engine closes.
+ * Thread safety: as the engine.
+ */
+AMBER_API int amber_engine_set_delegate(amber_engine *engine, const amber_delegate *delegate, void *ctx,
+                                        void (*ctx_free)(void *ctx));
+
+/* ---------------------------------------------------------------------------------------- */
+/* Roots                                                                                     */
+/* ---------------------------------------------------------------------------------------- */
+
+/**
+ * Adds a root (a window or scene); preservation starts at each root (R2).
+ *
+ * @return AMBER_OK; AMBER_DUPLICATE if it is a root already; AMBER_INVALID_ARGUMENT (also if it is
+ *   not a controller or has a parent).
+ * Ownership: none. Thread safety: as the engine.
+ */
+AMBER_API int amber_engine_add_root(amber_engine *engine, amber_object *root);
+
+/**
+ * Removes a root.
+ *
+ * @return AMBER_OK or AMBER_NOT_FOUND.
+ * Ownership: none. Thread safety: as the engine.
+ */
+AMBER_API int amber_engine_remove_root(amber_engine *engine, amber_object *root);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Launching, preserving, the application's states (SPEC R2-R16, R23, R28)                   */
+/* ---------------------------------------------------------------------------------------- */
+
+/**
+ * The launch sequence: will_finish_launching, then restoration (R9-R15), then
+ * did_finish_launching. The host builds its default interface before calling (objects created
+ * then are found by implicit lookup, R10 step 3). The application goes from not running to
+ * `state` first — AMBER_APP_INACTIVE for an ordinary launch, AMBER_APP_BACKGROUND for a launch
+ * into the background (a background fetch, say) — and AMBER_NOTIFICATION_DID_FINISH_LAUNCHING is
+ * posted last (R23, R24: see amber_app_state). An observer of it that fails is noted in the
+ * report's message.
+ *
+ * The state moves only from AMBER_APP_NOT_RUNNING; called while the application runs, the
+ * launch restores again and leaves the state as it is.
+ *
+ * @param out receives the report of what was restored and why not (R16).
+ * @param engine the engine.
+ * @param state AMBER_APP_INACTIVE or AMBER_APP_BACKGROUND.
+ * @return AMBER_OK (a fresh launch is not a failure: the report says why it was fresh);
+ *   AMBER_INVALID_ARGUMENT (also for another state).
+ * Ownership: the caller owns *out; free it with amber_report_free().
+ * Thread safety: as the engine.
+ */
+AMBER_API int amber_engine_launch(amber_report **out, amber_engine *engine, amber_app_state state);
+
+/**
+ * Preserves the interface: asks should_save; calls will_encode; walks every root, asking each
+ * preserved object's encode callback for its state; writes one archive atomically.
+ *
+ * An object whose encode callback fails is left out with everything under it, and the rest is
+ * saved: the call still returns AMBER_OK. What was preserved and what was left out, and why —
+ * restoration paths met twice among them — is in amber_engine_preservation() (R28).
+ *
+ * Preserve writes only what restoration reads (R22): an object whose path would be deeper
+ * than 512 levels is left out with what is under it (AMBER_LEFT_OUT_TOO_DEEP), and a value
+ * over 64 MiB is refused by the coder.
+ *
+ * @param out_saved receives 1 if an archive was written, 0 if nothing was (no should_save, or
+ *   it declined); may be NULL.
+ * @param engine the engine.
+ * @return AMBER_OK; should_save's or will_encode's code; AMBER_IO; AMBER_KEY_UNAVAILABLE; the
+ *   key callback's own code; AMBER_INVALID_ARGUMENT; AMBER_LIMIT_EXCEEDED when the archive
+ *   would be over 512 MiB or 32 Mi objects. On failure the previous archive is kept, except
+ *   AMBER_IO from the directory's fsync after the rename: the new archive is in place,
+ *   durability not confirmed (the message says so). Something other than a regular file at the
+ *   archive's path (a FIFO, a directory, a socket, a device) is AMBER_IO and left as it is.
+ * Ownership: none. Thread safety: as the engine.
+ */
+AMBER_API int amber_engine_preserve(int *out_saved, amber_engine *engine);
+
+/**
+ * The report of the engine's last preservation, by amber_engine_preserve() or by the transition
+ * to the background (R28): the archive's records in archive order, each preserved with its size
+ * or left out because its encode callback (or one above it) failed; then every object of the
+ * trees that was not recorded, with why; or why nothing was saved. A preserve that saved
+ * nothing is never silent.
+ *
+ * @param out receives a new report.
+ * @return AMBER_OK; AMBER_NOT_FOUND before the engine's first preservation;
+ *   AMBER_INVALID_ARGUMENT.
+ * Ownership: the caller owns *out; free it with amber_preservation_free(). Thread safety: as
+ *   the engine.
+ */
+AMBER_API int amber_engine_preservation(amber_preservation **out, amber_engine *engine);
+
+/**
+ * Reports a transition of the application's state (R23), from the current state to `state`;
+ * see amber_app_state for the transitions allowed and what the engine does for each. Entering
+ * the background preserves the interface when the delegate's should_save agrees.
+ *
+ * Once allowed, the transition happens whatever observers and preservation do: afterwards
+ * amber_engine_app_state() is `state` even when this returns an error.
+ *
+ * @param out_saved receives 1 if entering the background wrote an archive, else 0; may be NULL.
+ * @param engine the engine.
+ * @param state the new state.
+ * @return AMBER_OK; AMBER_MISUSE for a transition that is not allowed (the message names both
+ *   states; nothing happens), for leaving AMBER_APP_NOT_RUNNING other than by a launch, and
+ *   for a transition asked from an observer of another transition; AMBER_INVALID_ARGUMENT for
+ *   NULL or an unknown state. After the change: preservation's error (AMBER_IO, a callback's
+ *   code, ...; the previous archive is kept), else the first non-zero code an observer returned.
+ * Ownership: none. Thread safety: as the engine.
+ */
+AMBER_API int amber_engine_transition(int *out_saved, amber_engine *engine, amber_app_state state);
+
+/**
+ * The engine's application state.
+ *
+ * @return the state; AMBER_APP_INVALID for NULL or a closed engine (amber_error_last() says
+ *   which).
+ * Ownership: none. Thread safety: as the engine.
+ */
+AMBER_API amber_app_state amber_engine_app_state(const amber_engine *engine);
+
+/**
+ * Reports that the system is short of memory: posts AMBER_NOTIFICATION_DID_RECEIVE_MEMORY_WARNING
+ * (sender: the engine), whatever the state. Observers release what they can make again (the
+ * seeds' image cache).
+ *
+ * @return AMBER_OK; AMBER_INVALID_ARGUMENT; the first non-zero code an observer returned.
+ * Ownership: none. Thread safety: as the engine.
+ */
+AMBER_API int amber_engine_report_memory_warning(amber_engine *engine);
+
+/**
+ * Discards the archive on purpose (the user force-quit, signed out) (R14).
+ *
+ * @return AMBER_OK or AMBER_IO.
+ * Ownership: none. Thread safety: as the engine.
+ */
+AMBER_API int amber_engine_discard(amber_engine *engine);
+
+/**
+ * Extends restoration while the host loads data it needs (R15): the archive is kept until every
+ * extension is completed.
+ *
+ * @param out receives a token for amber_engine_complete_restoration().
+ * @return AMBER_OK; AMBER_MISUSE outside a restoration (call it from a restoration callback) or
+ *   after it completed.
+ * Ownership: none. Thread safety: as the engine.
+ */
+AMBER_API int amber_engine_extend_restoration(uint64_t *out, amber_engine *engine);
+
+/**
+ * Completes an extension; when the last completes, the archive is discarded.
+ *
+ * @return AMBER_OK; AMBER_NOT_FOUND for an unknown or completed token.
+ * Ownership: none. Thread safety: as the engine.
+ */
+AMBER_API int amber_engine_complete_restoration(amber_engine *engine, uint64_t token);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Snapshots (SPEC R21)                                                                      */
+/* ---------------------------------------------------------------------------------------- */
+
+/**
+ * Attaches a snapshot of the interface (a PNG, say) to the next preservation that writes an
+ * archive (R21), replacing one attached before; NULL with size 0 removes it. Call it before
+ * amber_engine_preserve() or from one of its callbacks. The snapshot belongs to that archive
+ * only: a later preservation carries none unless another is attached. It is stored inside the
+ * archive, so the envelope that protects the archive (its authenticated encryption, R20)
+ * protects the snapshot too, it is written atomically with it, and it is discarded with it (R14).
+ *
+ * @return AMBER_OK; AMBER_INVALID_ARGUMENT (NULL bytes with a size); AMBER_LIMIT_EXCEEDED beyond
+ *   64 MiB.
+ * Ownership: the bytes are copied. Thread safety: as the engine.
+ */
+AMBER_API int amber_engine_set_snapshot(amber_engine *engine, const void *bytes, size_t size);
+
+/**
+ * Asks that the snapshot not be used at the next launch (UIKit's
+ * ignoreSnapshotOnNextApplicationLaunch): the next archive written records that its snapshot is
+ * ignored, and leaves the bytes out. Call it before or during the preservation it is for.
+ *
+ * @return AMBER_OK or AMBER_INVALID_ARGUMENT.
+ * Ownership: none. Thread safety: as the engine.
+ */
+AMBER_API int amber_engine_ignore_snapshot(amber_engine *engine);
+
+/**
+ * The snapshot of the archive there is, to show while restoring: before amber_engine_launch()
+ * it is read from the store (and opened like the archive); from a callback during restoration,
+ * it is the snapshot of the archive being restored. After the restore attempt the archive is
+ * discarded, and its snapshot with it.
+ *
+ * @param out receives the bytes; @param out_size their count.
+ * @return AMBER_OK; AMBER_NOT_FOUND when there is no archive, no snapshot in it, or the host
+ *   asked to ignore it (the message says which); AMBER_CORRUPT, AMBER_KEY_UNAVAILABLE, AMBER_IO
+ *   when the archive cannot be read; AMBER_INVALID_ARGUMENT.
+ * Ownership: *out is borrowed from the engine: valid until the next call of this function on the
+ *   engine, or until it closes. Thread safety: as the engine.
+ */
+AMBER_API int amber_engine_snapshot(const uint8_t **out, size_t *out_size, amber_engine *engine);
+
+/* ---------------------------------------------------------------------------------------- */
+/* The log of one engine (SPEC R29)                                                          */
+/* ---------------------------------------------------------------------------------------- */
+
+/**
+ * Sets where an engine's log lines go, at `level` and above; NULL `fn` removes it (the
+ * process-wide function of amber_set_log() then takes the engine's lines).
+ *
+ * @return AMBER_OK; AMBER_INVALID_ARGUMENT for a level out of range.
+ * Ownership: `ctx` stays the caller's. Thread safety: as the engine; `fn` is called on the
+ *   thread that uses the engine.
+ */
+AMBER_API int amber_engine_set_log(amber_engine *engine, amber_log_level level, amber_log_fn fn, void *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AMBER_ENGINE_H */
