@@ -20,9 +20,6 @@ func engineBox(_ handle: OpaquePointer?) throws(AmberError) -> EngineBox {
         guard let out else { throw invalid("out is NULL") }
         out.pointee = nil
         let appID = try inputString(app_id, "app_id")
-        guard !appID.isEmpty, appID != ".", appID != "..", !appID.contains("/"), appID.utf8.count <= 255 else {
-            throw invalid("'\(appID)' is not a usable application id: a file name (no '/', not '.' or '..', at most 255 bytes)")
-        }
         var o = amber_engine_options()
         o.version = CUnsignedInt(AMBER_ENGINE_OPTIONS_VERSION)
         if let options {
@@ -31,59 +28,42 @@ func engineBox(_ handle: OpaquePointer?) throws(AmberError) -> EngineBox {
             }
             o = options.pointee
         }
-        let bundleVersion = try optionalString(o.bundle_version, "bundle_version") ?? "0"
-        let idiom = try optionalString(o.interface_idiom, "interface_idiom") ?? "desktop"
-        let store: any ArchiveStore
+        // The options as the engine's own (EngineOptions, which holds the defaults).
+        var choices = EngineOptions()
+        if let version = try optionalString(o.bundle_version, "bundle_version") { choices.bundleVersion = version }
+        if let idiom = try optionalString(o.interface_idiom, "interface_idiom") { choices.interfaceIdiom = idiom }
+        let stateDirectory = try optionalString(o.state_directory, "state_directory")
         var storeContext: HostContext?
         if let vtable = o.store {
-            let context = HostContext(o.store_ctx, nil)
-            store = try HostStore(vtable.pointee, context: context)
+            choices.storage = .custom(try HostStore(vtable.pointee, context: HostContext(o.store_ctx, nil)))
             storeContext = HostContext(o.store_ctx, o.store_ctx_free)
         } else if o.memory_store != 0 {
-            store = MemoryStore()
-        } else if let dir = try optionalString(o.state_directory, "state_directory") {
-            guard !dir.isEmpty else { throw invalid("state_directory is empty") }
-            store = FileStore(directory: dir)
-        } else {
-            store = try FileStore(appID: appID)
+            choices.storage = .memory
+        } else if let stateDirectory {
+            choices.storage = .directory(stateDirectory)
         }
         var keyContext: HostContext?
-        let envelope: SealedEnvelope
         switch o.protection {
         case AMBER_PROTECTION_KEY_FILE:
-            if o.memory_store != 0 && o.store == nil {
-                envelope = SealedEnvelope(keyProvider: EphemeralKeyProvider(), bundleVersion: bundleVersion)
-            } else if let file = try optionalString(o.key_file, "key_file") {
-                let slash = file.lastIndex(of: "/")
-                let directory = slash.map { String(file[..<$0]) } ?? "."
-                let name = slash.map { String(file[file.index(after: $0)...]) } ?? file
-                guard !name.isEmpty, !directory.isEmpty || file.hasPrefix("/") else {
-                    throw invalid("key_file '\(file)' does not name a file")
-                }
-                let provider = KeyFileProvider(directory: directory.isEmpty ? "/" : directory, name: name)
-                envelope = SealedEnvelope(keyProvider: provider, bundleVersion: bundleVersion)
-            } else {
-                let directory = try optionalString(o.state_directory, "state_directory") ?? FileStore.defaultDirectory(appID: appID)
-                guard !directory.isEmpty else { throw invalid("state_directory is empty") }
-                let provider = KeyFileProvider(directory: directory)
-                envelope = SealedEnvelope(keyProvider: provider, bundleVersion: bundleVersion)
+            if let file = try optionalString(o.key_file, "key_file") {
+                choices.protection = .keyFile(file)
+            } else if o.store != nil, let stateDirectory {
+                // A host store's key file goes in the state directory the host named.
+                choices.protection = .keyFile(stateDirectory + "/" + KeyFileProvider.defaultName)
             }
         case AMBER_PROTECTION_KEY_CALLBACK:
             guard let callback = o.key_callback else { throw invalid("AMBER_PROTECTION_KEY_CALLBACK needs key_callback") }
-            let context = HostContext(o.key_ctx, nil)
             keyContext = HostContext(o.key_ctx, o.key_ctx_free)
-            envelope = SealedEnvelope(keyProvider: hostKeyProvider(callback, context), bundleVersion: bundleVersion)
+            choices.protection = .keyProvider(hostKeyProvider(callback, HostContext(o.key_ctx, nil)))
         case AMBER_PROTECTION_FIXED_KEY:
             guard let key = o.fixed_key else { throw invalid("AMBER_PROTECTION_FIXED_KEY needs fixed_key (32 bytes)") }
-            let provider = try FixedKeyProvider(key: Array(UnsafeBufferPointer(start: key, count: 32)))
-            envelope = SealedEnvelope(keyProvider: provider, bundleVersion: bundleVersion)
+            choices.protection = .keyProvider(try FixedKeyProvider(key: Array(UnsafeBufferPointer(start: key, count: 32))))
         case AMBER_PROTECTION_NONE:
-            envelope = .unencrypted(bundleVersion: bundleVersion)
+            choices.protection = .none
         default:
             throw invalid("\(o.protection.rawValue) is not an amber_protection")
         }
-        let configuration = EngineConfiguration(
-            appID: appID, bundleVersion: bundleVersion, interfaceIdiom: idiom, store: store, envelope: envelope)
+        let configuration = try EngineConfiguration(appID: appID, options: choices)
         let box = EngineBox(engine: Engine(configuration: configuration))
         box.storeContext = storeContext
         box.keyContext = keyContext
