@@ -66,7 +66,7 @@ final class HandleRegistry: @unchecked Sendable {
     static let shared = HandleRegistry()
 
     /// A slot holds a box while its handle is live; `generation` counts the handles it gave out.
-    private struct Slot {
+    fileprivate struct Slot {
         var box: AnyObject?
         var kind: HandleKind
         var generation: UInt32
@@ -78,9 +78,8 @@ final class HandleRegistry: @unchecked Sendable {
     fileprivate static let maxSlots = 1 << 28
 
     fileprivate let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    // Used under the mutex only.
-    private var slots: [Slot] = []
-    private var freeSlots: [Int] = []
+    /// Everything the mutex guards, in one stored property: `locked` lends it whole.
+    private var table: Table
 
     /// A coder or decoder lent to one callback (`lend`): the lender keeps the box alive for the
     /// loan, so the table holds it unretained, and a loan costs no allocation once the table
@@ -91,27 +90,37 @@ final class HandleRegistry: @unchecked Sendable {
         var kind: HandleKind
     }
 
-    /// The lent slots (coder and decoder handles index this table, every other kind `slots`).
-    fileprivate var lent: UnsafeMutablePointer<LentSlot>
-    fileprivate var lentCount = 0
-    fileprivate var lentCapacity = 16
-    fileprivate var lentFree: [Int] = []
+    /// The handles' slots, used under the mutex only.
+    fileprivate struct Table {
+        var slots: [Slot] = []
+        var freeSlots: [Int] = []
+        /// The lent slots (coder and decoder handles index this table, every other kind `slots`).
+        var lent: UnsafeMutablePointer<LentSlot>
+        var lentCount = 0
+        var lentCapacity = 16
+        var lentFree: [Int] = []
+
+        init() {
+            lent = .allocate(capacity: lentCapacity)
+            lentFree.reserveCapacity(lentCapacity)
+        }
+    }
 
     private init() {
         mutex = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
-        lent = .allocate(capacity: lentCapacity)
-        lentFree.reserveCapacity(lentCapacity)
+        table = Table()
     }
 
     /// Whether handles of a kind are lent for one callback (coders and decoders).
     @inline(__always)
     fileprivate static func isLent(_ kind: HandleKind) -> Bool { kind == .coder || kind == .decoder }
 
-    private func locked<T>(_ body: () throws(AmberError) -> T) throws(AmberError) -> T {
+    /// Runs `body` on the table, under the mutex.
+    private func locked<T>(_ body: (inout Table) throws(AmberError) -> T) throws(AmberError) -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return try body()
+        return try body(&table)
     }
 
     fileprivate static func token(_ index: Int, _ generation: UInt32, _ kind: HandleKind) -> UInt {
@@ -129,20 +138,20 @@ final class HandleRegistry: @unchecked Sendable {
     /// Keeps `box` alive and gives out its handle.
     /// - Throws: `.limitExceeded` when 2^28 handles are live at once.
     func register(_ box: AnyObject, _ kind: HandleKind) throws(AmberError) -> OpaquePointer {
-        let token = try locked { () throws(AmberError) -> UInt in
+        let token = try locked { (t: inout Table) throws(AmberError) -> UInt in
             let index: Int
-            if let reused = freeSlots.popLast() {
+            if let reused = t.freeSlots.popLast() {
                 index = reused
-                slots[index].box = box
-                slots[index].kind = kind
+                t.slots[index].box = box
+                t.slots[index].kind = kind
             } else {
-                guard slots.count < Self.maxSlots else {
+                guard t.slots.count < Self.maxSlots else {
                     throw AmberError(.limitExceeded, "too many live handles (\(Self.maxSlots))")
                 }
-                index = slots.count
-                slots.append(Slot(box: box, kind: kind, generation: 1))
+                index = t.slots.count
+                t.slots.append(Slot(box: box, kind: kind, generation: 1))
             }
-            return Self.token(index, slots[index].generation, kind)
+            return Self.token(index, t.slots[index].generation, kind)
         }
         return OpaquePointer(bitPattern: token)!
     }
@@ -151,15 +160,15 @@ final class HandleRegistry: @unchecked Sendable {
     func unregister(_ handle: OpaquePointer) {
         let token = UInt(bitPattern: UnsafeMutableRawPointer(handle))
         if let kind = HandleKind(tag: token & 0xF), Self.isLent(kind) { return }  // loans end with endLoan
-        let box: AnyObject? = try? locked { () -> AnyObject? in
-            guard let (index, generation, kind) = Self.parse(token), index < slots.count,
-                slots[index].generation == generation, slots[index].kind == kind,
-                let box = slots[index].box
+        let box: AnyObject? = try? locked { (t: inout Table) -> AnyObject? in
+            guard let (index, generation, kind) = Self.parse(token), index < t.slots.count,
+                t.slots[index].generation == generation, t.slots[index].kind == kind,
+                let box = t.slots[index].box
             else { return nil }
-            slots[index].box = nil
-            slots[index].generation &+= 1
-            if slots[index].generation == 0 { slots[index].generation = 1 }
-            freeSlots.append(index)
+            t.slots[index].box = nil
+            t.slots[index].generation &+= 1
+            if t.slots[index].generation == 0 { t.slots[index].generation = 1 }
+            t.freeSlots.append(index)
             return box
         }
         _ = box  // released here, outside the lock: a box's deinit may call back into the registry
@@ -175,9 +184,9 @@ final class HandleRegistry: @unchecked Sendable {
         if let found = HandleKind(tag: token & 0xF), Self.isLent(found) {
             return try lentBox(token, found, kind, handle).takeUnretainedValue()
         }
-        return try locked { () throws(AmberError) -> AnyObject in
-            guard let (index, generation, found) = Self.parse(token), index < slots.count,
-                slots[index].generation == generation, let box = slots[index].box
+        return try locked { (t: inout Table) throws(AmberError) -> AnyObject in
+            guard let (index, generation, found) = Self.parse(token), index < t.slots.count,
+                t.slots[index].generation == generation, let box = t.slots[index].box
             else {
                 throw misuse("the \(kind.rawValue) \(UnsafeMutableRawPointer(handle)) is not live: freed, closed, never given out by Amber, or (for a coder or decoder) used outside its callback")
             }
@@ -234,29 +243,29 @@ extension HandleRegistry {
     /// `endLoan`, after which the handle is refused as any freed handle is.
     /// - Throws: `.limitExceeded` when 2^28 loans are open at once.
     func lend(_ box: AnyObject, _ kind: HandleKind) throws(AmberError) -> OpaquePointer {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        let index: Int
-        if let reused = lentFree.popLast() {
-            index = reused
-        } else {
-            guard lentCount < Self.maxSlots else {
-                throw AmberError(.limitExceeded, "too many coders and decoders lent at once (\(Self.maxSlots))")
+        let token = try locked { (t: inout Table) throws(AmberError) -> UInt in
+            let index: Int
+            if let reused = t.lentFree.popLast() {
+                index = reused
+            } else {
+                guard t.lentCount < Self.maxSlots else {
+                    throw AmberError(.limitExceeded, "too many coders and decoders lent at once (\(Self.maxSlots))")
+                }
+                if t.lentCount == t.lentCapacity {
+                    let bigger = UnsafeMutablePointer<LentSlot>.allocate(capacity: t.lentCapacity * 2)
+                    bigger.moveInitialize(from: t.lent, count: t.lentCount)
+                    t.lent.deallocate()
+                    t.lent = bigger
+                    t.lentCapacity *= 2
+                }
+                index = t.lentCount
+                (t.lent + index).initialize(to: LentSlot(box: nil, generation: 1, kind: kind))
+                t.lentCount += 1
             }
-            if lentCount == lentCapacity {
-                let bigger = UnsafeMutablePointer<LentSlot>.allocate(capacity: lentCapacity * 2)
-                bigger.moveInitialize(from: lent, count: lentCount)
-                lent.deallocate()
-                lent = bigger
-                lentCapacity *= 2
-            }
-            index = lentCount
-            (lent + index).initialize(to: LentSlot(box: nil, generation: 1, kind: kind))
-            lentCount += 1
+            t.lent[index].box = Unmanaged.passUnretained(box)
+            t.lent[index].kind = kind
+            return Self.token(index, t.lent[index].generation, kind)
         }
-        lent[index].box = Unmanaged.passUnretained(box)
-        lent[index].kind = kind
-        let token = Self.token(index, lent[index].generation, kind)
         Self.threadLoan().pointee = ThreadLoan(token: token, box: Unmanaged.passUnretained(box))
         return OpaquePointer(bitPattern: token)!
     }
@@ -269,13 +278,13 @@ extension HandleRegistry {
             let loan = raw.assumingMemoryBound(to: ThreadLoan.self)
             if loan.pointee.token == token { loan.pointee = ThreadLoan(token: 0, box: nil) }
         }
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        guard index < lentCount, lent[index].generation == generation, lent[index].box != nil else { return }
-        lent[index].box = nil
-        lent[index].generation &+= 1
-        if lent[index].generation == 0 { lent[index].generation = 1 }
-        lentFree.append(index)
+        _ = try? locked { (t: inout Table) in
+            guard index < t.lentCount, t.lent[index].generation == generation, t.lent[index].box != nil else { return }
+            t.lent[index].box = nil
+            t.lent[index].generation &+= 1
+            if t.lent[index].generation == 0 { t.lent[index].generation = 1 }
+            t.lentFree.append(index)
+        }
     }
 
     /// The box of a live lent handle (a coder or decoder during its callback).
@@ -313,10 +322,9 @@ extension HandleRegistry {
     fileprivate func lentBox(_ token: UInt, _ found: HandleKind, _ kind: HandleKind, _ handle: OpaquePointer) throws(AmberError) -> Unmanaged<AnyObject> {
         let index = Int((token >> 4) & ((1 << Self.indexBitsValue) - 1))
         let generation = UInt32(truncatingIfNeeded: token >> (Self.indexBitsValue + 4))
-        pthread_mutex_lock(mutex)
-        let box: Unmanaged<AnyObject>? = index < lentCount && lent[index].generation == generation && lent[index].kind == found
-            ? lent[index].box : nil
-        pthread_mutex_unlock(mutex)
+        let box = try locked { (t: inout Table) -> Unmanaged<AnyObject>? in
+            index < t.lentCount && t.lent[index].generation == generation && t.lent[index].kind == found ? t.lent[index].box : nil
+        }
         guard let box else {
             throw misuse("the \(kind.rawValue) \(UnsafeMutableRawPointer(handle)) is not live: freed, closed, never given out by Amber, or (for a coder or decoder) used outside its callback")
         }

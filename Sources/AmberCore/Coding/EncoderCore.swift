@@ -10,13 +10,8 @@ final class EncoderCore {
     private var baseOwner: CoderOwner
     /// The record of a reused preserving coder (-1: `baseOwner` as it is).
     private var record = -1
-    /// Keys written so far, to refuse a second write (a list: objects write few keys): the
-    /// first `writtenCount` of `written` (the rest are left over from a previous owner).
-    private var written: [String] = []
-    /// `CoderKey.fingerprint(of:)` of each of `written`.
-    private var writtenFingerprints: [UInt64] = []
-    private var writtenCount = 0
-    private var writtenSet: Set<String>?
+    /// Keys written so far, to refuse a second write.
+    private var written = WrittenKeys()
 
     /// Records a referenced object for preservation and gives its record index (SPEC R4).
     let references: (RestorableObject) throws(AmberError) -> Int
@@ -101,8 +96,7 @@ final class EncoderCore {
     func reset(record: Int) {
         self.record = record
         isActive = true
-        writtenCount = 0
-        writtenSet = nil
+        written.removeAll()
     }
 
     /// Checks that `key` may be written now, and remembers it.
@@ -121,29 +115,7 @@ final class EncoderCore {
     private func admit(_ key: String, reserved: Bool, fingerprint: UInt64) throws(AmberError) {
         guard isActive else { throw inactive() }
         if reserved { throw reservedKey(key) }
-        if writtenSet != nil {
-            guard writtenSet!.insert(key).inserted else { throw duplicate(key) }
-            return
-        }
-        if isListed(key, fingerprint) { throw duplicate(key) }
-        if writtenCount < written.count {
-            written[writtenCount] = key
-            writtenFingerprints[writtenCount] = fingerprint
-        } else {
-            if written.isEmpty {  // one allocation each, not four
-                written.reserveCapacity(9)
-                writtenFingerprints.reserveCapacity(9)
-            }
-            written.append(key)
-            writtenFingerprints.append(fingerprint)
-        }
-        writtenCount += 1
-        if writtenCount > 8 {
-            writtenSet = Set(written[0 ..< writtenCount])
-            written = []
-            writtenFingerprints = []
-            writtenCount = 0
-        }
+        guard written.insert(key, fingerprint: fingerprint) else { throw duplicate(key) }
     }
 
     /// Checks, without writing anything, that `keys` may all be written now, in one go: the coder
@@ -155,8 +127,7 @@ final class EncoderCore {
         var seen: Set<String>? = keys.count > 16 ? Set(minimumCapacity: keys.count) : nil
         for i in keys.indices {
             if keys[i].isReserved { throw fail(i, reservedKey(keys[i].string)) }
-            let written = writtenSet.map { $0.contains(keys[i].string) } ?? isListed(keys[i].string, keys[i].fingerprint)
-            if written { throw fail(i, duplicate(keys[i].string)) }
+            if written.contains(keys[i].string, fingerprint: keys[i].fingerprint) { throw fail(i, duplicate(keys[i].string)) }
             if seen != nil {
                 guard seen!.insert(keys[i].string).inserted else { throw fail(i, twice(keys[i].string)) }
             } else {
@@ -168,18 +139,6 @@ final class EncoderCore {
                 }
             }
         }
-    }
-
-    /// Whether `key` is in the list of keys written (while there is no `writtenSet`). Keys with
-    /// different fingerprints differ; equal fingerprints are compared.
-    @inline(__always)
-    private func isListed(_ key: String, _ fingerprint: UInt64) -> Bool {
-        var i = 0
-        while i < writtenCount {
-            if writtenFingerprints[i] == fingerprint, written[i] == key { return true }
-            i += 1
-        }
-        return false
     }
 
     private func inactive() -> AmberError {
@@ -201,5 +160,60 @@ final class EncoderCore {
     /// Runs a write that may throw, converting the codec's errors.
     func run(_ body: () throws -> Void) throws {
         do { try body() } catch let e as ArchiveError { throw AmberError(e) }
+    }
+}
+
+/// The keys a coder has written, to refuse a second write: a list while there are few (objects
+/// write few keys), compared by fingerprint first, and a set from the ninth. Emptied for the
+/// next object with its storage kept.
+struct WrittenKeys {
+    /// The first `count` are the keys written; the rest are left over from a previous object.
+    private var list: [String] = []
+    /// `CoderKey.fingerprint(of:)` of each of `list`.
+    private var fingerprints: [UInt64] = []
+    private var count = 0
+    /// All the keys, once there are more than eight (`list` is then unused).
+    private var set: Set<String>?
+
+    /// Whether `key` was written. Keys with different fingerprints differ.
+    func contains(_ key: String, fingerprint: UInt64) -> Bool {
+        if let set { return set.contains(key) }
+        var i = 0
+        while i < count {
+            if fingerprints[i] == fingerprint, list[i] == key { return true }
+            i += 1
+        }
+        return false
+    }
+
+    /// Adds `key`; false if it was written before.
+    mutating func insert(_ key: String, fingerprint: UInt64) -> Bool {
+        if set != nil { return set!.insert(key).inserted }
+        if contains(key, fingerprint: fingerprint) { return false }
+        if count < list.count {
+            list[count] = key
+            fingerprints[count] = fingerprint
+        } else {
+            if list.isEmpty {  // one allocation each, not four
+                list.reserveCapacity(9)
+                fingerprints.reserveCapacity(9)
+            }
+            list.append(key)
+            fingerprints.append(fingerprint)
+        }
+        count += 1
+        if count > 8 {
+            set = Set(list[0 ..< count])
+            list = []
+            fingerprints = []
+            count = 0
+        }
+        return true
+    }
+
+    /// Forgets every key, keeping the list's storage for the next object.
+    mutating func removeAll() {
+        count = 0
+        set = nil
     }
 }

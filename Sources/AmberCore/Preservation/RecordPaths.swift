@@ -47,18 +47,23 @@ final class RecordPaths {
 
     /// The path of record `index`: its identifiers.
     func path(_ index: Int) -> [String] {
-        build(index, { $0.identifier }, { identifiers[$0] })
+        let identifiers = self.identifiers
+        return build(index, { $0.identifier }, { identifiers[$0] })
     }
 
     /// The path of record `index` with each component's stack position.
     func components(_ index: Int) -> [PathComponent] {
-        build(index, { $0 }, { PathComponent(identifiers[$0], position: positions[$0] ?? 0) })
+        let identifiers = self.identifiers, positions = self.positions
+        return build(index, { $0 }, { PathComponent(identifiers[$0], position: positions[$0] ?? 0) })
     }
 
     /// A path of record `index` (empty for no such record): the whole path of the record without
     /// parent it descends from (`fromRoot` of each of its components), then one element per
     /// record down to `index` (`element` of the record), made in place, at its final length.
+    /// (The tables are read once into locals, here and in the callers' `element`: one access to
+    /// each rather than one per component.)
     private func build<T>(_ index: Int, _ fromRoot: (PathComponent) -> T, _ element: (Int) -> T) -> [T] {
+        let parents = self.parents
         guard index >= 0, index < parents.count else { return [] }
         var depth = 0
         var top = index
