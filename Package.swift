@@ -22,9 +22,9 @@ let package = Package(
             name: "AmberCore",
             dependencies: ["AmberArchive", .product(name: "Crypto", package: "swift-crypto")]
         ),
-        // include/amber.h as a Swift module, and the C ABI implementing it.
+        // include/amber.h and include/amber/*.h as a Swift module, and the C ABI implementing it.
         .systemLibrary(name: "CAmber", path: "Sources/CAmber"),
-        .target(name: "Amber", dependencies: ["AmberCore", "CAmber"], exclude: ["amber.map"]),
+        .target(name: "Amber", dependencies: ["AmberArchive", "AmberCore", "CAmber"], exclude: ["amber.map"]),
         // The `amber` command.
         .executableTarget(
             name: "amber-cli",
@@ -34,7 +34,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // The demo: until the restoration engine exists, the seeds' item store archived.
+        // The keyed archiver's demo: the seeds' item store archived (scripts/demo.sh; the
+        // engine's demo is bindings/c/demo, scripts/demo-c.sh).
         .executableTarget(name: "amber-demo", dependencies: ["AmberArchive"]),
         // Benchmarks: programs that print figures, never tests.
         .executableTarget(
@@ -59,7 +60,7 @@ let package = Package(
         // Crypto: the envelope tests seal version 1 envelopes by hand, as earlier releases did.
         .testTarget(
             name: "AmberCoreTests",
-            dependencies: ["AmberCore", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["AmberArchive", "AmberCore", .product(name: "Crypto", package: "swift-crypto")]
         ),
     ],
     swiftLanguageModes: [.v6]

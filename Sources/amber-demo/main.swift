@@ -1,7 +1,8 @@
 // amber-demo: the seeds' Homepwner item store, archived with AmberArchive's keyed archiver in
-// the NSKeyedArchiver layout and read back. Until the restoration engine exists, this is the
-// demo: it writes the archive to the path given (default: homepwner.archive), decodes it, and
-// prints what it read; scripts/demo.sh then shows the file with `amber dump --keyed`.
+// the NSKeyedArchiver layout and read back (the second part of scripts/demo.sh; the first is
+// the C host, scripts/demo-c.sh). It writes the archive to the path given (default:
+// homepwner.archive), decodes it, and prints what it read; scripts/demo.sh then shows the file
+// with `amber dump --keyed`.
 
 import AmberArchive
 import Foundation
