@@ -332,6 +332,25 @@ private func savedTree(_ configure: (RestorableObject, RestorableObject, Restora
         #expect(kept?.recordIndex == 1 && kept?.restorationPath == ["root", "a"])
     }
 
+    // R10, R16: the delegate's object-for-path failing is a note in the report (the engine's,
+    // for Swift and C hosts alike), and the lookup goes on to the existing trees.
+    @Test func objectForPathFailingIsANoteAndTheLookupGoesOn() throws {
+        struct Refused: Error, CustomStringConvertible { var description: String { "the model is not loaded" } }
+        let store = try savedTree()
+        let engine = makeEngine(store)
+        engine.delegate.objectForPath = { path, _ in
+            if path == ["root", "a"] { throw Refused() }
+            return nil
+        }
+        let root = controller("root", "Root")
+        try engine.addRoot(root)
+        let report = engine.restore()
+        #expect(report.notes.contains("the model is not loaded"), "R16 \(report.notes)")
+        #expect(report.description.contains("note: the model is not loaded"))
+        #expect(report.record(forPath: ["root"])?.outcome == .restored, "R10 the existing root is still found")
+        #expect(report.record(forPath: ["root", "a"])?.outcome == .notFound, "R10 the lookup went on: \(report)")
+    }
+
     // R16
     @Test func reportIsWalkableAndPrintable() throws {
         let store = try savedTree { _, a, _, _ in a.restorationClassName = "No" }

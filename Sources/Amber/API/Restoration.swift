@@ -28,11 +28,8 @@ import CAmber
         default:
             throw invalid("a launch goes to AMBER_APP_INACTIVE or AMBER_APP_BACKGROUND, not \(state.rawValue)")
         }
-        box.launchNotes = []
         let report = box.operation { background ? box.engine.launchInBackground() : box.engine.launch() }
-        let notes = box.launchNotes
-        box.launchNotes = []
-        let r = try ReportBox(report, extraNotes: notes, protection: box.engine.configuration.envelope.protection)
+        let r = try ReportBox(report, protection: box.engine.configuration.envelope.protection)
         out.pointee = try HandleRegistry.shared.register(r, .report)
     }
 }

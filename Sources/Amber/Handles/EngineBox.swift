@@ -29,9 +29,6 @@ final class EngineBox {
     var superclasses: [String: String] = [:]
     /// dlopen handles of loaded plugins, closed last at close.
     var plugins: [UnsafeMutableRawPointer] = []
-    /// Failures of callbacks that cannot report one to the engine (object_for_path), for the
-    /// launch's report.
-    var launchNotes: [String] = []
     /// How many engine operations are running (close is refused from inside one).
     var busy = 0
     /// The coder box lent to callbacks and reused (`CoderBox.with`), made at first use and held
@@ -298,20 +295,15 @@ final class EngineBox {
         }
         if let f = d.object_for_path {
             e.objectForPath = { [unowned self] path, decoder in
-                    do {
-                    var out: OpaquePointer?
-                    try self.withCPath(path) { p, n in
-                        try DecoderBox.with(.state(decoder), engine: self) { h in
-                            try callHost("the delegate's object_for_path callback for /\(path.joined(separator: "/"))") {
-                                f(&out, self.handle, p, n, h, c)
-                            }
+                var out: OpaquePointer?
+                try self.withCPath(path) { p, n in
+                    try DecoderBox.with(.state(decoder), engine: self) { h in
+                        try callHost("the delegate's object_for_path callback for /\(path.joined(separator: "/"))") {
+                            f(&out, self.handle, p, n, h, c)
                         }
                     }
-                    return try self.given(out, by: "the delegate's object_for_path")
-                } catch {
-                    self.launchNotes.append(status(of: error).1)
-                    return nil
                 }
+                return try self.given(out, by: "the delegate's object_for_path")
             }
         }
         if let f = d.will_finish_launching {

@@ -17,17 +17,16 @@ final class ReportBox {
     /// The protection as Swift text, for `text`.
     private let protectionText: String
     private let report: RestorationReport
-    private let extraNotes: [String]
     /// The C records made so far (a record's `path` is NULL until it is made).
     private var made: [amber_report_record] = []
     /// Class names as C strings, one per distinct name.
     private var classNames: [String: UnsafePointer<CChar>] = [:]
     private let arena = CArena()
 
-    init(_ report: RestorationReport, extraNotes: [String], protection: String) throws(AmberError) {
+    init(_ report: RestorationReport, protection: String) throws(AmberError) {
         self.protection = UnsafePointer(try arena.string(protection))
         self.protectionText = protection
-        var notes = report.notes + extraNotes
+        var notes = report.notes
         if let reason = report.freshLaunchReason {
             freshReason = ReportBox.code(of: reason)
             notes.insert("fresh launch: \(reason)", at: 0)
@@ -36,7 +35,6 @@ final class ReportBox {
         }
         message = UnsafePointer(try arena.string(notes.joined(separator: "\n")))
         self.report = report
-        self.extraNotes = extraNotes
     }
 
     /// The number of records.
@@ -75,7 +73,6 @@ final class ReportBox {
     /// The whole report as text, one line per record.
     var text: String {
         var text = report.description
-        for n in extraNotes { text += "\n  note: \(n)" }
         text += "\n  archive protection: \(protectionText)"
         return text
     }

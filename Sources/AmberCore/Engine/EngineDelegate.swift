@@ -14,9 +14,10 @@ public struct EngineDelegate {
     /// Called last in restoration, after every restored object finished restoring (SPEC R13).
     /// An error thrown is noted in the report. Default: nothing.
     public var didDecode: ((AppDecoder) throws -> Void)?
-    /// Provides the object for a path whose record names no restoration class (SPEC R10 step
-    /// 2). Default: none, the lookup goes on.
-    public var objectForPath: (([String], StateDecoder) -> RestorableObject?)?
+    /// Provides the object for a controller's path whose record names no restoration class
+    /// (SPEC R10 step 2). Default: none, the lookup goes on. An error thrown is noted in the
+    /// report, and the lookup goes on as if it gave none.
+    public var objectForPath: (([String], StateDecoder) throws -> RestorableObject?)?
     /// Called first at launch, before restoration; the host may build its default interface
     /// here (the objects it creates are found by implicit lookup, SPEC R10 step 3).
     public var willFinishLaunching: (() -> Void)?
@@ -29,7 +30,7 @@ public struct EngineDelegate {
         willEncode: ((AppCoder) throws -> Void)? = nil,
         shouldRestore: ((AppDecoder) -> Bool)? = nil,
         didDecode: ((AppDecoder) throws -> Void)? = nil,
-        objectForPath: (([String], StateDecoder) -> RestorableObject?)? = nil,
+        objectForPath: (([String], StateDecoder) throws -> RestorableObject?)? = nil,
         willFinishLaunching: (() -> Void)? = nil,
         didFinishLaunching: (() -> Void)? = nil
     ) {

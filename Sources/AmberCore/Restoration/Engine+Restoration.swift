@@ -150,7 +150,7 @@ extension Engine {
         }
 
         // 4–6. Objects.
-        var records = findObjects(session)
+        var records = findObjects(session, notes: &notes)
         decodeObjects(session, &records)
         for i in records.indices where records[i].outcome == .restored {
             if let object = session.objects[i] { object.callbacks.finishedRestoring?(object) }
@@ -179,7 +179,7 @@ extension Engine {
     }
 
     /// Step 4 and 5: finds the object of every record, parents first.
-    private func findObjects(_ session: RestoreSession) -> [RestorationRecord] {
+    private func findObjects(_ session: RestoreSession, notes: inout [String]) -> [RestorationRecord] {
         // The records are read in place (`records[i].field`): a copy of a record per lookup
         // retained and released each of its strings.
         let records = session.records
@@ -273,6 +273,7 @@ extension Engine {
         for i in 0 ..< count {
             find(i, &report[i])
         }
+        notes += chain.notes
         return report
     }
 

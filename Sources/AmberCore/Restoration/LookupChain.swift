@@ -32,6 +32,9 @@ struct LookupChain {
     let passID: UInt64
     /// The note "made by restoration class X", made once per class.
     private var madeByClass: [String: String] = [:]
+    /// What failed outside any record's outcome (the delegate's object-for-path throwing), for
+    /// the report's notes.
+    private(set) var notes: [String] = []
 
     init(engine: Engine, session: RestoreSession, existing: [[PathComponent]: RestorableObject], passID: UInt64) {
         self.engine = engine
@@ -73,12 +76,18 @@ struct LookupChain {
         return .found(object, how: how)
     }
 
-    /// Step 2: the delegate, for controllers (a view is found in its controller, step 3).
-    private func delegateObject(record i: Int) -> (RestorableObject, String)? {
+    /// Step 2: the delegate, for controllers (a view is found in its controller, step 3). Its
+    /// failure is a note, and the chain goes on.
+    private mutating func delegateObject(record i: Int) -> (RestorableObject, String)? {
         guard session.records[i].kind == .controller, let objectForPath = engine.delegate.objectForPath else { return nil }
         var coder = session.decoder(record: i)
         defer { session.finish(&coder) }
-        return objectForPath(session.path(ofRecord: i), coder).map { ($0, "given by the delegate") }
+        do {
+            return try objectForPath(session.path(ofRecord: i), coder).map { ($0, "given by the delegate") }
+        } catch {
+            notes.append(AmberError.wrapping(error).message)
+            return nil
+        }
     }
 
     /// Step 3: an existing object with the record's path, or a view its restored controller made.
