@@ -27,11 +27,11 @@ from ._core import (LOGGER_NAME, AppState, Coder, Controller, Decoder, Engine, F
 from ._archive import (Archiver, CodingRegistry, Directory, Unarchiver, app_directory, archive, read_file,
                        unarchive, write_file_atomic)
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 
 def library_version() -> str:
-    """The version of the libamber.so loaded, e.g. "0.1.0"."""
+    """The version of the libamber.so loaded, e.g. "0.2.0"."""
     from ._ffi import load
     return load().amber_version_string().decode()
 
