@@ -34,16 +34,16 @@ extension FileSystem {
                 AmberError(.keyUnavailable, "the key file '\(path)' is a symbolic link; a key file must be a regular file; refused")
             })
         guard let (fd, info) = opened else { return nil }
-        defer { close(fd) }
+        defer { system_close(fd) }
         guard Int(info.st_size) <= maxBytes else {
             throw AmberError(.keyUnavailable, "the key file '\(path)' holds \(info.st_size) bytes, more than \(maxBytes); refused")
         }
         var bytes = [UInt8](repeating: 0, count: maxBytes + 1)
         var count = 0
         while count < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { buffer in read(fd, buffer.baseAddress! + count, buffer.count - count) }
+            let n = bytes.withUnsafeMutableBytes { buffer in system_read(fd, buffer.baseAddress! + count, buffer.count - count) }
             if n < 0 {
-                let code = errno
+                let code = system_errno
                 if code == EINTR { continue }
                 throw failure("read", path, code)
             }
@@ -54,7 +54,7 @@ extension FileSystem {
             throw AmberError(.keyUnavailable, "the key file '\(path)' holds more than \(maxBytes) bytes; refused")
         }
         bytes.removeSubrange(count...)
-        return PrivateFile(bytes: bytes, mode: UInt32(info.st_mode & 0o7777), ownedByUs: info.st_uid == geteuid())
+        return PrivateFile(bytes: bytes, mode: UInt32(info.st_mode & 0o7777), ownedByUs: info.st_uid == system_geteuid())
     }
 
     /// Creates `directory/name` holding `bytes` (mode 0600), durably, unless it exists: the
@@ -72,32 +72,32 @@ extension FileSystem {
         for _ in 0 ..< 16 {
             let tag = String(UInt64.random(in: 0 ... UInt64.max), radix: 16)
             temporary = directory + "/." + name + "." + tag + ".tmp"
-            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            fd = system_open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
             if fd >= 0 { break }
-            let code = errno
+            let code = system_errno
             guard code == EEXIST else { throw failure("create", temporary, code) }
         }
         guard fd >= 0 else { throw AmberError(.io, "cannot create a temporary file in '\(directory)'") }
-        defer { unlink(temporary) }
+        defer { system_unlink(temporary) }
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { buffer in write(fd, buffer.baseAddress! + offset, buffer.count - offset) }
+            let n = bytes.withUnsafeBytes { buffer in system_write(fd, buffer.baseAddress! + offset, buffer.count - offset) }
             if n < 0 {
-                let code = errno
+                let code = system_errno
                 if code == EINTR { continue }
-                close(fd)
+                system_close(fd)
                 throw failure("write", temporary, code)
             }
             offset += n
         }
-        if fsync(fd) != 0 {
-            let code = errno
-            close(fd)
+        if system_fsync(fd) != 0 {
+            let code = system_errno
+            system_close(fd)
             throw failure("sync", temporary, code)
         }
-        if close(fd) != 0 { throw failure("close", temporary, errno) }
-        if link(temporary, target) != 0 {
-            let code = errno
+        if system_close(fd) != 0 { throw failure("close", temporary, system_errno) }
+        if system_link(temporary, target) != 0 {
+            let code = system_errno
             if code == EEXIST { return false }
             throw failure("link", target, code)
         }

@@ -6,15 +6,15 @@ import Musl
 import Darwin
 #endif
 
-/// The engine's only contact with the C library: files (open, read, write, fsync, rename,
-/// unlink, mkdir), the environment, the clock and the kernel's release. Every pointer the C
-/// calls need lives in this file and does not leave it; everything else in AmberCore is safe
-/// Swift.
+/// What the engine asks of the operating system: files (open, read, write, fsync, rename,
+/// unlink, mkdir), the environment, the clock and the kernel's release, through the C calls of
+/// `Syscalls.swift`. Every pointer those calls need lives in Platform/ and does not leave it;
+/// everything else in AmberCore is safe Swift.
 enum FileSystem {
     // MARK: Errors
 
     static func describe(errno code: Int32) -> String {
-        guard let text = strerror(code) else { return "error \(code)" }
+        guard let text = system_strerror(code) else { return "error \(code)" }
         return String(cString: text)
     }
 
@@ -26,7 +26,7 @@ enum FileSystem {
 
     /// The value of an environment variable, if set.
     static func environment(_ name: String) -> String? {
-        guard let value = getenv(name) else { return nil }
+        guard let value = system_getenv(name) else { return nil }
         return String(cString: value)
     }
 
@@ -38,20 +38,20 @@ enum FileSystem {
 
     /// The home directory the password database gives the current user, if any.
     static func passwordHomeDirectory() -> String? {
-        guard let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir else { return nil }
+        guard let entry = system_getpwuid(system_getuid()), let dir = entry.pointee.pw_dir else { return nil }
         let home = String(cString: dir)
         return home.isEmpty ? nil : home
     }
 
     /// The real user id of the process.
-    static func userID() -> UInt32 { UInt32(getuid()) }
+    static func userID() -> UInt32 { UInt32(system_getuid()) }
 
     // MARK: Clock and kernel
 
     /// Seconds since 2001-01-01T00:00:00Z (the reference date of NSDate), from the real-time clock.
     static func now() -> Double {
         var ts = timespec()
-        guard clock_gettime(CLOCK_REALTIME, &ts) == 0 else { return 0 }
+        guard system_clock_gettime(CLOCK_REALTIME, &ts) == 0 else { return 0 }
         return Double(ts.tv_sec) - 978_307_200 + Double(ts.tv_nsec) / 1_000_000_000
     }
 
@@ -59,20 +59,20 @@ enum FileSystem {
     /// nowhere to report it).
     static func writeStandardError(_ text: String) {
         let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        _ = bytes.withUnsafeBytes { system_write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 
     /// Seconds on the monotonic clock, for durations.
     static func monotonicSeconds() -> Double {
         var ts = timespec()
-        guard clock_gettime(CLOCK_MONOTONIC, &ts) == 0 else { return 0 }
+        guard system_clock_gettime(CLOCK_MONOTONIC, &ts) == 0 else { return 0 }
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1_000_000_000
     }
 
     /// The kernel's release (`uname -r`), or "" if unknown.
     static func systemRelease() -> String {
         var names = utsname()
-        guard uname(&names) == 0 else { return "" }
+        guard system_uname(&names) == 0 else { return "" }
         return withUnsafeBytes(of: &names.release) { raw in
             String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
         }
@@ -83,14 +83,14 @@ enum FileSystem {
     /// Whether a directory exists at `path`.
     static func isDirectory(_ path: String) -> Bool {
         var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+        return system_stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// What `lstat` says of a path (a final symbolic link is not followed), or nil if nothing
     /// is there.
     static func linkStatus(_ path: String) -> (isDirectory: Bool, isSymbolicLink: Bool, owner: UInt32, mode: UInt32)? {
         var info = stat()
-        guard lstat(path, &info) == 0 else { return nil }
+        guard system_lstat(path, &info) == 0 else { return nil }
         let type = info.st_mode & S_IFMT
         return (type == S_IFDIR, type == S_IFLNK, UInt32(info.st_uid), UInt32(info.st_mode & 0o7777))
     }
@@ -101,8 +101,8 @@ enum FileSystem {
         var current = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/", omittingEmptySubsequences: true) {
             current += "/" + component
-            if mkdir(current, mode) != 0 {
-                let code = errno
+            if system_mkdir(current, mode) != 0 {
+                let code = system_errno
                 guard code == EEXIST, isDirectory(current) else {
                     throw failure("create the directory", current, code)
                 }
@@ -112,11 +112,11 @@ enum FileSystem {
 
     /// Makes a directory's entries durable (after a rename or an unlink in it).
     static func syncDirectory(_ path: String) throws(AmberError) {
-        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw failure("open the directory", path, errno) }
-        defer { close(fd) }
-        if fsync(fd) != 0 {
-            let code = errno
+        let fd = system_open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure("open the directory", path, system_errno) }
+        defer { system_close(fd) }
+        if system_fsync(fd) != 0 {
+            let code = system_errno
             // Some file systems cannot sync a directory; their entries are as durable as they get.
             guard code == EINVAL || code == EROFS else { throw failure("sync the directory", path, code) }
         }
@@ -156,9 +156,9 @@ enum FileSystem {
             AmberError(.io, "cannot read '\(path)': it is a symbolic link; refused")
         }
     ) throws(AmberError) -> (fd: Int32, info: stat)? {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (noFollow ? O_NOFOLLOW : 0))
+        let fd = system_open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (noFollow ? O_NOFOLLOW : 0))
         if fd < 0 {
-            let code = errno
+            let code = system_errno
             if code == ENOENT { return nil }
             if code == ELOOP && noFollow { throw symbolicLink(path) }
             // A socket cannot be opened (ENXIO): it is there, and not a regular file.
@@ -168,24 +168,24 @@ enum FileSystem {
             throw failure("open", path, code)
         }
         var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            let code = errno
-            close(fd)
+        guard system_fstat(fd, &info) == 0 else {
+            let code = system_errno
+            system_close(fd)
             throw failure("inspect", path, code)
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            close(fd)
+            system_close(fd)
             throw notRegular(path, typeName(info.st_mode))
         }
-        let flags = fcntl(fd, F_GETFL)
-        if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
+        let flags = system_fcntl(fd, F_GETFL)
+        if flags >= 0 { _ = system_fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
         return (fd, info)
     }
 
     /// The mode (type and permissions) `lstat` gives for a path, or nil if nothing is there.
     static func linkStatusMode(_ path: String) -> mode_t? {
         var info = stat()
-        guard lstat(path, &info) == 0 else { return nil }
+        guard system_lstat(path, &info) == 0 else { return nil }
         return info.st_mode
     }
 
@@ -195,7 +195,7 @@ enum FileSystem {
     ///   left as it is); `.limitExceeded` for a file larger than `maxBytes`.
     static func readFile(_ path: String, maxBytes: Int) throws(AmberError) -> [UInt8]? {
         guard let (fd, info) = try openRegularFile(path) else { return nil }
-        defer { close(fd) }
+        defer { system_close(fd) }
         let size = Int(info.st_size)
         guard size <= maxBytes else {
             throw AmberError(.limitExceeded, "'\(path)' holds \(size) bytes, more than the limit of \(maxBytes)")
@@ -207,9 +207,9 @@ enum FileSystem {
         var count = 0
         while true {
             if count == result.count { result.append(contentsOf: repeatElement(0, count: min(result.count, 1 << 22))) }
-            let n = result.withUnsafeMutableBytes { buffer in read(fd, buffer.baseAddress! + count, buffer.count - count) }
+            let n = result.withUnsafeMutableBytes { buffer in system_read(fd, buffer.baseAddress! + count, buffer.count - count) }
             if n < 0 {
-                let code = errno
+                let code = system_errno
                 if code == EINTR { continue }
                 throw failure("read", path, code)
             }
@@ -263,9 +263,9 @@ enum FileSystem {
         for _ in 0 ..< 16 {
             let tag = String(UInt64.random(in: 0 ... UInt64.max), radix: 16)
             temporary = directory + "/." + name + "." + tag + ".tmp"
-            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            fd = system_open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
             if fd >= 0 { break }
-            let code = errno
+            let code = system_errno
             guard code == EEXIST else { throw failure("create", temporary, code) }
         }
         guard fd >= 0 else { throw AmberError(.io, "cannot create a temporary file in '\(directory)'") }
@@ -277,27 +277,27 @@ enum FileSystem {
                 if let faults {
                     do { try faults.step("unlink", temporary) } catch { injected = true }
                 }
-                if !injected { unlink(temporary) }
+                if !injected { system_unlink(temporary) }
             }
         }
         do throws(AmberError) {
             try faults?.step("write", temporary)
-            try writeAll(fd, bytes, temporary, startWriteBack: durable)
+            try writeAll(fd, bytes, temporary)
             try faults?.step("fsync", temporary)
-            if durable, fsync(fd) != 0 { throw failure("sync", temporary, errno) }
+            if durable, system_fsync(fd) != 0 { throw failure("sync", temporary, system_errno) }
         } catch {
-            close(fd)
+            system_close(fd)
             throw error
         }
         do throws(AmberError) {
             try faults?.step("close", temporary)
         } catch {
-            close(fd)
+            system_close(fd)
             throw error
         }
-        if close(fd) != 0 { throw failure("close", temporary, errno) }
+        if system_close(fd) != 0 { throw failure("close", temporary, system_errno) }
         try faults?.step("rename", target)
-        if rename(temporary, target) != 0 { throw failure("rename over", target, errno) }
+        if system_rename(temporary, target) != 0 { throw failure("rename over", target, system_errno) }
         renamed = true
         do throws(AmberError) {
             try faults?.step("fsync directory", directory)
@@ -307,35 +307,16 @@ enum FileSystem {
         }
     }
 
-    #if os(Linux)
-    /// Linux's `sync_file_range(2)` (the C library's module does not declare it): integer
-    /// arguments, passed in the same registers by both calling conventions.
-    @_silgen_name("sync_file_range")
-    private static func syncFileRange(_ fd: Int32, _ offset: Int64, _ count: Int64, _ flags: UInt32) -> Int32
-    /// SYNC_FILE_RANGE_WRITE: start writing the range's dirty pages back, without waiting.
-    private static let syncFileRangeWrite: UInt32 = 2
-    #endif
-
-    /// Writes `bytes` in pieces of 512 KiB; with `startWriteBack` (a durable write, which an
-    /// `fsync` follows), on Linux each piece's write-back to the device is started as soon as it
-    /// is written (`sync_file_range`, advisory: its failure changes
-    /// nothing), so that the device works while the next pieces are copied and the `fsync`
-    /// after this waits for less.
-    private static func writeAll(_ fd: Int32, _ bytes: [UInt8], _ path: String, startWriteBack: Bool) throws(AmberError) {
+    /// Writes all of `bytes`, however many calls it takes.
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8], _ path: String) throws(AmberError) {
         var offset = 0
-        let piece = 1 << 19
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { buffer in
-                write(fd, buffer.baseAddress! + offset, min(buffer.count - offset, piece))
-            }
+            let n = bytes.withUnsafeBytes { buffer in system_write(fd, buffer.baseAddress! + offset, buffer.count - offset) }
             if n < 0 {
-                let code = errno
+                let code = system_errno
                 if code == EINTR { continue }
                 throw failure("write", path, code)
             }
-            #if os(Linux)
-            if startWriteBack, bytes.count > piece { _ = syncFileRange(fd, Int64(offset), Int64(n), syncFileRangeWrite) }
-            #endif
             offset += n
         }
     }
@@ -352,7 +333,7 @@ enum FileSystem {
         for entry in entries where entry.hasPrefix(prefix) && entry.hasSuffix(".tmp") {
             let middle = entry.dropFirst(prefix.count).dropLast(4)
             guard !middle.isEmpty, middle.allSatisfy({ $0.isHexDigit }) else { continue }
-            if unlink(directory + "/" + entry) == 0 { removed += 1 }
+            if system_unlink(directory + "/" + entry) == 0 { removed += 1 }
         }
         return removed
     }
@@ -370,8 +351,8 @@ enum FileSystem {
             throw AmberError(.io, "cannot remove '\(path)': it is \(typeName(mode)), not a regular file; refused, left as it is")
         }
         try faults?.step("unlink", path)
-        if unlink(path) != 0 {
-            let code = errno
+        if system_unlink(path) != 0 {
+            let code = system_errno
             if code == ENOENT { return }
             throw failure("remove", path, code)
         }
@@ -381,8 +362,8 @@ enum FileSystem {
 
     /// Removes an empty directory; nothing happens if it does not exist.
     static func removeDirectory(_ path: String) throws(AmberError) {
-        if rmdir(path) != 0 {
-            let code = errno
+        if system_rmdir(path) != 0 {
+            let code = system_errno
             if code == ENOENT { return }
             throw failure("remove the directory", path, code)
         }
@@ -391,21 +372,21 @@ enum FileSystem {
     /// The permission bits of a file (for tests and diagnostics), or nil if it does not exist.
     static func permissions(_ path: String) -> UInt32? {
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard system_stat(path, &info) == 0 else { return nil }
         return UInt32(info.st_mode & 0o7777)
     }
 
     /// Changes the permission bits of a path (for tests).
     static func setPermissions(_ path: String, _ mode: UInt32) {
-        _ = chmod(path, mode_t(mode))
+        _ = system_chmod(path, mode_t(mode))
     }
 
     /// The names in a directory (for tests and diagnostics), or nil if it cannot be read.
     static func directoryEntries(_ path: String) -> [String]? {
-        guard let dir = opendir(path) else { return nil }
-        defer { closedir(dir) }
+        guard let dir = system_opendir(path) else { return nil }
+        defer { system_closedir(dir) }
         var names: [String] = []
-        while let entry = readdir(dir) {
+        while let entry = system_readdir(dir) {
             let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
             }
