@@ -846,8 +846,7 @@ struct WriterKeyCache {
     }
 }
 
-/// An array of objects, as the archiver and the unarchiver keep it (`KeyedArchiver.heldArrays`,
-/// `KeyedUnarchiver.heldLists`) and read it.
+/// An array of objects, as the archiver keeps it (`KeyedArchiver.heldArrays`) and reads it.
 @usableFromInline
 protocol HeldObjects {
     /// The number of objects. (Mutating, as `object(at:)`, only so that it is called on an

@@ -19,10 +19,8 @@ public final class KeyedUnarchiver {
     let plist: BinaryPropertyList
     /// The object being decoded: its dictionary, UID (-1 for `$top`) and nesting depth.
     @exclusivity(unchecked) var cursor: Cursor
-    /// The objects made so far and where each is.
+    /// The objects made so far, by UID.
     @exclusivity(unchecked) var made = MadeObjects()
-    /// `MadeObjects.located`'s mark of an object whose class's `make` runs.
-    static let beingMade = UInt64.max
     /// Values the current `decodeValue` may still produce (see `BinaryPropertyList.valueBudget`):
     /// an NSArray may be referenced from many places, and decoding copies it each time.
     var valueBudget = 0
@@ -38,12 +36,6 @@ public final class KeyedUnarchiver {
     /// What recent lookups found, to find it again without searching.
     @exclusivity(unchecked) var caches = LookupCaches()
 
-    /// What the reads in `deinit` add up to, so that they are not optimized away.
-    var touched: UInt = 0
-
-    deinit {
-        touched = releaseInBlocks(&made.singles) &+ releaseInBlocks(&made.heldLists)
-    }
 
     struct Cursor {
         var dict: BinaryPropertyList.Header
@@ -51,26 +43,14 @@ public final class KeyedUnarchiver {
         var depth: Int
     }
 
-    /// The objects an unarchiver made, held until it ends, and where each one is by UID.
+    /// The objects an unarchiver made, by UID, held until it ends: the same archived object
+    /// decodes to the same instance however often it is referenced.
     struct MadeObjects {
-        /// Where each object made so far is, by UID (allocated at the first object): 0 for one not
-        /// made, `beingMade` while its class's `make` runs, else the array it is in and its index
-        /// there. High 32 bits 0: in `singles`, at the low bits minus one; n > 0: in `heldLists[n -
-        /// 1]`, at the low bits. One array, read once per object met.
-        var located: [UInt64] = []
-        /// The objects made that no held array holds: those decoded one at a time, and those of an
-        /// array not complete yet (moved out when it is: set to nil, and the nils at the end
-        /// removed, so that for a tree this stays as short as the tree is deep).
-        var singles: [AnyObject?] = []
-        /// The arrays of objects `decodeObjects` returned, each kept whole: it holds its objects for
-        /// one reference count, and `located` finds the objects in it. Objects used to be held one
-        /// by one until the unarchiver's end, and released then, long cold past the caches (an
-        /// atomic that waits on memory, one object after another); now an array's objects are
-        /// moved here when it is complete, still in the caches. A caller that keeps the array it
-        /// got shares it, and the end then counts one reference per array.
-        var heldLists: [any HeldObjects] = []
-        /// The UIDs of the items of the arrays being decoded, innermost last (see `listObject`).
-        var listUIDs: [Int32] = []
+        /// The object made for each UID, nil for one not made (allocated at the first object).
+        var objects: [AnyObject?] = []
+        /// Whether each UID's object is being made (its class's `make` runs): met again then,
+        /// it refers to itself.
+        var inProgress: [Bool] = []
     }
 
     /// The unarchiver's lookup caches: keys, key bytes, and strings met recently.
@@ -400,11 +380,6 @@ public final class KeyedUnarchiver {
 
     /// Decodes an array (NSArray) of objects of registered coding classes, each an instance of
     /// `T`: an array of the host's own class, without converting an `[AnyObject]`.
-    ///
-    /// The unarchiver keeps the array it returns until it ends (objects met again later in the
-    /// archive are found in it): a caller that keeps that array, rather than a copy converted
-    /// from it, lets the unarchiver's end count one reference for the whole array instead of one
-    /// per object.
     /// - Throws: as `decodeObjects(forKey:ofClasses:)`; `.typeMismatch` if an object is not a `T`.
     @inlinable
     public func decodeObjects<T: AnyObject>(forKey key: String, ofClasses classes: Set<String>? = nil, as type: T.Type) throws -> [T] {
@@ -416,17 +391,14 @@ public final class KeyedUnarchiver {
             guard let item = object as? T else { throw listMismatch(object, at: i, forKey: key, expected: "\(T.self)") }
             result.append(item)
         }
-        if !result.isEmpty { hold(result, list) }
         return result
     }
 
-    /// An NSArray of objects being decoded: where its references are, how many, and where its
-    /// UIDs begin in `listUIDs`.
+    /// An NSArray of objects being decoded: where its references are, and how many.
     @usableFromInline
     struct ObjectList {
         let start: Int
         @usableFromInline let count: Int
-        let mark: Int
     }
 
     /// The NSArray of objects under `key`.
@@ -440,12 +412,10 @@ public final class KeyedUnarchiver {
         else { throw mismatch(key, "array", ref) }
         let items = plist.header(itemsRef)
         guard items.marker >> 4 == 0xA else { throw ArchiveError.notKeyed("the NSArray object \(u)'s NS.objects is not an array") }
-        return ObjectList(start: items.start, count: items.count, mark: made.listUIDs.count)
+        return ObjectList(start: items.start, count: items.count)
     }
 
-    /// The object at `i` in `list`, made if it was not yet. Its UID goes to `listUIDs` at the
-    /// list's mark plus `i` (whatever an object's decoding left above that, if it caught an
-    /// error of its own).
+    /// The object at `i` in `list`, made if it was not yet.
     @usableFromInline
     func listObject(_ list: ObjectList, at i: Int, forKey key: String, ofClasses classes: Set<String>?) throws -> AnyObject {
         let itemRef = plist.ref(at: list.start + i * plist.refSize)
@@ -453,32 +423,12 @@ public final class KeyedUnarchiver {
         guard let object = try object(uid: item, allowed: classes) else {
             throw ArchiveError(.typeMismatch, "the array for key '\(key)'\(where_) holds null")
         }
-        if made.listUIDs.count > list.mark + i { made.listUIDs.removeSubrange((list.mark + i)...) }
-        made.listUIDs.append(Int32(truncatingIfNeeded: item))
         return object
     }
 
     @usableFromInline
     func listMismatch(_ object: AnyObject, at i: Int, forKey key: String, expected: String) -> ArchiveError {
         ArchiveError(.typeMismatch, "item \(i) of the array for key '\(key)'\(where_) is a \(type(of: object)), not a \(expected)")
-    }
-
-    /// Keeps `objects`, the complete array of `list`, and moves there those of its objects
-    /// that were in `singles`.
-    @usableFromInline
-    func hold(_ objects: any HeldObjects, _ list: ObjectList) {
-        let array = UInt64(made.heldLists.count + 1) << 32
-        made.heldLists.append(objects)
-        for i in 0 ..< list.count {
-            let u = Int(made.listUIDs[list.mark + i])
-            let at = made.located[u]
-            if at != 0, at >> 32 == 0, Int(at) <= made.singles.count {
-                made.singles[Int(at) - 1] = nil
-                made.located[u] = array | UInt64(i)
-            }
-        }
-        while let last = made.singles.last, last == nil { made.singles.removeLast() }
-        made.listUIDs.removeSubrange(list.mark...)
     }
 
     func object(uid u: Int, allowed: Set<String>?) throws -> AnyObject? {
@@ -497,32 +447,26 @@ public final class KeyedUnarchiver {
         if let allowed, !classes[position].chain.contains(where: { allowed.contains($0) }) {
             throw ArchiveError(.classNotAllowed, "object \(u) is of class \(classes[position].coding?.name ?? classes[position].name), which is not among the allowed classes \(allowed.sorted())")
         }
-        if made.located.isEmpty { made.located = [UInt64](repeating: 0, count: archive.objectCount) }
-        let at = made.located[u]
-        if at != 0 {
-            guard at != KeyedUnarchiver.beingMade else {
-                throw ArchiveError(.notKeyedArchive, "object \(u) refers to itself before it can be made; a cycle must pass through a class that decodes after it is made")
-            }
-            let array = Int(at >> 32), index = Int(at & 0xFFFF_FFFF)
-            if array > 0 { return made.heldLists[array - 1].object(at: index) }
-            guard index <= made.singles.count, let object = made.singles[index - 1] else {
-                throw ArchiveError(.notKeyedArchive, "object \(u) was lost (an error of the unarchiver)")
-            }
-            return object
+        if made.objects.isEmpty {
+            made.objects = [AnyObject?](repeating: nil, count: archive.objectCount)
+            made.inProgress = [Bool](repeating: false, count: archive.objectCount)
+        }
+        if let object = made.objects[u] { return object }
+        guard !made.inProgress[u] else {
+            throw ArchiveError(.notKeyedArchive, "object \(u) refers to itself before it can be made; a cycle must pass through a class that decodes after it is made")
         }
         let saved = cursor
         guard saved.depth < plist.limits.maxDepth else {
             throw ArchiveError.limit("objects nest deeper than the limit of \(plist.limits.maxDepth)")
         }
         cursor = Cursor(dict: h, uid: u, depth: saved.depth + 1)
-        made.located[u] = KeyedUnarchiver.beingMade
+        made.inProgress[u] = true
         defer {
             cursor = saved
-            if made.located[u] == KeyedUnarchiver.beingMade { made.located[u] = 0 }  // `make` threw
+            made.inProgress[u] = false
         }
         let object = try make(self)
-        made.singles.append(object)
-        made.located[u] = UInt64(made.singles.count)
+        made.objects[u] = object
         if let decode { try decode(object, self) }
         return object
     }

@@ -19,23 +19,7 @@ func releaseInBlocks(_ objects: inout [AnyObject]) -> UInt {
     return sum
 }
 
-/// As `releaseInBlocks(_:)`, for optional objects. (Written out rather than shared with it
-/// through a generic loop and a closure, which the optimizer did not flatten.)
-@inline(__always)
-func releaseInBlocks(_ objects: inout [AnyObject?]) -> UInt {
-    var sum: UInt = 0
-    while !objects.isEmpty {
-        let start = max(objects.count - 32, 0)
-        for i in start ..< objects.count {
-            if let object = objects[i] { sum &+= UInt(bitPattern: ObjectIdentifier(type(of: object))) }
-        }
-        objects.removeSubrange(start...)
-    }
-    return sum
-}
-
-/// As `releaseInBlocks(_:)`, for arrays of objects (the archiver's `heldArrays`, the
-/// unarchiver's `heldLists`): releases each array, and with it its objects if nothing else
+/// As `releaseInBlocks(_:)`, for arrays of objects (the archiver's `heldArrays`): releases each array, and with it its objects if nothing else
 /// holds them.
 @inline(__always)
 func releaseInBlocks(_ arrays: inout [any HeldObjects]) -> UInt {
