@@ -24,30 +24,12 @@ public final class KeyedArchiver {
     /// Everything the archive holds so far. One stored property, so that each call makes one
     /// access to it (class properties are checked for exclusive access at run time).
     @exclusivity(unchecked) var w: ArchiveWriter
-    /// Keeps encoded objects alive so that their identities are not reused during encoding:
-    /// the objects met one at a time (`encodeObject`).
+    /// Every object given a UID, kept alive until the archive is finished so that its identity
+    /// is not reused by another object during encoding.
     var retained: [AnyObject] = []
-    /// The arrays `encodeObjects` met new objects in, each kept whole: an array holds its
-    /// objects, and nothing can change the array while the archiver holds it too (an array is a
-    /// value), so it keeps them alive as `retained` would, for one reference count instead of one
-    /// per object (and one release at the end instead of one per object).
-    ///
-    /// Past the caches that matters: an object met in an array is usually cold (a parent meets
-    /// its children long before their turn comes), and counting a reference is an atomic write,
-    /// which the processor runs only once every read before it is done: a whole wait on memory
-    /// each. An array of a registered class is not even read when met (its
-    /// objects' classes are found at their turn, see `encodeArray`).
-    var heldArrays: [any HeldObjects] = []
-    /// What `touch`'s reads and `finishEncoding`'s reads of `retained` and `heldArrays` add up
-    /// to, so that they are not optimized away.
-    var touched: UInt = 0
-    /// An object given its UID and waiting to be encoded: plain numbers, copied without
-    /// reference counting.
+    /// An object given its UID and waiting to be encoded.
     struct Pending {
-        /// The object's index in `retained`, or in `heldArrays[array]`.
-        let object: Int32
-        /// Its array's index in `heldArrays`; -1 if the object is in `retained`.
-        let array: Int32
+        let object: AnyObject
         /// Its class's index in `classes`; -1 if it is found when the object's turn comes (an
         /// object met in an array of a registered class: see `encodeArray`).
         let cls: Int32
@@ -276,52 +258,19 @@ public final class KeyedArchiver {
         try encodeArray(objects, forKey: key)
     }
 
-    /// Encodes an array of objects (`encodeObjects`). Inlinable so that it is compiled for the
-    /// caller's `T`: the loops then read each object's identity and class without retaining it
-    /// (see `heldArrays`).
+    /// Encodes an array of objects (`encodeObjects`).
     ///
-    /// When the registry has a class for `T` itself, the objects are not read at all here: an
-    /// object's class is found when its turn to be encoded comes (`drain`), from its own Swift
-    /// type, and the object is read then anyway. A parent meets its children long before their
-    /// turn, and past the caches each child's first read here was a wait on memory of its own
-    /// (the children of a tree made depth first lie a subtree apart), while at their turn the
-    /// objects come in the order they were made. An instance of a subclass of `T` that no
-    /// registered class encodes is then refused at its turn (from the outermost call, as an
-    /// error of its `encode` would be), not by this call.
+    /// When the registry has a class for `T` itself, an object's class is found when its turn
+    /// to be encoded comes (`drain`), from its own Swift type: a registered subclass is encoded
+    /// as itself, and an instance of a subclass that no registered class encodes is refused at
+    /// its turn (from the outermost call, as an error of its `encode` would be), not by this
+    /// call.
     @inlinable
     func encodeArray<T: AnyObject>(_ objects: [T], forKey key: String) throws {
         let start = beginObjects()
-        var held: Int32 = -1
-        if isRegistered(ObjectIdentifier(T.self)) {
-            // Where each object would be in the table of objects met, read first in a loop of its
-            // own: past the caches, those reads overlap; in the loop below, long for each object,
-            // each would wait in turn.
-            if objects.count > 1 {
-                for i in objects.indices { touch(ObjectIdentifier(objects[i])) }
-            }
-            for i in objects.indices {
-                try meet(ObjectIdentifier(objects[i]), nil, at: i, held: &held) { objects }
-            }
-        } else {
-            // The objects' classes first, in a loop of their own: the objects are usually cold,
-            // and plain reads of them, close together, overlap; the loop below, long for each
-            // object, would wait for each in turn.
-            let first = objects.isEmpty ? nil : ObjectIdentifier(type(of: objects[0]))
-            var oneClass = true
-            for i in objects.indices where ObjectIdentifier(type(of: objects[i])) != first { oneClass = false }
-            for i in objects.indices {
-                let type = oneClass ? first! : ObjectIdentifier(type(of: objects[i]))
-                try meet(ObjectIdentifier(objects[i]), type, at: i, held: &held) { objects }
-            }
-        }
+        let classAtTurn = isRegistered(ObjectIdentifier(T.self))
+        for object in objects { try meet(object, classAtTurn: classAtTurn) }
         endObjects(forKey: key, from: start)
-    }
-
-    /// Reads where the object of identity `identity` would be in the table of objects met (see
-    /// `encodeArray`).
-    @usableFromInline
-    func touch(_ identity: ObjectIdentifier) {
-        touched &+= UInt(truncatingIfNeeded: w.touchObject(UInt64(UInt(bitPattern: identity))))
     }
 
     /// Whether the registry has a class for the Swift type `type` (the last answer kept).
@@ -338,21 +287,11 @@ public final class KeyedArchiver {
     @usableFromInline
     func beginObjects() -> Int { w.scratch.count }
 
-    /// The object at `index` of an array being encoded (`encodeObjects`), of identity `identity`
-    /// and Swift class `type` (nil: found at the object's turn, and the object not read now):
-    /// its UID goes onto the stack of UIDs. The object is not retained: if it is new, the array
-    /// (`objects`) is kept in `heldArrays` (once, its index in `held`, -1 before), and the
-    /// array keeps it alive.
+    /// An object of an array being encoded (`encodeObjects`): its UID goes onto the stack of
+    /// UIDs. With `classAtTurn`, its class is found when its turn comes (see `encodeArray`).
     @usableFromInline
-    func meet(_ identity: ObjectIdentifier, _ type: ObjectIdentifier?, at index: Int, held: inout Int32,
-              _ objects: () -> any HeldObjects) throws {
-        let u = try uid(identity: identity, type: type, object: { var list = objects(); return list.object(at: index) }) {
-            if held < 0 {
-                held = Int32(truncatingIfNeeded: heldArrays.count)
-                heldArrays.append(objects())
-            }
-            return (Int32(truncatingIfNeeded: index), held)
-        }
+    func meet(_ object: AnyObject, classAtTurn: Bool) throws {
+        let u = try uid(of: object, type: classAtTurn ? nil : ObjectIdentifier(type(of: object)))
         w.scratch.append(Int32(truncatingIfNeeded: u))
     }
 
@@ -377,30 +316,22 @@ public final class KeyedArchiver {
     /// The UID of an object, encoding it first if it has not been.
     func uid(of object: AnyObject?) throws -> Int {
         guard let object else { return 0 }
-        return try uid(identity: ObjectIdentifier(object), type: ObjectIdentifier(type(of: object)), object: { object }) {
-            retained.append(object)
-            return (Int32(truncatingIfNeeded: retained.count - 1), -1)
-        }
+        return try uid(of: object, type: ObjectIdentifier(type(of: object)))
     }
 
-    /// The UID of the object whose identity is `identity` and whose Swift class is `type`,
-    /// encoding it first if it has not been. `object` gives the object itself, needed only for
-    /// a class met for the first time; `keep` keeps a new object alive until the end and says
-    /// where it is (its index in `retained`, or in an array of `heldArrays` and that array's
-    /// index). A nil `type`: the class is found at the object's turn (`drain`).
-    @inline(__always)
-    private func uid(identity: ObjectIdentifier, type: ObjectIdentifier?, object: () -> AnyObject,
-                     keep: () -> (object: Int32, array: Int32)) throws -> Int {
-        let identity = UInt64(UInt(bitPattern: identity))
+    /// The UID of `object`, whose Swift class is `type`, encoding it first if it has not been.
+    /// A nil `type`: the class is found at the object's turn (`drain`).
+    private func uid(of object: AnyObject, type: ObjectIdentifier?) throws -> Int {
+        let identity = UInt64(UInt(bitPattern: ObjectIdentifier(object)))
         let (found, slot, tag) = w.findObject(identity)
         if found >= 0 { return found }
         let cls: Int32
-        if let type { cls = try classIndex(type: type, of: object) } else { cls = -1 }
+        if let type { cls = try classIndex(type: type, of: { object }) } else { cls = -1 }
         // Describing a class met for the first time (`index(of:)`) adds to `$objects`, not to
         // `objectIndex`: `slot` is still where the object goes.
         let objectUID = w.reserveObject(identity: identity, slot: slot, tag: tag)
-        let (index, array) = keep()
-        pending.append(Pending(object: index, array: array, cls: cls, uid: Int32(truncatingIfNeeded: objectUID)))
+        retained.append(object)
+        pending.append(Pending(object: object, cls: cls, uid: Int32(truncatingIfNeeded: objectUID)))
         if !draining { try drain() }
         return objectUID
     }
@@ -445,7 +376,7 @@ public final class KeyedArchiver {
         defer { draining = false }
         while let next = pending.popLast() {
             let mark = pending.count
-            let object = next.array < 0 ? retained[Int(next.object)] : heldArrays[Int(next.array)].object(at: Int(next.object))
+            let object = next.object
             var c = next.cls
             if c < 0 {
                 let type = ObjectIdentifier(Swift.type(of: object))
@@ -522,7 +453,7 @@ public final class KeyedArchiver {
             throw ArchiveError(.limitExceeded, "the archive would hold \(objectCount) objects; the limit is \(limits.maxObjects)")
         }
         finished = true
-        touched &+= releaseInBlocks(&retained) &+ releaseInBlocks(&heldArrays)
+        retained = []
         let bytes = w.finish()
         guard bytes.count <= limits.maxBytes else {
             throw ArchiveError(.limitExceeded, "the archive would be \(bytes.count) bytes; the limit is \(limits.maxBytes)")
@@ -656,12 +587,6 @@ struct ArchiveWriter {
         open.append((pairs.count, objectUID))
         pairs.append(classKey)
         pairs.append(table.uid(UInt64(classDescription)))
-    }
-
-    /// The control word of the group of `objectIndex` where `identity`'s probe starts.
-    @inline(__always)
-    mutating func touchObject(_ identity: UInt64) -> UInt64 {
-        objectIndex.touch(hash: RefMap.hash(identity))
     }
 
     /// The UID of an object already encoded (-1 if none), its slot in `objectIndex` and tag.
@@ -844,25 +769,4 @@ struct WriterKeyCache {
         refs[slot] = ref
         ascii[slot] = key.utf8.span.isASCII
     }
-}
-
-/// An array of objects, as the archiver keeps it (`KeyedArchiver.heldArrays`) and reads it.
-@usableFromInline
-protocol HeldObjects {
-    /// The number of objects. (Mutating, as `object(at:)`, only so that it is called on an
-    /// array in place: `releaseInBlocks` reads it to bring a cold array into the caches before
-    /// releasing it, and a copy would count a reference to the array first, an atomic that waits
-    /// for the cold read. A `count` property read through `any HeldObjects` made that copy.)
-    mutating func heldCount() -> Int
-    /// The object at `i`. (Mutating only so that it is called on an array in place, as in
-    /// `heldArrays[a].object(at: i)`, rather than on a copy, which counts a reference to the
-    /// array, long cold by then, twice.)
-    mutating func object(at i: Int) -> AnyObject
-}
-
-extension Array: HeldObjects where Element: AnyObject {
-    @usableFromInline
-    mutating func heldCount() -> Int { count }
-    @usableFromInline
-    mutating func object(at i: Int) -> AnyObject { self[i] }
 }

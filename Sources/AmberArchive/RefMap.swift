@@ -74,14 +74,6 @@ struct RefMap {
         }
     }
 
-    /// The control word of the group where the probe for `hash` starts. Read for several values
-    /// before any of them is probed, so that the reads of their groups, cold in a large table,
-    /// overlap instead of waiting one after another.
-    @inline(__always)
-    func touch(hash: UInt64) -> UInt64 {
-        words[group(UInt32(truncatingIfNeeded: hash >> 32)) &* 8]
-    }
-
     /// The group where a tag's probe starts.
     @inline(__always)
     private func group(_ tag: UInt32) -> Int {
