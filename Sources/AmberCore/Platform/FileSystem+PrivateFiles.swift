@@ -41,12 +41,7 @@ extension FileSystem {
         var bytes = [UInt8](repeating: 0, count: maxBytes + 1)
         var count = 0
         while count < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { buffer in system_read(fd, buffer.baseAddress! + count, buffer.count - count) }
-            if n < 0 {
-                let code = system_errno
-                if code == EINTR { continue }
-                throw failure("read", path, code)
-            }
+            let n = try readSome(fd, into: &bytes, at: count, path)
             if n == 0 { break }
             count += n
         }
@@ -67,28 +62,13 @@ extension FileSystem {
     static func createFileExclusively(directory: String, name: String, bytes: [UInt8]) throws(AmberError) -> Bool {
         try makeDirectories(directory)
         let target = directory + "/" + name
-        var temporary = ""
-        var fd: Int32 = -1
-        for _ in 0 ..< 16 {
-            let tag = String(UInt64.random(in: 0 ... UInt64.max), radix: 16)
-            temporary = directory + "/." + name + "." + tag + ".tmp"
-            fd = system_open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            if fd >= 0 { break }
-            let code = system_errno
-            guard code == EEXIST else { throw failure("create", temporary, code) }
-        }
-        guard fd >= 0 else { throw AmberError(.io, "cannot create a temporary file in '\(directory)'") }
+        let (fd, temporary) = try createTemporaryFile(directory: directory, name: name)
         defer { system_unlink(temporary) }
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { buffer in system_write(fd, buffer.baseAddress! + offset, buffer.count - offset) }
-            if n < 0 {
-                let code = system_errno
-                if code == EINTR { continue }
-                system_close(fd)
-                throw failure("write", temporary, code)
-            }
-            offset += n
+        do throws(AmberError) {
+            try writeAll(fd, bytes, temporary)
+        } catch {
+            system_close(fd)
+            throw error
         }
         if system_fsync(fd) != 0 {
             let code = system_errno

@@ -207,12 +207,7 @@ enum FileSystem {
         var count = 0
         while true {
             if count == result.count { result.append(contentsOf: repeatElement(0, count: min(result.count, 1 << 22))) }
-            let n = result.withUnsafeMutableBytes { buffer in system_read(fd, buffer.baseAddress! + count, buffer.count - count) }
-            if n < 0 {
-                let code = system_errno
-                if code == EINTR { continue }
-                throw failure("read", path, code)
-            }
+            let n = try readSome(fd, into: &result, at: count, path)
             if n == 0 { break }
             count += n
             guard count <= maxBytes else {
@@ -257,18 +252,8 @@ enum FileSystem {
         if let mode = linkStatusMode(target), mode & S_IFMT != S_IFREG, mode & S_IFMT != S_IFLNK {
             throw AmberError(.io, "cannot replace '\(target)': it is \(typeName(mode)), not a regular file; refused, left as it is")
         }
-        var temporary = ""
-        var fd: Int32 = -1
         try faults?.step("create", directory)
-        for _ in 0 ..< 16 {
-            let tag = String(UInt64.random(in: 0 ... UInt64.max), radix: 16)
-            temporary = directory + "/." + name + "." + tag + ".tmp"
-            fd = system_open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            if fd >= 0 { break }
-            let code = system_errno
-            guard code == EEXIST else { throw failure("create", temporary, code) }
-        }
-        guard fd >= 0 else { throw AmberError(.io, "cannot create a temporary file in '\(directory)'") }
+        let (fd, temporary) = try createTemporaryFile(directory: directory, name: name)
         var renamed = false
         defer {
             if !renamed {
@@ -307,8 +292,33 @@ enum FileSystem {
         }
     }
 
+    /// Creates `.<name>.<random hex>.tmp` in `directory`, exclusively and owner-only (0600), for
+    /// writing; its descriptor and path.
+    static func createTemporaryFile(directory: String, name: String) throws(AmberError) -> (fd: Int32, path: String) {
+        for _ in 0 ..< 16 {
+            let tag = String(UInt64.random(in: 0 ... UInt64.max), radix: 16)
+            let temporary = directory + "/." + name + "." + tag + ".tmp"
+            let fd = system_open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            if fd >= 0 { return (fd, temporary) }
+            let code = system_errno
+            guard code == EEXIST else { throw failure("create", temporary, code) }
+        }
+        throw AmberError(.io, "cannot create a temporary file in '\(directory)'")
+    }
+
+    /// Reads into `buffer` from `offset` to its end, in one `read` (retried on EINTR); returns
+    /// how many bytes came, 0 at the end of the file.
+    static func readSome(_ fd: Int32, into buffer: inout [UInt8], at offset: Int, _ path: String) throws(AmberError) -> Int {
+        while true {
+            let n = buffer.withUnsafeMutableBytes { b in system_read(fd, b.baseAddress! + offset, b.count - offset) }
+            if n >= 0 { return n }
+            let code = system_errno
+            if code != EINTR { throw failure("read", path, code) }
+        }
+    }
+
     /// Writes all of `bytes`, however many calls it takes.
-    private static func writeAll(_ fd: Int32, _ bytes: [UInt8], _ path: String) throws(AmberError) {
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], _ path: String) throws(AmberError) {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { buffer in system_write(fd, buffer.baseAddress! + offset, buffer.count - offset) }
