@@ -19,8 +19,8 @@ public struct EngineOptions {
     /// How archives are protected (SPEC R20).
     public enum Protection {
         /// AES-256-GCM under a key file: this path, or nil for `archive.key` in the storage's
-        /// directory (the state directory for a custom store). A store in memory gets a key that
-        /// lives as long as the process.
+        /// directory (the state directory for a custom store). A store in memory keeps its own
+        /// key (`MemoryStore.key`) and uses no key file.
         case keyFile(String?)
         /// AES-256-GCM under the key the provider gives.
         case keyProvider(any KeyProvider)
@@ -67,9 +67,9 @@ extension EngineConfiguration {
             envelope = .unencrypted(bundleVersion: options.bundleVersion)
         case .keyProvider(let provider):
             envelope = SealedEnvelope(keyProvider: provider, bundleVersion: options.bundleVersion)
-        case .keyFile(let path?):
+        case .keyFile(let path?) where !(store is MemoryStore):
             envelope = SealedEnvelope(keyProvider: try Self.keyFile(at: path), bundleVersion: options.bundleVersion)
-        case .keyFile(nil):
+        case .keyFile:
             // The state directory holds the key of a custom store: without one, say so now.
             if case .custom = options.storage { _ = try FileStore.defaultDirectory(appID: appID) }
             envelope = Self.defaultEnvelope(for: store, appID: appID, bundleVersion: options.bundleVersion)
