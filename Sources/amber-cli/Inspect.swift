@@ -64,18 +64,9 @@ extension Amber {
 /// by the record they name, and instances of other classes (the host's coding classes, SPEC R25)
 /// with their fields.
 indirect enum Shown {
-    case null
-    case bool(Bool)
-    case int(Int64)
-    case uint(UInt64)
-    case double(Double)
-    case string(String)
-    case data([UInt8])
-    /// Seconds since 2001-01-01T00:00:00Z.
-    case date(Double)
-    case uuid([UInt8])
-    case indexPath([Int])
-    case indexSet([Range<Int>])
+    /// A value that holds no other: null, a number, a string, data, a date, a UUID, an index
+    /// path or an index set, as the codec reads it (never a container).
+    case scalar(ArchiveValue)
     case array([Shown])
     case set([Shown])
     case countedSet([(value: Shown, count: Int)])
@@ -92,17 +83,8 @@ indirect enum Shown {
 
     init(_ value: ArchiveValue) {
         switch value {
-        case .null: self = .null
-        case .bool(let b): self = .bool(b)
-        case .int(let i): self = .int(i)
-        case .uint(let u): self = .uint(u)
-        case .double(let d): self = .double(d)
-        case .string(let s): self = .string(s)
-        case .data(let d): self = .data(d)
-        case .date(let t): self = .date(t)
-        case .uuid(let u): self = .uuid(u)
-        case .indexPath(let p): self = .indexPath(p)
-        case .indexSet(let ranges): self = .indexSet(ranges)
+        case .null, .bool, .int, .uint, .double, .string, .data, .date, .uuid, .indexPath, .indexSet:
+            self = .scalar(value)
         case .array(let items): self = .array(items.map(Shown.init))
         case .set(let items): self = .set(items.map(Shown.init))
         case .countedSet(let items): self = .countedSet(items.map { (value: Shown($0.value), count: $0.count) })
@@ -147,7 +129,7 @@ final class StateReader {
             return Shown(try u.decodeValue(forKey: key))
         } catch where error.code == .typeMismatch {
             do {
-                guard let uid = try u.objectUID(forKey: key) else { return .null }
+                guard let uid = try u.objectUID(forKey: key) else { return .scalar(.null) }
                 return try object(uid, depth: 0)
             } catch {
                 return .unreadable(error.message)
@@ -167,7 +149,7 @@ final class StateReader {
         }
         switch try objects.object(uid) {
         case .null:
-            return .null
+            return .scalar(.null)
         case .value(let p):
             return try plain(p, depth: depth)
         case .instance(let className, _, let fields):
@@ -183,14 +165,14 @@ final class StateReader {
     /// A field's value: a reference to another object, or a value stored in place.
     private func plain(_ p: PropertyList, depth: Int) throws(ArchiveError) -> Shown {
         switch p {
-        case .bool(let b): return .bool(b)
-        case .int(let i): return .int(i)
-        case .uint(let u): return .uint(u)
-        case .float(let f): return .double(Double(f))
-        case .double(let d): return .double(d)
-        case .string(let s): return .string(s)
-        case .data(let d): return .data(d)
-        case .date(let t): return .date(t)
+        case .bool(let b): return .scalar(.bool(b))
+        case .int(let i): return .scalar(.int(i))
+        case .uint(let u): return .scalar(.uint(u))
+        case .float(let f): return .scalar(.double(Double(f)))
+        case .double(let d): return .scalar(.double(d))
+        case .string(let s): return .scalar(.string(s))
+        case .data(let d): return .scalar(.data(d))
+        case .date(let t): return .scalar(.date(t))
         case .uid(let u):
             guard let uid = Int(exactly: u) else { throw ArchiveError(.notKeyedArchive, "UID \(u) is out of range") }
             return try object(uid, depth: depth + 1)
@@ -272,7 +254,7 @@ struct Inspection {
         for (i, record) in archive.records.enumerated() {
             let state = try reader.fields(ofObject: record.stateUID)
             var viewKind: ViewKind?
-            if case .int(let k)? = state.first(where: { $0.key == Inspection.viewKindKey })?.value, let raw = UInt8(exactly: k) {
+            if case .scalar(.int(let k))? = state.first(where: { $0.key == Inspection.viewKindKey })?.value, let raw = UInt8(exactly: k) {
                 viewKind = ViewKind(rawValue: raw)
             }
             objects.append(Object(index: i, record: record, viewKind: viewKind, state: state))
@@ -383,6 +365,24 @@ struct Inspection {
     /// first bytes in hex, dates in ISO 8601 (UTC), references as `-> /path`.
     static func text(_ value: Shown) -> String {
         switch value {
+        case .scalar(let v): return text(v)
+        case .array(let items): return "[" + items.map(text).joined(separator: ", ") + "]"
+        case .set(let items): return "set[" + items.map(text).joined(separator: ", ") + "]"
+        case .countedSet(let items): return "countedSet[" + items.map { text($0.value) + " ×\($0.count)" }.joined(separator: ", ") + "]"
+        case .dictionary(let pairs): return "{" + pairs.map { text($0.key) + ": " + text($0.value) }.joined(separator: ", ") + "}"
+        case .reference(let record, let path):
+            guard let path else { return "-> record \(record) (no such record)" }
+            return "-> " + oneLine(pathText(path))
+        case .instance(let className, let uid, let fields):
+            return "<\(oneLine(className)) #\(uid)> {" + fields.map { oneLine($0.key) + ": " + text($0.value) }.joined(separator: ", ") + "}"
+        case .again(let className, let uid): return "<\(oneLine(className)) #\(uid)> (shown above)"
+        case .unreadable(let message): return "<unreadable: \(oneLine(message))>"
+        }
+    }
+
+    /// A value of the codec on one line (containers through `Shown`).
+    static func text(_ value: ArchiveValue) -> String {
+        switch value {
         case .null: return "null"
         case .bool(let b): return b ? "true" : "false"
         case .int(let i): return String(i)
@@ -397,17 +397,7 @@ struct Inspection {
         case .uuid(let u): return "uuid(\(KeyedGraph.uuidString(u)))"
         case .indexPath(let p): return "indexPath(" + p.map(String.init).joined(separator: ", ") + ")"
         case .indexSet(let ranges): return "indexSet(" + ranges.map { "\($0.lowerBound)..<\($0.upperBound)" }.joined(separator: ", ") + ")"
-        case .array(let items): return "[" + items.map(text).joined(separator: ", ") + "]"
-        case .set(let items): return "set[" + items.map(text).joined(separator: ", ") + "]"
-        case .countedSet(let items): return "countedSet[" + items.map { text($0.value) + " ×\($0.count)" }.joined(separator: ", ") + "]"
-        case .dictionary(let pairs): return "{" + pairs.map { text($0.key) + ": " + text($0.value) }.joined(separator: ", ") + "}"
-        case .reference(let record, let path):
-            guard let path else { return "-> record \(record) (no such record)" }
-            return "-> " + oneLine(pathText(path))
-        case .instance(let className, let uid, let fields):
-            return "<\(oneLine(className)) #\(uid)> {" + fields.map { oneLine($0.key) + ": " + text($0.value) }.joined(separator: ", ") + "}"
-        case .again(let className, let uid): return "<\(oneLine(className)) #\(uid)> (shown above)"
-        case .unreadable(let message): return "<unreadable: \(oneLine(message))>"
+        case .array, .set, .countedSet, .dictionary: return text(Shown(value))
         }
     }
 
@@ -502,24 +492,14 @@ struct Inspection {
     /// `{"$ref": id}`.
     static func json(_ value: Shown) -> JSON {
         switch value {
-        case .null: return .null
-        case .bool(let b): return .bool(b)
-        case .int(let i): return .int(i)
-        case .uint(let u): return .uint(u)
-        case .double(let d): return .real(d)
-        case .string(let s): return .string(s)
-        case .data(let d): return .data(d)
-        case .date(let t): return .date(t)
-        case .uuid(let u): return .object([("$uuid", .string(KeyedGraph.uuidString(u)))])
-        case .indexPath(let p): return .object([("$indexPath", .array(p.map { .int(Int64($0)) }))])
-        case .indexSet(let ranges): return KeyedGraph.json(.indexSet(ranges))
+        case .scalar(let v): return KeyedGraph.json(v)
         case .array(let items): return .array(items.map(json))
         case .set(let items): return .object([("$set", .array(items.map(json)))])
         case .countedSet(let items): return .object([("$countedSet", .array(items.map { .array([json($0.value), .int(Int64($0.count))]) }))])
         case .dictionary(let pairs):
             var members: [(key: String, value: JSON)] = []
             for pair in pairs {
-                guard case .string(let key) = pair.key else {
+                guard case .scalar(.string(let key)) = pair.key else {
                     return .object([("$dict", .array(pairs.map { .array([json($0.key), json($0.value)]) }))])
                 }
                 members.append((KeyedGraph.escape(key), json(pair.value)))
