@@ -90,6 +90,16 @@ static int key_callback(uint8_t key[32], int for_saving, void *ctx) {
 }
 static void key_free(void *ctx) { ((keyring *)ctx)->freed++; }
 
+/* Engine options whose archives in `dir` are sealed under the key `k` gives. */
+static amber_engine_options key_callback_options(const char *dir, keyring *k) {
+    amber_engine_options opts = AMBER_ENGINE_OPTIONS_INIT;
+    opts.state_directory = dir;
+    opts.protection = AMBER_PROTECTION_KEY_CALLBACK;
+    opts.key_callback = key_callback;
+    opts.key_ctx = k;
+    return opts;
+}
+
 /* ---- a memory store, for thousands of launches without fsync -------------------------------- */
 
 typedef struct mem {
@@ -166,11 +176,7 @@ int main(void) {
     printf("== R20 the host's key callback\n");
     {
         keyring k = {0, 0, 0, 0, 0};
-        opts = (amber_engine_options)AMBER_ENGINE_OPTIONS_INIT;
-        opts.state_directory = dir;
-        opts.protection = AMBER_PROTECTION_KEY_CALLBACK;
-        opts.key_callback = key_callback;
-        opts.key_ctx = &k;
+        opts = key_callback_options(dir, &k);
         opts.key_ctx_free = key_free;
         check(save(&opts) == AMBER_OK && k.calls_saving == 1 && k.calls_opening == 0,
               "R20 the callback gives the key to seal (for_saving = 1)");
@@ -189,11 +195,7 @@ int main(void) {
     printf("== R20 a key callback's own code (issue 26)\n");
     {
         keyring k = {0, 0, 0, 0, 0};
-        opts = (amber_engine_options)AMBER_ENGINE_OPTIONS_INIT;
-        opts.state_directory = dir;
-        opts.protection = AMBER_PROTECTION_KEY_CALLBACK;
-        opts.key_callback = key_callback;
-        opts.key_ctx = &k;
+        opts = key_callback_options(dir, &k);
         check(save(&opts) == AMBER_OK, "R20 a save with the key callback");
         k.fail_code = 42;
         check(save(&opts) == 42, "R20 a key callback's own code (42) at save is passed up unchanged, not AMBER_CALLBACK_FAILED");
