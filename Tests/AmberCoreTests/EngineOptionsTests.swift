@@ -29,6 +29,11 @@ import Testing
         #expect(memory.keyFile == nil, "R20 a store in memory uses no key file")
         #expect(((memory.envelope as? SealedEnvelope)?.keyProvider as? EphemeralKeyProvider) === (memory.store as? MemoryStore)?.key)
 
+        options.storage = .custom(HostKeptStore(), directory: "/tmp/amber-options-unused/host")
+        options.protection = .keyFile(nil)
+        #expect(try EngineConfiguration(appID: "a", options: options).keyFile?.path == "/tmp/amber-options-unused/host/archive.key",
+                "R20 a host's store: the key file in the directory it names")
+
         options.protection = .none
         #expect(try EngineConfiguration(appID: "a", options: options).envelope.protection.contains("not encrypted"))
     }
@@ -49,4 +54,14 @@ import Testing
         let noName = #expect(throws: AmberError.self) { _ = try EngineConfiguration(appID: "a", options: options) }
         #expect(noName?.code == .invalidArgument && noName?.message.contains("does not name a file") == true)
     }
+}
+
+/// A store the host keeps (it holds nothing: only its kind matters here).
+private final class HostKeptStore: ArchiveStore {
+    func read() throws -> [UInt8]? { nil }
+    func write(_ bytes: [UInt8]) throws {}
+    func remove() throws {}
+    func readGuard() throws -> Int { 0 }
+    func writeGuard(_ count: Int) throws {}
+    func removeGuard() throws {}
 }

@@ -35,7 +35,7 @@ func engineBox(_ handle: OpaquePointer?) throws(AmberError) -> EngineBox {
         let stateDirectory = try optionalString(o.state_directory, "state_directory")
         var storeContext: HostContext?
         if let vtable = o.store {
-            choices.storage = .custom(try HostStore(vtable.pointee, context: HostContext(o.store_ctx, nil)))
+            choices.storage = .custom(try HostStore(vtable.pointee, context: HostContext(o.store_ctx, nil)), directory: stateDirectory)
             storeContext = HostContext(o.store_ctx, o.store_ctx_free)
         } else if o.memory_store != 0 {
             choices.storage = .memory
@@ -45,12 +45,7 @@ func engineBox(_ handle: OpaquePointer?) throws(AmberError) -> EngineBox {
         var keyContext: HostContext?
         switch o.protection {
         case AMBER_PROTECTION_KEY_FILE:
-            if let file = try optionalString(o.key_file, "key_file") {
-                choices.protection = .keyFile(file)
-            } else if o.store != nil, let stateDirectory {
-                // A host store's key file goes in the state directory the host named.
-                choices.protection = .keyFile(stateDirectory + "/" + KeyFileProvider.defaultName)
-            }
+            choices.protection = .keyFile(try optionalString(o.key_file, "key_file"))
         case AMBER_PROTECTION_KEY_CALLBACK:
             guard let callback = o.key_callback else { throw invalid("AMBER_PROTECTION_KEY_CALLBACK needs key_callback") }
             keyContext = HostContext(o.key_ctx, o.key_ctx_free)

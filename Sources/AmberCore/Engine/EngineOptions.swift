@@ -12,14 +12,15 @@ public struct EngineOptions {
         case directory(String)
         /// In memory: gone with the process (tests, hosts that persist elsewhere).
         case memory
-        /// The host's own store.
-        case custom(any ArchiveStore)
+        /// The host's own store; the files Amber keeps beside it (the key file) go in
+        /// `directory`, or in the state directory when it is nil.
+        case custom(any ArchiveStore, directory: String?)
     }
 
     /// How archives are protected (SPEC R20).
     public enum Protection {
         /// AES-256-GCM under a key file: this path, or nil for `archive.key` in the storage's
-        /// directory (the state directory for a custom store). A store in memory keeps its own
+        /// directory (a custom store's directory). A store in memory keeps its own
         /// key (`MemoryStore.key`) and uses no key file.
         case keyFile(String?)
         /// AES-256-GCM under the key the provider gives.
@@ -59,7 +60,7 @@ extension EngineConfiguration {
             guard !directory.isEmpty else { throw AmberError(.invalidArgument, "the state directory is empty") }
             store = FileStore(directory: directory)
         case .memory: store = MemoryStore()
-        case .custom(let custom): store = custom
+        case .custom(let custom, _): store = custom
         }
         let envelope: SealedEnvelope
         switch options.protection {
@@ -70,9 +71,14 @@ extension EngineConfiguration {
         case .keyFile(let path?) where !(store is MemoryStore):
             envelope = SealedEnvelope(keyProvider: try Self.keyFile(at: path), bundleVersion: options.bundleVersion)
         case .keyFile:
-            // The state directory holds the key of a custom store: without one, say so now.
-            if case .custom = options.storage { _ = try FileStore.defaultDirectory(appID: appID) }
-            envelope = Self.defaultEnvelope(for: store, appID: appID, bundleVersion: options.bundleVersion)
+            if case .custom(_, let named) = options.storage, !(store is MemoryStore) {
+                let directory: String
+                if let named { directory = named } else { directory = try FileStore.defaultDirectory(appID: appID) }
+                guard !directory.isEmpty else { throw AmberError(.invalidArgument, "the state directory is empty") }
+                envelope = SealedEnvelope(keyProvider: KeyFileProvider(directory: directory), bundleVersion: options.bundleVersion)
+            } else {
+                envelope = Self.defaultEnvelope(for: store, appID: appID, bundleVersion: options.bundleVersion)
+            }
         }
         self.init(
             appID: appID, bundleVersion: options.bundleVersion, interfaceIdiom: options.interfaceIdiom,
