@@ -111,13 +111,7 @@ public final class KeyedArchiver {
         w.table.reserve(h)
     }
 
-    // MARK: Prepared keys and classes
-
-    /// A key looked up once (`key(_:)`), for objects encoded by the thousand with the same keys:
-    /// encoding under it skips the key's lookup. Valid only with the archiver that made it.
-    public struct Key {
-        let ref: Int32
-    }
+    // MARK: Interned keys and prepared classes
 
     /// A class description made once (`objectClass(_:classes:)`), for objects encoded by the
     /// thousand: opening an object of it skips the class's lookup. Valid only with the archiver
@@ -125,9 +119,6 @@ public final class KeyedArchiver {
     public struct ObjectClass {
         let uid: Int
     }
-
-    /// `key` prepared for encoding under it (the same key as the `String` overloads write).
-    public func key(_ key: String) -> Key { Key(ref: w.keyRef(key)) }
 
     /// The class `className` prepared for `encodeDetachedObject(class:_:)` and
     /// `encodeObject(forKey:class:_:)`; `classes` as for `encodeObject(forKey:className:classes:_:)`.
@@ -143,36 +134,27 @@ public final class KeyedArchiver {
     /// not a string's, or after `finishEncoding`.
     public func string(uid: Int) -> String? { w.table.string(uid: uid) }
 
-    /// Encodes, under a prepared key, a reference to the string whose UID `stringUID(_:)` gave.
-    public func encode(stringUID uid: Int, forKey key: Key) { w.put(ref: key.ref, w.table.uid(UInt64(uid))) }
+    /// Encodes, under an interned key, a reference to the string whose UID `stringUID(_:)` gave.
+    public func encode(stringUID uid: Int, forKey key: ArchiveKey) { put(key, w.table.uid(UInt64(uid))) }
 
-    /// Encodes a boolean under a prepared key.
-    public func encode(_ value: Bool, forKey key: Key) { w.put(ref: key.ref, w.table.bool(value)) }
-    /// Encodes a 64-bit integer under a prepared key.
-    public func encode(_ value: Int64, forKey key: Key) { w.put(ref: key.ref, w.table.int(value)) }
-    /// Encodes a double under a prepared key.
-    public func encode(_ value: Double, forKey key: Key) { w.put(ref: key.ref, w.table.double(value)) }
-    /// As `encode(utf8:forKey:)`, under a prepared key (the one that writes them).
-    public func encode(utf8 value: Span<UInt8>, forKey key: Key) {
-        if value.isASCII {
-            w.put(ref: key.ref, w.table.uid(UInt64(w.table.stringUID(ascii: value))))
-        } else {
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(value.count)
-            for i in value.indices { bytes.append(value[i]) }
-            encode(String(decoding: bytes, as: UTF8.self), forKey: key)
-        }
-    }
-    /// Encodes a string under a prepared key.
-    public func encode(_ value: String, forKey key: Key) { w.put(ref: key.ref, w.table.uid(UInt64(w.stringUID(value)))) }
-    /// Encodes a value of Foundation's standard classes under a prepared key.
-    public func encode(_ value: ArchiveValue, forKey key: Key) {
+    /// Encodes a boolean under an interned key.
+    public func encode(_ value: Bool, forKey key: ArchiveKey) { put(key, w.table.bool(value)) }
+    /// Encodes a 64-bit integer under an interned key.
+    public func encode(_ value: Int64, forKey key: ArchiveKey) { put(key, w.table.int(value)) }
+    /// Encodes a double under an interned key.
+    public func encode(_ value: Double, forKey key: ArchiveKey) { put(key, w.table.double(value)) }
+    /// As `encode(utf8:forKey:)`, under an interned key.
+    public func encode(utf8 value: Span<UInt8>, forKey key: ArchiveKey) { put(utf8: value, keyRef: key.ref(in: self)) }
+    /// Encodes a string under an interned key.
+    public func encode(_ value: String, forKey key: ArchiveKey) { put(key, w.table.uid(UInt64(w.stringUID(value)))) }
+    /// Encodes a value of Foundation's standard classes under an interned key.
+    public func encode(_ value: ArchiveValue, forKey key: ArchiveKey) {
         switch value {
-        case .bool(let b): w.put(ref: key.ref, w.table.bool(b))
-        case .int(let i): w.put(ref: key.ref, w.table.int(i))
-        case .uint(let u): w.put(ref: key.ref, w.table.uint(u))
-        case .double(let d): w.put(ref: key.ref, w.table.double(d))
-        default: w.put(ref: key.ref, w.table.uid(UInt64(w.uid(of: value))))
+        case .bool(let b): put(key, w.table.bool(b))
+        case .int(let i): put(key, w.table.int(i))
+        case .uint(let u): put(key, w.table.uint(u))
+        case .double(let d): put(key, w.table.double(d))
+        default: put(key, w.table.uid(UInt64(w.uid(of: value))))
         }
     }
 
@@ -184,12 +166,12 @@ public final class KeyedArchiver {
         return objectUID
     }
 
-    /// As `encodeObject(forKey:className:classes:_:)`, under a prepared key, for a prepared class.
-    public func encodeObject(forKey key: Key, class objectClass: ObjectClass, _ body: (KeyedArchiver) throws -> Void) rethrows {
+    /// As `encodeObject(forKey:className:classes:_:)`, under an interned key, for a prepared class.
+    public func encodeObject(forKey key: ArchiveKey, class objectClass: ObjectClass, _ body: (KeyedArchiver) throws -> Void) rethrows {
         let objectUID = w.beginObject(classUID: objectClass.uid)
         try body(self)
         w.endObject()
-        w.put(ref: key.ref, w.table.uid(UInt64(objectUID)))
+        put(key, w.table.uid(UInt64(objectUID)))
     }
 
     // MARK: Scalars
@@ -207,8 +189,24 @@ public final class KeyedArchiver {
     /// Encodes a string given as its UTF-8 bytes, without making a `String` of them when they
     /// are ASCII; the same as `encode(_:forKey:)` with the string they hold. Not valid UTF-8:
     /// encoded as `String(decoding:as:)` reads them (invalid sequences replaced).
-    public func encode(utf8 value: Span<UInt8>, forKey key: String) {
-        encode(utf8: value, forKey: self.key(key))
+    public func encode(utf8 value: Span<UInt8>, forKey key: String) { put(utf8: value, keyRef: w.keyRef(key)) }
+
+    private func put(utf8 value: Span<UInt8>, keyRef: Int32) {
+        if value.isASCII {
+            w.put(ref: keyRef, w.table.uid(UInt64(w.table.stringUID(ascii: value))))
+        } else {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(value.count)
+            for i in value.indices { bytes.append(value[i]) }
+            w.put(ref: keyRef, w.table.uid(UInt64(w.stringUID(String(decoding: bytes, as: UTF8.self)))))
+        }
+    }
+
+    /// Adds `key` and a value reference to the current object.
+    @inline(__always)
+    private func put(_ key: ArchiveKey, _ value: Int32) {
+        let ref = key.ref(in: self)
+        w.put(ref: ref, value)
     }
     /// Encodes bytes (NSData).
     public func encode(bytes: [UInt8], forKey key: String) { w.putUID(key, w.dataUID(bytes)) }
@@ -493,7 +491,7 @@ struct ArchiveWriter {
     /// The last class used and its description's UID.
     var lastClass: (name: String, uid: Int) = ("", -1)
     /// The object table reference of recently used keys.
-    var keyRefs = WriterKeyCache()
+    var keyRefs = RecentKeys(slots: 128)
     let classKey: Int32
     let objectsKey: Int32
 
@@ -529,9 +527,9 @@ struct ArchiveWriter {
     @inline(__always)
     mutating func keyRef(_ key: String) -> Int32 {
         let (cached, slot) = keyRefs.find(key)
-        if cached >= 0 { return cached }
+        if cached >= 0 { return Int32(truncatingIfNeeded: cached) }
         let ref = key.utf8.first == 0x24 ? table.string("$" + key) : table.string(key)
-        keyRefs.store(key, ref, at: slot)
+        keyRefs.store(key, Int(ref), at: slot)
         return ref
     }
 
@@ -736,37 +734,5 @@ struct ArchiveWriter {
             table.string("$objects"), objectsRef,
         ][...])
         return table.finish(top: root)
-    }
-}
-
-/// The object table reference of recently used keys, by a hash of their length and first byte. Keys must match byte for byte: `==` compares canonical equivalence, but an ASCII
-/// key is canonically equivalent to no other string of as many UTF-8 bytes, so `==` with equal
-/// byte counts is exact for it (and quick for strings with identical storage).
-struct WriterKeyCache {
-    private var keys = [String](repeating: "", count: 128)
-    private var refs = [Int32](repeating: -1, count: 128)
-    private var ascii = [Bool](repeating: false, count: 128)
-
-    @inline(__always)
-    private static func slot(_ key: String) -> Int {
-        let utf8 = key.utf8
-        return (utf8.count &* 29 &+ Int(utf8.first ?? 0) &* 7) & 127
-    }
-
-    /// The cached reference for `key` (-1 if none) and its slot.
-    @inline(__always)
-    func find(_ key: String) -> (ref: Int32, slot: Int) {
-        let i = WriterKeyCache.slot(key)
-        let r = refs[i]
-        guard r >= 0, keys[i].utf8.count == key.utf8.count else { return (-1, i) }
-        if ascii[i] ? keys[i] == key : sameUTF8(keys[i], key) { return (r, i) }
-        return (-1, i)
-    }
-
-    @inline(__always)
-    mutating func store(_ key: String, _ ref: Int32, at slot: Int) {
-        keys[slot] = key
-        refs[slot] = ref
-        ascii[slot] = key.utf8.span.isASCII
     }
 }

@@ -1,7 +1,7 @@
 // Reading the current object's values without making a string per key: a fixed set of keys
 // found in one pass over the object's entries (`KeySet`, for readers that know their keys, like
-// the restoration engine's records), and typed decoding under a key given as UTF-8 bytes (for
-// callers whose keys are bytes, like the C ABI). Both decode exactly as the `forKey:` functions
+// the restoration engine's records), and typed decoding under an interned key (`ArchiveKey`, for
+// callers that read the same keys for many objects, like the engine's coders and the C ABI). Both decode exactly as the `forKey:` functions
 // do, with the same errors and messages.
 
 extension KeyedUnarchiver {
@@ -171,54 +171,44 @@ extension KeyedUnarchiver {
         return u == 0 ? nil : u
     }
 
-    // MARK: Keys as UTF-8 bytes
+    // MARK: Interned keys
 
-    /// The value under a key given as UTF-8 bytes, or nil. Keys are compared as
-    /// `decodeInt64(forKey:)` compares them: byte for byte with keys stored as ASCII, as
-    /// strings with keys stored as UTF-16.
-    public func field(forKeyUTF8 key: Span<UInt8>) -> Field? {
+    /// The value under an interned key, or nil. Keys are compared as `decodeInt64(forKey:)`
+    /// compares them: byte for byte with keys stored as ASCII, as strings with keys stored as
+    /// UTF-16.
+    public func field(forKey key: ArchiveKey) -> Field? {
         let dict = cursor.dict
         let refSize = plist.refSize
-        let escaped = key.count > 0 && key[0] == 0x24
-        // First the key string object these bytes matched last (archives store each key once):
-        // found among the object's keys by reference, then checked byte for byte.
-        // The slot: length, first and last bytes (collisions are caught by the byte check).
-        let n = key.count
-        let slot = n == 0 ? 0 : (n &* 29 &+ Int(key[0]) &* 7 &+ Int(key[n - 1]) &* 3) & (caches.utf8KeyRefs.count - 1)
-        let cached = caches.utf8KeyRefs[slot]
-        var j = 0
-        if cached >= 0 {
-            // Objects of one kind list their keys in the same order: first where it was last.
-            let at = caches.utf8KeyPositions[slot]
-            if at < dict.count, plist.ref(at: dict.start + at * refSize) == cached, keyEquals(cached, key, escaped: escaped) {
+        // First the key's string object as last found, at its last position, then anywhere in
+        // the object (objects of one kind list their keys in one order).
+        if let last = key.lastFound(in: self) {
+            let at = last.position
+            if at < dict.count, plist.ref(at: dict.start + at * refSize) == last.ref {
                 return Field(ref: plist.ref(at: dict.start + (dict.count + at) * refSize))
             }
-            while j < dict.count {
-                if plist.ref(at: dict.start + j * refSize) == cached {
-                    if keyEquals(cached, key, escaped: escaped) {
-                        caches.utf8KeyPositions[slot] = j
-                        return Field(ref: plist.ref(at: dict.start + (dict.count + j) * refSize))
-                    }
-                    break
-                }
-                j += 1
-            }
-            j = 0
-        }
-        while j < dict.count {
-            let keyRef = plist.ref(at: dict.start + j * refSize)
-            if keyEquals(keyRef, key, escaped: escaped) {
-                caches.utf8KeyRefs[slot] = keyRef
-                caches.utf8KeyPositions[slot] = j
+            for j in 0 ..< dict.count where plist.ref(at: dict.start + j * refSize) == last.ref {
+                key.found(in: self, ref: last.ref, position: j)
                 return Field(ref: plist.ref(at: dict.start + (dict.count + j) * refSize))
             }
-            j += 1
         }
-        return nil
+        // Then by the key's bytes (an archive may store a key's string more than once).
+        var string = key.string
+        let escaped = string.utf8.first == 0x24
+        return string.withUTF8 { bytes -> Field? in
+            let span = bytes.span
+            for j in 0 ..< dict.count {
+                let keyRef = plist.ref(at: dict.start + j * refSize)
+                if keyEquals(keyRef, span, key.string, escaped: escaped) {
+                    key.found(in: self, ref: keyRef, position: j)
+                    return Field(ref: plist.ref(at: dict.start + (dict.count + j) * refSize))
+                }
+            }
+            return nil
+        }
     }
 
     @inline(__always)
-    private func keyEquals(_ ref: Int, _ key: Span<UInt8>, escaped: Bool) -> Bool {
+    private func keyEquals(_ ref: Int, _ key: Span<UInt8>, _ string: String, escaped: Bool) -> Bool {
         let h = plist.header(ref)
         switch h.marker >> 4 {
         case 0x5:
@@ -232,48 +222,39 @@ extension KeyedUnarchiver {
             return plist.bytes.withSpan(at, key)
         case 0x6:
             guard let s = try? plist.string(h, ref: ref) else { return false }
-            let k = Self.string(key)
-            return s == (escaped ? "$" + k : k)
+            return s == (escaped ? "$" + string : string)
         default:
             return false
         }
     }
 
-    /// A key's bytes as a string (for messages; invalid UTF-8 is repaired).
-    public static func string(_ key: Span<UInt8>) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(key.count)
-        for i in key.indices { bytes.append(key[i]) }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private func field(_ key: Span<UInt8>) throws(ArchiveError) -> Field {
-        guard let f = field(forKeyUTF8: key) else { throw keyNotFound(Self.string(key)) }
+    private func field(_ key: ArchiveKey) throws(ArchiveError) -> Field {
+        guard let f = field(forKey: key) else { throw keyNotFound(key.string) }
         return f
     }
 
     /// Whether the current object has a value under the key.
-    public func containsValue(forKeyUTF8 key: Span<UInt8>) -> Bool { field(forKeyUTF8: key) != nil }
+    public func containsValue(forKey key: ArchiveKey) -> Bool { field(forKey: key) != nil }
 
-    /// Decodes a boolean under a key given as UTF-8 bytes (as `decodeBool(forKey:)`).
-    public func decodeBool(forKeyUTF8 key: Span<UInt8>) throws(ArchiveError) -> Bool {
-        try decodeBool(try field(key), forKey: Self.string(key))
+    /// Decodes a boolean under an interned key (as `decodeBool(forKey:)`).
+    public func decodeBool(forKey key: ArchiveKey) throws(ArchiveError) -> Bool {
+        try decodeBool(try field(key), forKey: key.string)
     }
 
-    /// Decodes a 64-bit signed integer under a key given as UTF-8 bytes.
-    public func decodeInt64(forKeyUTF8 key: Span<UInt8>) throws(ArchiveError) -> Int64 {
-        try decodeInt64(try field(key), forKey: Self.string(key))
+    /// Decodes a 64-bit signed integer under an interned key.
+    public func decodeInt64(forKey key: ArchiveKey) throws(ArchiveError) -> Int64 {
+        try decodeInt64(try field(key), forKey: key.string)
     }
 
-    /// Decodes a double under a key given as UTF-8 bytes.
-    public func decodeDouble(forKeyUTF8 key: Span<UInt8>) throws(ArchiveError) -> Double {
-        try decodeDouble(try field(key), forKey: Self.string(key))
+    /// Decodes a double under an interned key.
+    public func decodeDouble(forKey key: ArchiveKey) throws(ArchiveError) -> Double {
+        try decodeDouble(try field(key), forKey: key.string)
     }
 
-    /// Decodes a string under a key given as UTF-8 bytes and calls `body` with its UTF-8 bytes
-    /// (those of the archive itself for a string stored as ASCII: no string is made). Same
-    /// errors as `decodeString(forKey:)`.
-    public func withDecodedString<T>(forKeyUTF8 key: Span<UInt8>, _ body: (Span<UInt8>) -> T) throws(ArchiveError) -> T {
+    /// Decodes a string under an interned key and calls `body` with its UTF-8 bytes (those of
+    /// the archive itself for a string stored as ASCII: no string is made). Same errors as
+    /// `decodeString(forKey:)`.
+    public func withDecodedString<T>(forKey key: ArchiveKey, _ body: (Span<UInt8>) -> T) throws(ArchiveError) -> T {
         let f = try field(key)
         let h = plist.header(f.ref)
         if h.marker >> 4 == 0x8 {
@@ -286,13 +267,13 @@ extension KeyedUnarchiver {
                 }
             }
         }
-        let s = try decodeString(f, forKey: Self.string(key))
+        let s = try decodeString(f, forKey: key.string)
         return body(s.utf8.span)
     }
 
-    /// Decodes a string under a key given as UTF-8 bytes.
-    public func decodeString(forKeyUTF8 key: Span<UInt8>) throws(ArchiveError) -> String {
-        try decodeString(try field(key), forKey: Self.string(key))
+    /// Decodes a string under an interned key.
+    public func decodeString(forKey key: ArchiveKey) throws(ArchiveError) -> String {
+        try decodeString(try field(key), forKey: key.string)
     }
 }
 

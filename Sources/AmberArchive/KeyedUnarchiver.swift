@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Reads typed values from a keyed archive in the NSKeyedArchiver layout (SPEC R12, R25, R26).
 ///
 /// Like the archiver, the unarchiver is positioned on one object at a time, starting with the
@@ -35,6 +37,10 @@ public final class KeyedUnarchiver {
                                           decode: (@Sendable (AnyObject, KeyedUnarchiver) throws -> Void)?)?] = []
     /// What recent lookups found, to find it again without searching.
     @exclusivity(unchecked) var caches = LookupCaches()
+    /// This unarchiver among all the process's unarchivers, never reused: what an `ArchiveKey`
+    /// remembers of it is told apart from what it remembers of another.
+    let serial = KeyedUnarchiver.serials.add(1, ordering: .relaxed).newValue
+    private static let serials = Atomic<UInt64>(0)
 
 
     struct Cursor {
@@ -53,14 +59,10 @@ public final class KeyedUnarchiver {
         var inProgress: [Bool] = []
     }
 
-    /// The unarchiver's lookup caches: keys, key bytes, and strings met recently.
+    /// The unarchiver's lookup caches: keys and strings met recently.
     struct LookupCaches {
         /// The object table reference of recently used keys (archives store each key string once).
-        var keyRefs = KeyRefCache()
-        /// The key string objects that keys given as bytes matched last, by a hash of the bytes
-        /// (`field(forKeyUTF8:)`).
-        var utf8KeyRefs = [Int](repeating: -1, count: 64)
-        var utf8KeyPositions = [Int](repeating: 0, count: 64)
+        var keyRefs = RecentKeys(slots: 64)
         /// The string objects of the keys `$class` and `NS.objects` as last found (-1: not yet).
         var classKeyRef = -1
         var objectsKeyRef = -1
@@ -525,51 +527,4 @@ extension ArchiveValue {
             throw ArchiveError(.notKeyedArchive, "\(what) is a plain \(plain.typeName), which a keyed archive does not hold")
         }
     }
-}
-
-/// Remembers the object table reference of the string object of recently used keys, so that a
-/// key is found in an object by comparing references (writers that store each string once, like
-/// Amber's and Foundation's on Apple platforms, make this the common case).
-struct KeyRefCache {
-    private var keys = [String](repeating: "", count: 64)
-    private var refs = [Int](repeating: -1, count: 64)
-    private var ascii = [Bool](repeating: false, count: 64)
-
-    @inline(__always)
-    private static func slot(_ key: String) -> Int {
-        let utf8 = key.utf8
-        return (utf8.count &* 29 &+ Int(utf8.first ?? 0) &* 7) & 63
-    }
-
-    /// The cached reference for `key` (-1 if none) and its slot.
-    ///
-    /// Keys must match byte for byte. `==` compares canonical equivalence, but an ASCII string
-    /// is canonically equivalent to no other string of as many UTF-8 bytes (non-ASCII scalars
-    /// that decompose to ASCII, like U+212A KELVIN SIGN, are longer), so for an ASCII key `==`
-    /// with equal byte counts is exact, and `==` is quick for strings with identical storage.
-    @inline(__always)
-    func find(_ key: String) -> (ref: Int, slot: Int) {
-        let i = KeyRefCache.slot(key)
-        let r = refs[i]
-        guard r >= 0, keys[i].utf8.count == key.utf8.count else { return (-1, i) }
-        if ascii[i] ? keys[i] == key : sameUTF8(keys[i], key) { return (r, i) }
-        return (-1, i)
-    }
-
-    @inline(__always)
-    mutating func store(_ key: String, _ ref: Int, at slot: Int) {
-        keys[slot] = key
-        refs[slot] = ref
-        ascii[slot] = key.utf8.span.isASCII
-    }
-}
-
-/// Whether two strings have the same UTF-8 bytes (not merely canonical equivalence).
-@inline(__always)
-func sameUTF8(_ a: String, _ b: String) -> Bool {
-    let au = a.utf8, bu = b.utf8
-    let x = au.span, y = bu.span
-    guard x.count == y.count else { return false }
-    for i in x.indices where x[i] != y[i] { return false }
-    return true
 }

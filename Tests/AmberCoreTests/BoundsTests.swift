@@ -19,7 +19,7 @@ import Testing
             r.encode("RootController", forKey: "class")
             r.encode("root", forKey: "id")
             r.encode(.array([.string("root")]), forKey: "path")
-            r.encodeObject(forKey: r.key("state"), class: state) { _ in }
+            r.encodeObject(forKey: ArchiveKey("state"), class: state) { _ in }
         }
         try a.encode(objectUIDs: [Int](repeating: record, count: times), forKey: "objects")
         return (try a.finishEncoding(), record)

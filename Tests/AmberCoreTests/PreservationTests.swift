@@ -253,7 +253,7 @@ import Testing
             if explicit { r.encode(Int64(ObjectRelation.none.rawValue), forKey: "relation") }
             r.encode(.array([.string("root")]), forKey: "path")
             r.encode(true, forKey: "root")
-            r.encodeObject(forKey: r.key("state"), class: state) { s in s.encode("r", forKey: "value") }
+            r.encodeObject(forKey: ArchiveKey("state"), class: state) { s in s.encode("r", forKey: "value") }
         }
         let child = a.encodeDetachedObject(className: "AmberObjectRecord") { r in
             r.encode("ChildController", forKey: "class")
@@ -261,7 +261,7 @@ import Testing
             r.encode("child", forKey: "id")
             r.encode(Int64(0), forKey: "parent")
             if explicit { r.encode(Int64(ObjectRelation.child.rawValue), forKey: "relation") }
-            r.encodeObject(forKey: r.key("state"), class: state) { s in s.encode("c", forKey: "value") }
+            r.encodeObject(forKey: ArchiveKey("state"), class: state) { s in s.encode("c", forKey: "value") }
         }
         try a.encode(objectUIDs: [root, child], forKey: "objects")
         return try a.finishEncoding()
@@ -492,7 +492,7 @@ import Testing
             r.encode("detail", forKey: "id")
             r.encode(Int64(1), forKey: "position")
             r.encode(.array([.string("nav"), .string("detail#1")]), forKey: "path")
-            r.encodeObject(forKey: r.key("state"), class: state) { _ in }
+            r.encodeObject(forKey: ArchiveKey("state"), class: state) { _ in }
         }
         try a.encode(objectUIDs: [record], forKey: "objects")
         let archive = try RestorationArchive(bytes: try a.finishEncoding())

@@ -1,3 +1,4 @@
+import AmberArchive
 @testable import AmberCore
 import Testing
 
@@ -9,15 +10,15 @@ import Testing
             keys.removeAll()
             let names = (0 ..< n).map { "key\($0)" }
             for name in names {
-                let new = keys.insert(name, fingerprint: CoderKey.fingerprint(of: name))
+                let new = keys.insert(name, fingerprint: ArchiveKey.fingerprint(of: name))
                 #expect(new, "R5 \(name) of \(n) is new")
             }
             for name in names {
-                #expect(keys.contains(name, fingerprint: CoderKey.fingerprint(of: name)))
-                let again = keys.insert(name, fingerprint: CoderKey.fingerprint(of: name))
+                #expect(keys.contains(name, fingerprint: ArchiveKey.fingerprint(of: name)))
+                let again = keys.insert(name, fingerprint: ArchiveKey.fingerprint(of: name))
                 #expect(!again, "R5 \(name) of \(n) is written twice")
             }
-            #expect(!keys.contains("other", fingerprint: CoderKey.fingerprint(of: "other")))
+            #expect(!keys.contains("other", fingerprint: ArchiveKey.fingerprint(of: "other")))
         }
     }
 

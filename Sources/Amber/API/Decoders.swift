@@ -27,7 +27,7 @@ func outPointer<T>(_ out: UnsafeMutablePointer<T>?) throws(AmberError) -> Unsafe
     guarded {
         let o = try outPointer(out)
         o.pointee = try withDecoderBox(decoder) { d throws(AmberError) in
-            try withInputKey(key, ascii: { k throws(AmberError) in try d.bool(utf8: k) }, other: { k throws(AmberError) in try d.bool(k) })
+            try d.bool(try d.key(key))
         } ? 1 : 0
     }
 }
@@ -37,7 +37,7 @@ func outPointer<T>(_ out: UnsafeMutablePointer<T>?) throws(AmberError) -> Unsafe
     guarded {
         let o = try outPointer(out)
         o.pointee = try withDecoderBox(decoder) { d throws(AmberError) in
-            try withInputKey(key, ascii: { k throws(AmberError) in try d.int64(utf8: k) }, other: { k throws(AmberError) in try d.int64(k) })
+            try d.int64(try d.key(key))
         }
     }
 }
@@ -47,7 +47,7 @@ func outPointer<T>(_ out: UnsafeMutablePointer<T>?) throws(AmberError) -> Unsafe
     guarded {
         let o = try outPointer(out)
         o.pointee = try withDecoderBox(decoder) { d throws(AmberError) in
-            try withInputKey(key, ascii: { k throws(AmberError) in try d.double(utf8: k) }, other: { k throws(AmberError) in try d.double(k) })
+            try d.double(try d.key(key))
         }
     }
 }
@@ -57,9 +57,7 @@ func outPointer<T>(_ out: UnsafeMutablePointer<T>?) throws(AmberError) -> Unsafe
     guarded {
         let o = try outPointer(out)
         o.pointee = try withDecoderBox(decoder) { d throws(AmberError) in
-            try withInputKey(
-                key, ascii: { k throws(AmberError) in try d.cString(utf8: k) },
-                other: { k throws(AmberError) in UnsafePointer(try d.arena.string(try d.string(k))) })
+            try d.cString(try d.key(key))
         }
     }
 }
@@ -119,21 +117,13 @@ private func decodeValue(_ v: inout amber_keyed_value, _ d: DecoderBox) throws(A
             v.bytes_value = UnsafeRawPointer(try d.arena.bytes(bytes))
             v.bytes_size = bytes.count
         } else {
-            try withInputKey(v.key, ascii: { k throws(AmberError) in
-                switch type {
-                case AMBER_VALUE_BOOL.rawValue: v.int64_value = try d.bool(utf8: k) ? 1 : 0
-                case AMBER_VALUE_INT64.rawValue: v.int64_value = try d.int64(utf8: k)
-                case AMBER_VALUE_DOUBLE.rawValue: v.double_value = try d.double(utf8: k)
-                default: v.string_value = try d.cString(utf8: k)
-                }
-            }, other: { k throws(AmberError) in
-                switch type {
-                case AMBER_VALUE_BOOL.rawValue: v.int64_value = try d.bool(k) ? 1 : 0
-                case AMBER_VALUE_INT64.rawValue: v.int64_value = try d.int64(k)
-                case AMBER_VALUE_DOUBLE.rawValue: v.double_value = try d.double(k)
-                default: v.string_value = UnsafePointer(try d.arena.string(try d.string(k)))
-                }
-            })
+            let k = try d.key(v.key)
+            switch type {
+            case AMBER_VALUE_BOOL.rawValue: v.int64_value = try d.bool(k) ? 1 : 0
+            case AMBER_VALUE_INT64.rawValue: v.int64_value = try d.int64(k)
+            case AMBER_VALUE_DOUBLE.rawValue: v.double_value = try d.double(k)
+            default: v.string_value = try d.cString(k)
+            }
         }
         v.found = 1
     } catch where error.code == .notFound {
@@ -170,7 +160,7 @@ private func decodeValue(_ v: inout amber_keyed_value, _ d: DecoderBox) throws(A
 @c @implementation public func amber_decoder_contains(_ decoder: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> CInt {
     guarded(0) {
         return try withDecoderBox(decoder) { d throws(AmberError) in
-            try withInputKey(key, ascii: { k in d.contains(utf8: k) }, other: { k in d.contains(k) })
+            d.contains(try d.key(key))
         } ? 1 : 0
     }
 }

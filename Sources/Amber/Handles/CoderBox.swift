@@ -1,5 +1,6 @@
 // The box behind an amber_coder handle: valid during one callback.
 
+import AmberArchive
 import AmberCore
 import CAmber
 
@@ -103,81 +104,36 @@ final class CoderBox {
 
     private func idle() -> AmberError { misuse("the coder is used outside its callback") }
 
-    /// Keys made from C strings, checked once (`CoderKey`), by their bytes: a host writes the
-    /// same few keys for every object, and comparing a short key's bytes is cheaper than making
-    /// its string and checking it again. A slot holds an ASCII key of 1 to 15 bytes, its bytes
-    /// in two words (zero beyond the key: a key's words equal a slot's only for the same bytes);
-    /// a key is looked for in 4 slots from the one its hash picks.
-    /// No host code runs during an access.
-    private var keyCache = [CoderKey](repeating: CoderKey(""), count: 64)
-    private var keyWords = [UInt64](repeating: 0, count: 128)
+    /// The keys the host gave, interned.
+    private var keys = KeyInterner()
 
-    /// A coder key (as `inputKey`), checked: short ASCII keys come from `keyCache`.
+    /// A coder key (as `inputKey`), interned.
     @inline(__always)
-    func key(_ p: UnsafePointer<CChar>?) throws(AmberError) -> CoderKey {
-        guard let p else { return CoderKey(try inputKey(p)) }
-        let bytes = UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self)
-        // The key's bytes, up to 16, into two words; `high`: their high bits.
-        var lo: UInt64 = 0
-        var hi: UInt64 = 0
-        var high: UInt8 = 0
-        var n = 0
-        while n < 8 {
-            let b = bytes[n]
-            if b == 0 { break }
-            lo |= UInt64(b) << UInt64(n &* 8)
-            high |= b
-            n &+= 1
-        }
-        if n == 8 {
-            while n < 16 {
-                let b = bytes[n]
-                if b == 0 { break }
-                hi |= UInt64(b) << UInt64((n &- 8) &* 8)
-                high |= b
-                n &+= 1
-            }
-        }
-        guard n > 0, n < 16, high < 0x80 else { return CoderKey(try inputKey(p)) }
-        let home = Int(truncatingIfNeeded: ((lo &* 0x9E37_79B9_7F4A_7C15 ^ hi) &* 0xFF51_AFD7_ED55_8CCD) >> 58)
-        var slot = home
-        for _ in 0 ..< 4 {
-            let w = keyWords[slot &* 2]
-            if w == lo, keyWords[slot &* 2 &+ 1] == hi { return keyCache[slot] }
-            if w == 0 { break }  // an empty slot: the key is not further on
-            slot = (slot &+ 1) & 63
-        }
-        if keyWords[slot &* 2] != 0 { slot = home }  // all 4 taken: the key replaces the first
-        let made = CoderKey(String(decoding: UnsafeBufferPointer(start: bytes, count: n), as: UTF8.self))
-        keyCache[slot] = made
-        keyWords[slot &* 2] = lo
-        keyWords[slot &* 2 &+ 1] = hi
-        return made
-    }
+    func key(_ p: UnsafePointer<CChar>?) throws(AmberError) -> ArchiveKey { try inputKey(p, interning: &keys) }
 
-    func encode(_ value: Bool, _ key: CoderKey) throws(AmberError) {
+    func encode(_ value: Bool, _ key: ArchiveKey) throws(AmberError) {
         try withCoder { c throws(AmberError) in try c.encode(value, forKey: key) }
     }
 
-    func encode(_ value: Int64, _ key: CoderKey) throws(AmberError) {
+    func encode(_ value: Int64, _ key: ArchiveKey) throws(AmberError) {
         try withCoder { c throws(AmberError) in try c.encode(value, forKey: key) }
     }
 
-    func encode(_ value: Double, _ key: CoderKey) throws(AmberError) {
+    func encode(_ value: Double, _ key: ArchiveKey) throws(AmberError) {
         try withCoder { c throws(AmberError) in try c.encode(value, forKey: key) }
     }
 
-    func encode(_ value: String, _ key: CoderKey) throws(AmberError) {
+    func encode(_ value: String, _ key: ArchiveKey) throws(AmberError) {
         try withCoder { c throws(AmberError) in try c.encode(value, forKey: key) }
     }
 
-    func encode(utf8 value: Span<UInt8>, _ key: CoderKey) throws(AmberError) {
+    func encode(utf8 value: Span<UInt8>, _ key: ArchiveKey) throws(AmberError) {
         try withCoder { c throws(AmberError) in try c.encode(utf8: value, forKey: key) }
     }
 
     /// Scratch of `encodeValues`, kept from one call to the next (no allocation per call): the
     /// values' keys, and the length of each string value that is ASCII (-1 for another string).
-    private var batchKeys: [CoderKey] = []
+    private var batchKeys: [ArchiveKey] = []
     private var batchLengths: [Int] = []
 
     /// Writes `n` values (amber_coder_encode_values): first every one is checked — its type,

@@ -1,6 +1,7 @@
 // The box behind an amber_decoder handle: valid during one callback, owning the strings and
 // bytes it lent.
 
+import AmberArchive
 import AmberCore
 import CAmber
 #if canImport(Glibc)
@@ -66,46 +67,6 @@ final class DecoderBox {
 
     private func idle() -> AmberError { misuse("the decoder is used outside its callback") }
 
-    func contains(_ key: String) -> Bool {
-        switch source {
-        case .state(let d): return d.containsValue(forKey: key)
-        case .app(let d): return d.containsValue(forKey: key)
-        case .idle: return false
-        }
-    }
-
-    func bool(_ key: String) throws(AmberError) -> Bool {
-        switch source {
-        case .state(let d): return try d.decodeBool(forKey: key)
-        case .idle: throw idle()
-        case .app(let d): return try d.decodeBool(forKey: key)
-        }
-    }
-
-    func int64(_ key: String) throws(AmberError) -> Int64 {
-        switch source {
-        case .state(let d): return try d.decodeInt64(forKey: key)
-        case .idle: throw idle()
-        case .app(let d): return try d.decodeInt64(forKey: key)
-        }
-    }
-
-    func double(_ key: String) throws(AmberError) -> Double {
-        switch source {
-        case .state(let d): return try d.decodeDouble(forKey: key)
-        case .idle: throw idle()
-        case .app(let d): return try d.decodeDouble(forKey: key)
-        }
-    }
-
-    func string(_ key: String) throws(AmberError) -> String {
-        switch source {
-        case .state(let d): return try d.decodeString(forKey: key)
-        case .idle: throw idle()
-        case .app(let d): return try d.decodeString(forKey: key)
-        }
-    }
-
     /// Calls `body` with the decoder read, borrowed (no retain: `source` holds it).
     @inline(__always)
     private func withDecoder<T>(_ body: (KeyedStateDecoder) throws(AmberError) -> T) throws(AmberError) -> T {
@@ -113,17 +74,23 @@ final class DecoderBox {
         return try body(keyed.takeUnretainedValue())
     }
 
-    func contains(utf8 key: Span<UInt8>) -> Bool { (try? withDecoder { d in d.containsValue(forKeyUTF8: key) }) ?? false }
-    func bool(utf8 key: Span<UInt8>) throws(AmberError) -> Bool { try withDecoder { d throws(AmberError) in try d.decodeBool(forKeyUTF8: key) } }
-    func int64(utf8 key: Span<UInt8>) throws(AmberError) -> Int64 { try withDecoder { d throws(AmberError) in try d.decodeInt64(forKeyUTF8: key) } }
-    func double(utf8 key: Span<UInt8>) throws(AmberError) -> Double { try withDecoder { d throws(AmberError) in try d.decodeDouble(forKeyUTF8: key) } }
-    func string(utf8 key: Span<UInt8>) throws(AmberError) -> String { try withDecoder { d throws(AmberError) in try d.decodeString(forKeyUTF8: key) } }
+    /// The keys the host gave, interned.
+    private var keys = KeyInterner()
+
+    /// A coder key (as `inputKey`), interned.
+    @inline(__always)
+    func key(_ p: UnsafePointer<CChar>?) throws(AmberError) -> ArchiveKey { try inputKey(p, interning: &keys) }
+
+    func contains(_ key: ArchiveKey) -> Bool { (try? withDecoder { d in d.containsValue(forKey: key) }) ?? false }
+    func bool(_ key: ArchiveKey) throws(AmberError) -> Bool { try withDecoder { d throws(AmberError) in try d.decodeBool(forKey: key) } }
+    func int64(_ key: ArchiveKey) throws(AmberError) -> Int64 { try withDecoder { d throws(AmberError) in try d.decodeInt64(forKey: key) } }
+    func double(_ key: ArchiveKey) throws(AmberError) -> Double { try withDecoder { d throws(AmberError) in try d.decodeDouble(forKey: key) } }
 
     /// A string lent to the host, copied from the archive into the arena (nil: out of memory).
-    func cString(utf8 key: Span<UInt8>) throws(AmberError) -> UnsafePointer<CChar> {
+    func cString(_ key: ArchiveKey) throws(AmberError) -> UnsafePointer<CChar> {
         let arena = self.arena
         let p = try withDecoder { d throws(AmberError) in
-            try d.withDecodedString(forKeyUTF8: key) { bytes -> UnsafeMutablePointer<CChar>? in
+            try d.withDecodedString(forKey: key) { bytes -> UnsafeMutablePointer<CChar>? in
                 guard let raw = try? arena.allocate(bytes.count + 1) else { return nil }
                 bytes.withUnsafeBufferPointer { b in if let base = b.baseAddress { memcpy(raw, base, b.count) } }
                 raw.storeBytes(of: 0, toByteOffset: bytes.count, as: UInt8.self)

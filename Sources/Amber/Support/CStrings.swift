@@ -1,5 +1,6 @@
 // C strings in and out: input strings validated as UTF-8, output strings on the C heap.
 
+import AmberArchive
 import AmberCore
 #if canImport(Glibc)
 import Glibc
@@ -44,14 +45,11 @@ func inputKey(_ p: UnsafePointer<CChar>?) throws(AmberError) -> String {
     return key
 }
 
-/// Calls `ascii` with a coder key's bytes when the key is non-empty ASCII (no string is made
-/// for it), else `other` with the key as `inputKey` gives it (or its error).
+/// A coder key (as `inputKey`), interned by `interner` when it is short.
 @inline(__always)
-func withInputKey<T>(
-    _ p: UnsafePointer<CChar>?, ascii: (Span<UInt8>) throws(AmberError) -> T, other: (String) throws(AmberError) -> T
-) throws(AmberError) -> T {
-    guard let p, let bytes = asciiBytes(p), !bytes.isEmpty else { return try other(try inputKey(p)) }
-    return try ascii(bytes.span)
+func inputKey(_ p: UnsafePointer<CChar>?, interning interner: inout KeyInterner) throws(AmberError) -> ArchiveKey {
+    if let p, let key = interner.key(cString: UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self)) { return key }
+    return ArchiveKey(try inputKey(p))
 }
 
 /// The bytes of a NUL-terminated C string (without the NUL) if every one is ASCII (below

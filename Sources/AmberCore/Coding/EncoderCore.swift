@@ -102,13 +102,13 @@ final class EncoderCore {
     /// Checks that `key` may be written now, and remembers it.
     @inline(__always)
     func admit(_ key: String) throws(AmberError) {
-        try admit(key, reserved: ReservedKeys.contains(key), fingerprint: CoderKey.fingerprint(of: key))
+        try admit(key, reserved: ReservedKeys.contains(key), fingerprint: ArchiveKey.fingerprint(of: key))
     }
 
     /// As `admit(_:)` for the key's string, with what was checked of it once.
     @inline(__always)
-    func admit(_ key: CoderKey) throws(AmberError) {
-        try admit(key.string, reserved: key.isReserved, fingerprint: key.fingerprint)
+    func admit(_ key: ArchiveKey) throws(AmberError) {
+        try admit(key.string, reserved: ReservedKeys.contains(key.string), fingerprint: key.fingerprint)
     }
 
     @inline(__always)
@@ -121,12 +121,12 @@ final class EncoderCore {
     /// Checks, without writing anything, that `keys` may all be written now, in one go: the coder
     /// is active, and no key is reserved, written before, or given twice. The error is the one
     /// `admit` would give at the first key at fault, its message prefixed by `label(index)`.
-    func checkAll(_ keys: [CoderKey], label: (Int) -> String) throws(AmberError) {
+    func checkAll(_ keys: [ArchiveKey], label: (Int) -> String) throws(AmberError) {
         guard isActive else { throw inactive() }
         func fail(_ i: Int, _ e: AmberError) -> AmberError { AmberError(e.code, "\(label(i)): \(e.message)") }
         var seen: Set<String>? = keys.count > 16 ? Set(minimumCapacity: keys.count) : nil
         for i in keys.indices {
-            if keys[i].isReserved { throw fail(i, reservedKey(keys[i].string)) }
+            if ReservedKeys.contains(keys[i].string) { throw fail(i, reservedKey(keys[i].string)) }
             if written.contains(keys[i].string, fingerprint: keys[i].fingerprint) { throw fail(i, duplicate(keys[i].string)) }
             if seen != nil {
                 guard seen!.insert(keys[i].string).inserted else { throw fail(i, twice(keys[i].string)) }
@@ -169,7 +169,7 @@ final class EncoderCore {
 struct WrittenKeys {
     /// The first `count` are the keys written; the rest are left over from a previous object.
     private var list: [String] = []
-    /// `CoderKey.fingerprint(of:)` of each of `list`.
+    /// `ArchiveKey.fingerprint(of:)` of each of `list`.
     private var fingerprints: [UInt64] = []
     private var count = 0
     /// All the keys, once there are more than eight (`list` is then unused).

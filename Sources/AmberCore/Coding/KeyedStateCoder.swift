@@ -91,31 +91,31 @@ public class KeyedStateCoder {
         try core.run { try archiver.encodeObject(object, forKey: key) }
     }
 
-    // MARK: Checked keys
+    // MARK: Interned keys
 
-    /// Encodes a boolean under a checked key (the same as under its string).
-    public func encode(_ value: Bool, forKey key: CoderKey) throws(AmberError) {
+    /// Encodes a boolean under an interned key (the same as under its string).
+    public func encode(_ value: Bool, forKey key: ArchiveKey) throws(AmberError) {
         try core.admit(key)
-        archiver.encode(value, forKey: key.prepared(in: archiver))
+        archiver.encode(value, forKey: key)
     }
 
-    /// Encodes a 64-bit integer under a checked key (the same as under its string).
-    public func encode(_ value: Int64, forKey key: CoderKey) throws(AmberError) {
+    /// Encodes a 64-bit integer under an interned key (the same as under its string).
+    public func encode(_ value: Int64, forKey key: ArchiveKey) throws(AmberError) {
         try core.admit(key)
-        archiver.encode(value, forKey: key.prepared(in: archiver))
+        archiver.encode(value, forKey: key)
     }
 
-    /// Encodes a double under a checked key (the same as under its string).
-    public func encode(_ value: Double, forKey key: CoderKey) throws(AmberError) {
+    /// Encodes a double under an interned key (the same as under its string).
+    public func encode(_ value: Double, forKey key: ArchiveKey) throws(AmberError) {
         try core.admit(key)
-        archiver.encode(value, forKey: key.prepared(in: archiver))
+        archiver.encode(value, forKey: key)
     }
 
-    /// Encodes a string under a checked key (the same as under its string).
-    public func encode(_ value: String, forKey key: CoderKey) throws(AmberError) {
+    /// Encodes a string under an interned key (the same as under its string).
+    public func encode(_ value: String, forKey key: ArchiveKey) throws(AmberError) {
         try core.admit(key)
         try core.admitString(utf8Count: value.utf8.count, utf16Count: value.utf16.count, forKey: key.string)
-        archiver.encode(value, forKey: key.prepared(in: archiver))
+        archiver.encode(value, forKey: key)
     }
 
     /// The UTF-16 code units of a string given as UTF-8 bytes (as the archive would store it).
@@ -135,15 +135,15 @@ public class KeyedStateCoder {
     /// check it: the coder active, no key reserved or written before), and that none is given
     /// twice: for writes that must happen all together or not at all. An error's message is
     /// prefixed by `label(i)` for the key at fault.
-    public func checkWritable(_ keys: [CoderKey], label: (Int) -> String) throws(AmberError) {
+    public func checkWritable(_ keys: [ArchiveKey], label: (Int) -> String) throws(AmberError) {
         try core.checkAll(keys, label: label)
     }
 
-    /// As `encode(utf8:forKey:)`, under a checked key (the same as under its string).
-    public func encode(utf8 value: Span<UInt8>, forKey key: CoderKey) throws(AmberError) {
+    /// As `encode(utf8:forKey:)`, under an interned key (the same as under its string).
+    public func encode(utf8 value: Span<UInt8>, forKey key: ArchiveKey) throws(AmberError) {
         try core.admit(key)
         try core.admitString(utf8Count: value.count, utf16Count: Self.utf16Count(value), forKey: key.string)
-        archiver.encode(utf8: value, forKey: key.prepared(in: archiver))
+        archiver.encode(utf8: value, forKey: key)
     }
 
     /// Encodes a reference to another restorable object (SPEC R4); at restoration it decodes to

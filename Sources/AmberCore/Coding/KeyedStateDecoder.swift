@@ -51,55 +51,55 @@ public class KeyedStateDecoder {
         try core.read { try $0.decodeString(forKey: key) }
     }
 
-    // Keys given as UTF-8 bytes (the C ABI's keys): no string is made for the key, and the key
-    // is compared with the archive's keys byte for byte. Same results and errors as the
-    // functions above.
+    // Interned keys (`ArchiveKey`: the C ABI's keys, and any caller reading the same keys for
+    // many objects): a key found once is found again by reference. Same results and errors as
+    // the functions above.
 
     /// Whether the state has a value for the key.
-    public func containsValue(forKeyUTF8 key: Span<UInt8>) -> Bool {
+    public func containsValue(forKey key: ArchiveKey) -> Bool {
         guard core.isActive, unarchiver.currentObjectUID == core.uid else {
-            return containsValue(forKey: KeyedUnarchiver.string(key))
+            return containsValue(forKey: key.string)
         }
-        return unarchiver.containsValue(forKeyUTF8: key)
+        return unarchiver.containsValue(forKey: key)
     }
 
     /// Decodes a boolean.
-    public func decodeBool(forKeyUTF8 key: Span<UInt8>) throws(AmberError) -> Bool {
+    public func decodeBool(forKey key: ArchiveKey) throws(AmberError) -> Bool {
         try core.requireActive()
-        guard unarchiver.currentObjectUID == core.uid else { return try decodeBool(forKey: KeyedUnarchiver.string(key)) }
-        do { return try unarchiver.decodeBool(forKeyUTF8: key) } catch { throw AmberError(error) }
+        guard unarchiver.currentObjectUID == core.uid else { return try decodeBool(forKey: key.string) }
+        do { return try unarchiver.decodeBool(forKey: key) } catch { throw AmberError(error) }
     }
 
     /// Decodes a 64-bit integer.
-    public func decodeInt64(forKeyUTF8 key: Span<UInt8>) throws(AmberError) -> Int64 {
+    public func decodeInt64(forKey key: ArchiveKey) throws(AmberError) -> Int64 {
         try core.requireActive()
-        guard unarchiver.currentObjectUID == core.uid else { return try decodeInt64(forKey: KeyedUnarchiver.string(key)) }
-        do { return try unarchiver.decodeInt64(forKeyUTF8: key) } catch { throw AmberError(error) }
+        guard unarchiver.currentObjectUID == core.uid else { return try decodeInt64(forKey: key.string) }
+        do { return try unarchiver.decodeInt64(forKey: key) } catch { throw AmberError(error) }
     }
 
     /// Decodes a double (an integer is converted).
-    public func decodeDouble(forKeyUTF8 key: Span<UInt8>) throws(AmberError) -> Double {
+    public func decodeDouble(forKey key: ArchiveKey) throws(AmberError) -> Double {
         try core.requireActive()
-        guard unarchiver.currentObjectUID == core.uid else { return try decodeDouble(forKey: KeyedUnarchiver.string(key)) }
-        do { return try unarchiver.decodeDouble(forKeyUTF8: key) } catch { throw AmberError(error) }
+        guard unarchiver.currentObjectUID == core.uid else { return try decodeDouble(forKey: key.string) }
+        do { return try unarchiver.decodeDouble(forKey: key) } catch { throw AmberError(error) }
     }
 
     /// Decodes a string.
-    public func decodeString(forKeyUTF8 key: Span<UInt8>) throws(AmberError) -> String {
+    public func decodeString(forKey key: ArchiveKey) throws(AmberError) -> String {
         try core.requireActive()
-        guard unarchiver.currentObjectUID == core.uid else { return try decodeString(forKey: KeyedUnarchiver.string(key)) }
-        do { return try unarchiver.decodeString(forKeyUTF8: key) } catch { throw AmberError(error) }
+        guard unarchiver.currentObjectUID == core.uid else { return try decodeString(forKey: key.string) }
+        do { return try unarchiver.decodeString(forKey: key) } catch { throw AmberError(error) }
     }
 
     /// Decodes a string and calls `body` with its UTF-8 bytes (no string is made for a string
     /// the archive stores as ASCII).
-    public func withDecodedString<T>(forKeyUTF8 key: Span<UInt8>, _ body: (Span<UInt8>) -> T) throws(AmberError) -> T {
+    public func withDecodedString<T>(forKey key: ArchiveKey, _ body: (Span<UInt8>) -> T) throws(AmberError) -> T {
         try core.requireActive()
         guard unarchiver.currentObjectUID == core.uid else {
-            let s = try decodeString(forKey: KeyedUnarchiver.string(key))
+            let s = try decodeString(forKey: key.string)
             return body(s.utf8.span)
         }
-        do { return try unarchiver.withDecodedString(forKeyUTF8: key, body) } catch { throw AmberError(error) }
+        do { return try unarchiver.withDecodedString(forKey: key, body) } catch { throw AmberError(error) }
     }
 
     /// Decodes bytes (NSData).

@@ -258,19 +258,19 @@ extension Engine {
     }
 
     /// What encoding a pass's records carries from one record to the next: the record layout's
-    /// keys and classes, prepared the first time each is used (so that the archive holds only
-    /// those used, in the order they are first used); a spare coder; and what the report needs
-    /// of each record.
+    /// keys and classes, stored in the archive the first time each is used (so that the archive
+    /// holds only those used, in the order they are first used); a spare coder; and what the
+    /// report needs of each record.
     private struct RecordEncoding {
         var recordClass: KeyedArchiver.ObjectClass?
         var stateClass: KeyedArchiver.ObjectClass?
-        var className: KeyedArchiver.Key?
-        var kind: KeyedArchiver.Key?
-        var identifier: KeyedArchiver.Key?
-        var parent: KeyedArchiver.Key?
-        var relation: KeyedArchiver.Key?
-        var state: KeyedArchiver.Key?
-        var restorationClass: KeyedArchiver.Key?
+        let className = ArchiveKey(ArchiveLayout.className)
+        let kind = ArchiveKey(ArchiveLayout.kind)
+        let identifier = ArchiveKey(ArchiveLayout.identifier)
+        let parent = ArchiveKey(ArchiveLayout.parent)
+        let relation = ArchiveKey(ArchiveLayout.relation)
+        let state = ArchiveKey(ArchiveLayout.state)
+        let restorationClass = ArchiveKey(ArchiveLayout.restorationClass)
         /// Class names and restoration class names met so far, with their UIDs in the archive:
         /// records repeat a few of them, and comparing a string with a few others costs less
         /// than the archiver's hashing of it (at most 16 kept; others go to the archiver).
@@ -312,12 +312,6 @@ extension Engine {
         _ i: Int, of pass: PreservationPass, into archiver: KeyedArchiver, _ e: inout RecordEncoding
     ) throws -> Int {
         typealias L = ArchiveLayout
-        func prepared(_ key: inout KeyedArchiver.Key?, _ name: String) -> KeyedArchiver.Key {
-            if let key { return key }
-            let k = archiver.key(name)
-            key = k
-            return k
-        }
         func prepared(_ cls: inout KeyedArchiver.ObjectClass?, _ name: String) -> KeyedArchiver.ObjectClass {
             if let cls { return cls }
             let c = archiver.objectClass(name)
@@ -344,17 +338,17 @@ extension Engine {
             }
         }
         let uid = try archiver.encodeDetachedObject(class: prepared(&e.recordClass, L.recordClass)) { a in
-            a.encode(stringUID: e.nameUID(object.className, in: a), forKey: prepared(&e.className, L.className))
-            if object.kind != L.usualKind { a.encode(Int64(object.kind.rawValue), forKey: prepared(&e.kind, L.kind)) }
+            a.encode(stringUID: e.nameUID(object.className, in: a), forKey: e.className)
+            if object.kind != L.usualKind { a.encode(Int64(object.kind.rawValue), forKey: e.kind) }
             if record.identifierUID >= 0 {
-                a.encode(stringUID: record.identifierUID, forKey: prepared(&e.identifier, L.identifier))
+                a.encode(stringUID: record.identifierUID, forKey: e.identifier)
             } else {
-                a.encode(record.identifier, forKey: prepared(&e.identifier, L.identifier))
+                a.encode(record.identifier, forKey: e.identifier)
             }
             if record.position > 0 { a.encode(Int64(record.position), forKey: L.position) }
-            if record.parent >= 0 { a.encode(Int64(record.parent), forKey: prepared(&e.parent, L.parent)) }
+            if record.parent >= 0 { a.encode(Int64(record.parent), forKey: e.parent) }
             if record.relation != L.usualRelation(hasParent: record.parent >= 0) {
-                a.encode(Int64(record.relation.rawValue), forKey: prepared(&e.relation, L.relation))
+                a.encode(Int64(record.relation.rawValue), forKey: e.relation)
             }
             if let path = record.path {
                 a.encode(.array(path.map { .string($0.identifier) }), forKey: L.path)
@@ -365,10 +359,10 @@ extension Engine {
             }
             if record.isRoot { a.encode(true, forKey: L.root) }
             if let rc = object.restorationClassName {
-                a.encode(stringUID: e.nameUID(rc, in: a), forKey: prepared(&e.restorationClass, L.restorationClass))
+                a.encode(stringUID: e.nameUID(rc, in: a), forKey: e.restorationClass)
             }
             if let bp = object.blueprintIdentifier { a.encode(bp, forKey: L.blueprint) }
-            try a.encodeObject(forKey: prepared(&e.state, L.state), class: prepared(&e.stateClass, L.stateClass)) { s in
+            try a.encodeObject(forKey: e.state, class: prepared(&e.stateClass, L.stateClass)) { s in
                 guard omitted == nil else { return }
                 let checkpoint = s.checkpoint()
                 do {

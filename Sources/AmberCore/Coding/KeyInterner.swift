@@ -1,0 +1,61 @@
+import AmberArchive
+
+/// Interns the keys a host gives as C strings (the C API's coders and decoders): a host writes
+/// and reads the same few keys for every object, and finding a short key's bytes among the keys
+/// already made costs less than making its string again. Each key is made once as an
+/// `ArchiveKey`, which then finds itself again in the archive by reference.
+///
+/// A slot holds an ASCII key of 1 to 15 bytes, its bytes in two words (zero beyond the key, so
+/// a key's words equal a slot's only for the same bytes); a key is looked for in 4 slots from
+/// the one its hash picks, and replaces the first of them when all 4 are taken. Other keys are
+/// not interned: `key(cString:)` gives nil for them, and the caller makes the key from its
+/// checked string. Used by one thread at a time.
+public struct KeyInterner {
+    private var keys = [ArchiveKey?](repeating: nil, count: KeyInterner.slots)
+    private var words = [UInt64](repeating: 0, count: 2 * KeyInterner.slots)
+    private static let slots = 64
+
+    public init() {}
+
+    /// The interned key for the NUL-terminated bytes at `p` when they are 1 to 15 ASCII bytes
+    /// (made the first time), else nil.
+    @inline(__always)
+    public mutating func key(cString p: UnsafePointer<UInt8>) -> ArchiveKey? {
+        // The key's bytes, up to 16, into two words; `high`: their high bits.
+        var lo: UInt64 = 0
+        var hi: UInt64 = 0
+        var high: UInt8 = 0
+        var n = 0
+        while n < 8 {
+            let b = p[n]
+            if b == 0 { break }
+            lo |= UInt64(b) << UInt64(n &* 8)
+            high |= b
+            n &+= 1
+        }
+        if n == 8 {
+            while n < 16 {
+                let b = p[n]
+                if b == 0 { break }
+                hi |= UInt64(b) << UInt64((n &- 8) &* 8)
+                high |= b
+                n &+= 1
+            }
+        }
+        guard n > 0, n < 16, high < 0x80 else { return nil }
+        let home = Int(truncatingIfNeeded: ((lo &* 0x9E37_79B9_7F4A_7C15 ^ hi) &* 0xFF51_AFD7_ED55_8CCD) >> 58)
+        var slot = home
+        for _ in 0 ..< 4 {
+            let w = words[slot &* 2]
+            if w == lo, words[slot &* 2 &+ 1] == hi, let key = keys[slot] { return key }
+            if w == 0 { break }  // an empty slot: the key is not further on
+            slot = (slot &+ 1) & (Self.slots - 1)
+        }
+        if words[slot &* 2] != 0 { slot = home }  // all 4 taken: the key replaces the first
+        let made = ArchiveKey(String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self))
+        keys[slot] = made
+        words[slot &* 2] = lo
+        words[slot &* 2 &+ 1] = hi
+        return made
+    }
+}

@@ -1,0 +1,46 @@
+import AmberArchive
+import Testing
+@testable import AmberCore
+
+/// `KeyInterner`: one `ArchiveKey` per short ASCII key, found again by its bytes wherever they
+/// are; nothing for keys it does not intern.
+@Suite struct KeyInternerTests {
+    /// Calls `body` with `text` as a NUL-terminated C string at a fresh address.
+    static func withCString<T>(_ text: String, _ body: (UnsafePointer<UInt8>) -> T) -> T {
+        var bytes = Array(text.utf8)
+        bytes.append(0)
+        return bytes.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+
+    // R7
+    @Test func internsShortASCIIKeysOnce() {
+        var interner = KeyInterner()
+        let names = ["a", "title", "selection", "eight-by", "fifteen-bytes-k", "scroll.y"]
+        let first = names.map { name in Self.withCString(name) { interner.key(cString: $0) } }
+        for (name, key) in zip(names, first) {
+            #expect(key?.string == name)
+            let again = Self.withCString(name) { interner.key(cString: $0) }
+            #expect(again != nil && again === key, "\(name) interned once")
+        }
+    }
+
+    // R7
+    /// More keys than slots: older keys are evicted and made again, never confused with another.
+    @Test func evictsWithoutConfusingKeys() {
+        var interner = KeyInterner()
+        let names = (0 ..< 300).map { "key\($0)" }
+        for _ in 0 ..< 2 {
+            for name in names {
+                #expect(Self.withCString(name) { interner.key(cString: $0) }?.string == name)
+            }
+        }
+    }
+
+    // R7
+    @Test func leavesOtherKeysToTheCaller() {
+        var interner = KeyInterner()
+        for name in ["", "sixteen-bytes-ke", "a much longer key than sixteen bytes", "clé"] {
+            #expect(Self.withCString(name) { interner.key(cString: $0) } == nil, "\(name)")
+        }
+    }
+}
