@@ -133,13 +133,11 @@ extension KeyedUnarchiver {
         let u = try archive.checkedUID(BinaryPropertyList.readUInt(plist.bytes, at: h.start, width: h.count + 1))
         guard u != 0 else { throw mismatch(key(), "string", ref) }
         let target = archive.objectRefs[u]
-        let slot = target & 1023
-        if caches.recentStringRefs[slot] == target { return caches.recentStrings[slot] }
+        if let s = caches.strings.find(target) { return s }
         let t = plist.header(target)
         if t.marker >> 4 == 0x5 || t.marker >> 4 == 0x6 {
             let s = try plist.string(t, ref: target)
-            caches.recentStringRefs[slot] = target
-            caches.recentStrings[slot] = s
+            caches.strings.store(s, for: target)
             return s
         }
         valueBudget = plist.valueBudget

@@ -66,11 +66,8 @@ public final class KeyedUnarchiver {
         /// The string objects of the keys `$class` and `NS.objects` as last found (-1: not yet).
         var classKeyRef = -1
         var objectsKeyRef = -1
-        /// Recently made strings, by object table reference (direct-mapped, 1,024 entries): a
-        /// string that many objects share (a class name, a title) is made once and then shared,
-        /// while strings met once cost no more than a slot overwritten.
-        var recentStringRefs = [Int](repeating: -1, count: 1024)
-        var recentStrings = [String](repeating: "", count: 1024)
+        /// Strings made recently, by the reference of their string object.
+        var strings = RecentStrings()
     }
 
     /// A class description and what the registry makes of it.
@@ -213,13 +210,11 @@ public final class KeyedUnarchiver {
         // UID 0 is nil, not the string "$null" that stands for it.
         guard u != 0 else { throw mismatch(key, "string", ref) }
         let target = archive.objectRefs[u]
-        let slot = target & 1023
-        if caches.recentStringRefs[slot] == target { return caches.recentStrings[slot] }
+        if let s = caches.strings.find(target) { return s }
         let h = plist.header(target)
         if h.marker >> 4 == 0x5 || h.marker >> 4 == 0x6 {
             let s = try plist.string(h, ref: target)
-            caches.recentStringRefs[slot] = target
-            caches.recentStrings[slot] = s
+            caches.strings.store(s, for: target)
             return s
         }
         valueBudget = plist.valueBudget

@@ -121,21 +121,4 @@ import Testing
         #expect(try write(interned: true) == plain)
         #expect(try write(interned: true) == plain)
     }
-
-    // R26
-    /// `RecentKeys` finds the reference stored for a key, and nothing for a different key with
-    /// the same slot, length or canonical form.
-    @Test func recentKeysMatchBytes() {
-        var cache = RecentKeys(slots: 8)
-        let (none, slot) = cache.find("title")
-        #expect(none == -1)
-        cache.store("title", 7, at: slot)
-        #expect(cache.find("title").ref == 7)
-        #expect(cache.find("titlf").ref == -1)  // same length and first byte: same slot
-        // "é" precomposed and decomposed are equal as Strings, not as bytes.
-        let (_, s) = cache.find("caf\u{E9}")
-        cache.store("caf\u{E9}", 9, at: s)
-        #expect(cache.find("caf\u{E9}").ref == 9)
-        #expect(cache.find("cafe\u{301}").ref == -1)
-    }
 }
