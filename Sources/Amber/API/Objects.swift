@@ -35,7 +35,7 @@ func objectPair(_ a: OpaquePointer?, _ aName: String, _ b: OpaquePointer?, _ bNa
         }
         let className = try box.className(class_name, "class_name")
         guard !className.isEmpty else { throw invalid("class_name is empty") }
-        let identifier = try box.identifier(restoration_id, "restoration_id")
+        let identifier = try optionalString(restoration_id, "restoration_id")
         var c = amber_object_callbacks()
         if let callbacks {
             guard callbacks.pointee.version == AMBER_OBJECT_CALLBACKS_VERSION else {

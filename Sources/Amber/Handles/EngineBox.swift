@@ -39,12 +39,6 @@ final class EngineBox {
     var spareCoderLent = false
     /// The decoder box lent to callbacks and reused (`DecoderBox.with`).
     var spareDecoder: DecoderBox?
-    /// The last component of the path lent to the running restoration class's make callback
-    /// (`withCPath(of:)`), as the C string the host was given and the string it was copied
-    /// from: a make callback usually names its object by that component
-    /// (`amber_object_new(..., path[path_length - 1], ...)`), which is then not read again.
-    private(set) var lentComponent: UnsafePointer<CChar>?
-    private(set) var lentComponentText = ""
     /// The C restoration paths of make callbacks (`withCPath`), and whether one is lent.
     private let pathArena = ScratchArena()
     private var pathArenaLent = false
@@ -104,22 +98,6 @@ final class EngineBox {
         }
     }
 
-    /// The identifier `p` names (a C string the host gave), as `optionalString` reads it: the
-    /// lent path's last component if `p` is that C string and still holds its text (no new
-    /// string), else read and checked.
-    func identifier(_ p: UnsafePointer<CChar>?, _ what: String) throws(AmberError) -> String? {
-        if let p, p == lentComponent {
-            var text = lentComponentText
-            // `p` is the cache's buffer, which holds at least the text and its NUL.
-            let same = text.withUTF8 { utf8 in
-                guard let base = utf8.baseAddress else { return p[0] == 0 }
-                return memcmp(p, base, utf8.count) == 0 && p[utf8.count] == 0
-            }
-            if same { return text }
-        }
-        return try optionalString(p, what)
-    }
-
     /// Class names given so far, each kept as one string (up to 1,024 of them): every object of
     /// a class then shares its class name's storage, so that comparing two objects' class names
     /// (as a preservation does for each record) finds them equal without reading their bytes.
@@ -165,15 +143,8 @@ final class EngineBox {
     func withCPath<T>(of decoder: StateDecoder, _ body: (UnsafePointer<UnsafePointer<CChar>?>, Int) throws -> T) throws -> T {
         guard !pathArenaLent else { return try withCPath(decoder.restorationPath, body) }
         pathArenaLent = true
-        defer {
-            pathArenaLent = false
-            lentComponent = nil
-        }
+        defer { pathArenaLent = false }
         let (array, count) = try cPaths.path(of: decoder)
-        if count > 0 {
-            lentComponent = array[count - 1]
-            lentComponentText = cPaths.lastText
-        }
         return try body(array, count)
     }
 

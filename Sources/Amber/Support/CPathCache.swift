@@ -21,8 +21,6 @@ final class CPathCache {
     private var array: UnsafeMutablePointer<UnsafePointer<CChar>?>
     private var arrayCapacity = 16
     private var depth = 0
-    /// The text of the component set last: after `path(of:)`, the path's last component.
-    private(set) var lastText = ""
 
     init() {
         array = .allocate(capacity: arrayCapacity)
@@ -62,7 +60,6 @@ final class CPathCache {
         b[n] = 0
         array[level] = UnsafePointer(b)
         records[level] = record
-        lastText = text
     }
 
     /// The C path of the record `decoder` decodes: valid until the next call.

@@ -271,11 +271,8 @@ extension Engine {
         let relation = ArchiveKey(ArchiveLayout.relation)
         let state = ArchiveKey(ArchiveLayout.state)
         let restorationClass = ArchiveKey(ArchiveLayout.restorationClass)
-        /// Class names and restoration class names met so far, with their UIDs in the archive:
-        /// records repeat a few of them, and comparing a string with a few others costs less
-        /// than the archiver's hashing of it (at most 16 kept; others go to the archiver).
-        var names: [String] = []
-        var nameUIDs: [Int] = []
+        /// The UIDs of the class names the records name.
+        var classNames = ClassNameUIDs()
         /// A coder that nothing else holds any more, reused for the next object's state.
         var spare: StateCoder?
         /// What the report keeps of each record (SPEC R28).
@@ -283,22 +280,6 @@ extension Engine {
 
         init(records: PreservedRecords.Columns) {
             self.records = records
-        }
-
-        /// The UID of `name` in `archiver`, stored there the first time.
-        mutating func nameUID(_ name: String, in archiver: KeyedArchiver) -> Int {
-            let n = name.utf8.count
-            var i = 0
-            while i < names.count {
-                if names[i].utf8.count == n, names[i] == name { return nameUIDs[i] }
-                i += 1
-            }
-            let uid = archiver.stringUID(name)
-            if names.count < 16 {
-                names.append(name)
-                nameUIDs.append(uid)
-            }
-            return uid
         }
     }
 
@@ -338,7 +319,7 @@ extension Engine {
             }
         }
         let uid = try archiver.encodeDetachedObject(class: prepared(&e.recordClass, L.recordClass)) { a in
-            a.encode(stringUID: e.nameUID(object.className, in: a), forKey: e.className)
+            a.encode(stringUID: e.classNames.uid(object.className, in: a), forKey: e.className)
             if object.kind != L.usualKind { a.encode(Int64(object.kind.rawValue), forKey: e.kind) }
             if record.identifierUID >= 0 {
                 a.encode(stringUID: record.identifierUID, forKey: e.identifier)
@@ -359,7 +340,7 @@ extension Engine {
             }
             if record.isRoot { a.encode(true, forKey: L.root) }
             if let rc = object.restorationClassName {
-                a.encode(stringUID: e.nameUID(rc, in: a), forKey: e.restorationClass)
+                a.encode(stringUID: e.classNames.uid(rc, in: a), forKey: e.restorationClass)
             }
             if let bp = object.blueprintIdentifier { a.encode(bp, forKey: L.blueprint) }
             try a.encodeObject(forKey: e.state, class: prepared(&e.stateClass, L.stateClass)) { s in
