@@ -28,7 +28,7 @@ public final class KeyedUnarchiver {
     var valueBudget = 0
     var valuesInProgress: Set<Int> = []
     /// Resolved class descriptions, by the UID of the description.
-    var classIndex = ScalarMap()
+    var classIndex: [UInt64: Int] = [:]
     @exclusivity(unchecked) var classes: [ClassInfo] = []
     /// The `make` and `decode` closures of each class of `classes` (nil if it is not
     /// registered), apart: reading them from a `ClassInfo` copied it whole, counting references
@@ -334,8 +334,7 @@ public final class KeyedUnarchiver {
         let c = plist.header(classRef)
         guard c.marker >> 4 == 0x8 else { throw ArchiveError.notKeyed("object \(u)'s $class is not a UID") }
         let classUID = BinaryPropertyList.readUInt(plist.bytes, at: c.start, width: c.count + 1)
-        let (found, slot) = classIndex.find(classUID)
-        if found >= 0 { return Int(found) }
+        if let found = classIndex[classUID] { return found }
         let (name, chainClaimed) = try archive.classDescription(uidRef: classRef, of: u)
         var info = ClassInfo(name: name, classes: chainClaimed, coding: nil, chain: [])
         if let registry, let cls = ([name] + chainClaimed).lazy.compactMap({ registry.lookup($0) }).first {
@@ -344,7 +343,7 @@ public final class KeyedUnarchiver {
         }
         classes.append(info)
         coders.append(info.coding.map { ($0.make, $0.decode) })
-        classIndex.insert(classUID, Int32(classes.count - 1), at: slot)
+        classIndex[classUID] = classes.count - 1
         return classes.count - 1
     }
 
