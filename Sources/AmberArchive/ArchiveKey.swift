@@ -47,7 +47,7 @@ public final class ArchiveKey {
     @inline(__always)
     func ref(in archiver: KeyedArchiver) -> Int32 {
         if writerSerial == archiver.serial { return writerRef }
-        writerRef = archiver.w.keyRef(string)
+        writerRef = archiver.state.w.keyRef(string)
         writerSerial = archiver.serial
         return writerRef
     }

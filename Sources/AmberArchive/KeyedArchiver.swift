@@ -21,9 +21,8 @@ public final class KeyedArchiver {
     /// The coding classes for `encodeObject(_:forKey:)`.
     public let registry: ArchiveClassRegistry?
 
-    /// Everything the archive holds so far. One stored property, so that each call makes one
-    /// access to it (class properties are checked for exclusive access at run time).
-    @exclusivity(unchecked) var w: ArchiveWriter
+    /// What the archiver writes and what it has still to write (`ArchiverState`).
+    let state: ArchiverState
     /// Every object given a UID, kept alive until the archive is finished so that its identity
     /// is not reused by another object during encoding.
     var retained: [AnyObject] = []
@@ -35,8 +34,6 @@ public final class KeyedArchiver {
         let cls: Int32
         let uid: Int32
     }
-    /// The objects met and not encoded yet, the next one last (see `drain`).
-    @exclusivity(unchecked) var pending: [Pending] = []
     /// Whether `drain` is running: an object met then waits its turn.
     var draining = false
     /// The classes of the objects met, each once: its encode closure and its class
@@ -72,7 +69,7 @@ public final class KeyedArchiver {
         self.limits = limits
         serial = KeyedArchiver.serials.add(1, ordering: .relaxed).newValue
         let capacity = min(max(capacity, 0), KeyedArchiver.largestCapacityHint)
-        w = ArchiveWriter(capacity: capacity)
+        state = ArchiverState(ArchiveWriter(capacity: capacity))
         retained.reserveCapacity(capacity)
     }
 
@@ -85,11 +82,11 @@ public final class KeyedArchiver {
     /// `entries` objects in the finished property list, `bytes` bytes in the finished archive
     /// (0: unknown). A wrong hint costs time or memory, never correctness.
     public func reserveCapacity(entries: Int, bytes: Int = 0) {
-        w.table.reserve(entries: entries, bytes: bytes)
+        state.w.table.reserve(entries: entries, bytes: bytes)
     }
 
     /// The number of objects in the property list so far (after `finishEncoding`: 0).
-    public var entryCount: Int { w.table.count }
+    public var entryCount: Int { state.w.table.count }
 
     /// The sizes an archive reached, to size the next archiver of its kind from them
     /// (`reserveCapacity(_:scaledFrom:to:)`): read it before `finishEncoding`.
@@ -99,7 +96,7 @@ public final class KeyedArchiver {
 
     /// The sizes this archive has reached so far (read before `finishEncoding`, which empties
     /// the tables they count).
-    public var sizeHint: SizeHint { SizeHint(table: w.table.sizeHint) }
+    public var sizeHint: SizeHint { SizeHint(table: state.w.table.sizeHint) }
 
     /// Sizes this archiver (before much is encoded) for an archive like the one `hint` came
     /// from, scaled from `from` objects of some kind (records, say) there to `to` here. A wrong
@@ -108,7 +105,7 @@ public final class KeyedArchiver {
         var h = hint.table.scaled(from: from, to: to)
         h.bytes += h.bytes / 32 + 256
         h.entries += 16
-        w.table.reserve(h)
+        state.w.table.reserve(h)
     }
 
     // MARK: Interned keys and prepared classes
@@ -123,82 +120,82 @@ public final class KeyedArchiver {
     /// The class `className` prepared for `encodeDetachedObject(class:_:)` and
     /// `encodeObject(forKey:class:_:)`; `classes` as for `encodeObject(forKey:className:classes:_:)`.
     public func objectClass(_ className: String, classes: [String]? = nil) -> ObjectClass {
-        ObjectClass(uid: w.classUID(className, classes ?? [className, "NSObject"]))
+        ObjectClass(uid: state.w.classUID(className, classes ?? [className, "NSObject"]))
     }
 
     /// The UID of a string value, storing it now if it is not stored yet: the same string
     /// `encode(_:forKey:)` refers to. Encode it later with `encode(stringUID:forKey:)`.
-    public func stringUID(_ value: String) -> Int { w.stringUID(value) }
+    public func stringUID(_ value: String) -> Int { state.w.stringUID(value) }
 
     /// The string whose UID `stringUID(_:)` gave, read back from the archive; nil if `uid` is
     /// not a string's, or after `finishEncoding`.
-    public func string(uid: Int) -> String? { w.table.string(uid: uid) }
+    public func string(uid: Int) -> String? { state.w.table.string(uid: uid) }
 
     /// Encodes, under an interned key, a reference to the string whose UID `stringUID(_:)` gave.
-    public func encode(stringUID uid: Int, forKey key: ArchiveKey) { put(key, w.table.uid(UInt64(uid))) }
+    public func encode(stringUID uid: Int, forKey key: ArchiveKey) { put(key, state.w.table.uid(UInt64(uid))) }
 
     /// Encodes a boolean under an interned key.
-    public func encode(_ value: Bool, forKey key: ArchiveKey) { put(key, w.table.bool(value)) }
+    public func encode(_ value: Bool, forKey key: ArchiveKey) { put(key, state.w.table.bool(value)) }
     /// Encodes a 64-bit integer under an interned key.
-    public func encode(_ value: Int64, forKey key: ArchiveKey) { put(key, w.table.int(value)) }
+    public func encode(_ value: Int64, forKey key: ArchiveKey) { put(key, state.w.table.int(value)) }
     /// Encodes a double under an interned key.
-    public func encode(_ value: Double, forKey key: ArchiveKey) { put(key, w.table.double(value)) }
+    public func encode(_ value: Double, forKey key: ArchiveKey) { put(key, state.w.table.double(value)) }
     /// As `encode(utf8:forKey:)`, under an interned key.
     public func encode(utf8 value: Span<UInt8>, forKey key: ArchiveKey) { put(utf8: value, keyRef: key.ref(in: self)) }
     /// Encodes a string under an interned key.
-    public func encode(_ value: String, forKey key: ArchiveKey) { put(key, w.table.uid(UInt64(w.stringUID(value)))) }
+    public func encode(_ value: String, forKey key: ArchiveKey) { put(key, state.w.table.uid(UInt64(state.w.stringUID(value)))) }
     /// Encodes a value of Foundation's standard classes under an interned key.
     public func encode(_ value: ArchiveValue, forKey key: ArchiveKey) {
         switch value {
-        case .bool(let b): put(key, w.table.bool(b))
-        case .int(let i): put(key, w.table.int(i))
-        case .uint(let u): put(key, w.table.uint(u))
-        case .double(let d): put(key, w.table.double(d))
-        default: put(key, w.table.uid(UInt64(w.uid(of: value))))
+        case .bool(let b): put(key, state.w.table.bool(b))
+        case .int(let i): put(key, state.w.table.int(i))
+        case .uint(let u): put(key, state.w.table.uint(u))
+        case .double(let d): put(key, state.w.table.double(d))
+        default: put(key, state.w.table.uid(UInt64(state.w.uid(of: value))))
         }
     }
 
     /// As `encodeDetachedObject(className:classes:_:)`, for a prepared class.
     public func encodeDetachedObject(class objectClass: ObjectClass, _ body: (KeyedArchiver) throws -> Void) rethrows -> Int {
-        let objectUID = w.beginObject(classUID: objectClass.uid)
+        let objectUID = state.w.beginObject(classUID: objectClass.uid)
         try body(self)
-        w.endObject()
+        state.w.endObject()
         return objectUID
     }
 
     /// As `encodeObject(forKey:className:classes:_:)`, under an interned key, for a prepared class.
     public func encodeObject(forKey key: ArchiveKey, class objectClass: ObjectClass, _ body: (KeyedArchiver) throws -> Void) rethrows {
-        let objectUID = w.beginObject(classUID: objectClass.uid)
+        let objectUID = state.w.beginObject(classUID: objectClass.uid)
         try body(self)
-        w.endObject()
-        put(key, w.table.uid(UInt64(objectUID)))
+        state.w.endObject()
+        put(key, state.w.table.uid(UInt64(objectUID)))
     }
 
     // MARK: Scalars
 
     /// Encodes a boolean (NSNumber).
-    public func encode(_ value: Bool, forKey key: String) { w.put(key, w.table.bool(value)) }
+    public func encode(_ value: Bool, forKey key: String) { state.w.put(key, state.w.table.bool(value)) }
     /// Encodes a 64-bit integer (NSNumber).
-    public func encode(_ value: Int64, forKey key: String) { w.put(key, w.table.int(value)) }
+    public func encode(_ value: Int64, forKey key: String) { state.w.put(key, state.w.table.int(value)) }
     /// Encodes an integer (NSNumber).
-    public func encode(_ value: Int, forKey key: String) { w.put(key, w.table.int(Int64(value))) }
+    public func encode(_ value: Int, forKey key: String) { state.w.put(key, state.w.table.int(Int64(value))) }
     /// Encodes a double (NSNumber).
-    public func encode(_ value: Double, forKey key: String) { w.put(key, w.table.double(value)) }
+    public func encode(_ value: Double, forKey key: String) { state.w.put(key, state.w.table.double(value)) }
     /// Encodes a string (NSString): stored once in `$objects`, referenced by UID.
-    public func encode(_ value: String, forKey key: String) { w.putString(key, value) }
+    public func encode(_ value: String, forKey key: String) { state.w.putString(key, value) }
     /// Encodes a string given as its UTF-8 bytes, without making a `String` of them when they
     /// are ASCII; the same as `encode(_:forKey:)` with the string they hold. Not valid UTF-8:
     /// encoded as `String(decoding:as:)` reads them (invalid sequences replaced).
-    public func encode(utf8 value: Span<UInt8>, forKey key: String) { put(utf8: value, keyRef: w.keyRef(key)) }
+    public func encode(utf8 value: Span<UInt8>, forKey key: String) { put(utf8: value, keyRef: state.w.keyRef(key)) }
 
     private func put(utf8 value: Span<UInt8>, keyRef: Int32) {
         if value.isASCII {
-            w.put(ref: keyRef, w.table.uid(UInt64(w.table.stringUID(ascii: value))))
+            state.w.put(ref: keyRef, state.w.table.uid(UInt64(state.w.table.stringUID(ascii: value))))
         } else {
             var bytes: [UInt8] = []
             bytes.reserveCapacity(value.count)
             for i in value.indices { bytes.append(value[i]) }
-            w.put(ref: keyRef, w.table.uid(UInt64(w.stringUID(String(decoding: bytes, as: UTF8.self)))))
+            state.w.put(ref: keyRef, state.w.table.uid(UInt64(state.w.stringUID(String(decoding: bytes, as: UTF8.self)))))
         }
     }
 
@@ -206,19 +203,19 @@ public final class KeyedArchiver {
     @inline(__always)
     private func put(_ key: ArchiveKey, _ value: Int32) {
         let ref = key.ref(in: self)
-        w.put(ref: ref, value)
+        state.w.put(ref: ref, value)
     }
     /// Encodes bytes (NSData).
-    public func encode(bytes: [UInt8], forKey key: String) { w.putUID(key, w.dataUID(bytes)) }
+    public func encode(bytes: [UInt8], forKey key: String) { state.w.putUID(key, state.w.dataUID(bytes)) }
     /// Encodes a date (NSDate), in seconds since 2001-01-01T00:00:00Z.
     public func encode(date: Double, forKey key: String) { encode(.date(date), forKey: key) }
     /// Encodes an index path (NSIndexPath) of any length.
     public func encode(indexPath: [Int], forKey key: String) { encode(.indexPath(indexPath), forKey: key) }
     /// Encodes nil (the `$null` UID).
-    public func encodeNull(forKey key: String) { w.putUID(key, 0) }
+    public func encodeNull(forKey key: String) { state.w.putUID(key, 0) }
 
     /// Encodes a value of Foundation's standard classes, arrays and dictionaries included.
-    public func encode(_ value: ArchiveValue, forKey key: String) { w.put(key, value) }
+    public func encode(_ value: ArchiveValue, forKey key: String) { state.w.put(key, value) }
 
     // MARK: Objects
 
@@ -233,7 +230,7 @@ public final class KeyedArchiver {
     ///   `encode` throws (of this object or of one it brings).
     public func encodeObject(_ object: AnyObject?, forKey key: String) throws {
         let u = try uid(of: object)
-        w.putUID(key, u)
+        state.w.putUID(key, u)
     }
 
     /// Encodes an array of objects of registered coding classes (an NSArray).
@@ -283,19 +280,19 @@ public final class KeyedArchiver {
     /// Where the UIDs of an array's objects begin on the stack of UIDs shared by nested calls
     /// (encoding an item may encode others).
     @usableFromInline
-    func beginObjects() -> Int { w.scratch.count }
+    func beginObjects() -> Int { state.w.scratch.count }
 
     /// An object of an array being encoded (`encodeObjects`): its UID goes onto the stack of
     /// UIDs. With `classAtTurn`, its class is found when its turn comes (see `encodeArray`).
     @usableFromInline
     func meet(_ object: AnyObject, classAtTurn: Bool) throws {
         let u = try uid(of: object, type: classAtTurn ? nil : ObjectIdentifier(type(of: object)))
-        w.scratch.append(Int32(truncatingIfNeeded: u))
+        state.w.scratch.append(Int32(truncatingIfNeeded: u))
     }
 
     /// Encodes the array whose UIDs are on the stack from `start`.
     @usableFromInline
-    func endObjects(forKey key: String, from start: Int) { w.putArray(key, scratchFrom: start) }
+    func endObjects(forKey key: String, from start: Int) { state.w.putArray(key, scratchFrom: start) }
 
     /// Encodes a nested object of class `className` whose contents `body` writes; the archiver
     /// is positioned on the nested object while `body` runs. `classes` is its `$classes` chain
@@ -305,10 +302,10 @@ public final class KeyedArchiver {
         forKey key: String, className: String, classes: [String]? = nil,
         _ body: (KeyedArchiver) throws -> Void
     ) rethrows {
-        let objectUID = w.beginObject(className: className, classes: classes ?? [className, "NSObject"])
+        let objectUID = state.w.beginObject(className: className, classes: classes ?? [className, "NSObject"])
         try body(self)
-        w.endObject()
-        w.putUID(key, objectUID)
+        state.w.endObject()
+        state.w.putUID(key, objectUID)
     }
 
     /// The UID of an object, encoding it first if it has not been.
@@ -321,15 +318,15 @@ public final class KeyedArchiver {
     /// A nil `type`: the class is found at the object's turn (`drain`).
     private func uid(of object: AnyObject, type: ObjectIdentifier?) throws -> Int {
         let identity = UInt64(UInt(bitPattern: ObjectIdentifier(object)))
-        let (found, slot, tag) = w.findObject(identity)
+        let (found, slot, tag) = state.w.findObject(identity)
         if found >= 0 { return found }
         let cls: Int32
         if let type { cls = try classIndex(type: type, of: { object }) } else { cls = -1 }
         // Describing a class met for the first time (`index(of:)`) adds to `$objects`, not to
         // `objectIndex`: `slot` is still where the object goes.
-        let objectUID = w.reserveObject(identity: identity, slot: slot, tag: tag)
+        let objectUID = state.w.reserveObject(identity: identity, slot: slot, tag: tag)
         retained.append(object)
-        pending.append(Pending(object: object, cls: cls, uid: Int32(truncatingIfNeeded: objectUID)))
+        state.pending.append(Pending(object: object, cls: cls, uid: Int32(truncatingIfNeeded: objectUID)))
         if !draining { try drain() }
         return objectUID
     }
@@ -358,7 +355,7 @@ public final class KeyedArchiver {
     private func index(of cls: ArchiveClass) -> Int32 {
         if let i = classIndex[cls.name] { return i }
         let i = Int32(classes.count)
-        classes.append((cls.encode, w.classUID(cls.name, registry?.chain(of: cls.name) ?? [])))
+        classes.append((cls.encode, state.w.classUID(cls.name, registry?.chain(of: cls.name) ?? [])))
         classIndex[cls.name] = i
         return i
     }
@@ -372,8 +369,8 @@ public final class KeyedArchiver {
     private func drain() throws {
         draining = true
         defer { draining = false }
-        while let next = pending.popLast() {
-            let mark = pending.count
+        while let next = state.pending.popLast() {
+            let mark = state.pending.count
             let object = next.object
             var c = next.cls
             if c < 0 {
@@ -381,18 +378,18 @@ public final class KeyedArchiver {
                 do {
                     c = try classIndex(type: type, of: { object })
                 } catch {
-                    pending.append(next)  // still to be encoded: the archive cannot be finished
+                    state.pending.append(next)  // still to be encoded: the archive cannot be finished
                     throw error
                 }
             }
             let cls = classes[Int(c)]
-            w.beginObject(reserved: Int(next.uid), classUID: cls.uid)
+            state.w.beginObject(reserved: Int(next.uid), classUID: cls.uid)
             try cls.encode(object, self)
-            w.endObject()
+            state.w.endObject()
             // What `next` met, first met first.
-            var i = mark, j = pending.count - 1
+            var i = mark, j = state.pending.count - 1
             while i < j {
-                pending.swapAt(i, j)
+                state.pending.swapAt(i, j)
                 i += 1
                 j -= 1
             }
@@ -411,7 +408,7 @@ public final class KeyedArchiver {
 
     /// The point the archiver has reached (`rollBack(to:)`).
     public func checkpoint() -> Checkpoint {
-        Checkpoint(openCount: w.open.count, pairCount: w.pairs.count, scratchCount: w.scratch.count, encodedCount: w.encoded.count)
+        Checkpoint(openCount: state.w.open.count, pairCount: state.w.pairs.count, scratchCount: state.w.scratch.count, encodedCount: state.w.encoded.count)
     }
 
     /// Takes back the entries written into the innermost open object since `checkpoint`, as if
@@ -424,17 +421,17 @@ public final class KeyedArchiver {
     /// - Returns: false, changing nothing, when that does not hold: the archive cannot be
     ///   finished then.
     public func rollBack(to checkpoint: Checkpoint) -> Bool {
-        guard !finished, w.open.count == checkpoint.openCount, w.encoded.count == checkpoint.encodedCount,
-              pending.isEmpty, w.pairs.count >= checkpoint.pairCount, w.scratch.count >= checkpoint.scratchCount
+        guard !finished, state.w.open.count == checkpoint.openCount, state.w.encoded.count == checkpoint.encodedCount,
+              state.pending.isEmpty, state.w.pairs.count >= checkpoint.pairCount, state.w.scratch.count >= checkpoint.scratchCount
         else { return false }
-        w.pairs.removeSubrange(checkpoint.pairCount...)
-        w.scratch.removeSubrange(checkpoint.scratchCount...)
+        state.w.pairs.removeSubrange(checkpoint.pairCount...)
+        state.w.scratch.removeSubrange(checkpoint.scratchCount...)
         return true
     }
 
     /// The bytes the archive's values take so far (before `finishEncoding`, which adds the
     /// object list and offset table): the growth across an object's encoding is its size.
-    public var bytesWritten: Int { w.table.byteCount }
+    public var bytesWritten: Int { state.w.table.byteCount }
 
     // MARK: Finishing
 
@@ -442,17 +439,17 @@ public final class KeyedArchiver {
     /// - Throws: `.invalidValue` if an object is still open or the archive was finished already.
     public func finishEncoding() throws(ArchiveError) -> [UInt8] {
         guard !finished else { throw ArchiveError(.invalidValue, "the archive was finished already") }
-        guard w.open.count == 1, pending.isEmpty else {
+        guard state.w.open.count == 1, state.pending.isEmpty else {
             throw ArchiveError(.invalidValue, "an object is still being encoded")
         }
         // `$objects` and the top level, besides what is in the table.
-        let objectCount = w.table.objects.count
+        let objectCount = state.w.table.objects.count
         guard objectCount + 2 <= limits.maxObjects else {
             throw ArchiveError(.limitExceeded, "the archive would hold \(objectCount) objects; the limit is \(limits.maxObjects)")
         }
         finished = true
         retained = []
-        let bytes = w.finish()
+        let bytes = state.w.finish()
         guard bytes.count <= limits.maxBytes else {
             throw ArchiveError(.limitExceeded, "the archive would be \(bytes.count) bytes; the limit is \(limits.maxBytes)")
         }
@@ -734,4 +731,18 @@ struct ArchiveWriter {
         ][...])
         return table.finish(top: root)
     }
+}
+
+/// The archiver's state on its hot path: the archive written so far and the objects still to
+/// encode. Each is one stored property, so that a call makes one access to it, and Swift's
+/// run-time exclusivity checks are off for both: the archiver is used by one thread at a time,
+/// no access to either outlives the call that makes it, and the checks cost far more than the
+/// 10% an optimisation must be worth (BENCHMARKS.md).
+final class ArchiverState {
+    /// Everything the archive holds so far.
+    @exclusivity(unchecked) var w: ArchiveWriter
+    /// The objects met and not encoded yet, the next one last (see `KeyedArchiver.drain`).
+    @exclusivity(unchecked) var pending: [KeyedArchiver.Pending] = []
+
+    init(_ writer: ArchiveWriter) { w = writer }
 }

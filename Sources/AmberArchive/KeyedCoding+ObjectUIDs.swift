@@ -11,9 +11,9 @@ extension KeyedArchiver {
     public func encodeDetachedObject(
         className: String, classes: [String]? = nil, _ body: (KeyedArchiver) throws -> Void
     ) rethrows -> Int {
-        let objectUID = w.beginObject(className: className, classes: classes ?? [className, "NSObject"])
+        let objectUID = state.w.beginObject(className: className, classes: classes ?? [className, "NSObject"])
         try body(self)
-        w.endObject()
+        state.w.endObject()
         return objectUID
     }
 
@@ -21,14 +21,14 @@ extension KeyedArchiver {
     /// `encodeDetachedObject` returned.
     /// - Throws: `.invalidValue` for a UID this archiver has not given out (nothing is written).
     public func encode(objectUIDs: [Int], forKey key: String) throws(ArchiveError) {
-        let count = w.table.objects.count
+        let count = state.w.table.objects.count
         for u in objectUIDs where u <= 0 || u >= count {
             throw ArchiveError(.invalidValue, "UID \(u) is not an object of this archive")
         }
-        let start = w.scratch.count
-        w.scratch.reserveCapacity(start + objectUIDs.count)
-        for u in objectUIDs { w.scratch.append(Int32(truncatingIfNeeded: u)) }
-        w.putArray(key, scratchFrom: start)
+        let start = state.w.scratch.count
+        state.w.scratch.reserveCapacity(start + objectUIDs.count)
+        for u in objectUIDs { state.w.scratch.append(Int32(truncatingIfNeeded: u)) }
+        state.w.putArray(key, scratchFrom: start)
     }
 }
 
@@ -88,12 +88,12 @@ extension KeyedUnarchiver {
             throw ArchiveError(.typeMismatch, "object \(u) is \(a: KeyedArchive.typeName(h.marker)), not an instance")
         }
         let name = try className(of: u, h)
-        let saved = cursor
+        let saved = state.cursor
         guard saved.depth < plist.limits.maxDepth else {
             throw ArchiveError.limit("objects nest deeper than the limit of \(plist.limits.maxDepth)")
         }
-        cursor = Cursor(dict: h, uid: u, depth: saved.depth + 1)
-        defer { cursor = saved }
+        state.cursor = Cursor(dict: h, uid: u, depth: saved.depth + 1)
+        defer { state.cursor = saved }
         return try body(self, name)
     }
 

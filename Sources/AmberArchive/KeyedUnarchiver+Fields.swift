@@ -21,10 +21,19 @@ extension KeyedUnarchiver {
         /// Each name as stored (`$` escaped as `$$`).
         let stored: [String]
         /// What the last objects read matched, and the values of the last one.
-        @exclusivity(unchecked) var matches: Matches
+        let memory: Memory
         static let hints = 32
 
-        /// A key set's memory of what it matched.
+        /// A key set's memory of what it matched, as one stored property with Swift's run-time
+        /// exclusivity checks off, as the unarchiver's own state (`UnarchiverState`): a key set
+        /// is used by one unarchiver, on one thread, at a time, and no access to its memory
+        /// outlives the call that makes it.
+        final class Memory {
+            @exclusivity(unchecked) var matches: Matches
+            init(_ matches: Matches) { self.matches = matches }
+        }
+
+        /// What a key set matched.
         struct Matches {
             /// The key string object each name matched last (-1: none yet).
             var keyRefs: [Int]
@@ -39,25 +48,25 @@ extension KeyedUnarchiver {
         public init(_ names: [String]) {
             self.names = names
             stored = names.map { $0.utf8.first == 0x24 ? "$" + $0 : $0 }
-            matches = Matches(
+            memory = Memory(Matches(
                 keyRefs: [Int](repeating: -1, count: names.count),
                 hintRefs: [Int](repeating: -1, count: Self.hints),
                 hintNames: [Int](repeating: -1, count: Self.hints),
-                values: [Int](repeating: -1, count: names.count))
+                values: [Int](repeating: -1, count: names.count)))
         }
 
         /// The value of key `k` found by the last `readFields`, or nil if the object has none.
         @inline(__always)
         public subscript(_ k: Int) -> Field? {
-            let r = matches.values[k]
+            let r = memory.matches.values[k]
             return r >= 0 ? Field(ref: r) : nil
         }
 
         /// The name index of the key whose string object is `keyRef`, or -1.
         func match(_ keyRef: Int, _ plist: BinaryPropertyList) -> Int {
-            for k in matches.keyRefs.indices where matches.keyRefs[k] == keyRef { return k }
+            for k in memory.matches.keyRefs.indices where memory.matches.keyRefs[k] == keyRef { return k }
             for k in stored.indices where plist.stringEquals(keyRef, stored[k]) {
-                matches.keyRefs[k] = keyRef
+                memory.matches.keyRefs[k] = keyRef
                 return k
             }
             return -1
@@ -67,26 +76,26 @@ extension KeyedUnarchiver {
     /// Finds the values of `keys` in the current object, in one pass over its entries
     /// (`keys[k]` afterwards). A key stored twice yields its first value.
     public func readFields(_ keys: KeySet) {
-        let dict = cursor.dict
+        let dict = state.cursor.dict
         let refSize = plist.refSize
-        for k in keys.matches.values.indices { keys.matches.values[k] = -1 }
+        for k in keys.memory.matches.values.indices { keys.memory.matches.values[k] = -1 }
         let valuesStart = dict.start + dict.count * refSize
         var j = 0
         while j < dict.count {
             let keyRef = plist.ref(at: dict.start + j * refSize)
             let k: Int
             if j < KeySet.hints {
-                if keys.matches.hintRefs[j] == keyRef {
-                    k = keys.matches.hintNames[j]
+                if keys.memory.matches.hintRefs[j] == keyRef {
+                    k = keys.memory.matches.hintNames[j]
                 } else {
                     k = keys.match(keyRef, plist)
-                    keys.matches.hintRefs[j] = keyRef
-                    keys.matches.hintNames[j] = k
+                    keys.memory.matches.hintRefs[j] = keyRef
+                    keys.memory.matches.hintNames[j] = k
                 }
             } else {
                 k = keys.match(keyRef, plist)
             }
-            if k >= 0, keys.matches.values[k] < 0 { keys.matches.values[k] = plist.ref(at: valuesStart + j * refSize) }
+            if k >= 0, keys.memory.matches.values[k] < 0 { keys.memory.matches.values[k] = plist.ref(at: valuesStart + j * refSize) }
             j += 1
         }
     }
@@ -133,11 +142,11 @@ extension KeyedUnarchiver {
         let u = try archive.checkedUID(BinaryPropertyList.readUInt(plist.bytes, at: h.start, width: h.count + 1))
         guard u != 0 else { throw mismatch(key(), "string", ref) }
         let target = archive.objectRefs[u]
-        if let s = caches.strings.find(target) { return s }
+        if let s = state.caches.strings.find(target) { return s }
         let t = plist.header(target)
         if t.marker >> 4 == 0x5 || t.marker >> 4 == 0x6 {
             let s = try plist.string(t, ref: target)
-            caches.strings.store(s, for: target)
+            state.caches.strings.store(s, for: target)
             return s
         }
         valueBudget = plist.valueBudget
@@ -175,7 +184,7 @@ extension KeyedUnarchiver {
     /// compares them: byte for byte with keys stored as ASCII, as strings with keys stored as
     /// UTF-16.
     public func field(forKey key: ArchiveKey) -> Field? {
-        let dict = cursor.dict
+        let dict = state.cursor.dict
         let refSize = plist.refSize
         // First the key's string object as last found, at its last position, then anywhere in
         // the object (objects of one kind list their keys in one order).

@@ -19,24 +19,19 @@ public final class KeyedUnarchiver {
     public var requiresSecureCoding = false
 
     let plist: BinaryPropertyList
-    /// The object being decoded: its dictionary, UID (-1 for `$top`) and nesting depth.
-    @exclusivity(unchecked) var cursor: Cursor
-    /// The objects made so far, by UID.
-    @exclusivity(unchecked) var made = MadeObjects()
     /// Values the current `decodeValue` may still produce (see `BinaryPropertyList.valueBudget`):
     /// an NSArray may be referenced from many places, and decoding copies it each time.
     var valueBudget = 0
     var valuesInProgress: Set<Int> = []
     /// Resolved class descriptions, by the UID of the description.
     var classIndex: [UInt64: Int] = [:]
-    @exclusivity(unchecked) var classes: [ClassInfo] = []
-    /// The `make` and `decode` closures of each class of `classes` (nil if it is not
+    /// The `make` and `decode` closures of each class of `state.classes` (nil if it is not
     /// registered), apart: reading them from a `ClassInfo` copied it whole, counting references
     /// to its arrays, strings and closures, atomics that each wait for every read before them.
     var coders: [(make: @Sendable (KeyedUnarchiver) throws -> AnyObject,
                                           decode: (@Sendable (AnyObject, KeyedUnarchiver) throws -> Void)?)?] = []
-    /// What recent lookups found, to find it again without searching.
-    @exclusivity(unchecked) var caches = LookupCaches()
+    /// Where the unarchiver is, what it made and what it found (`UnarchiverState`).
+    let state: UnarchiverState
     /// This unarchiver among all the process's unarchivers, never reused: what an `ArchiveKey`
     /// remembers of it is told apart from what it remembers of another.
     let serial = KeyedUnarchiver.serials.add(1, ordering: .relaxed).newValue
@@ -93,24 +88,24 @@ public final class KeyedUnarchiver {
         self.archive = archive
         self.registry = registry
         self.plist = archive.plist
-        self.cursor = Cursor(dict: archive.plist.header(archive.topRef), uid: -1, depth: 0)
+        self.state = UnarchiverState(Cursor(dict: archive.plist.header(archive.topRef), uid: -1, depth: 0))
     }
 
     /// The UID of the object the unarchiver is on, or nil at the top level.
-    public var currentObjectUID: Int? { cursor.uid < 0 ? nil : cursor.uid }
+    public var currentObjectUID: Int? { state.cursor.uid < 0 ? nil : state.cursor.uid }
 
     // MARK: Keys
 
     /// The value reference under a key of the current object.
     @inline(__always)
     func valueRef(_ key: String) throws(ArchiveError) -> Int {
-        let dict = cursor.dict
+        let dict = state.cursor.dict
         // Fast path: the key's string object is known; compare references, not bytes.
-        let (cached, slot) = caches.keyRefs.find(key)
+        let (cached, slot) = state.caches.keyRefs.find(key)
         if cached >= 0, let ref = plist.lookup(keyRef: cached, in: dict) { return ref }
         let stored = key.utf8.first == 0x24 ? "$" + key : key  // Foundation's escape
         guard let (keyRef, ref) = plist.lookupPair(stored, in: dict) else { throw keyNotFound(key) }
-        caches.keyRefs.store(key, keyRef, at: slot)
+        state.caches.keyRefs.store(key, keyRef, at: slot)
         return ref
     }
 
@@ -118,7 +113,7 @@ public final class KeyedUnarchiver {
         ArchiveError(.keyNotFound, "no value for key '\(key)'\(where_)")
     }
 
-    var where_: String { cursor.uid < 0 ? " at the top level" : " in object \(cursor.uid)" }
+    var where_: String { state.cursor.uid < 0 ? " at the top level" : " in object \(state.cursor.uid)" }
 
     /// Whether the current object has a value for the key.
     public func containsValue(forKey key: String) -> Bool {
@@ -128,7 +123,7 @@ public final class KeyedUnarchiver {
     /// The keys of the current object (unescaped, without `$class`), in stored order.
     public func allKeys() -> [String] {
         var keys: [String] = []
-        let current = cursor.dict
+        let current = state.cursor.dict
         for i in 0 ..< current.count {
             let ref = plist.ref(at: current.start + i * plist.refSize)
             let h = plist.header(ref)
@@ -210,11 +205,11 @@ public final class KeyedUnarchiver {
         // UID 0 is nil, not the string "$null" that stands for it.
         guard u != 0 else { throw mismatch(key, "string", ref) }
         let target = archive.objectRefs[u]
-        if let s = caches.strings.find(target) { return s }
+        if let s = state.caches.strings.find(target) { return s }
         let h = plist.header(target)
         if h.marker >> 4 == 0x5 || h.marker >> 4 == 0x6 {
             let s = try plist.string(h, ref: target)
-            caches.strings.store(s, for: target)
+            state.caches.strings.store(s, for: target)
             return s
         }
         valueBudget = plist.valueBudget
@@ -322,13 +317,13 @@ public final class KeyedUnarchiver {
     /// class information.
     @inline(__always)
     func className(of u: Int, _ h: BinaryPropertyList.Header) throws(ArchiveError) -> String {
-        classes[try classPosition(of: u, h)].name
+        state.classes[try classPosition(of: u, h)].name
     }
 
-    /// Where the class information of object `u` (instance dictionary `h`) is in `classes`,
+    /// Where the class information of object `u` (instance dictionary `h`) is in `state.classes`,
     /// resolved once per class description.
     func classPosition(of u: Int, _ h: BinaryPropertyList.Header) throws(ArchiveError) -> Int {
-        guard let classRef = lookup(h, "$class", cached: &caches.classKeyRef) else {
+        guard let classRef = lookup(h, "$class", cached: &state.caches.classKeyRef) else {
             throw ArchiveError.notKeyed("object \(u) is a dictionary without $class")
         }
         let c = plist.header(classRef)
@@ -341,10 +336,10 @@ public final class KeyedUnarchiver {
             info.coding = cls
             info.chain = registry.chain(of: cls.name)
         }
-        classes.append(info)
+        state.classes.append(info)
         coders.append(info.coding.map { ($0.make, $0.decode) })
-        classIndex[classUID] = classes.count - 1
-        return classes.count - 1
+        classIndex[classUID] = state.classes.count - 1
+        return state.classes.count - 1
     }
 
     /// The value under `key` in dictionary `h`: first by the key's string object as last found
@@ -404,7 +399,7 @@ public final class KeyedUnarchiver {
         let u = try uid(ref, key, "array")
         let h = plist.header(archive.objectRefs[u])
         guard h.marker >> 4 == 0xD, let name = try? className(of: u, h), name == "NSArray" || name == "NSMutableArray",
-              let itemsRef = lookup(h, "NS.objects", cached: &caches.objectsKeyRef)
+              let itemsRef = lookup(h, "NS.objects", cached: &state.caches.objectsKeyRef)
         else { throw mismatch(key, "array", ref) }
         let items = plist.header(itemsRef)
         guard items.marker >> 4 == 0xA else { throw ArchiveError.notKeyed("the NSArray object \(u)'s NS.objects is not an array") }
@@ -438,31 +433,31 @@ public final class KeyedUnarchiver {
         }
         let position = try classPosition(of: u, h)
         guard let (make, decode) = coders[position] else {
-            throw ArchiveError(.classNotAllowed, "object \(u) is of class \(classes[position].name), which is not registered")
+            throw ArchiveError(.classNotAllowed, "object \(u) is of class \(state.classes[position].name), which is not registered")
         }
-        if let allowed, !classes[position].chain.contains(where: { allowed.contains($0) }) {
-            throw ArchiveError(.classNotAllowed, "object \(u) is of class \(classes[position].coding?.name ?? classes[position].name), which is not among the allowed classes \(allowed.sorted())")
+        if let allowed, !state.classes[position].chain.contains(where: { allowed.contains($0) }) {
+            throw ArchiveError(.classNotAllowed, "object \(u) is of class \(state.classes[position].coding?.name ?? state.classes[position].name), which is not among the allowed classes \(allowed.sorted())")
         }
-        if made.objects.isEmpty {
-            made.objects = [AnyObject?](repeating: nil, count: archive.objectCount)
-            made.inProgress = [Bool](repeating: false, count: archive.objectCount)
+        if state.made.objects.isEmpty {
+            state.made.objects = [AnyObject?](repeating: nil, count: archive.objectCount)
+            state.made.inProgress = [Bool](repeating: false, count: archive.objectCount)
         }
-        if let object = made.objects[u] { return object }
-        guard !made.inProgress[u] else {
+        if let object = state.made.objects[u] { return object }
+        guard !state.made.inProgress[u] else {
             throw ArchiveError(.notKeyedArchive, "object \(u) refers to itself before it can be made; a cycle must pass through a class that decodes after it is made")
         }
-        let saved = cursor
+        let saved = state.cursor
         guard saved.depth < plist.limits.maxDepth else {
             throw ArchiveError.limit("objects nest deeper than the limit of \(plist.limits.maxDepth)")
         }
-        cursor = Cursor(dict: h, uid: u, depth: saved.depth + 1)
-        made.inProgress[u] = true
+        state.cursor = Cursor(dict: h, uid: u, depth: saved.depth + 1)
+        state.made.inProgress[u] = true
         defer {
-            cursor = saved
-            made.inProgress[u] = false
+            state.cursor = saved
+            state.made.inProgress[u] = false
         }
         let object = try make(self)
-        made.objects[u] = object
+        state.made.objects[u] = object
         if let decode { try decode(object, self) }
         return object
     }
@@ -477,12 +472,12 @@ public final class KeyedUnarchiver {
         let h = plist.header(archive.objectRefs[u])
         guard h.marker >> 4 == 0xD else { throw mismatch(key, "object", ref) }
         let name = try className(of: u, h)
-        let saved = cursor
+        let saved = state.cursor
         guard saved.depth < plist.limits.maxDepth else {
             throw ArchiveError.limit("objects nest deeper than the limit of \(plist.limits.maxDepth)")
         }
-        cursor = Cursor(dict: h, uid: u, depth: saved.depth + 1)
-        defer { cursor = saved }
+        state.cursor = Cursor(dict: h, uid: u, depth: saved.depth + 1)
+        defer { state.cursor = saved }
         return try body(self, name)
     }
 
@@ -521,4 +516,22 @@ extension ArchiveValue {
             throw ArchiveError(.notKeyedArchive, "\(what) is a plain \(plain.typeName), which a keyed archive does not hold")
         }
     }
+}
+
+/// The unarchiver's state on its hot path: where it is, the objects it made, the classes it
+/// resolved and what its lookups found. Each is one stored property, so that a call makes one
+/// access to it, and Swift's run-time exclusivity checks are off for all four: the unarchiver
+/// is used by one thread at a time, no access to them outlives the call that makes it, and the
+/// checks cost far more than the 10% an optimisation must be worth (BENCHMARKS.md).
+final class UnarchiverState {
+    /// The object being decoded: its dictionary, UID (-1 for `$top`) and nesting depth.
+    @exclusivity(unchecked) var cursor: KeyedUnarchiver.Cursor
+    /// The objects made so far, by UID.
+    @exclusivity(unchecked) var made = KeyedUnarchiver.MadeObjects()
+    /// The class descriptions resolved so far (see `KeyedUnarchiver.classPosition`).
+    @exclusivity(unchecked) var classes: [KeyedUnarchiver.ClassInfo] = []
+    /// What recent lookups found, to find it again without searching.
+    @exclusivity(unchecked) var caches = KeyedUnarchiver.LookupCaches()
+
+    init(_ cursor: KeyedUnarchiver.Cursor) { self.cursor = cursor }
 }

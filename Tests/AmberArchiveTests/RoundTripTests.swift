@@ -521,7 +521,7 @@ func expectCode(_ code: ArchiveError.Code, _ what: String, sourceLocation: Sourc
             for i in 0 ..< objects { nodes.append(GraphNode("ItemsViewController-\(i)")) }
             try archiver.encodeObjects(nodes, forKey: "nodes")
             for i in 0 ..< objects { _ = archiver.stringUID("itemKey-\(i)") }
-            let n = archiver.w.table.stringTableGrowths
+            let n = archiver.state.w.table.stringTableGrowths
             _ = try archiver.finishEncoding()
             return n
         }
