@@ -317,7 +317,7 @@ def test_loader_refuses_a_library_without_a_function_it_declares(monkeypatch):
     """An older libamber.so of the same version number (the report record's `position` and the
     functions of issue 25 came without a version bump) is refused, not half used."""
     import ctypes
-    monkeypatch.setattr(_ffi, "FUNCTIONS", _ffi.FUNCTIONS + [("amber_no_such_function", [], ctypes.c_int)])
+    monkeypatch.setattr(_ffi, "FUNCTIONS", _ffi.FUNCTIONS + (_ffi.status("amber_no_such_function"),))
     with pytest.raises(amber.LibraryNotFound, match="has no amber_no_such_function: it is older than this binding"):
         _ffi.Library(amber.library_path(), "test")
 
@@ -359,5 +359,5 @@ def test_struct_layouts_match_the_library(open_engine):  # R3, R10, R16, R28
     e2.register_restoration_class("Items", make)
     report = e2.launch()
     assert infos == [0, 1]
-    record = filled(_ffi.ReportRecord, lambda p: lib.amber_report_record_at(p, report.__dict__["_lazy"].handle, 2))
+    record = filled(_ffi.ReportRecord, lambda p: lib.amber_report_record_at(p, report._source.handle, 2))
     assert (record.path_length, record.position, record.outcome) == (2, 1, 0)
