@@ -783,11 +783,14 @@ def _t_coding_decode(obj_p: int, unarchiver_h: UnarchiverP, ctx: int) -> int:
 
 
 def _t_view_read(view_h: int, state: Any, ctx: int) -> int:
+    box = None
     try:
-        holder(ctx).c_read_view(state.contents)
+        box = holder(ctx)
+        box.c_read_view(state.contents)
         return 0
     except BaseException as failure:
-        return E.callback_failed(failure)
+        # The source: at preservation the view is left out and the rest saved (R17, R28).
+        return E.callback_failed(failure, box.view if box is not None else None)
 
 
 def _t_view_apply(view_h: int, state: Any, ctx: int) -> int:
@@ -807,12 +810,15 @@ def _t_view_text_length(out: Any, view_h: int, ctx: int) -> int:
 
 
 def _t_identifier_for_index_path(out: Any, view_h: int, indexes: Any, length: int, ctx: int) -> int:
+    box = None
     try:
+        box = holder(ctx)
         # bytes (kept alive by the holder until the next call), or None
-        out[0] = holder(ctx).c_identifier_for_index_path(tuple(indexes[:length]) if length else ())
+        out[0] = box.c_identifier_for_index_path(tuple(indexes[:length]) if length else ())
         return 0
     except BaseException as failure:
-        return E.callback_failed(failure)
+        # Called at preservation only: the view is left out and the rest saved (R18, R28).
+        return E.callback_failed(failure, box.view if box is not None else None)
 
 
 def _t_index_path_for_identifier(out: Any, capacity: int, out_length: Any, view_h: int, identifier: bytes,

@@ -17,7 +17,7 @@ _T = TypeVar("_T")
 
 # Archivers and unarchivers at work, by handle: the coding callbacks find their Python object here.
 # Objects cross the C ABI as their id(); the archiver or unarchiver keeps them alive in ``_objects``.
-_active: Dict[int, Any] = {}
+_active: Dict[Optional[int], Any] = {}
 
 
 class _ClassHolder(_ffi.Holder):
@@ -131,7 +131,7 @@ class Archiver:
 
     def __init__(self, registry: Optional[CodingRegistry] = None):
         self.registry = registry
-        self._objects: Dict[int, Any] = {}
+        self._objects: Dict[Optional[int], Any] = {}
         handle = _ffi.ArchiverP()
         load().amber_archiver_new(byref(handle), None if registry is None else registry._handle())
         self._h: Optional[_ffi.ArchiverP] = handle
@@ -225,7 +225,7 @@ class Archiver:
         if self._h is not None:
             with E.callbacks_raised():
                 load().amber_archiver_free(self._h)
-            _active.pop(self._h.value or 0, None)
+            _active.pop(self._h.value, None)
             self._h = None
             self._objects.clear()
 
@@ -250,7 +250,7 @@ class Unarchiver:
 
     def __init__(self, data: bytes = b"", registry: Optional[CodingRegistry] = None):
         self.registry = registry
-        self._objects: Dict[int, Any] = {}
+        self._objects: Dict[Optional[int], Any] = {}
         self._h: Optional[_ffi.UnarchiverP] = None
         data = bytes(data)
         handle = _ffi.UnarchiverP()
@@ -346,7 +346,7 @@ class Unarchiver:
         if self._h is not None:
             with E.callbacks_raised():
                 load().amber_unarchiver_free(self._h)
-            _active.pop(self._h.value or 0, None)
+            _active.pop(self._h.value, None)
             self._h = None
 
     def __enter__(self) -> "Unarchiver":

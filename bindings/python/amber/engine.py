@@ -6,7 +6,7 @@ from __future__ import annotations
 import ctypes
 import weakref
 from ctypes import POINTER, byref, c_int, c_size_t, c_uint8, c_uint64
-from typing import Any, Callable, Dict, List, Mapping, Optional, TypeVar
+from typing import Any, Callable, Dict, List, Mapping, Optional, TypeVar, overload
 
 from . import _errors as E
 from . import _ffi
@@ -20,6 +20,7 @@ from .values import AppState, LeftOut, NotSaved, Path, c_text, c_text_or_none, m
 from .views import View
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+_M = TypeVar("_M")  # a make function, or a class with a make method
 _O = TypeVar("_O", bound=Object)
 
 
@@ -124,7 +125,7 @@ class Engine:
         lib = load()
         self._h: Optional[_ffi.EngineP] = None
         self._keep: Dict[int, Any] = {}  # context number -> holder, until Amber frees the context
-        self._objects: Dict[int, Object] = {}  # handle -> Object, for reports and references
+        self._objects: Dict[Optional[int], Object] = {}  # handle -> Object, for reports and references
         self._reports: "weakref.WeakSet[_CReport]" = weakref.WeakSet()  # reports whose records are unread
         self._senders: Dict[int, Any] = {}
         self._delegate: Any = None
@@ -220,7 +221,13 @@ class Engine:
         load().amber_engine_remove_root(self._handle(), root._handle())
 
     # -- classes --
-    def register_restoration_class(self, name: Optional[str], make: Optional[Callable[..., Any]] = None) -> Any:
+    @overload
+    def register_restoration_class(self, name: Optional[str]) -> Callable[[_M], _M]: ...
+
+    @overload
+    def register_restoration_class(self, name: Optional[str], make: _M) -> _M: ...
+
+    def register_restoration_class(self, name: Optional[str], make: Any = None) -> Any:
         """Registers a restoration class (R10 step 1): ``register_restoration_class(name, make)``,
         or as a decorator of a function or of a class with a ``make`` (class)method:
 
@@ -246,7 +253,13 @@ class Engine:
             raise
         return make
 
-    def register_blueprint_factory(self, name: str, make: Optional[Callable[..., Any]] = None) -> Any:
+    @overload
+    def register_blueprint_factory(self, name: str) -> Callable[[_M], _M]: ...
+
+    @overload
+    def register_blueprint_factory(self, name: str, make: _M) -> _M: ...
+
+    def register_blueprint_factory(self, name: str, make: Any = None) -> Any:
         """Registers a blueprint factory (R10 step 4): ``make(engine, blueprint_id, path, decoder)``
         returns an Object or None. Usable as a decorator (``@engine.register_blueprint_factory("Main")``)."""
         if make is None:
@@ -492,7 +505,8 @@ class Engine:
         saved = c_int()
         handle = self._handle()
         preserves = int(state) == AppState.BACKGROUND and self.state == AppState.INACTIVE
-        call = lambda: load().amber_engine_transition(byref(saved), handle, int(state))  # noqa: E731
+        def call() -> None:
+            load().amber_engine_transition(byref(saved), handle, int(state))
         if preserves:
             self._preserving(call, True)
         else:
@@ -538,7 +552,7 @@ class Engine:
         if sender is None:
             return None
         if sender is self:
-            return self._handle().value
+            return int(self._handle().value or 0)
         self._senders[id(sender)] = sender  # kept: C compares by pointer while observers live
         return id(sender)
 

@@ -98,21 +98,22 @@ class Coder:
         if not count:
             return
         handle = self._handle()
-        keys = tuple(values)
+        items: Mapping[str, Any] = values  # each value's type is checked below
+        keys = tuple(items)
         entry = _take_array(keys, keys)
         array, slots = entry
         keep: List[Any] = []
         try:
-            for slot, key, value in zip(slots, keys, values.values()):
+            for slot, key, value in zip(slots, keys, items.values()):
                 t = type(value)
                 if t is int:
-                    if not -0x8000000000000000 <= value <= 0x7FFFFFFFFFFFFFFF:  # type: ignore[operator]
+                    if not -0x8000000000000000 <= value <= 0x7FFFFFFFFFFFFFFF:
                         raise OverflowError(f"{key}: {value} does not fit in int64")
                     slot.type = _ffi.VALUE_INT64
                     slot.int64_value = value
                 elif t is str:
                     slot.type = _ffi.VALUE_STRING
-                    slot.string_value = c_text(value)  # type: ignore[arg-type]
+                    slot.string_value = c_text(value)
                 elif t is float:
                     slot.type = _ffi.VALUE_DOUBLE
                     slot.double_value = value

@@ -9,7 +9,7 @@ import threading
 import weakref
 from ctypes import byref, c_char_p
 from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple,
-                    Union)
+                    Union, cast)
 
 from . import _errors as E
 from . import _ffi
@@ -93,11 +93,11 @@ class _CReport:
         self.report = weakref.ref(report)
         self.engine = None if engine is None else weakref.ref(engine)
 
-    def objects(self) -> Dict[int, "Object"]:
+    def objects(self) -> Dict[Optional[int], "Object"]:
         engine = self.engine() if self.engine is not None else None
         return engine._objects if engine is not None else {}
 
-    def pin(self, objects: Dict[int, "Object"]) -> None:
+    def pin(self, objects: Dict[Optional[int], "Object"]) -> None:
         """Reads the records now, while ``objects`` (the engine's) still holds what they name:
         called by the engine before it frees an object or closes."""
         report = self.report()
@@ -107,7 +107,7 @@ class _CReport:
 
 def _strings(count: int, address: int) -> List[bytes]:
     """``count`` C strings at ``address`` (a ``const char *const *``)."""
-    return (c_char_p * count).from_address(address)[:] if count else []
+    return cast(List[bytes], (c_char_p * count).from_address(address)[:]) if count else []
 
 
 # amber_report_record as raw fields: path, path_length, class_name, kind, outcome, message, object,
@@ -184,7 +184,7 @@ class Report:
             text = self._text
         return text
 
-    def _read_records(self, objects: Dict[int, "Object"]) -> Tuple[Record, ...]:
+    def _read_records(self, objects: Dict[Optional[int], "Object"]) -> Tuple[Record, ...]:
         source = self._source
         if self._records is not None or source is None:
             return self.records
@@ -259,7 +259,7 @@ class Report:
         return self.text
 
 
-def _records(handle: _ffi.ReportP, count: int, objects: Dict[int, "Object"]) -> Tuple[Record, ...]:
+def _records(handle: _ffi.ReportP, count: int, objects: Dict[Optional[int], "Object"]) -> Tuple[Record, ...]:
     """Every record of a C report, read into one array (one C call each), then unpacked at once
     (a class name's C string is lent once per distinct name: decoded once per address)."""
     record_at = load().amber_report_record_at

@@ -180,9 +180,8 @@ class IndexPath(Tuple[int, ...]):
     """An index path (NSIndexPath): a tuple of ints that a coder stores as an index path."""
 
     def __new__(cls, *indexes: Union[int, Iterable[int]]) -> "IndexPath":
-        if len(indexes) == 1 and not isinstance(indexes[0], int):
-            return super().__new__(cls, (int(i) for i in indexes[0]))
-        return super().__new__(cls, (int(i) for i in indexes))  # type: ignore[call-overload]
+        items: Iterable[Any] = indexes[0] if len(indexes) == 1 and not isinstance(indexes[0], int) else indexes
+        return super().__new__(cls, (int(i) for i in items))
 
     def __repr__(self) -> str:
         return f"IndexPath{tuple.__repr__(self)}"
