@@ -294,14 +294,20 @@ def test_loader_search_order(tmp_path):
     assert run_loader(dict(env, AMBER_LIBRARY=str(other)), pkg_dir) == str(other)
     # ... and a missing file there is an error that says how to fix it (no silent fallback)
     out = run_loader(dict(env, AMBER_LIBRARY=str(tmp_path / "nope.so")), pkg_dir)
-    assert out.startswith("ERROR") and "not a file" in out and "scripts/build-lib.sh" in out
+    assert out.startswith("ERROR") and "not a file" in out and "scripts/build-lib.sh" in out and "wheel" in out
     # 2. without it, the copy inside the package
     copy = tmp_path / "pkg"
     shutil.copytree(os.path.join(pkg_dir, "amber"), copy / "amber", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(real, copy / "amber" / "libamber.so")
     assert run_loader(env, str(copy)) == str(copy / "amber" / "libamber.so")
-    # 3. without both, the system search path (LD_LIBRARY_PATH here)
+    # 3. without a copy in the package, a source tree's build (.build-lib/lib beside bindings/python)
     os.remove(copy / "amber" / "libamber.so")
+    tree = tmp_path / "tree"
+    shutil.copytree(copy / "amber", tree / "bindings" / "python" / "amber")
+    (tree / ".build-lib" / "lib").mkdir(parents=True)
+    shutil.copy(real, tree / ".build-lib" / "lib" / "libamber.so")
+    assert run_loader(env, str(tree / "bindings" / "python")) == str(tree / ".build-lib" / "lib" / "libamber.so")
+    # 4. without any of them, the system search path (LD_LIBRARY_PATH here)
     assert run_loader(dict(env, LD_LIBRARY_PATH=str(other.parent)), str(copy)) == "libamber.so"
     out = run_loader(env, str(copy))
     assert out.startswith("ERROR") and "AMBER_LIBRARY" in out
