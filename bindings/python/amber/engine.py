@@ -35,7 +35,7 @@ class _Maker(_ffi.Holder):
         engine: Engine = self.c_owner
         decoder = Decoder(decoder_h)
         try:
-            path = Path.from_c(parts, decoder.record.position)
+            path = Path.from_c(parts, decoder.position())
             result = self.fn(engine, path, decoder)
         finally:
             decoder._h = None
@@ -45,7 +45,7 @@ class _Maker(_ffi.Holder):
         engine: Engine = self.c_owner
         decoder = Decoder(decoder_h)
         try:
-            path = Path.from_c(parts, decoder.record.position)
+            path = Path.from_c(parts, decoder.position())
             result = self.fn(engine, blueprint_id.decode("utf-8", "surrogateescape"), path, decoder)
         finally:
             decoder._h = None
@@ -91,7 +91,7 @@ class _DelegateHolder(_ffi.Holder):
     def c_object_for_path(self, decoder_h: _ffi.DecoderP, parts: List[bytes]) -> _ffi.ObjectP:
         decoder = Decoder(decoder_h)
         try:
-            path = Path.from_c(parts, decoder.record.position)
+            path = Path.from_c(parts, decoder.position())
             result = self.delegate.object_for_path(self.c_owner, path, decoder)
         finally:
             decoder._h = None

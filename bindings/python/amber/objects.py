@@ -270,6 +270,12 @@ class Decoder:
     def __contains__(self, key: str) -> bool:
         return bool(load().amber_decoder_contains(self._handle(), c_key(key)))
 
+    def position(self) -> int:
+        """The record's stack position (R3) alone: what a lookup callback's Path carries."""
+        info = _ffi.RecordInfo()
+        load().amber_decoder_record(byref(info), self._handle())
+        return int(info.position)
+
     @property
     def record(self) -> RecordInfo:
         """What the archive records of the object this decoder reads, besides its state (R10,
@@ -316,28 +322,28 @@ class Decoder:
         TypeError for a type the binding does not read."""
         handle = self._handle()
         plan = tuple(schema.items())
-        names: List[str] = []
-        objects: List[str] = []
-        for key, vtype in plan:
-            if vtype in VALUE_TYPES:
-                names.append(key)
-            elif isinstance(vtype, type) and issubclass(vtype, Object):
-                objects.append(key)
-            else:
-                raise TypeError(f"amber: cannot read {key!r} as {vtype!r} (bool, int, float, str, bytes, "
-                                "datetime, IndexPath or Object)")
+        reading = _plans.get(plan)
+        if reading is None:
+            reading = _plan(plan)
+        names, codes, objects = reading
         out: Dict[str, Any] = {}
         if names:
-            entry = _take_array(plan, names)
+            entry = _take_array(plan, names)  # its slots' types are set: the plan is its cache key
             array, slots = entry
             try:
-                types = [VALUE_TYPES[t] for _, t in plan if t in VALUE_TYPES]
-                for slot, vtype_code in zip(slots, types):
-                    slot.type = vtype_code
+                if slots[0].type == 0:  # a new array (0 is AMBER_VALUE_ANY, which read never asks)
+                    for slot, code in zip(slots, codes):
+                        slot.type = code
                 load().amber_decoder_decode_values(array, len(names), handle)
                 for slot, key in zip(slots, names):
                     if slot.found:
-                        out[key] = read_value(slot)
+                        t = slot.type
+                        if t == _ffi.VALUE_INT64:
+                            out[key] = slot.int64_value
+                        elif t == _ffi.VALUE_STRING:
+                            out[key] = slot.string_value.decode("utf-8", "surrogateescape")
+                        else:
+                            out[key] = read_value(slot)
             finally:
                 # The string pointers left in it are borrowed from this callback's decoder: never
                 # read again (a call sets every element's `found`; a string is read only where it
@@ -351,9 +357,35 @@ class Decoder:
         return out
 
 
+_Plan = Tuple[List[str], List[int], List[str]]
+_plans: Dict[Tuple[Tuple[str, type], ...], _Plan] = {}
+
+
+def _plan(plan: Tuple[Tuple[str, type], ...]) -> _Plan:
+    """How Decoder.read reads a schema, worked out once per schema: the keys read in the batch
+    with their amber_value_type, and the keys of object references (TypeError for a type the
+    binding does not read)."""
+    names: List[str] = []
+    codes: List[int] = []
+    objects: List[str] = []
+    for key, vtype in plan:
+        if vtype in VALUE_TYPES:
+            names.append(key)
+            codes.append(VALUE_TYPES[vtype])
+        elif isinstance(vtype, type) and issubclass(vtype, Object):
+            objects.append(key)
+        else:
+            raise TypeError(f"amber: cannot read {key!r} as {vtype!r} (bool, int, float, str, bytes, "
+                            "datetime, IndexPath or Object)")
+    if len(_plans) < 1024:
+        _plans[plan] = (names, codes, objects)
+    return names, codes, objects
+
+
 # ---- restorable objects ----------------------------------------------------------------------
 
 _CALLBACKS: Dict[Tuple[bool, bool, bool], _ffi.ObjectCallbacks] = {}  # C copies them; kept for ever
+_CLASS_CALLBACKS: Dict[type, _ffi.ObjectCallbacks] = {}  # those of each class's own methods
 
 
 def _callbacks(which: Tuple[bool, bool, bool]) -> _ffi.ObjectCallbacks:
@@ -393,18 +425,22 @@ class Object(_ffi.Holder):
         self._decode = decode
         self._finished = finished
         cls = type(self)
-        which = (encode is not None or cls.encode_restorable_state is not Object.encode_restorable_state,
+        callbacks = _CLASS_CALLBACKS.get(cls) if encode is None and decode is None and finished is None else None
+        if callbacks is None:
+            callbacks = _callbacks(
+                (encode is not None or cls.encode_restorable_state is not Object.encode_restorable_state,
                  decode is not None or cls.decode_restorable_state is not Object.decode_restorable_state,
-                 finished is not None or
-                 cls.application_finished_restoring is not Object.application_finished_restoring)
+                 finished is not None or cls.application_finished_restoring is not Object.application_finished_restoring))
+            if encode is None and decode is None and finished is None:
+                _CLASS_CALLBACKS[cls] = callbacks
         name = c_key(class_name if class_name is not None else cls.__name__)
         ident = c_text_or_none(identifier)
         engine_h = engine._handle()
         key = self.register(engine)
         out = _ffi.ObjectP()
         try:
-            load().amber_object_new(byref(out), engine_h, int(kind if kind is not None else cls.kind), name, ident,
-                                    _callbacks(which), key, _ffi.CTX_FREE)
+            load().amber_object_new(byref(out), engine_h, kind if kind is not None else cls.kind, name, ident,
+                                    callbacks, key, _ffi.CTX_FREE)
         except BaseException:
             self.unregister()
             raise
