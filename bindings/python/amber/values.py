@@ -118,7 +118,8 @@ class Path(Tuple[str, ...]):
     identifiers with '/' as Amber's own text does; ``Path.parse("A/B")`` is the reverse (for
     identifiers without a '/')."""
 
-    position: int
+    #: Set on the instance only when it is not 0 (most paths are outside a stack).
+    position: int = 0
 
     def __new__(cls, identifiers: Iterable[str] = (), position: int = 0) -> "Path":
         if isinstance(identifiers, str):
@@ -128,7 +129,8 @@ class Path(Tuple[str, ...]):
             raise TypeError("a path's identifiers are str")
         if position < 0:
             raise ValueError("a position is not negative")
-        self.position = int(position)
+        if position:
+            self.position = int(position)
         return self
 
     @classmethod
@@ -138,13 +140,14 @@ class Path(Tuple[str, ...]):
 
     @classmethod
     def from_c(cls, parts: Sequence[bytes], position: int) -> "Path":
-        """The path of C strings Amber lent (valid UTF-8, else decoded with surrogateescape)."""
+        """The path of C strings Amber lent (valid UTF-8, else decoded with surrogateescape):
+        the identifiers are str by construction, so Path()'s checks are skipped."""
         try:
-            identifiers = tuple(map(bytes.decode, parts))
+            self = tuple.__new__(cls, map(bytes.decode, parts))
         except UnicodeDecodeError:
-            identifiers = tuple([b.decode("utf-8", "surrogateescape") for b in parts])
-        self = tuple.__new__(cls, identifiers)
-        self.position = position
+            self = tuple.__new__(cls, [b.decode("utf-8", "surrogateescape") for b in parts])
+        if position:
+            self.position = position
         return self
 
     def __eq__(self, other: object) -> bool:

@@ -380,3 +380,16 @@ def test_status_functions_raise_and_others_return_their_value():
         lib.amber_engine_add_root(None, None)
     assert info.value.code == 1 and info.value.status == "AMBER_INVALID_ARGUMENT" and info.value.message
     assert lib.amber_app_state_string(2) == b"active"
+
+
+def test_r3_path_from_c_equals_path():  # R3
+    """Path.from_c (what callbacks and reports are given) skips Path()'s checks of each
+    identifier: its result is the Path() of the same identifiers and position."""
+    from amber.values import Path
+    assert Path.from_c([b"nav", b"A"], 0) == Path(("nav", "A")) and Path.from_c([], 0) == Path()
+    made = Path.from_c([b"nav", "\u00e9".encode()], 2)
+    assert made == Path(("nav", "\u00e9"), 2) and made.position == 2 and all(type(i) is str for i in made)
+    assert Path.from_c([b"\xff"], 0) == Path(("\udcff",))  # not UTF-8: surrogateescape
+    assert Path(("a",)).position == 0 and hash(Path.from_c([b"a"], 0)) == hash(("a",))
+    with pytest.raises(ValueError):
+        Path(("a",), -1)
