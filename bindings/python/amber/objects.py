@@ -335,13 +335,16 @@ class Decoder:
                     for slot, code in zip(slots, codes):
                         slot.type = code
                 load().amber_decoder_decode_values(array, len(names), handle)
-                for slot, key in zip(slots, names):
+                for slot, key, code in zip(slots, names, codes):  # a slot's type is its code
                     if slot.found:
-                        t = slot.type
-                        if t == _ffi.VALUE_INT64:
+                        if code == _ffi.VALUE_INT64:
                             out[key] = slot.int64_value
-                        elif t == _ffi.VALUE_STRING:
+                        elif code == _ffi.VALUE_STRING:
                             out[key] = slot.string_value.decode("utf-8", "surrogateescape")
+                        elif code == _ffi.VALUE_DOUBLE:
+                            out[key] = slot.double_value
+                        elif code == _ffi.VALUE_BOOL:
+                            out[key] = slot.int64_value != 0
                         else:
                             out[key] = read_value(slot)
             finally:
