@@ -1,4 +1,4 @@
-"""Amber for Python: UI state preservation and restoration over libamber.so's C ABI (ctypes).
+"""Amber for Python: UI state preservation and restoration over libamber.so's C API (ctypes).
 
     import amber
 
@@ -10,42 +10,143 @@
     with amber.Engine("org.example.app", delegate=MyDelegate()) as engine:
         report = engine.launch()          # restores what the last run preserved
         ...
-        print(engine.preserve())          # or engine.transition(amber.AppState.BACKGROUND);
-                                          # what was saved, what was left out and why (R28)
+        print(engine.preserve())          # what was saved, what was left out and why (R28)
 
-The library is found at $AMBER_LIBRARY, else inside this package, else on the system search path.
-Amber's log lines (R29) go to the logger named "amber" (logging.getLogger("amber")).
+The modules follow the header's sections: engine (amber/engine.h), objects (object.h and
+coder.h), report (report.h), views (view.h), storage (stores and keys), app (app.h), archive
+(archive.h), log (the log, R29); _ffi holds every ctypes declaration and the trampolines.
+
+Where the binding departs from the C API:
+
+- Status codes are exceptions: AMBER_NOT_FOUND is NotFoundError (a KeyError),
+  AMBER_TYPE_MISMATCH TypeMismatchError (a TypeError), AMBER_INVALID_ARGUMENT
+  InvalidArgumentError (a ValueError), AMBER_IO AmberIOError (an OSError), the others
+  AmberError subclasses; each carries the code, its name and amber_error_last()'s message. A
+  getter answering a bad handle with its _INVALID value raises likewise. Where NOT_FOUND only
+  means "there is none" (an object's path, a snapshot, the last preservation), the answer is None.
+- Handles are objects: Engine, Object, CodingRegistry, Archiver and Unarchiver have close() (or
+  free()) and are context managers; a NULL handle is None; a handle used after it was freed is
+  a MisuseError raised by the binding, before C sees it.
+- Text is str (UTF-8; lone surrogates cross as surrogateescape bytes, which Amber refuses as
+  invalid UTF-8); a str with a NUL is an InvalidArgumentError; buffers are bytes; amber_buf is
+  never seen (its bytes are copied and it is disposed of).
+- Restoration paths are amber.Path: a tuple of identifiers that also carries the stack position
+  (R3), in callbacks, reports and Object.path. The C API gives a live object's path as '/'-joined
+  text only: Object.path splits it (Object.path_string is the exact text) and has position 0.
+- Callbacks are methods: a subclass of Object, View or Store overrides them, a delegate or data
+  source has them. An exception a callback raises is kept, reported to Amber as a callback
+  failure, and re-raised once the C call that led to it returns; except in an object's encode
+  callback, where preservation leaves the object out and goes on (R28): the exception is then on
+  the preservation report's entry (entry.error).
+- Coders and decoders are valid only during their callback (afterwards a MisuseError).
+  Coder.update(mapping) writes any Mapping in one call, all or nothing; values are bool, int,
+  float, str, bytes, datetime (an NSDate) and IndexPath; references to objects are written
+  one at a time (coder[key] = obj).
+- Reports are read lazily: a launch's and a preservation's summary at once, their records and
+  text when first asked for, the C report freed once both are read.
+- The log goes to the logging module's logger "amber" (R29); AMBER_LOG still prints to stderr.
+- The library is found at $AMBER_LIBRARY (a file; when set, nothing else is tried), else inside
+  this package (a wheel carries it), else in the source tree's .build-lib/lib, else on the
+  system search path.
 """
-from ._errors import (AmberError, AmberIOError, AuthenticationError, CallbackFailedError, CorruptError,
-                      DuplicateError, InvalidArgumentError, KeyUnavailableError, LimitExceededError, MisuseError,
-                      NotFoundError, ReservedKeyError, TypeMismatchError)
-from ._ffi import ABI_MAJOR, LibraryNotFound
-from ._core import (LOGGER_NAME, AppState, Coder, Controller, Decoder, Engine, FixedKey, FreshReason, IndexPath,
-                    KeyFile, KeyProvider, Kind, LeftOut, MemoryStore, NoEncryption, NotSaved, Notification,
-                    Notifications, Object, Outcome, PlainObject, PreservationEntry, PreservationReport, Protection,
-                    Record, RecordInfo, Report, Store, View, date_from_seconds, seconds_from_date, set_log_level)
-from ._archive import (Archiver, CodingRegistry, Directory, Unarchiver, app_directory, archive, read_file,
-                       unarchive, write_file_atomic)
+from ._errors import AmberError as AmberError
+from ._errors import AmberIOError as AmberIOError
+from ._errors import AuthenticationError as AuthenticationError
+from ._errors import CallbackFailedError as CallbackFailedError
+from ._errors import CorruptError as CorruptError
+from ._errors import DuplicateError as DuplicateError
+from ._errors import InvalidArgumentError as InvalidArgumentError
+from ._errors import KeyUnavailableError as KeyUnavailableError
+from ._errors import LimitExceededError as LimitExceededError
+from ._errors import MisuseError as MisuseError
+from ._errors import NotFoundError as NotFoundError
+from ._errors import ReservedKeyError as ReservedKeyError
+from ._errors import TypeMismatchError as TypeMismatchError
+from ._ffi import ABI_MAJOR as ABI_MAJOR
+from ._ffi import LibraryNotFound as LibraryNotFound
+from ._ffi import load as _load
+from .app import Directory as Directory
+from .app import Notification as Notification
+from .app import Notifications as Notifications
+from .app import app_directory as app_directory
+from .app import read_file as read_file
+from .app import write_file_atomic as write_file_atomic
+from .archive import Archiver as Archiver
+from .archive import CodingRegistry as CodingRegistry
+from .archive import Unarchiver as Unarchiver
+from .archive import archive as archive
+from .archive import unarchive as unarchive
+from .engine import Engine as Engine
+from .log import LOGGER_NAME as LOGGER_NAME
+from .log import set_log_level as set_log_level
+from .objects import Coder as Coder
+from .objects import Controller as Controller
+from .objects import Decoder as Decoder
+from .objects import Object as Object
+from .objects import PlainObject as PlainObject
+from .objects import RecordInfo as RecordInfo
+from .report import PreservationEntry as PreservationEntry
+from .report import PreservationReport as PreservationReport
+from .report import Record as Record
+from .report import Report as Report
+from .storage import FixedKey as FixedKey
+from .storage import KeyFile as KeyFile
+from .storage import KeyProvider as KeyProvider
+from .storage import MemoryStore as MemoryStore
+from .storage import NoEncryption as NoEncryption
+from .storage import Protection as Protection
+from .storage import Store as Store
+from .values import AppState as AppState
+from .values import FreshReason as FreshReason
+from .values import IndexPath as IndexPath
+from .values import Kind as Kind
+from .values import LeftOut as LeftOut
+from .values import NotSaved as NotSaved
+from .values import Outcome as Outcome
+from .values import Path as Path
+from .values import ViewField as ViewField
+from .values import ViewKind as ViewKind
+from .values import date_from_seconds as date_from_seconds
+from .values import seconds_from_date as seconds_from_date
+from .views import Insets as Insets
+from .views import ModelAssociation as ModelAssociation
+from .views import Point as Point
+from .views import Rect as Rect
+from .views import Size as Size
+from .views import TextRange as TextRange
+from .views import Transform as Transform
+from .views import View as View
+from .views import ViewState as ViewState
+from .views import WebPage as WebPage
 
 __version__ = "0.2.0"
 
 
 def library_version() -> str:
     """The version of the libamber.so loaded, e.g. "0.2.0"."""
-    from ._ffi import load
-    return load().amber_version_string().decode()
+    return (_load().amber_version_string() or b"").decode()
 
 
 def library_path() -> str:
     """The file libamber.so was loaded from."""
-    from ._ffi import load
-    return load().path
+    return _load().path
 
 
 def app_state_name(state: int) -> str:
     """Amber's name of a state ("not running", "inactive", ...)."""
-    from ._ffi import load
-    return load().amber_app_state_string(int(state)).decode()
+    return (_load().amber_app_state_string(int(state)) or b"").decode()
 
 
-__all__ = [n for n in dir() if not n.startswith("_")]
+__all__ = [
+    "ABI_MAJOR", "AmberError", "AmberIOError", "AppState", "Archiver", "AuthenticationError",
+    "CallbackFailedError", "Coder", "CodingRegistry", "Controller", "CorruptError", "Decoder", "Directory",
+    "DuplicateError", "Engine", "FixedKey", "FreshReason", "IndexPath", "Insets", "InvalidArgumentError",
+    "KeyFile", "KeyProvider", "KeyUnavailableError", "Kind", "LOGGER_NAME", "LeftOut", "LibraryNotFound",
+    "LimitExceededError", "MemoryStore", "MisuseError", "ModelAssociation", "NoEncryption", "NotFoundError",
+    "NotSaved", "Notification", "Notifications", "Object", "Outcome", "Path", "PlainObject", "Point",
+    "PreservationEntry", "PreservationReport", "Protection", "Record", "RecordInfo", "Rect", "Report",
+    "ReservedKeyError", "Size", "Store", "TextRange", "Transform", "TypeMismatchError", "Unarchiver", "View",
+    "ViewField", "ViewKind", "ViewState", "WebPage", "app_directory", "app_state_name", "archive",
+    "date_from_seconds", "library_path", "library_version", "read_file", "seconds_from_date", "set_log_level",
+    "unarchive", "write_file_atomic",
+]

@@ -6,11 +6,12 @@ carrying the code and amber_error_last()'s message. The other codes are AmberErr
 
 An exception raised inside a Python callback is caught by the trampoline that called it, kept
 in a per-thread list, reported to Amber as a non-zero code, and re-raised (the same object, with
-its traceback) once the C call that led to the callback returns: see ``Call``.
+its traceback) once the C call that led to the callback returns: see ``callbacks_raised``.
 """
 from __future__ import annotations
 
 import threading
+from types import TracebackType
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Type
 
 OK = 0
@@ -180,3 +181,22 @@ def take(since: int) -> Optional[BaseException]:
     """Removes the exceptions raised in callbacks since ``since`` and returns the first, with a
     note naming the others (None if there were none)."""
     return first([error for error, _ in take_all(since)])
+
+
+class callbacks_raised:
+    """Runs C calls that may call back into Python (``with callbacks_raised(): lib.amber_...()``):
+    an exception a callback raised during them is re-raised when the block ends (the first one,
+    the others noted on it), chained onto the status error that errcheck raised, if any."""
+    __slots__ = ("since",)
+
+    def __enter__(self) -> "callbacks_raised":
+        self.since = mark()
+        return self
+
+    def __exit__(self, kind: Optional[Type[BaseException]], value: Optional[BaseException],
+                 traceback: Optional[TracebackType]) -> None:
+        error = take(self.since)
+        if error is not None:
+            if value is not None and error is not value:
+                error.__context__ = value
+            raise error

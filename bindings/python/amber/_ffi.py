@@ -1,78 +1,165 @@
 """The one ctypes layer: loading libamber.so, the C types of include/amber.h (and the headers it
-includes, include/amber/*.h), and its functions.
+includes, include/amber/*.h), the prototype of every function, the one errcheck that turns a
+status code into an exception, and the trampolines C calls back.
 
-Everything that touches ctypes lives here (after clang's cindex.py and llvmlite's ffi.py): a
-declarative table of ``(name, argtypes, restype)``, a distinct opaque pointer type per handle,
-and the loader. The public modules only call ``lib().<function>``.
+Everything that declares ctypes lives here (after llvmlite's ``binding/ffi.py`` and clang's
+``cindex.py``): a distinct opaque pointer type per handle, the structs, the ``CFUNCTYPE`` of every
+callback, the table ``FUNCTIONS``, and the loader. ``tests/test_header.py`` checks all of it
+against the headers: the names, the number and kind of every argument and result, the callback
+prototypes, the struct members and their offsets.
+
+The other modules call ``load().amber_<name>(...)``. A function that returns a status code raises
+the exception of a non-zero code (``_errors.error_for``) and returns 0 otherwise.
 """
 from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import itertools
 import os
 import threading
-from ctypes import (CFUNCTYPE, POINTER, Structure, c_char_p, c_double, c_int, c_int64, c_size_t,
-                    c_uint, c_uint64, c_uint8, c_void_p)
-from pathlib import Path
-from typing import Callable, List, Optional
+import weakref
+from ctypes import (CFUNCTYPE, POINTER, Structure, c_char_p, c_double, c_int, c_int64, c_size_t, c_uint,
+                    c_uint32, c_uint64, c_uint8, c_void_p)
+from pathlib import Path as _FilePath
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, NamedTuple, Optional, Tuple
+
+from . import _errors as E
 
 #: The major version of the C ABI this binding was written for (AMBER_VERSION_MAJOR).
 ABI_MAJOR = 0
-#: The lowest minor version it needs (AMBER_VERSION_MINOR of the header it follows: 0.2 renamed
-#: and removed functions and grew structs, so an 0.1 library is refused).
+#: The lowest minor version it needs (AMBER_VERSION_MINOR of the header it follows).
 ABI_MINOR = 2
 
 LIBRARY_NAME = "libamber.so"
-PACKAGE_DIR = Path(__file__).resolve().parent
+PACKAGE_DIR = _FilePath(__file__).resolve().parent
 
 
-# ---- opaque handle types: one per kind of handle, so they cannot be mixed up -----------------
+# ---- opaque handle types: one per kind of handle, so that they cannot be mixed up -------------
 
 class EngineP(c_void_p): pass
 class ObjectP(c_void_p): pass
 class CoderP(c_void_p): pass
 class DecoderP(c_void_p): pass
 class ReportP(c_void_p): pass
+class PreservationP(c_void_p): pass
 class UserInfoP(c_void_p): pass
 class NotificationP(c_void_p): pass
 class RegistryP(c_void_p): pass
 class ArchiverP(c_void_p): pass
 class UnarchiverP(c_void_p): pass
-class PreservationP(c_void_p): pass
 
 
-# ---- callback types and structs --------------------------------------------------------------
+# ---- structs ----------------------------------------------------------------------------------
+# Each mirrors the C struct of the same name (amber_<snake_case>), member for member.
+
+class Buf(Structure):
+    """amber_buf: text or bytes Amber gives the caller, released with amber_buf_dispose().
+    ``ptr`` is a plain pointer (an int), not a c_char_p: bytes may hold NULs."""
+    _fields_ = [("ptr", c_void_p), ("size", c_size_t)]
+
+
+class IndexPath(Structure):
+    """amber_index_path: ``length`` indexes."""
+    _fields_ = [("indexes", POINTER(c_int64)), ("length", c_size_t)]
+
+
+class KeyedValue(Structure):
+    """amber_keyed_value: a typed value under a key, the one value type of the C API."""
+    _fields_ = [("key", c_char_p), ("type", c_int), ("found", c_int), ("int64_value", c_int64),
+                ("double_value", c_double), ("string_value", c_char_p), ("bytes_value", c_void_p),
+                ("bytes_size", c_size_t), ("index_path_value", IndexPath)]
+
+
+class RecordInfo(Structure):
+    """amber_record_info: what the archive records of the object a decoder reads (R10)."""
+    _fields_ = [("kind", c_int), ("class_name", c_char_p), ("blueprint", c_char_p), ("position", c_size_t)]
+
+
+class ReportRecord(Structure):
+    """amber_report_record (R16, R18). Strings and the object are plain pointers (ints): the
+    report reads them once per distinct address (report.py)."""
+    _fields_ = [("path", POINTER(c_char_p)), ("path_length", c_size_t), ("class_name", c_void_p),
+                ("kind", c_int), ("outcome", c_int), ("message", c_void_p), ("object", c_void_p),
+                ("position", c_size_t), ("dropped_identifiers", POINTER(c_char_p)), ("dropped_count", c_size_t)]
+
+
+class PreservationEntry(Structure):
+    """amber_preservation_entry (R28), its strings as plain pointers (ints)."""
+    _fields_ = [("path", POINTER(c_char_p)), ("path_length", c_size_t), ("class_name", c_void_p),
+                ("kind", c_int), ("left_out", c_int), ("message", c_void_p), ("size", c_uint64),
+                ("position", c_size_t)]
+
+
+class Point(Structure):
+    _fields_ = [("x", c_double), ("y", c_double)]
+
+
+class Size(Structure):
+    _fields_ = [("width", c_double), ("height", c_double)]
+
+
+class Rect(Structure):
+    _fields_ = [("origin", Point), ("size", Size)]
+
+
+class Insets(Structure):
+    _fields_ = [("top", c_double), ("left", c_double), ("bottom", c_double), ("right", c_double)]
+
+
+class Transform(Structure):
+    _fields_ = [("a", c_double), ("b", c_double), ("c", c_double), ("d", c_double), ("tx", c_double),
+                ("ty", c_double)]
+
+
+class Range(Structure):
+    _fields_ = [("location", c_uint64), ("length", c_uint64)]
+
+
+class WebPage(Structure):
+    _fields_ = [("url", c_char_p), ("scroll", Point)]
+
+
+class ViewState(Structure):
+    """amber_view_state (R17): the members whose AMBER_VIEW_FIELD_* bit is set in ``fields``."""
+    _fields_ = [("version", c_uint), ("fields", c_uint32), ("kind", c_int), ("content_offset", Point),
+                ("content_inset", Insets), ("zoom_scale", c_double), ("selected_items", POINTER(IndexPath)),
+                ("selected_count", c_size_t), ("first_visible_item", IndexPath), ("editing", c_int),
+                ("selected_range", Range), ("editable", c_int), ("bounds", Rect), ("center", Point),
+                ("transform", Transform), ("anchor_point", Point), ("pages", POINTER(WebPage)),
+                ("page_count", c_size_t), ("current_page", c_size_t)]
+
+
+# ---- callback types ---------------------------------------------------------------------------
+# A handle a trampoline does not use is declared c_void_p (the same C ABI as its handle type):
+# ctypes then passes an int instead of making a handle object on every call.
 
 CtxFree = CFUNCTYPE(None, c_void_p)
 AllocFn = CFUNCTYPE(c_void_p, c_size_t, c_void_p)
+LogFn = CFUNCTYPE(None, c_int, c_char_p, c_void_p)
 
-StoreRead = CFUNCTYPE(c_int, AllocFn, c_void_p, POINTER(POINTER(c_uint8)), POINTER(c_size_t),
-                      POINTER(c_int), c_void_p)
+StoreRead = CFUNCTYPE(c_int, AllocFn, c_void_p, POINTER(POINTER(c_uint8)), POINTER(c_size_t), POINTER(c_int),
+                      c_void_p)
 StoreWrite = CFUNCTYPE(c_int, POINTER(c_uint8), c_size_t, c_void_p)
 StoreRemove = CFUNCTYPE(c_int, c_void_p)
 StoreReadGuard = CFUNCTYPE(c_int, POINTER(c_int), c_void_p)
 StoreWriteGuard = CFUNCTYPE(c_int, c_int, c_void_p)
 KeyCallback = CFUNCTYPE(c_int, POINTER(c_uint8), c_int, c_void_p)
 
-# A handle the binding's trampoline does not use is declared c_void_p (the same C ABI as the
-# handle's own type): ctypes then passes a plain int (or None) instead of making an object of the
-# handle's type on every call (issue 6: once per preserved and restored object).
-ObjEncode = CFUNCTYPE(c_int, c_void_p, CoderP, c_void_p)  # (amber_object *, amber_coder *, ctx)
-ObjDecode = CFUNCTYPE(c_int, c_void_p, DecoderP, c_void_p)  # (amber_object *, amber_decoder *, ctx)
-ObjFinished = CFUNCTYPE(None, c_void_p, c_void_p)  # (amber_object *, ctx)
+ObjEncode = CFUNCTYPE(c_int, c_void_p, CoderP, c_void_p)
+ObjDecode = CFUNCTYPE(c_int, c_void_p, DecoderP, c_void_p)
+ObjFinished = CFUNCTYPE(None, c_void_p, c_void_p)
 
-# (amber_object **out, amber_engine *, path, path_length, amber_decoder *, ctx)
 ClassMake = CFUNCTYPE(c_int, POINTER(ObjectP), c_void_p, POINTER(c_char_p), c_size_t, DecoderP, c_void_p)
-BlueprintMake = CFUNCTYPE(c_int, POINTER(ObjectP), EngineP, c_char_p, POINTER(c_char_p), c_size_t,
-                          DecoderP, c_void_p)
+BlueprintMake = CFUNCTYPE(c_int, POINTER(ObjectP), c_void_p, c_char_p, POINTER(c_char_p), c_size_t, DecoderP,
+                          c_void_p)
 
-DelShouldSave = CFUNCTYPE(c_int, EngineP, CoderP, c_void_p)
-DelWillEncode = CFUNCTYPE(c_int, EngineP, CoderP, c_void_p)
-DelShouldRestore = CFUNCTYPE(c_int, EngineP, DecoderP, c_void_p)
-DelDidDecode = CFUNCTYPE(c_int, EngineP, DecoderP, c_void_p)
-DelObjectForPath = CFUNCTYPE(c_int, POINTER(ObjectP), EngineP, POINTER(c_char_p), c_size_t, DecoderP,
-                             c_void_p)
-DelLaunchStep = CFUNCTYPE(None, EngineP, c_void_p)
+DelShouldSave = CFUNCTYPE(c_int, c_void_p, CoderP, c_void_p)
+DelWillEncode = CFUNCTYPE(c_int, c_void_p, CoderP, c_void_p)
+DelShouldRestore = CFUNCTYPE(c_int, c_void_p, DecoderP, c_void_p)
+DelDidDecode = CFUNCTYPE(c_int, c_void_p, DecoderP, c_void_p)
+DelObjectForPath = CFUNCTYPE(c_int, POINTER(ObjectP), c_void_p, POINTER(c_char_p), c_size_t, DecoderP, c_void_p)
+DelLaunchStep = CFUNCTYPE(None, c_void_p, c_void_p)
 
 ObserverFn = CFUNCTYPE(c_int, NotificationP, c_void_p)
 
@@ -80,9 +167,15 @@ CodingEncode = CFUNCTYPE(c_int, c_void_p, ArchiverP, c_void_p)
 CodingMake = CFUNCTYPE(c_int, POINTER(c_void_p), UnarchiverP, c_void_p)
 CodingDecode = CFUNCTYPE(c_int, c_void_p, UnarchiverP, c_void_p)
 
-# amber_log_fn: (amber_log_level, const char *message, void *ctx)
-LogFn = CFUNCTYPE(None, c_int, c_char_p, c_void_p)
+ViewRead = CFUNCTYPE(c_int, c_void_p, POINTER(ViewState), c_void_p)
+ViewApply = CFUNCTYPE(c_int, c_void_p, POINTER(ViewState), c_void_p)
+ViewTextLength = CFUNCTYPE(c_int, POINTER(c_uint64), c_void_p, c_void_p)
+ModelIdForPath = CFUNCTYPE(c_int, POINTER(c_char_p), c_void_p, POINTER(c_int64), c_size_t, c_void_p)
+ModelPathForId = CFUNCTYPE(c_int, POINTER(c_int64), c_size_t, POINTER(c_size_t), c_void_p, c_char_p, c_void_p)
+PluginEntry = CFUNCTYPE(c_int, EngineP, c_int)  # amber_plugin_entry: only C calls it
 
+
+# ---- structs with callbacks (vtables and options) ----------------------------------------------
 
 class Store(Structure):
     _fields_ = [("version", c_uint), ("read", StoreRead), ("write", StoreWrite), ("remove", StoreRemove),
@@ -117,54 +210,31 @@ class Delegate(Structure):
                 ("did_finish_launching", DelLaunchStep)]
 
 
-class Buf(Structure):
-    """amber_buf: text or bytes Amber gives the caller (``size`` bytes at ``ptr``, a NUL after
-    them), released with amber_buf_dispose(). ``ptr`` is a plain pointer (an int), not a
-    c_char_p: bytes may hold NULs."""
-    _fields_ = [("ptr", c_void_p), ("size", c_size_t)]
+class CodingClass(Structure):
+    _fields_ = [("version", c_uint), ("encode", CodingEncode), ("make", CodingMake), ("decode", CodingDecode)]
 
 
-class IndexPath(Structure):
-    """amber_index_path: ``length`` indexes."""
-    _fields_ = [("indexes", POINTER(c_int64)), ("length", c_size_t)]
+class ViewAccessors(Structure):
+    _fields_ = [("version", c_uint), ("read", ViewRead), ("apply", ViewApply), ("text_length", ViewTextLength)]
 
 
-class ReportRecord(Structure):
-    _fields_ = [("path", POINTER(c_char_p)), ("path_length", c_size_t), ("class_name", c_char_p),
-                ("kind", c_int), ("outcome", c_int), ("message", c_char_p), ("object", ObjectP),
-                ("position", c_size_t), ("dropped_identifiers", POINTER(c_char_p)), ("dropped_count", c_size_t)]
+class ModelAssociation(Structure):
+    _fields_ = [("version", c_uint), ("identifier_for_index_path", ModelIdForPath),
+                ("index_path_for_identifier", ModelPathForId)]
 
 
-class ReportRecordPointers(Structure):
-    """amber_report_record with its strings and object as plain pointers (ints): the layout of
-    ReportRecord, for reading a report's records fast (a class name's C string is lent once per
-    distinct name, so it is decoded once per address)."""
-    _fields_ = [("path", POINTER(c_char_p)), ("path_length", c_size_t), ("class_name", c_void_p),
-                ("kind", c_int), ("outcome", c_int), ("message", c_void_p), ("object", c_void_p),
-                ("position", c_size_t), ("dropped_identifiers", c_void_p), ("dropped_count", c_size_t)]
-
-
-class RecordInfo(Structure):
-    """amber_record_info: what the archive records of the object a decoder reads (R10)."""
-    _fields_ = [("kind", c_int), ("class_name", c_char_p), ("blueprint", c_char_p), ("position", c_size_t)]
-
-
-class PreservationEntry(Structure):
-    """amber_preservation_entry, with its strings as plain pointers (ints), for reading a
-    preservation report's entries fast (R28)."""
-    _fields_ = [("path", POINTER(c_char_p)), ("path_length", c_size_t), ("class_name", c_void_p),
-                ("kind", c_int), ("left_out", c_int), ("message", c_void_p), ("size", c_uint64),
-                ("position", c_size_t)]
-
-
-class KeyedValue(Structure):
-    """amber_keyed_value: a typed value under a key, the one value type of the C API: an
-    object's values in one C call (amber_coder_encode_values(), amber_decoder_decode_values()),
-    a date or an index path, a user info, a keyed archive's values."""
-    _fields_ = [("key", c_char_p), ("type", c_int), ("found", c_int), ("int64_value", c_int64),
-                ("double_value", c_double), ("string_value", c_char_p), ("bytes_value", c_void_p),
-                ("bytes_size", c_size_t), ("index_path_value", IndexPath)]
-
+# The versions of the structs above (the *_VERSION macros): a struct zeroed with its version set is
+# valid (AMBER_*_INIT); zero members mean the defaults.
+STORE_VERSION = 1
+ENGINE_OPTIONS_VERSION = 1
+OBJECT_CALLBACKS_VERSION = 1
+RESTORATION_CLASS_VERSION = 1
+BLUEPRINT_FACTORY_VERSION = 1
+DELEGATE_VERSION = 1
+CODING_CLASS_VERSION = 1
+VIEW_STATE_VERSION = 1
+VIEW_ACCESSORS_VERSION = 1
+MODEL_ASSOCIATION_VERSION = 1
 
 # amber_value_type
 VALUE_ANY, VALUE_BOOL, VALUE_INT64, VALUE_DOUBLE, VALUE_STRING, VALUE_BYTES, VALUE_DATE, VALUE_INDEX_PATH = range(8)
@@ -173,259 +243,269 @@ VALUE_ANY, VALUE_BOOL, VALUE_INT64, VALUE_DOUBLE, VALUE_STRING, VALUE_BYTES, VAL
 APP_INACTIVE, APP_BACKGROUND = 1, 3
 
 
-class CodingClass(Structure):
-    _fields_ = [("version", c_uint), ("encode", CodingEncode), ("make", CodingMake), ("decode", CodingDecode)]
+# ---- the prototype table ----------------------------------------------------------------------
+
+class Proto(NamedTuple):
+    """One C function: its name, argument types and result type. ``status``: it returns an
+    amber_status, which errcheck turns into an exception. ``releases_gil``: it is called without
+    the GIL (it may do I/O or run long), so other Python threads run meanwhile."""
+    name: str
+    argtypes: Tuple[Any, ...]
+    restype: Any
+    status: bool = False
+    releases_gil: bool = False
 
 
-# The versions of the structs above (the *_VERSION macros of include/amber/*.h). A struct zeroed
-# with its version set is valid (AMBER_*_INIT): zero members mean the defaults.
-STORE_VERSION = 1
-ENGINE_OPTIONS_VERSION = 1
-OBJECT_CALLBACKS_VERSION = 1
-RESTORATION_CLASS_VERSION = 1
-BLUEPRINT_FACTORY_VERSION = 1
-DELEGATE_VERSION = 1
-CODING_CLASS_VERSION = 1
+def status(name: str, *argtypes: Any, releases_gil: bool = False) -> Proto:
+    """A function that returns an amber_status."""
+    return Proto(name, argtypes, c_int, True, releases_gil)
+
+
+def plain(name: str, restype: Any, *argtypes: Any) -> Proto:
+    """A function whose result is a value (a count, a getter's answer), or void (None)."""
+    return Proto(name, argtypes, restype)
+
 
 _s = c_char_p
 _i = c_int
 _p = c_void_p
 _sz = c_size_t
 _ps = POINTER(c_char_p)
-_pi64 = POINTER(c_int64)
-_pu8 = POINTER(POINTER(c_uint8))
 _buf = POINTER(Buf)
 _kv = POINTER(KeyedValue)
 
-# (name, argtypes, restype). restype c_int: a status code, checked by the caller. Grouped by the
-# header that declares them (include/amber/*.h).
-FUNCTIONS = [
+# Grouped by the header that declares them.
+FUNCTIONS: Tuple[Proto, ...] = (
     # common.h
-    ("amber_version_number", [], _i),
-    ("amber_version_string", [], _s),
-    ("amber_error_last", [], _s),
-    ("amber_error_last_code", [], _i),
-    ("amber_error_clear", [], None),
-    ("amber_status_string", [_i], _s),
-    ("amber_buf_dispose", [_buf], None),
-    ("amber_app_state_string", [_i], _s),
-    ("amber_set_log", [_i, LogFn, _p], _i),
+    plain("amber_version_number", _i),
+    plain("amber_version_string", _s),
+    plain("amber_error_last", _s),
+    plain("amber_error_last_code", _i),
+    plain("amber_error_clear", None),
+    plain("amber_status_string", _s, _i),
+    plain("amber_buf_dispose", None, _buf),
+    plain("amber_app_state_string", _s, _i),
+    status("amber_set_log", _i, LogFn, _p),
     # engine.h
-    ("amber_engine_open", [POINTER(EngineP), _s, POINTER(EngineOptions)], _i),
-    ("amber_engine_close", [EngineP], None),
-    ("amber_engine_register_restoration_class", [EngineP, _s, POINTER(RestorationClass), _p, CtxFree], _i),
-    ("amber_engine_register_subclass", [EngineP, _s, _s], _i),
-    ("amber_engine_register_blueprint_factory", [EngineP, _s, POINTER(BlueprintFactory), _p, CtxFree], _i),
-    ("amber_engine_set_delegate", [EngineP, POINTER(Delegate), _p, CtxFree], _i),
-    ("amber_engine_add_root", [EngineP, ObjectP], _i),
-    ("amber_engine_remove_root", [EngineP, ObjectP], _i),
-    ("amber_engine_launch", [POINTER(ReportP), EngineP, _i], _i),
-    ("amber_engine_preserve", [POINTER(_i), EngineP], _i),
-    ("amber_engine_preservation", [POINTER(PreservationP), EngineP], _i),
-    ("amber_engine_transition", [POINTER(_i), EngineP, _i], _i),
-    ("amber_engine_app_state", [EngineP], _i),
-    ("amber_engine_report_memory_warning", [EngineP], _i),
-    ("amber_engine_discard", [EngineP], _i),
-    ("amber_engine_extend_restoration", [POINTER(c_uint64), EngineP], _i),
-    ("amber_engine_complete_restoration", [EngineP, c_uint64], _i),
-    ("amber_engine_set_log", [EngineP, _i, LogFn, _p], _i),
+    status("amber_engine_open", POINTER(EngineP), _s, POINTER(EngineOptions)),
+    plain("amber_engine_close", None, EngineP),
+    status("amber_engine_register_restoration_class", EngineP, _s, POINTER(RestorationClass), _p, CtxFree),
+    status("amber_engine_register_subclass", EngineP, _s, _s),
+    status("amber_engine_register_blueprint_factory", EngineP, _s, POINTER(BlueprintFactory), _p, CtxFree),
+    status("amber_engine_set_delegate", EngineP, POINTER(Delegate), _p, CtxFree),
+    status("amber_engine_add_root", EngineP, ObjectP),
+    status("amber_engine_remove_root", EngineP, ObjectP),
+    status("amber_engine_launch", POINTER(ReportP), EngineP, _i, releases_gil=True),
+    status("amber_engine_preserve", POINTER(_i), EngineP, releases_gil=True),
+    status("amber_engine_preservation", POINTER(PreservationP), EngineP),
+    status("amber_engine_transition", POINTER(_i), EngineP, _i, releases_gil=True),
+    plain("amber_engine_app_state", _i, EngineP),
+    status("amber_engine_report_memory_warning", EngineP),
+    status("amber_engine_discard", EngineP, releases_gil=True),
+    status("amber_engine_extend_restoration", POINTER(c_uint64), EngineP),
+    status("amber_engine_complete_restoration", EngineP, c_uint64, releases_gil=True),
+    status("amber_engine_set_snapshot", EngineP, _p, _sz),
+    status("amber_engine_ignore_snapshot", EngineP),
+    status("amber_engine_snapshot", POINTER(POINTER(c_uint8)), POINTER(_sz), EngineP, releases_gil=True),
+    status("amber_engine_set_log", EngineP, _i, LogFn, _p),
     # object.h
-    ("amber_object_new", [POINTER(ObjectP), EngineP, _i, _s, _s, POINTER(ObjectCallbacks), _p, CtxFree], _i),
-    ("amber_object_free", [ObjectP], None),
-    ("amber_object_identifier", [ObjectP], _s),
-    ("amber_object_set_identifier", [ObjectP, _s], _i),
-    ("amber_object_class_name", [ObjectP], _s),
-    ("amber_object_kind", [ObjectP], _i),
-    ("amber_object_context", [ObjectP], _p),
-    ("amber_object_path", [_buf, ObjectP], _i),
-    ("amber_object_set_restoration_class", [ObjectP, _s], _i),
-    ("amber_object_set_restoration_parent", [ObjectP, ObjectP], _i),
-    ("amber_object_set_blueprint", [ObjectP, _s], _i),
-    ("amber_object_set_stack", [ObjectP, _i], _i),
-    ("amber_object_add_child", [ObjectP, ObjectP], _i),
-    ("amber_object_remove_child", [ObjectP, ObjectP], _i),
-    ("amber_object_add_view", [ObjectP, ObjectP], _i),
-    ("amber_object_present", [ObjectP, ObjectP], _i),
+    status("amber_object_new", POINTER(ObjectP), EngineP, _i, _s, _s, POINTER(ObjectCallbacks), _p, CtxFree),
+    plain("amber_object_free", None, ObjectP),
+    plain("amber_object_identifier", _s, ObjectP),
+    status("amber_object_set_identifier", ObjectP, _s),
+    plain("amber_object_class_name", _s, ObjectP),
+    plain("amber_object_kind", _i, ObjectP),
+    plain("amber_object_context", _p, ObjectP),
+    status("amber_object_path", _buf, ObjectP),
+    status("amber_object_set_restoration_class", ObjectP, _s),
+    status("amber_object_set_restoration_parent", ObjectP, ObjectP),
+    status("amber_object_set_blueprint", ObjectP, _s),
+    status("amber_object_set_stack", ObjectP, _i),
+    status("amber_object_add_child", ObjectP, ObjectP),
+    status("amber_object_remove_child", ObjectP, ObjectP),
+    status("amber_object_add_view", ObjectP, ObjectP),
+    status("amber_object_present", ObjectP, ObjectP),
     # coder.h
-    ("amber_coder_encode_string", [CoderP, _s, _s], _i),
-    ("amber_coder_encode_int64", [CoderP, _s, c_int64], _i),
-    ("amber_coder_encode_double", [CoderP, _s, c_double], _i),
-    ("amber_coder_encode_bool", [CoderP, _s, _i], _i),
-    ("amber_coder_encode_bytes", [CoderP, _s, _p, _sz], _i),
-    ("amber_coder_encode_object", [CoderP, _s, ObjectP], _i),
-    ("amber_decoder_decode_string", [POINTER(_s), DecoderP, _s], _i),
-    ("amber_decoder_decode_int64", [_pi64, DecoderP, _s], _i),
-    ("amber_decoder_decode_double", [POINTER(c_double), DecoderP, _s], _i),
-    ("amber_decoder_decode_bool", [POINTER(c_int), DecoderP, _s], _i),
-    ("amber_decoder_decode_bytes", [_pu8, POINTER(_sz), DecoderP, _s], _i),
-    ("amber_decoder_decode_object", [POINTER(ObjectP), DecoderP, _s, _ps, _sz], _i),
-    ("amber_decoder_contains", [DecoderP, _s], _i),
-    ("amber_decoder_record", [POINTER(RecordInfo), DecoderP], _i),
+    status("amber_coder_encode_string", CoderP, _s, _s),
+    status("amber_coder_encode_int64", CoderP, _s, c_int64),
+    status("amber_coder_encode_double", CoderP, _s, c_double),
+    status("amber_coder_encode_bool", CoderP, _s, _i),
+    status("amber_coder_encode_bytes", CoderP, _s, _p, _sz),
+    status("amber_coder_encode_object", CoderP, _s, ObjectP),
+    status("amber_decoder_decode_string", POINTER(_s), DecoderP, _s),
+    status("amber_decoder_decode_int64", POINTER(c_int64), DecoderP, _s),
+    status("amber_decoder_decode_double", POINTER(c_double), DecoderP, _s),
+    status("amber_decoder_decode_bool", POINTER(_i), DecoderP, _s),
+    status("amber_decoder_decode_bytes", POINTER(POINTER(c_uint8)), POINTER(_sz), DecoderP, _s),
+    status("amber_decoder_decode_object", POINTER(ObjectP), DecoderP, _s, _ps, _sz),
+    plain("amber_decoder_contains", _i, DecoderP, _s),
+    status("amber_decoder_record", POINTER(RecordInfo), DecoderP),
     # report.h
-    ("amber_report_count", [ReportP], _sz),
-    ("amber_report_record_at", [POINTER(ReportRecord), ReportP, _sz], _i),
-    ("amber_report_message", [ReportP], _s),
-    ("amber_report_fresh_reason", [ReportP], _i),
-    ("amber_report_protection", [ReportP], _s),
-    ("amber_report_format", [_buf, ReportP], _i),
-    ("amber_report_free", [ReportP], None),
-    ("amber_preservation_count", [PreservationP], _sz),
-    ("amber_preservation_entry_at", [POINTER(PreservationEntry), PreservationP, _sz], _i),
-    ("amber_preservation_message", [PreservationP], _s),
-    ("amber_preservation_not_saved", [PreservationP], _i),
-    ("amber_preservation_size", [PreservationP], c_uint64),
-    ("amber_preservation_format", [_buf, PreservationP], _i),
-    ("amber_preservation_free", [PreservationP], None),
+    plain("amber_report_count", _sz, ReportP),
+    status("amber_report_record_at", POINTER(ReportRecord), ReportP, _sz),
+    plain("amber_report_message", _s, ReportP),
+    plain("amber_report_fresh_reason", _i, ReportP),
+    plain("amber_report_protection", _s, ReportP),
+    status("amber_report_format", _buf, ReportP),
+    plain("amber_report_free", None, ReportP),
+    plain("amber_preservation_count", _sz, PreservationP),
+    status("amber_preservation_entry_at", POINTER(PreservationEntry), PreservationP, _sz),
+    plain("amber_preservation_message", _s, PreservationP),
+    plain("amber_preservation_not_saved", _i, PreservationP),
+    plain("amber_preservation_size", c_uint64, PreservationP),
+    status("amber_preservation_format", _buf, PreservationP),
+    plain("amber_preservation_free", None, PreservationP),
+    # view.h
+    status("amber_object_set_view_accessors", ObjectP, _i, POINTER(ViewAccessors), _p, CtxFree),
+    plain("amber_object_view_kind", _i, ObjectP),
+    status("amber_object_set_model_association", ObjectP, POINTER(ModelAssociation), _p, CtxFree),
     # app.h
-    ("amber_notification_name", [NotificationP], _s),
-    ("amber_notification_sender", [NotificationP], _p),
-    ("amber_notification_user_info", [NotificationP], UserInfoP),
-    ("amber_engine_add_observer", [POINTER(c_uint64), EngineP, _s, _p, ObserverFn, _p, CtxFree], _i),
-    ("amber_engine_remove_observer", [EngineP, c_uint64], _i),
-    ("amber_engine_post_notification", [EngineP, _s, _p, UserInfoP], _i),
-    ("amber_user_info_new", [POINTER(UserInfoP)], _i),
-    ("amber_user_info_free", [UserInfoP], None),
-    ("amber_user_info_count", [UserInfoP], _sz),
-    ("amber_user_info_key_at", [POINTER(_s), UserInfoP, _sz], _i),
-    ("amber_user_info_set_values", [UserInfoP, _kv, _sz], _i),
-    ("amber_user_info_values", [_kv, _sz, UserInfoP], _i),
-    ("amber_app_directory", [_buf, _s, _i], _i),
-    ("amber_file_read", [_buf, _s], _i),
-    ("amber_file_write_atomic", [_s, _p, _sz], _i),
+    plain("amber_notification_name", _s, NotificationP),
+    plain("amber_notification_sender", _p, NotificationP),
+    plain("amber_notification_user_info", UserInfoP, NotificationP),
+    status("amber_engine_add_observer", POINTER(c_uint64), EngineP, _s, _p, ObserverFn, _p, CtxFree),
+    status("amber_engine_remove_observer", EngineP, c_uint64),
+    status("amber_engine_post_notification", EngineP, _s, _p, UserInfoP),
+    status("amber_user_info_new", POINTER(UserInfoP)),
+    plain("amber_user_info_free", None, UserInfoP),
+    plain("amber_user_info_count", _sz, UserInfoP),
+    status("amber_user_info_key_at", POINTER(_s), UserInfoP, _sz),
+    status("amber_user_info_set_values", UserInfoP, _kv, _sz),
+    status("amber_user_info_values", _kv, _sz, UserInfoP),
+    status("amber_app_directory", _buf, _s, _i, releases_gil=True),
+    status("amber_file_read", _buf, _s, releases_gil=True),
+    status("amber_file_write_atomic", _s, _p, _sz, releases_gil=True),
     # archive.h
-    ("amber_coding_registry_new", [POINTER(RegistryP)], _i),
-    ("amber_coding_registry_free", [RegistryP], None),
-    ("amber_coding_registry_register", [RegistryP, _s, _s, POINTER(CodingClass), _p, CtxFree], _i),
-    ("amber_archiver_new", [POINTER(ArchiverP), RegistryP], _i),
-    ("amber_archiver_free", [ArchiverP], None),
-    ("amber_archiver_finish", [_buf, ArchiverP], _i),
-    ("amber_archiver_encode_values", [ArchiverP, _kv, _sz], _i),
-    ("amber_archiver_encode_object", [ArchiverP, _s, _s, _p], _i),
-    ("amber_archiver_encode_object_array", [ArchiverP, _s, _s, POINTER(_p), _sz], _i),
-    ("amber_unarchiver_new", [POINTER(UnarchiverP), RegistryP, _p, _sz], _i),
-    ("amber_unarchiver_free", [UnarchiverP], None),
-    ("amber_unarchiver_contains", [UnarchiverP, _s], _i),
-    ("amber_unarchiver_decode_values", [_kv, _sz, UnarchiverP], _i),
-    ("amber_unarchiver_decode_object", [POINTER(_p), UnarchiverP, _s, _ps, _sz], _i),
-    ("amber_unarchiver_decode_object_array", [POINTER(_p), _sz, POINTER(_sz), UnarchiverP, _s, _ps, _sz], _i),
-    # plugin.h (the advanced calls)
-    ("amber_engine_load_plugin", [EngineP, _s], _i),
-    ("amber_coder_encode_values", [CoderP, _kv, _sz], _i),
-    ("amber_decoder_decode_values", [_kv, _sz, DecoderP], _i),
-]
-
-
-# The hot calls of preservation and restoration (one per value, per object or per report
-# record), declared a second time without argtypes as ``lib.fast.<name>``: ctypes then converts
-# nothing (from_param per argument costs ~0.1 µs a call). Their signatures are those of FUNCTIONS
-# above, and the caller passes exactly the C types, since ctypes no longer checks them: a handle
-# as its handle object (ObjectP, CoderP, ...), a string as bytes or None, an int64 as c_int64, a
-# double as c_double, a size_t as c_size_t, a pointer-sized context as c_void_p, a C int as a
-# Python int, out parameters with byref(). A Python int where the C type is wider than int would
-# be cut to 32 bits: never pass one for an int64, size_t or pointer (a float is refused).
-FAST = (
-    "amber_coder_encode_bool", "amber_coder_encode_int64", "amber_coder_encode_double",
-    "amber_coder_encode_string",
-    "amber_decoder_decode_bool", "amber_decoder_decode_int64", "amber_decoder_decode_double",
-    "amber_decoder_decode_string",
-    "amber_object_new", "amber_report_record_at", "amber_preservation_entry_at",
-    "amber_coder_encode_values", "amber_decoder_decode_values",
+    status("amber_coding_registry_new", POINTER(RegistryP)),
+    plain("amber_coding_registry_free", None, RegistryP),
+    status("amber_coding_registry_register", RegistryP, _s, _s, POINTER(CodingClass), _p, CtxFree),
+    status("amber_archiver_new", POINTER(ArchiverP), RegistryP),
+    plain("amber_archiver_free", None, ArchiverP),
+    status("amber_archiver_finish", _buf, ArchiverP),
+    status("amber_archiver_encode_values", ArchiverP, _kv, _sz),
+    status("amber_archiver_encode_object", ArchiverP, _s, _s, _p),
+    status("amber_archiver_encode_object_array", ArchiverP, _s, _s, POINTER(_p), _sz),
+    status("amber_unarchiver_new", POINTER(UnarchiverP), RegistryP, _p, _sz),
+    plain("amber_unarchiver_free", None, UnarchiverP),
+    plain("amber_unarchiver_contains", _i, UnarchiverP, _s),
+    status("amber_unarchiver_decode_values", _kv, _sz, UnarchiverP),
+    status("amber_unarchiver_decode_object", POINTER(_p), UnarchiverP, _s, _ps, _sz),
+    status("amber_unarchiver_decode_object_array", POINTER(_p), _sz, POINTER(_sz), UnarchiverP, _s, _ps, _sz),
+    # plugin.h
+    status("amber_engine_load_plugin", EngineP, _s),
+    status("amber_coder_encode_values", CoderP, _kv, _sz),
+    status("amber_decoder_decode_values", _kv, _sz, DecoderP),
 )
 
 
+# ---- errors -----------------------------------------------------------------------------------
+
+def error(code: int) -> E.AmberError:
+    """The exception of a status code that a call of this thread just returned, with
+    amber_error_last()'s message."""
+    lib = load()
+    message = (lib.amber_error_last() or b"").decode("utf-8", "replace")
+    return E.error_for(code, message, (lib.amber_status_string(code) or b"").decode())
+
+
+def _check(result: int, func: Any, args: Tuple[Any, ...]) -> int:
+    """The errcheck of every function that returns a status: raises for a non-zero one."""
+    if result:
+        raise error(result)
+    return result
+
+
+# ---- the loader -------------------------------------------------------------------------------
+
 class LibraryNotFound(ImportError):
-    """libamber.so could not be loaded, or is of another major version; the message says how to fix it."""
+    """libamber.so could not be loaded, or is of another version; the message says how to fix it."""
 
 
-def candidates() -> list[tuple[str, str]]:
+def candidates() -> List[Tuple[str, str]]:
     """The places the loader tries, in order: ``(where, path-or-name)``.
 
     1. ``$AMBER_LIBRARY``, a file (when set, it is the only one tried);
-    2. the copy inside the package (``amber/libamber.so``, placed by ``bindings/python/build-lib.sh``
-       or the test runner);
-    3. the system search path (``ctypes.util.find_library("amber")``, else ``libamber.so`` for dlopen).
+    2. the copy inside the package (``amber/libamber.so``: a wheel carries one);
+    3. the source tree's build (``.build-lib/lib/libamber.so``, three levels above the package),
+       for a source checkout or an editable install;
+    4. the system search path (``ctypes.util.find_library("amber")``, else ``libamber.so``).
     """
     env = os.environ.get("AMBER_LIBRARY")
     if env:
         return [("AMBER_LIBRARY", env)]
-    found: list[tuple[str, str]] = []
+    found: List[Tuple[str, str]] = []
     bundled = PACKAGE_DIR / LIBRARY_NAME
     if bundled.is_file():
         found.append(("package", str(bundled)))
+    tree = PACKAGE_DIR.parents[2] / ".build-lib" / "lib" / LIBRARY_NAME
+    if tree.is_file():
+        found.append(("source tree", str(tree)))
     found.append(("system", ctypes.util.find_library("amber") or LIBRARY_NAME))
     return found
 
 
-_HOW_TO_FIX = ("Build it with scripts/build-lib.sh (it writes .build-lib/lib/libamber.so), then either set "
-               "AMBER_LIBRARY=/path/to/libamber.so, copy it into the package directory ({pkg}), or install it "
-               "where the dynamic linker finds it (e.g. /usr/local/lib, then ldconfig).")
-
-
-class _Namespace:
-    """The functions of ``lib.fast``."""
+HOW_TO_FIX = ("Install the wheel, which carries the library (pip install amber_restoration-*.whl, built with "
+              "`pip wheel ./bindings/python`); or in a source checkout build it with scripts/build-lib.sh (it writes "
+              ".build-lib/lib/libamber.so, which the package finds); or set AMBER_LIBRARY=/path/to/libamber.so.")
 
 
 class Library:
-    """libamber.so loaded and declared. ``lib.<name>`` are ctypes functions that keep the GIL
-    (cheap accessors); ``lib.released.<name>`` release it (calls that may do I/O);
-    ``lib.fast.<name>`` are the hot functions of FAST without argtypes (they keep the GIL)."""
+    """libamber.so loaded and declared: one attribute per C function, ``lib.amber_<name>``.
+
+    Functions marked ``releases_gil`` come from a ctypes.CDLL (the GIL is released during the
+    call); the others from a ctypes.PyDLL (the GIL stays held: they are short, and most are called
+    from callbacks that hold it anyway)."""
 
     def __init__(self, path: str, where: str):
         self.path = path
         self.where = where
-        # PyDLL keeps the GIL held during calls: the coder and decoder accessors (called millions
-        # of times from callbacks that hold it anyway) skip a release and re-acquire each.
-        # CDLL releases it: preserve, launch and the file calls let other Python threads run.
-        self._py = ctypes.PyDLL(path)
-        self.released = ctypes.CDLL(path)
-        # lib.fast: a third handle (its functions are objects of their own) whose hot functions
-        # keep argtypes None (see FAST); PyDLL as well.
-        self.fast = _Namespace()
-        self.released.amber_version_string.restype = c_char_p
-        unchecked = ctypes.PyDLL(path)
-        fast = set(FAST)
-        for name, argtypes, restype in FUNCTIONS:
-            for handle in (self._py, self.released):
-                try:
-                    fn = getattr(handle, name)
-                except AttributeError:
-                    # An older library: the layouts of its structs may differ too (the report
-                    # record's `position`), so it is refused rather than half used.
-                    raise LibraryNotFound(
-                        f"{path} (from {where}) has no {name}: it is older than this binding "
-                        f"(Amber {self.released.amber_version_string().decode()} without it). "
-                        + _HOW_TO_FIX.format(pkg=PACKAGE_DIR)) from None
-                fn.argtypes = argtypes
-                fn.restype = restype
-            setattr(self, name, getattr(self._py, name))
-            if name in fast:
-                fn = getattr(unchecked, name)
-                fn.restype = restype
-                setattr(self.fast, name, fn)
-                fast.discard(name)
-        assert not fast, f"FAST names functions FUNCTIONS does not declare: {sorted(fast)}"
-        number = self.amber_version_number()
+        held = ctypes.PyDLL(path)
+        released = ctypes.CDLL(path)
+        version_string = held.amber_version_string
+        version_string.restype = c_char_p
+        for proto in FUNCTIONS:
+            try:
+                fn = getattr(released if proto.releases_gil else held, proto.name)
+            except AttributeError:
+                # An older library: its structs' layouts may differ too, so it is refused rather
+                # than half used.
+                raise LibraryNotFound(
+                    f"{path} (from {where}) has no {proto.name}: it is older than this binding "
+                    f"(Amber {version_string().decode()} without it). " + HOW_TO_FIX) from None
+            fn.argtypes = proto.argtypes
+            fn.restype = proto.restype
+            if proto.status:
+                fn.errcheck = _check
+            setattr(self, proto.name, fn)
+        number = int(self.amber_version_number())
         major, minor = number // 1000000, number // 1000 % 1000
         if major != ABI_MAJOR or minor < ABI_MINOR:
             raise LibraryNotFound(
-                f"{path} (from {where}) is Amber {self.amber_version_string().decode()} (version number {number}); "
-                f"this binding needs major version {ABI_MAJOR}, minor >= {ABI_MINOR}. "
-                + _HOW_TO_FIX.format(pkg=PACKAGE_DIR))
+                f"{path} (from {where}) is Amber {version_string().decode()} (version number {number}); "
+                f"this binding needs major version {ABI_MAJOR}, minor >= {ABI_MINOR}. " + HOW_TO_FIX)
         self.version_number = number
+
+    if TYPE_CHECKING:
+        # The functions are set as instance attributes above: mypy sees them through this.
+        def __getattr__(self, name: str) -> Callable[..., Any]: ...
 
 
 _lib: Optional[Library] = None
 _lock = threading.Lock()
-#: Called once with the library when it is first loaded (the public modules register what they
-#: install process-wide: the log function, R29).
+#: Called once with the library when it is first loaded (log.py installs the log function).
 LOAD_HOOKS: List[Callable[[Library], None]] = []
 
 
 def load() -> Library:
-    """Loads the library on first use (lazily) and returns it. Raises LibraryNotFound."""
+    """Loads the library on first use and returns it. Raises LibraryNotFound."""
+    lib = _lib
+    if lib is not None:
+        return lib
+    return _load()
+
+
+def _load() -> Library:
     global _lib
-    if _lib is not None:
-        return _lib
     with _lock:
         if _lib is not None:
             return _lib
@@ -436,8 +516,8 @@ def load() -> Library:
                 break
             try:
                 lib = Library(path, where)
-            except OSError as error:
-                tried.append(f"{where}: {error}")
+            except OSError as failure:
+                tried.append(f"{where}: {failure}")
                 if where == "AMBER_LIBRARY":
                     break
                 continue
@@ -445,12 +525,347 @@ def load() -> Library:
             for hook in LOAD_HOOKS:
                 hook(lib)
             return lib
-        raise LibraryNotFound("cannot load libamber.so (tried " + "; ".join(tried) + "). "
-                              + _HOW_TO_FIX.format(pkg=PACKAGE_DIR))
+        raise LibraryNotFound("cannot load libamber.so (tried " + "; ".join(tried) + "). " + HOW_TO_FIX)
 
 
-def reset_for_tests() -> None:
-    """Forgets the loaded library so that the next load() searches again (tests of the search order)."""
-    global _lib
-    with _lock:
-        _lib = None
+# ---- contexts: what a C context pointer stands for -------------------------------------------
+# A context is a small integer. ``_contexts`` maps it weakly to its holder (an Object, a delegate
+# box, ...); the holder's owner (an Engine or a CodingRegistry) keeps it strongly in ``owner._keep``
+# until Amber calls ctx_free, which forgets both. So gc never frees what C may still call, and an
+# engine nobody references can still be collected (closing it frees the rest).
+
+_contexts: Dict[int, "weakref.ref[Holder]"] = {}
+_next_context = itertools.count(1).__next__
+
+
+class Holder:
+    """Something a C context stands for. ``register`` gives it its number (``c_context``); its
+    ``c_owner`` (an Engine or a CodingRegistry, with a ``_keep`` dict) keeps it alive until Amber
+    calls ctx_free, which calls ``c_released``. Subclasses add the ``c_*`` methods their
+    trampolines call."""
+    __slots__ = ("__weakref__", "c_owner", "c_context")
+
+    def register(self, owner: Any) -> int:
+        self.c_owner = owner
+        self.c_context = key = _next_context()
+        owner._keep[key] = self
+        _contexts[key] = weakref.ref(self)
+        return key
+
+    def unregister(self) -> None:
+        """Forgets a context Amber refused (on failure Amber does not call ctx_free)."""
+        _contexts.pop(self.c_context, None)
+        self.c_owner._keep.pop(self.c_context, None)
+
+    def c_released(self) -> None:
+        """Amber no longer needs this context."""
+
+
+def holder(key: Optional[int]) -> Any:  # Any: the holder's c_* methods are its subclass's
+    """The holder of a context number; RuntimeError if it is gone."""
+    ref = _contexts.get(key) if key is not None else None
+    found = ref() if ref is not None else None
+    if found is None:
+        raise RuntimeError(f"amber: callback context {key} is gone")
+    return found
+
+
+def _t_ctx_free(key: Optional[int]) -> None:
+    try:
+        ref = _contexts.pop(key, None) if key is not None else None
+        found = ref() if ref is not None else None
+        if found is not None:
+            found.c_owner._keep.pop(key, None)
+            found.c_released()
+    except BaseException as failure:  # never propagate into C
+        E.callback_failed(failure)
+
+
+CTX_FREE = CtxFree(_t_ctx_free)
+
+
+# ---- trampolines ------------------------------------------------------------------------------
+# C calls these; each converts C's arguments, finds the holder by its context and calls one of its
+# ``c_*`` methods (defined by the module that owns the holder), and turns an exception into a
+# status code (E.callback_failed keeps it for the C call's caller, which re-raises it). The
+# CFUNCTYPE objects are module globals: alive as long as the module, as long as C may call them.
+
+def _t_encode(obj_h: int, coder_h: CoderP, ctx: int) -> int:
+    obj = None
+    try:
+        obj = _contexts[ctx]()
+        return obj.c_encode(coder_h)  # type: ignore[union-attr, no-any-return]
+    except BaseException as failure:
+        # The source: a preservation leaves the object out, reports the exception, goes on (R28).
+        return E.callback_failed(failure, obj)
+
+
+def _t_decode(obj_h: int, decoder_h: DecoderP, ctx: int) -> int:
+    try:
+        return _contexts[ctx]().c_decode(decoder_h)  # type: ignore[union-attr, no-any-return]
+    except BaseException as failure:
+        return E.callback_failed(failure)
+
+
+def _t_finished(obj_h: int, ctx: int) -> None:
+    try:
+        holder(ctx).c_finished()
+    except BaseException as failure:
+        E.callback_failed(failure)
+
+
+def _t_class_make(out: Any, engine_h: int, path: Any, length: int, decoder_h: DecoderP, ctx: int) -> int:
+    try:
+        maker = holder(ctx)
+        result = maker.c_make(decoder_h, path[:length])
+        out[0] = result
+        return 0
+    except BaseException as failure:
+        return E.callback_failed(failure)
+
+
+def _t_blueprint_make(out: Any, engine_h: int, blueprint_id: bytes, path: Any, length: int,
+                      decoder_h: DecoderP, ctx: int) -> int:
+    try:
+        out[0] = holder(ctx).c_make_blueprint(decoder_h, blueprint_id, path[:length])
+        return 0
+    except BaseException as failure:
+        return E.callback_failed(failure)
+
+
+def _t_should_save(engine_h: int, coder_h: CoderP, ctx: int) -> int:
+    try:
+        return 1 if holder(ctx).c_should_save(coder_h) else 0
+    except BaseException as failure:
+        E.callback_failed(failure)
+        return 0  # do not save; the exception reaches preserve()'s caller
+
+
+def _t_will_encode(engine_h: int, coder_h: CoderP, ctx: int) -> int:
+    try:
+        holder(ctx).c_will_encode(coder_h)
+        return 0
+    except BaseException as failure:
+        return E.callback_failed(failure)
+
+
+def _t_should_restore(engine_h: int, decoder_h: DecoderP, ctx: int) -> int:
+    try:
+        return 1 if holder(ctx).c_should_restore(decoder_h) else 0
+    except BaseException as failure:
+        E.callback_failed(failure)
+        return 0  # do not restore; the exception reaches launch()'s caller
+
+
+def _t_did_decode(engine_h: int, decoder_h: DecoderP, ctx: int) -> int:
+    try:
+        holder(ctx).c_did_decode(decoder_h)
+        return 0
+    except BaseException as failure:
+        return E.callback_failed(failure)
+
+
+def _t_object_for_path(out: Any, engine_h: int, path: Any, length: int, decoder_h: DecoderP, ctx: int) -> int:
+    try:
+        out[0] = holder(ctx).c_object_for_path(decoder_h, path[:length])
+        return 0
+    except BaseException as failure:
+        return E.callback_failed(failure)
+
+
+def _t_will_finish(engine_h: int, ctx: int) -> None:
+    try:
+        holder(ctx).c_launch_step("will_finish_launching")
+    except BaseException as failure:
+        E.callback_failed(failure)
+
+
+def _t_did_finish(engine_h: int, ctx: int) -> None:
+    try:
+        holder(ctx).c_launch_step("did_finish_launching")
+    except BaseException as failure:
+        E.callback_failed(failure)
+
+
+def _t_observer(note_h: NotificationP, ctx: int) -> int:
+    try:
+        return int(holder(ctx).c_notify(note_h))
+    except BaseException as failure:
+        return E.callback_failed(failure)
+
+
+def _t_store_read(alloc: Any, alloc_ctx: int, out: Any, out_size: Any, out_found: Any, ctx: int) -> int:
+    try:
+        data = holder(ctx).c_read()
+        if data is None:
+            out_found[0] = 0
+            out_size[0] = 0
+            return 0
+        p = alloc(max(len(data), 1), alloc_ctx)
+        if not p:
+            return E.LIMIT_EXCEEDED
+        ctypes.memmove(p, data, len(data))
+        out[0] = ctypes.cast(p, POINTER(c_uint8))
+        out_size[0] = len(data)
+        out_found[0] = 1
+        return 0
+    except BaseException as failure:
+        return E.callback_failed(failure)
+
+
+def _t_store_write(data: Any, size: int, ctx: int) -> int:
+    try:
+        holder(ctx).c_write(ctypes.string_at(data, size) if size else b"")
+        return 0
+    except BaseException as failure:
+        return E.callback_failed(failure)
+
+
+def _t_store_remove(ctx: int) -> int:
+    try:
+        holder(ctx).c_remove()
+        return 0
+    except BaseException as failure:
+        return E.callback_failed(failure)
+
+
+def _t_store_read_guard(out: Any, ctx: int) -> int:
+    try:
+        out[0] = int(holder(ctx).c_read_guard())
+        return 0
+    except BaseException as failure:
+        return E.callback_failed(failure)
+
+
+def _t_store_write_guard(count: int, ctx: int) -> int:
+    try:
+        holder(ctx).c_write_guard(count)
+        return 0
+    except BaseException as failure:
+        return E.callback_failed(failure)
+
+
+def _t_key(key_out: Any, for_saving: int, ctx: int) -> int:
+    try:
+        key = holder(ctx).c_key(bool(for_saving))
+        if key is None:
+            return E.KEY_UNAVAILABLE
+        ctypes.memmove(key_out, key, 32)
+        return 0
+    except E.KeyUnavailableError:
+        return E.KEY_UNAVAILABLE
+    except BaseException as failure:
+        return E.callback_failed(failure)
+
+
+def _t_coding_encode(obj_p: int, archiver_h: ArchiverP, ctx: int) -> int:
+    try:
+        holder(ctx).c_encode_object(obj_p, archiver_h)
+        return 0
+    except BaseException as failure:
+        return E.callback_failed(failure)
+
+
+def _t_coding_make(out: Any, unarchiver_h: UnarchiverP, ctx: int) -> int:
+    try:
+        out[0] = holder(ctx).c_make_object(unarchiver_h)
+        return 0
+    except BaseException as failure:
+        return E.callback_failed(failure)
+
+
+def _t_coding_decode(obj_p: int, unarchiver_h: UnarchiverP, ctx: int) -> int:
+    try:
+        holder(ctx).c_decode_object(obj_p, unarchiver_h)
+        return 0
+    except BaseException as failure:
+        return E.callback_failed(failure)
+
+
+def _t_view_read(view_h: int, state: Any, ctx: int) -> int:
+    box = None
+    try:
+        box = holder(ctx)
+        box.c_read_view(state.contents)
+        return 0
+    except BaseException as failure:
+        # The source: at preservation the view is left out and the rest saved (R17, R28).
+        return E.callback_failed(failure, box.view if box is not None else None)
+
+
+def _t_view_apply(view_h: int, state: Any, ctx: int) -> int:
+    try:
+        holder(ctx).c_apply_view(state.contents)
+        return 0
+    except BaseException as failure:
+        return E.callback_failed(failure)
+
+
+def _t_view_text_length(out: Any, view_h: int, ctx: int) -> int:
+    try:
+        out[0] = holder(ctx).c_text_length()
+        return 0
+    except BaseException as failure:
+        return E.callback_failed(failure)
+
+
+def _t_identifier_for_index_path(out: Any, view_h: int, indexes: Any, length: int, ctx: int) -> int:
+    box = None
+    try:
+        box = holder(ctx)
+        # bytes (kept alive by the holder until the next call), or None
+        out[0] = box.c_identifier_for_index_path(tuple(indexes[:length]) if length else ())
+        return 0
+    except BaseException as failure:
+        # Called at preservation only: the view is left out and the rest saved (R18, R28).
+        return E.callback_failed(failure, box.view if box is not None else None)
+
+
+def _t_index_path_for_identifier(out: Any, capacity: int, out_length: Any, view_h: int, identifier: bytes,
+                                 ctx: int) -> int:
+    try:
+        path = holder(ctx).c_index_path_for_identifier(identifier, capacity)
+        out_length[0] = len(path)
+        if len(path) <= capacity:  # else Amber calls again with room for it
+            for i, index in enumerate(path):
+                out[i] = index
+        return 0
+    except BaseException as failure:
+        return E.callback_failed(failure)
+
+
+#: The hook the log trampoline calls with (level, message bytes): set by log.py.
+on_log: Callable[[int, bytes], None] = lambda level, message: None
+
+
+def _t_log(level: int, message: bytes, ctx: int) -> None:
+    try:
+        on_log(level, message)
+    except Exception:  # a handler's failure is logging's to report (Handler.handleError)
+        pass
+    except BaseException as failure:  # KeyboardInterrupt: re-raised after the C call
+        E.callback_failed(failure)
+
+
+T_ENCODE = ObjEncode(_t_encode)
+T_DECODE = ObjDecode(_t_decode)
+T_FINISHED = ObjFinished(_t_finished)
+T_CLASS_MAKE = ClassMake(_t_class_make)
+T_BLUEPRINT_MAKE = BlueprintMake(_t_blueprint_make)
+T_DELEGATE = {
+    "should_save": DelShouldSave(_t_should_save),
+    "will_encode": DelWillEncode(_t_will_encode),
+    "should_restore": DelShouldRestore(_t_should_restore),
+    "did_decode": DelDidDecode(_t_did_decode),
+    "object_for_path": DelObjectForPath(_t_object_for_path),
+    "will_finish_launching": DelLaunchStep(_t_will_finish),
+    "did_finish_launching": DelLaunchStep(_t_did_finish),
+}
+T_OBSERVER = ObserverFn(_t_observer)
+T_STORE = (StoreRead(_t_store_read), StoreWrite(_t_store_write), StoreRemove(_t_store_remove),
+           StoreReadGuard(_t_store_read_guard), StoreWriteGuard(_t_store_write_guard))
+T_KEY = KeyCallback(_t_key)
+T_CODING = (CodingEncode(_t_coding_encode), CodingMake(_t_coding_make), CodingDecode(_t_coding_decode))
+T_VIEW = (ViewRead(_t_view_read), ViewApply(_t_view_apply), ViewTextLength(_t_view_text_length))
+T_MODEL = (ModelIdForPath(_t_identifier_for_index_path), ModelPathForId(_t_index_path_for_identifier))
+T_LOG = LogFn(_t_log)

@@ -1,12 +1,14 @@
-"""A dict's values in one C call (amber_coder_encode_values, amber_decoder_decode_values):
-Coder.update of str/int/float/bool dicts is all or nothing, Decoder.read of a simple schema
-reads every key at once, and both give what the value-by-value paths give."""
+"""A mapping's values in one C call (amber_coder_encode_values, amber_decoder_decode_values):
+Coder.update of any Mapping is all or nothing, Decoder.read reads every value of a schema at
+once, and both give what the typed setters and getters give."""
+import datetime
 import threading
+import types
 
 import pytest
 
 import amber
-from amber import _core
+from amber import _ffi
 from conftest import Delegate
 
 
@@ -18,6 +20,8 @@ class Writer(amber.Controller):
     raised = None
     read_back = None
     contains = None
+    calls = None  # the batch_calls counter, to count the batch calls of one read()
+    reads = None
 
     def encode_restorable_state(self, coder):
         try:
@@ -26,11 +30,14 @@ class Writer(amber.Controller):
             self.raised = error
 
     def decode_restorable_state(self, decoder):
+        before = dict(self.calls) if self.calls is not None else None
         self.read_back = decoder.read(self.schema)
-        self.contains = {k for k in ("a", "b", "c", "d", "e", "late", "x") if k in decoder}
+        if before is not None:
+            self.reads = self.calls["decode"] - before["decode"]
+        self.contains = {k for k in ("a", "b", "c", "d", "e", "late", "x", "m") if k in decoder}
 
 
-def roundtrip(open_engine, write, schema):
+def roundtrip(open_engine, write, schema, calls=None):
     e = open_engine(Delegate())
     w = e.add_root(Writer(e, "Root"))
     w.write = write
@@ -38,6 +45,7 @@ def roundtrip(open_engine, write, schema):
     e2 = open_engine(Delegate())
     back = e2.add_root(Writer(e2, "Root"))
     back.schema = schema
+    back.calls = calls
     e2.launch()
     return w, back
 
@@ -46,30 +54,54 @@ SIMPLE = {"a": 1, "b": True, "c": 2.5, "d": "text ✓", "e": -(1 << 63)}
 SCHEMA = {"a": int, "b": bool, "c": float, "d": str, "e": int}
 
 
-def test_simple_dict_round_trips_in_one_call(open_engine, monkeypatch):  # R6, R12
+@pytest.fixture
+def batch_calls(monkeypatch):
+    """Counts the batch calls the binding makes (the library's functions are attributes)."""
+    lib = _ffi.load()
     calls = {"encode": 0, "decode": 0}
-    real_encode, real_decode = _core._encode_batch, _core._decode_batch
+    real_encode, real_decode = lib.amber_coder_encode_values, lib.amber_decoder_decode_values
 
-    def encode(h, values, *a):
+    def encode(*args):
         calls["encode"] += 1
-        return real_encode(h, values, *a)
+        return real_encode(*args)
 
-    def decode(h, schema):
+    def decode(*args):
         calls["decode"] += 1
-        return real_decode(h, schema)
-    monkeypatch.setattr(_core, "_encode_batch", encode)
-    monkeypatch.setattr(_core, "_decode_batch", decode)
-    _, back = roundtrip(open_engine, lambda c: c.update(SIMPLE), dict(SCHEMA, missing=int))
+        return real_decode(*args)
+    monkeypatch.setattr(lib, "amber_coder_encode_values", encode)
+    monkeypatch.setattr(lib, "amber_decoder_decode_values", decode)
+    return calls
+
+
+def counted_update(values, calls, seen):
+    """A write that updates ``values`` and records how many batch calls that made."""
+    def write(coder):
+        before = calls["encode"]
+        coder.update(values)
+        seen["encode"] = calls["encode"] - before
+    return write
+
+
+def test_simple_dict_round_trips_in_one_call(open_engine, batch_calls):  # R6, R12
+    seen = {}
+    _, back = roundtrip(open_engine, counted_update(SIMPLE, batch_calls, seen), dict(SCHEMA, missing=int),
+                        batch_calls)
     assert back.read_back == SIMPLE  # the missing key is left out
     assert type(back.read_back["b"]) is bool
-    assert calls == {"encode": 1, "decode": 1}
+    assert (seen["encode"], back.reads) == (1, 1)
 
 
-def test_batch_and_value_by_value_agree(open_engine, monkeypatch):
+def typed_setters(coder):
+    coder.encode_int("a", SIMPLE["a"])
+    coder.encode_bool("b", SIMPLE["b"])
+    coder.encode_float("c", SIMPLE["c"])
+    coder.encode_string("d", SIMPLE["d"])
+    coder.encode_int("e", SIMPLE["e"])
+
+
+def test_batch_and_typed_calls_agree(open_engine):  # R6, R12
     _, batch = roundtrip(open_engine, lambda c: c.update(SIMPLE), SCHEMA)
-    monkeypatch.setattr(_core, "_encode_batch", lambda h, v, *a: False)
-    monkeypatch.setattr(_core, "_decode_batch", lambda h, s: None)
-    _, single = roundtrip(open_engine, lambda c: c.update(SIMPLE), SCHEMA)
+    _, single = roundtrip(open_engine, typed_setters, SCHEMA)
     assert batch.read_back == single.read_back == SIMPLE
 
 
@@ -79,16 +111,19 @@ def test_a_refused_value_writes_nothing_of_the_dict(open_engine):  # R7
         for bad in ({"a": 1, "bundleVersion": "9"},    # reserved
                     {"a": 1, "x": 2},                  # written before
                     {"a": 1, "d": "nul\0inside"},      # NUL
-                    {"a": 1, "e": 1 << 64}):           # beyond int64
+                    {"a": 1, "e": 1 << 64},            # beyond int64
+                    types.MappingProxyType({"a": 1, "b": b"x", "bundleVersion": "9"}),  # any Mapping alike
+                    {"a": 1, "ref": amber.Object}):    # a type update does not write
             try:
                 coder.update(bad)
-            except (amber.AmberError, ValueError, OverflowError) as error:
+            except (amber.AmberError, ValueError, OverflowError, TypeError) as error:
                 write.errors.append(type(error).__name__)
         coder.update({"late": 3})
     write.errors = []
     w, back = roundtrip(open_engine, write, {"a": int, "late": int})
     assert w.raised is None
-    assert write.errors == ["ReservedKeyError", "DuplicateError", "InvalidArgumentError", "OverflowError"], write.errors
+    assert write.errors == ["ReservedKeyError", "DuplicateError", "InvalidArgumentError", "OverflowError",
+                            "ReservedKeyError", "TypeError"], write.errors
     assert back.read_back == {"late": 3}
     assert back.contains == {"x", "late"}  # nothing of the refused dicts
 
@@ -105,13 +140,15 @@ def test_refusal_messages_name_the_value(open_engine):
     assert messages and "values[2]" in messages[0] and "bundleVersion" in messages[0], messages
 
 
-def test_other_types_go_value_by_value(open_engine):
-    import datetime
+def test_every_value_type_goes_in_the_same_call(open_engine, batch_calls):  # R6, R12
     when = datetime.datetime(2026, 11, 23, tzinfo=datetime.timezone.utc)
-    values = {"a": 1, "when": when, "blob": b"\x00\x01", "d": "s"}
-    _, back = roundtrip(open_engine, lambda c: c.update(values),
-                        {"a": int, "when": datetime.datetime, "blob": bytes, "d": str})
+    values = {"a": 1, "when": when, "blob": b"\x00\x01", "d": "s", "path": amber.IndexPath(0, 3)}
+    seen = {}
+    _, back = roundtrip(open_engine, counted_update(values, batch_calls, seen),
+                        {"a": int, "when": datetime.datetime, "blob": bytes, "d": str, "path": amber.IndexPath},
+                        batch_calls)
     assert back.read_back == values
+    assert (seen["encode"], back.reads) == (1, 1)
 
 
 def test_same_keys_with_other_types_reuse_the_array_safely(open_engine):
@@ -189,7 +226,12 @@ def test_read_objects_and_unknown_types(open_engine):  # R4, R12
     e = open_engine(Delegate())
     a = e.add_root(Writer(e, "A"))
     b = e.add_root(Writer(e, "B"))
-    a.write = lambda c: c.update({"n": 1, "ref": b})
+    def write_a(coder):
+        coder.update({"n": 1})
+        coder["ref"] = b  # a reference: one call of its own (R4)
+        with pytest.raises(TypeError):
+            coder.update({"m": 2, "other": b})  # update writes values only, and nothing of this
+    a.write = write_a
     b.write = lambda c: c.update({"n": 2})
     assert e.preserve()
     e2 = open_engine(Delegate())

@@ -294,14 +294,20 @@ def test_loader_search_order(tmp_path):
     assert run_loader(dict(env, AMBER_LIBRARY=str(other)), pkg_dir) == str(other)
     # ... and a missing file there is an error that says how to fix it (no silent fallback)
     out = run_loader(dict(env, AMBER_LIBRARY=str(tmp_path / "nope.so")), pkg_dir)
-    assert out.startswith("ERROR") and "not a file" in out and "scripts/build-lib.sh" in out
+    assert out.startswith("ERROR") and "not a file" in out and "scripts/build-lib.sh" in out and "wheel" in out
     # 2. without it, the copy inside the package
     copy = tmp_path / "pkg"
     shutil.copytree(os.path.join(pkg_dir, "amber"), copy / "amber", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(real, copy / "amber" / "libamber.so")
     assert run_loader(env, str(copy)) == str(copy / "amber" / "libamber.so")
-    # 3. without both, the system search path (LD_LIBRARY_PATH here)
+    # 3. without a copy in the package, a source tree's build (.build-lib/lib beside bindings/python)
     os.remove(copy / "amber" / "libamber.so")
+    tree = tmp_path / "tree"
+    shutil.copytree(copy / "amber", tree / "bindings" / "python" / "amber")
+    (tree / ".build-lib" / "lib").mkdir(parents=True)
+    shutil.copy(real, tree / ".build-lib" / "lib" / "libamber.so")
+    assert run_loader(env, str(tree / "bindings" / "python")) == str(tree / ".build-lib" / "lib" / "libamber.so")
+    # 4. without any of them, the system search path (LD_LIBRARY_PATH here)
     assert run_loader(dict(env, LD_LIBRARY_PATH=str(other.parent)), str(copy)) == "libamber.so"
     out = run_loader(env, str(copy))
     assert out.startswith("ERROR") and "AMBER_LIBRARY" in out
@@ -317,7 +323,7 @@ def test_loader_refuses_a_library_without_a_function_it_declares(monkeypatch):
     """An older libamber.so of the same version number (the report record's `position` and the
     functions of issue 25 came without a version bump) is refused, not half used."""
     import ctypes
-    monkeypatch.setattr(_ffi, "FUNCTIONS", _ffi.FUNCTIONS + [("amber_no_such_function", [], ctypes.c_int)])
+    monkeypatch.setattr(_ffi, "FUNCTIONS", _ffi.FUNCTIONS + (_ffi.status("amber_no_such_function"),))
     with pytest.raises(amber.LibraryNotFound, match="has no amber_no_such_function: it is older than this binding"):
         _ffi.Library(amber.library_path(), "test")
 
@@ -359,5 +365,5 @@ def test_struct_layouts_match_the_library(open_engine):  # R3, R10, R16, R28
     e2.register_restoration_class("Items", make)
     report = e2.launch()
     assert infos == [0, 1]
-    record = filled(_ffi.ReportRecord, lambda p: lib.amber_report_record_at(p, report.__dict__["_lazy"].handle, 2))
+    record = filled(_ffi.ReportRecord, lambda p: lib.amber_report_record_at(p, report._source.handle, 2))
     assert (record.path_length, record.position, record.outcome) == (2, 1, 0)

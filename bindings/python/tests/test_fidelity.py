@@ -181,7 +181,7 @@ def test_r10_restoration_classes_and_blueprint_factories_read_the_record(open_en
         seen.append(("class", path, decoder.record))
         return Screen(engine, None, class_name=decoder.record.class_name)
 
-    @e2.blueprint_factory("Main")
+    @e2.register_blueprint_factory("Main")
     def main(engine, blueprint_id, path, decoder):
         seen.append(("blueprint", path, decoder.record))
         return Screen(engine, None, class_name=decoder.record.class_name)
@@ -200,8 +200,10 @@ def test_r3_same_identifiers_and_lookalikes_in_a_stack_all_restore(open_engine):
     for identifier, title in (("A", "first A"), ("A", "second A"), ("A#1", "the real A#1")):
         nav.add_child(Screen(e, identifier, {"title": title}, restoration_class="Pages"))
     report = e.preserve()
-    assert [(x.path, x.position) for x in report.preserved] == \
+    assert [(tuple(x.path), x.position) for x in report.preserved] == \
         [(("nav",), 0), (("nav", "A"), 0), (("nav", "A"), 1), (("nav", "A#1"), 0)]
+    # R3: a path carries its position: the two "A" are told apart by their paths alone
+    assert [x.path for x in report.preserved][1:3] == [amber.Path(("nav", "A")), amber.Path(("nav", "A"), 1)]
     assert report.left_out == [] and e.last_duplicates == []
     e.close()
 
@@ -212,11 +214,12 @@ def test_r3_same_identifiers_and_lookalikes_in_a_stack_all_restore(open_engine):
     @e2.register_restoration_class("Pages")
     def pages(engine, path, decoder):
         positions.append(decoder.record.position)
+        assert path.position == decoder.record.position  # the path given carries it too (R3)
         made.append(Screen(engine, path[-1]))  # the last path component: the identifier as set
         return made[-1]
     restored = e2.launch()
     assert positions == [0, 1, 0]
-    assert [(r.path, r.position, r.outcome) for r in restored] == [
+    assert [(tuple(r.path), r.position, r.outcome) for r in restored] == [
         (("nav",), 0, amber.Outcome.RESTORED), (("nav", "A"), 0, amber.Outcome.RESTORED),
         (("nav", "A"), 1, amber.Outcome.RESTORED), (("nav", "A#1"), 0, amber.Outcome.RESTORED)]
     assert [m.identifier for m in made] == ["A", "A", "A#1"]
@@ -541,7 +544,7 @@ def test_presenting_over_a_presented_controller_is_refused(open_engine):  # R1
     root.present(first)  # the same again does nothing
     with pytest.raises(amber.MisuseError, match="first"):
         root.present(second)  # as in UIKit: dismiss first, never a silent replacement
-    assert second.path == "second" and first.path == "root/first"  # nothing changed
+    assert second.path_string == "second" and first.path_string == "root/first"  # nothing changed
     root.present(None)
     root.present(second)
-    assert second.path == "root/second" and first.path == "first"
+    assert second.path_string == "root/second" and first.path_string == "first"

@@ -26,7 +26,7 @@ def test_r1_r3_objects_tree_and_paths(open_engine):  # R1, R3
     view = items.add_view(e.view("Table", "UITableView"))
     cursor = e.plain_object("Cursor", "Cursor")
     cursor.set_restoration_parent(items)
-    assert items.path == "Nav/Items"
+    assert items.path == ("Nav", "Items") and items.path_string == "Nav/Items"
     assert items.object_kind == amber.Kind.CONTROLLER and view.object_kind == amber.Kind.VIEW
     assert cursor.object_kind == amber.Kind.OBJECT
     assert items.class_name == "ItemsViewController" and items.identifier == "Items"
@@ -227,7 +227,7 @@ def test_r10_lookup_order_and_r16_outcomes(open_engine):  # R10, R16
     made = {}
     e2.register_restoration_class("Makes", lambda engine, path, decoder: made.setdefault("c", Screen(engine, None)))
 
-    @e2.blueprint_factory("Main")
+    @e2.register_blueprint_factory("Main")
     def factory(engine, blueprint_id, path, decoder):
         assert blueprint_id == "Main/Printed"
         return made.setdefault("p", Screen(engine, None))

@@ -1,6 +1,5 @@
-"""The binding's fast paths (issue 6, py-perf) behave as the plain ones they replace: the lazy
-report, Coder.update and Decoder.read without ctypes' conversion, the lean trampolines and
-object creation."""
+"""The lazy report equals one read at once (R16); Coder.update and Decoder.read round-trip every
+value type and refuse what the typed setters refuse (R6, R12); objects and trampolines (R1)."""
 import copy
 import ctypes
 import enum
@@ -13,7 +12,8 @@ import types
 import pytest
 
 import amber
-from amber import _core, _ffi
+from amber import _ffi, objects
+from amber.report import Report
 from conftest import Delegate, Screen
 
 
@@ -22,37 +22,37 @@ class Boom(Exception):
 
 
 def eager_report(handle, engine):
-    """The report as the binding read it before py-perf: every record at once, at the launch
-    (the code of the old _read_report, without freeing the C report)."""
+    """The report read at once, at the launch, record by record through ctypes' own structs
+    (without freeing the C report)."""
     lib = _ffi.load()
     objects = engine._objects if engine is not None else {}
     count = lib.amber_report_count(handle)
     rec = _ffi.ReportRecord()
     records = []
     for i in range(count):
-        _core.check(lib.amber_report_record_at(ctypes.byref(rec), handle, i))
+        lib.amber_report_record_at(ctypes.byref(rec), handle, i)
         records.append(amber.Record(
-            tuple(b.decode("utf-8", "surrogateescape") for b in rec.path[:rec.path_length]),
-            _core._str(rec.class_name) or "", amber.Kind(rec.kind), amber.Outcome(rec.outcome),
-            _core._str(rec.message) or "", objects.get(rec.object.value) if rec.object else None))
+            amber.Path([b.decode() for b in rec.path[:rec.path_length]], rec.position),
+            ctypes.string_at(rec.class_name).decode(), amber.Kind(rec.kind), amber.Outcome(rec.outcome),
+            ctypes.string_at(rec.message).decode(), objects.get(rec.object) if rec.object else None,
+            tuple(b.decode() for b in rec.dropped_identifiers[:rec.dropped_count])))
     text = _ffi.Buf()
-    _core.check(lib.amber_report_format(ctypes.byref(text), handle))
+    lib.amber_report_format(ctypes.byref(text), handle)
     return amber.Report(amber.FreshReason(lib.amber_report_fresh_reason(handle)),
-                        _core._str(lib.amber_report_message(handle)) or "",
-                        _core._str(lib.amber_report_protection(handle)) or "", tuple(records),
-                        _core._take_string(text))
+                        lib.amber_report_message(handle).decode(), lib.amber_report_protection(handle).decode(),
+                        tuple(records), ctypes.string_at(text.ptr, text.size).decode())
 
 
 @pytest.fixture
 def eager(monkeypatch):
-    """Records, for each report a launch makes, the report read the old way at the same moment."""
+    """Records, for each report a launch makes, the report read at once at the same moment."""
     made = []
-    lazy_read = _core._read_report
+    lazy_read = Report.from_c.__func__
 
-    def both(handle, engine=None):
+    def both(cls, handle, engine=None):
         made.append(eager_report(handle, engine))
-        return lazy_read(handle, engine)
-    monkeypatch.setattr(_core, "_read_report", both)
+        return lazy_read(cls, handle, engine)
+    monkeypatch.setattr(Report, "from_c", classmethod(both))
     return made
 
 
@@ -125,8 +125,8 @@ def test_r16_lazy_report_equals_the_eager_one(open_engine, eager, then):  # R16
     preserve_every_outcome(open_engine)
     e, report = launch_every_outcome(open_engine)
     assert len(eager) == 1
-    assert "records" not in report.__dict__ and "text" not in report.__dict__  # nothing read by launch()
-    assert len(report) == len(EXPECTED) and "records" not in report.__dict__  # len() reads nothing either
+    assert report._records is None and report._text is None  # nothing read by launch()
+    assert len(report) == len(EXPECTED) and report._records is None  # len() reads nothing either
     restored = [r.object for r in eager[0].records if r.object is not None]
     if then == "free":
         restored[1].free()  # what the records name is kept as it was at the launch
@@ -142,7 +142,7 @@ def test_r16_lazy_report_equals_the_eager_one(open_engine, eager, then):  # R16
     assert hash(report) == hash(eager[0])
     assert report.restored == eager[0].restored and len(report.restored) == 6
     assert report.outcome(("Root", UNICODE_ID, "A", "Root")) == amber.Outcome.RESTORED
-    assert "_lazy" not in report.__dict__  # both read: the C report is freed
+    assert report._source is None  # both read: the C report is freed
 
 
 def test_r3_paths_given_to_callbacks_and_in_the_report_are_each_nodes_own(open_engine):  # R3, R10, R16
@@ -152,9 +152,10 @@ def test_r3_paths_given_to_callbacks_and_in_the_report_are_each_nodes_own(open_e
     assert asked == [("Root", "A"), ("Root", UNICODE_ID), ("Root", UNICODE_ID, "A"),
                      ("Root", UNICODE_ID, "A", "Root")]
     for r in report:
-        assert isinstance(r.path, tuple) and all(type(p) is str for p in r.path)
+        assert isinstance(r.path, amber.Path) and all(type(p) is str for p in r.path)
         if r.object is not None:
-            assert r.object.path == r.path_string  # the object's own path, from Amber
+            assert r.object.path_string == r.path_string  # the object's own path, from Amber
+            assert tuple(r.object.path) == tuple(r.path)
     by_path = {r.path: r.object for r in report}
     assert by_path[("Root", UNICODE_ID)].decoded == {"title": UNICODE_ID}
     assert by_path[("Root", UNICODE_ID, "A")].decoded == {"selectedRow": 2}
@@ -182,14 +183,14 @@ def test_r16_report_read_on_another_thread_after_close(open_engine, eager):  # R
 def test_r16_report_frees_its_c_report(open_engine):  # R16
     preserve_every_outcome(open_engine)
     e, report = launch_every_outcome(open_engine)
-    free = report.__dict__["_lazy"].free
+    free = report._source.free
     assert free.alive
     del report
     gc.collect()
     assert not free.alive  # collected: amber_report_free ran
     preserve_every_outcome(open_engine)
     e, report = launch_every_outcome(open_engine)
-    free = report.__dict__["_lazy"].free
+    free = report._source.free
     report.close()
     assert not free.alive and len(report.records) == len(EXPECTED) and report.text
     report.close()  # harmless twice
@@ -201,7 +202,7 @@ def test_r9_r16_fresh_report_copies_and_pickles(open_engine):  # R9, R16
     assert copy.copy(report) == report and copy.deepcopy(report) == report
     back = pickle.loads(pickle.dumps(report))
     assert back == report and back.records == () and back.text == report.text
-    assert isinstance(back, amber.Report) and "_lazy" not in back.__dict__
+    assert isinstance(back, amber.Report) and back._source is None
     with pytest.raises(AttributeError):
         report.nothing_like_this  # noqa: B018
     eager = amber.Report(report.fresh_reason, report.message, report.protection, (), report.text)
@@ -218,19 +219,15 @@ class Values(amber.Controller):
     def encode_restorable_state(self, coder):
         if self.how == "update":
             coder.update(self.values)
-        elif self.how == "pairs":
-            coder.update(list(self.values.items()))
         elif self.how == "mapping":
             coder.update(types.MappingProxyType(self.values))
-        elif self.how == "kwargs":
-            coder.update(**self.values)
         else:
             for key, value in self.values.items():
                 coder[key] = value
 
     def decode_restorable_state(self, decoder):
         self.read_back = decoder.read(self.schema)
-        assert decoder.read(self.schema) == self.read_back  # the out cells reused: same values again
+        assert decoder.read(self.schema) == self.read_back  # the cached array reused: same values again
         self.typed = {k: decoder[k] for k in self.schema if k in decoder}
 
 
@@ -246,8 +243,8 @@ SCHEMA = {"int": int, "max": int, "yes": bool, "no": bool, "one": int, "zero": i
           "missing": int}
 
 
-@pytest.mark.parametrize("how", ["update", "pairs", "mapping", "kwargs", "setitem"])
-def test_r6_r12_update_and_read_fast_paths_round_trip(open_engine, how):  # R6, R12
+@pytest.mark.parametrize("how", ["update", "mapping", "setitem"])
+def test_r6_r12_update_and_read_round_trip(open_engine, how):  # R6, R12
     e = open_engine(Delegate())
     obj = e.add_root(Values(e, "Root"))
     obj.values, obj.how = VALUES, how
@@ -348,12 +345,12 @@ def test_reads_on_threads_do_not_share_cells(open_engine):  # R12
 
 def test_r1_object_creation_errors_leave_nothing_registered(open_engine):  # R1
     e = open_engine(Delegate())
-    before = (dict(e._keep), dict(e._objects), dict(_core._contexts))
+    before = (dict(e._keep), dict(e._objects), dict(_ffi._contexts))
     with pytest.raises(ValueError):
         Screen(e, "a\0b")
     with pytest.raises(TypeError):
         Screen(e, "X", class_name=3)
-    assert (e._keep, e._objects, _core._contexts) == before
+    assert (e._keep, e._objects, _ffi._contexts) == before
     e.close()
     with pytest.raises(amber.MisuseError):
         Screen(e, "Late")
@@ -362,18 +359,37 @@ def test_r1_object_creation_errors_leave_nothing_registered(open_engine):  # R1
     assert obj.object_kind == amber.Kind.VIEW and obj.class_name == "Screen" and obj.identifier == "Root"
 
 
-def test_every_ctypes_callback_of_the_hot_paths_stays_alive():
-    """The trampolines C calls per object are module globals, alive as long as the module."""
-    for name in ("_T_ENCODE", "_T_DECODE", "_T_FINISHED", "_T_CLASS_MAKE", "_T_BLUEPRINT_MAKE", "CTX_FREE"):
-        assert isinstance(getattr(_core, name), ctypes._CFuncPtr), name
-    for struct in _core._CALLBACKS.values():
+def test_every_trampoline_stays_alive():  # R1
+    """The CFUNCTYPE objects C calls are module globals of _ffi, alive as long as the module."""
+    trampolines = [_ffi.T_ENCODE, _ffi.T_DECODE, _ffi.T_FINISHED, _ffi.T_CLASS_MAKE, _ffi.T_BLUEPRINT_MAKE,
+                   _ffi.CTX_FREE, _ffi.T_OBSERVER, _ffi.T_KEY, _ffi.T_LOG, *_ffi.T_DELEGATE.values(), *_ffi.T_STORE,
+                   *_ffi.T_CODING, *_ffi.T_VIEW, *_ffi.T_MODEL]
+    assert all(isinstance(t, ctypes._CFuncPtr) for t in trampolines)
+    for struct in objects._CALLBACKS.values():
         assert isinstance(struct, _ffi.ObjectCallbacks)
-    assert set(_core._CALLBACKS) == set(_core._CALLBACK_REFS)
 
 
-def test_fast_functions_are_declared():
+def test_status_functions_raise_and_others_return_their_value():
+    """One errcheck on every function that returns a status; none on the others."""
     lib = _ffi.load()
-    names = {name for name, _, _ in _ffi.FUNCTIONS}
-    for name in _ffi.FAST:
-        assert name in names and getattr(lib.fast, name).argtypes is None
-        assert getattr(lib, name).argtypes is not None  # the checked declaration is still the default
+    for proto in _ffi.FUNCTIONS:
+        fn = getattr(lib, proto.name)
+        assert fn.argtypes == list(proto.argtypes) or tuple(fn.argtypes) == proto.argtypes, proto.name
+        assert (getattr(fn, "errcheck", None) is _ffi._check) == proto.status, proto.name
+    with pytest.raises(amber.InvalidArgumentError) as info:
+        lib.amber_engine_add_root(None, None)
+    assert info.value.code == 1 and info.value.status == "AMBER_INVALID_ARGUMENT" and info.value.message
+    assert lib.amber_app_state_string(2) == b"active"
+
+
+def test_r3_path_from_c_equals_path():  # R3
+    """Path.from_c (what callbacks and reports are given) skips Path()'s checks of each
+    identifier: its result is the Path() of the same identifiers and position."""
+    from amber.values import Path
+    assert Path.from_c([b"nav", b"A"], 0) == Path(("nav", "A")) and Path.from_c([], 0) == Path()
+    made = Path.from_c([b"nav", "\u00e9".encode()], 2)
+    assert made == Path(("nav", "\u00e9"), 2) and made.position == 2 and all(type(i) is str for i in made)
+    assert Path.from_c([b"\xff"], 0) == Path(("\udcff",))  # not UTF-8: surrogateescape
+    assert Path(("a",)).position == 0 and hash(Path.from_c([b"a"], 0)) == hash(("a",))
+    with pytest.raises(ValueError):
+        Path(("a",), -1)

@@ -1,0 +1,1 @@
+"""Examples that run from an installed package: ``python -m amber.examples.homepwner``."""

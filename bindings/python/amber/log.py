@@ -1,0 +1,53 @@
+"""Amber's log (R29) through Python's logging module: every line goes to the logger named
+"amber" (debug -> DEBUG, info -> INFO, warn -> WARNING).
+
+The engine builds a line only when a sink takes its level, so the level given to Amber is the
+logger's effective level (read when the library loads, for the process-wide function, and when
+an engine opens, for the engine's own), not DEBUG filtered by logging afterwards; set_log_level()
+and Engine.set_log_level() read it again."""
+from __future__ import annotations
+
+import logging
+from typing import Optional
+
+from . import _ffi
+
+#: The name of the logger Amber's lines go to.
+LOGGER_NAME = "amber"
+logger = logging.getLogger(LOGGER_NAME)
+_PY_LEVELS = (logging.DEBUG, logging.INFO, logging.WARNING)
+
+
+def amber_level(level: Optional[int]) -> int:
+    """The amber_log_level that lets through the lines of Python level ``level`` (None: the
+    ``amber`` logger's effective level)."""
+    if level is None:
+        level = logger.getEffectiveLevel()
+    if level <= logging.DEBUG:
+        return 0
+    return 1 if level <= logging.INFO else 2
+
+
+def _log(level: int, message: bytes) -> None:
+    """The log trampoline's hook: one line of Amber's."""
+    py_level = _PY_LEVELS[level] if 0 <= level <= 2 else logging.WARNING
+    if logger.isEnabledFor(py_level):
+        logger.log(py_level, "%s", message.decode("utf-8", "replace"))
+
+
+def set_log_level(level: Optional[int] = None) -> None:
+    """Sets the level of the process-wide log function (R29), which takes the lines of engines
+    without their own (every amber.Engine has its own: see Engine.set_log_level): a logging
+    level, or None for the ``amber`` logger's effective level now. Installed when the library
+    loads; safe from any thread."""
+    _ffi.load().amber_set_log(amber_level(level), _ffi.T_LOG, None)
+
+
+def _install(lib: _ffi.Library) -> None:
+    lib.amber_set_log(amber_level(None), _ffi.T_LOG, None)
+
+
+_ffi.on_log = _log
+_ffi.LOAD_HOOKS.append(_install)
+if _ffi._lib is not None:  # loaded before this module was imported
+    _install(_ffi._lib)
