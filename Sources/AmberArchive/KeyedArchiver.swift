@@ -476,7 +476,7 @@ struct ArchiveWriter {
     /// Where each open object's pairs begin in `pairs`, and its UID (-1 for `$top`).
     var open: [(start: Int, uid: Int)] = [(0, -1)]
     /// The class description UID of each class name, by the name's object table reference.
-    var classUIDs: [Int32: Int] = [:]
+    var classUIDs = ScalarMap()
     /// The objects encoded, by identity: indexes into `encoded`.
     var objectIndex = RefMap()
     /// The identity and UID of each object encoded, in order.
@@ -624,14 +624,15 @@ struct ArchiveWriter {
 
     private mutating func describeClass(_ name: String, _ classes: [String]) -> Int {
         let nameRef = table.string(name)
-        if let found = classUIDs[nameRef] { return found }
+        let (found, slot) = classUIDs.find(UInt64(nameRef))
+        if found >= 0 { return Int(found) }
         let names = (classes.isEmpty ? [name, "NSObject"] : classes).map { table.string($0) }
         let classesRef = table.array(names)
         let description = table.dictionary(interleaved: [
             table.string("$classname"), nameRef, table.string("$classes"), classesRef,
         ][...])
         table.objects.append(description)
-        classUIDs[nameRef] = table.objects.count - 1
+        classUIDs.insert(UInt64(nameRef), Int32(table.objects.count - 1), at: slot)
         return table.objects.count - 1
     }
 

@@ -24,7 +24,7 @@ public final class KeyedUnarchiver {
     var valueBudget = 0
     var valuesInProgress: Set<Int> = []
     /// Resolved class descriptions, by the UID of the description.
-    var classIndex: [UInt64: Int] = [:]
+    var classIndex = ScalarMap()
     /// The `make` and `decode` closures of each class of `state.classes` (nil if it is not
     /// registered), apart: reading them from a `ClassInfo` copied it whole, counting references
     /// to its arrays, strings and closures, atomics that each wait for every read before them.
@@ -329,7 +329,8 @@ public final class KeyedUnarchiver {
         let c = plist.header(classRef)
         guard c.marker >> 4 == 0x8 else { throw ArchiveError.notKeyed("object \(u)'s $class is not a UID") }
         let classUID = BinaryPropertyList.readUInt(plist.bytes, at: c.start, width: c.count + 1)
-        if let found = classIndex[classUID] { return found }
+        let (found, slot) = classIndex.find(classUID)
+        if found >= 0 { return Int(found) }
         let (name, chainClaimed) = try archive.classDescription(uidRef: classRef, of: u)
         var info = ClassInfo(name: name, classes: chainClaimed, coding: nil, chain: [])
         if let registry, let cls = ([name] + chainClaimed).lazy.compactMap({ registry.lookup($0) }).first {
@@ -338,7 +339,7 @@ public final class KeyedUnarchiver {
         }
         state.classes.append(info)
         coders.append(info.coding.map { ($0.make, $0.decode) })
-        classIndex[classUID] = state.classes.count - 1
+        classIndex.insert(classUID, Int32(state.classes.count - 1), at: slot)
         return state.classes.count - 1
     }
 

@@ -15,7 +15,7 @@ import Testing
             s.encode(.array([.int(1), .string("x")]), forKey: "third")
             s.encode(date: 12.5, forKey: "fourth")
             #expect(s.rollBack(to: checkpoint))
-            stateUID = s.w.open.last!.uid
+            stateUID = s.state.w.open.last!.uid
         }
         a.encode(true, forKey: "after")
         let bytes = try a.finishEncoding()
@@ -34,9 +34,9 @@ import Testing
             try s.encodeObject(GraphNode("n"), forKey: "node")
             #expect(!s.rollBack(to: checkpoint))
             let inner = s.checkpoint()
-            _ = s.w.beginObject(className: "Open", classes: ["Open", "NSObject"])
+            _ = s.state.w.beginObject(className: "Open", classes: ["Open", "NSObject"])
             #expect(!s.rollBack(to: inner))
-            s.w.endObject()
+            s.state.w.endObject()
         }
         #expect(throws: Never.self) { _ = try a.finishEncoding() }
     }
