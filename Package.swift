@@ -48,7 +48,7 @@ let package = Package(
             name: "amber-bench-engine-foundation",
             path: "Benchmarks/EngineBench"
         ),
-        // libFuzzer harnesses of the envelope and of restoring (Fuzz/run-harness.sh builds them
+        // libFuzzer harnesses of the reader, the envelope and restoring (Fuzz/run-harness.sh builds them
         // with -DAMBER_FUZZ and --sanitize=fuzzer); in other builds a reproducer of inputs.
         .executableTarget(
             name: "amber-fuzz",

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Fuzzes one harness of amber-fuzz (Fuzz/Harnesses) for SECONDS (default 60):
+# Fuzzes one harness of amber-fuzz (Fuzz/Harnesses: reader, envelope, restore) for SECONDS
+# (default 60):
+#   bash Fuzz/run-harness.sh reader 600
 #   bash Fuzz/run-harness.sh envelope 120
 #   bash Fuzz/run-harness.sh restore 600 [extra libFuzzer flags]
 #   bash Fuzz/run-harness.sh restore FILE...     replays inputs once (a finding's reproducer)
 # Builds amber-fuzz with libFuzzer and AddressSanitizer (swift build -c release
-# --sanitize=fuzzer --sanitize=address -DAMBER_FUZZ) in its own scratch path .build-fuzz-spm/,
+# --sanitize=fuzzer --sanitize=address -DAMBER_FUZZ, -enable-testing for the reader harness) in its own scratch path .build-fuzz-spm/,
 # copies the seed corpus Fuzz/corpus/NAME/ into the working corpus Fuzz/corpus-work/NAME/
 # (gitignored, kept between runs) and fuzzes with the dictionary Fuzz/bplist.dict plus the
 # envelope's magic. Crashes, timeouts, leaks and out-of-memory inputs are written to
@@ -14,9 +16,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export SWIFT_BACKTRACE=enable=no
-name="${1:?usage: Fuzz/run-harness.sh envelope|restore [SECONDS|FILE...]}"
+name="${1:?usage: Fuzz/run-harness.sh reader|envelope|restore [SECONDS|FILE...]}"
 shift
-case "$name" in envelope|restore) ;; *) echo "unknown harness '$name' (envelope, restore)"; exit 2 ;; esac
+case "$name" in reader|envelope|restore) ;; *) echo "unknown harness '$name' (reader, envelope, restore)"; exit 2 ;; esac
 bin=.build-fuzz-spm/release/amber-fuzz
 
 # swiftc keeps only the last -sanitize= option it is given, and SwiftPM passes --sanitize=fuzzer
@@ -29,7 +31,8 @@ mkdir -p .build-fuzz-spm
 if [[ "${AMBER_FUZZ_SKIP_BUILD:-0}" == 1 && -x "$bin" ]]; then
     :
 elif ! swift build -c release --scratch-path .build-fuzz-spm --sanitize=fuzzer --sanitize=address \
-        --product amber-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DAMBER_FUZZ -Xswiftc -use-ld=lld \
+        --product amber-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DAMBER_FUZZ -Xswiftc -enable-testing \
+        -Xswiftc -use-ld=lld \
         >.build-fuzz-spm/build.log 2>&1; then
     tail -30 .build-fuzz-spm/build.log; echo "build failed (log: .build-fuzz-spm/build.log)"; exit 2
 fi

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Amber needs beyond the Swift toolchain, once: Debian's libffi-dev (ctypes'
-# callbacks run on libffi; the Python binding needs it) and python3. Safe to run again.
+# callbacks run on libffi; the Python binding needs it), python3, and the Python tools of the
+# binding's tests. The only script that installs anything. Safe to run again.
 set -euo pipefail
 need=()
 for pkg in libffi-dev python3; do
@@ -13,5 +14,14 @@ if ((${#need[@]})); then
     "${sudo_cmd[@]}" apt-get update -qq
     DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${need[@]}" >/dev/null
 fi
-python3 -c 'import pytest' 2>/dev/null || python3 -m pip install --quiet pytest  # the Python binding's tests
+# The Python binding's build and tests: hatchling builds the wheel, auditwheel checks its tag,
+# mypy and pytest check the package (bindings/python/run-tests.sh downloads nothing itself).
+py_tools=()
+for tool in hatchling auditwheel mypy pytest; do
+    python3 -c "import $tool" 2>/dev/null || py_tools+=("$tool")
+done
+if ((${#py_tools[@]})); then
+    echo "setup: installing ${py_tools[*]} for python3"
+    python3 -m pip install --quiet "${py_tools[@]}"
+fi
 command -v swift >/dev/null || { echo "setup: the Swift toolchain (6.3) is not on PATH" >&2; exit 1; }

@@ -1,67 +1,112 @@
 #!/usr/bin/env bash
-# Runs every test Amber has: the Swift suites (swift test, and the malformed-input suite again
-# in a release build), the `amber` command's tests, and the C tests against libamber.so; then
-# the Swift and C tests under ASan and TSan, two fuzz harnesses for 2 minutes each, and
-# valgrind on the C demo.
+# Amber's tests.
+#
+#   bash scripts/test.sh         builds once (the debug build of every target, and the release
+#                                libamber.so the C and Python suites load), then runs the Swift
+#                                suites, the amber command's tests, the C tests, the C demo and
+#                                the Python binding's tests.
+#   bash scripts/test.sh --all   also: the malformed-input and bounds suites in a release build
+#                                (R22's time bound holds for optimized code), the Swift and C
+#                                tests under AddressSanitizer and ThreadSanitizer, the three fuzz
+#                                harnesses (reader, envelope, restore; AMBER_FUZZ_SECONDS each,
+#                                default 120), valgrind on the C demo, and the kill test (R19:
+#                                AMBER_KILLS kills, default 1000; the quick run makes none).
+#
+# Installing what is missing is scripts/setup.sh's job; this script calls it first. Build output
+# goes to .build/logs/; a build that fails prints the end of its log and the log's path. Each
+# suite prints its summary and its failures. Exits non-zero if anything fails.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+all=0
+case "${1:-}" in
+    --all) all=1 ;;
+    "") ;;
+    *) echo "usage: bash scripts/test.sh [--all]"; exit 2 ;;
+esac
 export SWIFT_BACKTRACE=enable=no
+logs=.build/logs
+mkdir -p "$logs"
 bash scripts/setup.sh || exit 1
-swift build --build-tests || exit 1
 status=0
-echo "== Swift tests (swift test)"
-swift test --skip-build 2>&1 | tee .build/swift-test.log | grep -E '^(✘|✔ Test run|✘ Test run)' || true
-[[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
-echo "== malformed input and bounds, release build (the 100 ms bound of SPEC R22 holds for optimized code; 8M references)"
-swift build -c release --build-tests -Xswiftc -enable-testing >/dev/null 2>.build/release-build.log || { cat .build/release-build.log; status=1; }
-swift test -c release --skip-build -Xswiftc -enable-testing --filter 'MalformedInputTests|BoundsTests' 2>&1 | grep -E '^(✘|✔ Test run|✘ Test run)|references to one record|children one by one' || true
-[[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
-echo "== amber command tests (Tests/cli/run.sh)"
-bash Tests/cli/run.sh .build/debug/amber | grep -Ev '^ok - ' || true
-[[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
-echo "== C tests (bindings/c/run-tests.sh: header test, exports, C ABI)"
-bash bindings/c/run-tests.sh || status=1
-echo "== the C demo runs (scripts/demo-c.sh)"
-# Run 2 (after the item store changed) must show the same item selected at its new row, the
-# half-edited name with its cursor, the scroll position, and the deleted selected item dropped.
-demo_ok() {
-    bash scripts/demo-c.sh > .build/demo-c.log 2>&1 || return 1
-    sed -n '/^== homepwner .* run2$/,$p' .build/demo-c.log > .build/demo-c-run2.log
-    grep -q "restored 10 of 10 archived objects" .build/demo-c-run2.log \
-        && grep -q 'selected row 1: 7F3A-SPORK "Shiny Spork"' .build/demo-c-run2.log \
-        && grep -q 'NameField (UITextField)  text "Shiny Spork (edi", cursor at 16' .build/demo-c-run2.log \
-        && grep -q 'ItemsTable (UITableView)  scrolled to (0, 44)' .build/demo-c-run2.log \
-        && grep -q "dropped model identifier: 9D55-LAMP" .build/demo-c-run2.log
+began=$SECONDS
+
+# build LABEL LOG COMMAND...: one line of progress; on failure the log's end and its path.
+build() {
+    local label=$1 log=$2 t=$SECONDS
+    shift 2
+    printf '%s ... ' "$label"
+    if "$@" >"$log" 2>&1; then
+        echo "done ($((SECONDS - t)) s)"
+    else
+        echo "FAILED"; tail -n 30 "$log"; echo "(full log: $log)"; exit 1
+    fi
 }
-if demo_ok; then
-    echo "1 passed, 0 failed"
-else
-    cat .build/demo-c.log; echo "0 passed, 1 failed"; status=1
-fi
-echo "== Python binding (bindings/python/run-tests.sh)"
-AMBER_SKIP_BUILD=1 bash bindings/python/run-tests.sh || status=1
-# Hostile input and sanitizers (issue 5); each stage prints its time. AMBER_FUZZ_SECONDS: seconds
-# per fuzz harness (120). AMBER_SKIP_HARDENING=1 skips these stages (about 10 minutes on 2 cores).
-if [[ "${AMBER_SKIP_HARDENING:-0}" != 1 ]]; then
-    start=$SECONDS
-    echo "== Swift and C tests under AddressSanitizer (scripts/test-sanitizers.sh address)"
-    bash scripts/test-sanitizers.sh address || status=1
-    echo "(ASan stage: $((SECONDS - start)) s, build included)"; start=$SECONDS
-    echo "== Swift and C tests under ThreadSanitizer (scripts/test-sanitizers.sh thread)"
-    bash scripts/test-sanitizers.sh thread || status=1
-    echo "(TSan stage: $((SECONDS - start)) s, build included)"; start=$SECONDS
-    skip_build=0  # the first harness builds amber-fuzz, the second uses it
-    for harness in envelope restore; do
-        echo "== fuzzing '$harness' for ${AMBER_FUZZ_SECONDS:-120} s (Fuzz/run-harness.sh; libFuzzer + ASan)"
-        if AMBER_FUZZ_SKIP_BUILD=$skip_build bash Fuzz/run-harness.sh "$harness" "${AMBER_FUZZ_SECONDS:-120}"; then
-            echo "1 passed, 0 failed"
-        else echo "0 passed, 1 failed"; status=1; fi
-        echo "(fuzz stage: $((SECONDS - start)) s$([[ $skip_build == 0 ]] && echo ", build included"))"; start=$SECONDS
+
+# suite NAME LOG FILTER COMMAND...: runs a suite, its whole output to LOG, the lines matching
+# FILTER (an extended regular expression) to the terminal; a failing suite fails the run.
+suite() {
+    local name=$1 log=$2 filter=$3 t=$SECONDS
+    shift 3
+    echo "== $name"
+    "$@" >"$log" 2>&1
+    local rc=$?
+    grep -E "$filter" "$log"
+    if [[ $rc -ne 0 ]]; then status=1; echo "FAILED ($((SECONDS - t)) s; full output: $log)"; fi
+}
+
+build "building (debug, every target and test)" "$logs/build-debug.log" swift build --build-tests
+build "building libamber.so (release, scripts/build-lib.sh)" "$logs/build-lib.log" bash scripts/build-lib.sh
+
+suite "Swift tests (swift test)" "$logs/swift-test.log" '^(✘|✔ Test run|✘ Test run)' \
+    swift test --skip-build
+suite "amber command tests (Tests/cli/run.sh)" "$logs/cli-test.log" '^(not ok|[0-9]+ passed)' \
+    bash Tests/cli/run.sh .build/debug/amber
+kills=0
+[[ $all == 1 ]] && kills=${AMBER_KILLS:-1000}
+suite "C tests (bindings/c/run-tests.sh: headers, exports, the C ABI; $kills kills)" "$logs/c-tests.log" \
+    '^(== |FAIL|[0-9]+ passed, [0-9]+ failed|R19 [0-9]+ kills)' \
+    env AMBER_SKIP_BUILD=1 AMBER_KILLS="$kills" bash bindings/c/run-tests.sh
+
+# The C demo: run 2 (after the item store changed) must show the same item selected at its new
+# row, the half-edited name with its cursor, the scroll position, and the deleted item dropped.
+demo_ok() {
+    bash scripts/demo-c.sh > "$logs/demo-c.log" 2>&1 || return 1
+    sed -n '/^== homepwner .* run2$/,$p' "$logs/demo-c.log" > "$logs/demo-c-run2.log"
+    grep -q "restored 10 of 10 archived objects" "$logs/demo-c-run2.log" \
+        && grep -q 'selected row 1: 7F3A-SPORK "Shiny Spork"' "$logs/demo-c-run2.log" \
+        && grep -q 'NameField (UITextField)  text "Shiny Spork (edi", cursor at 16' "$logs/demo-c-run2.log" \
+        && grep -q 'ItemsTable (UITableView)  scrolled to (0, 44)' "$logs/demo-c-run2.log" \
+        && grep -q "dropped model identifier: 9D55-LAMP" "$logs/demo-c-run2.log"
+}
+echo "== the C demo (scripts/demo-c.sh)"
+if demo_ok; then echo "1 passed, 0 failed"; else echo "0 passed, 1 failed (output: $logs/demo-c.log)"; status=1; fi
+
+suite "Python binding (bindings/python/run-tests.sh: the wheel, the example, mypy, pytest)" "$logs/python-test.log" \
+    '^(wheel:|auditwheel|example|mypy|FAILED|[0-9]+ (passed|failed))|(passed|failed) in ' \
+    env AMBER_SKIP_BUILD=1 bash bindings/python/run-tests.sh
+
+if [[ $all == 1 ]]; then
+    build "building (release, with testing, for the malformed-input suites)" "$logs/build-release.log" \
+        swift build -c release --build-tests -Xswiftc -enable-testing
+    suite "malformed input and bounds, release build (R22)" "$logs/release-test.log" \
+        '^(✘|✔ Test run|✘ Test run)|references to one record|children one by one' \
+        swift test -c release --skip-build -Xswiftc -enable-testing --filter 'MalformedInputTests|BoundsTests'
+    for sanitizer in address thread; do
+        suite "Swift and C tests under the $sanitizer sanitizer (scripts/test-sanitizers.sh)" "$logs/$sanitizer.log" \
+            '^(== |✘|✔ Test run|✘ Test run|FAIL|[0-9]+ passed, [0-9]+ failed)' \
+            bash scripts/test-sanitizers.sh "$sanitizer"
+    done
+    skip_build=0  # the first harness builds amber-fuzz, the others use it
+    for harness in reader envelope restore; do
+        suite "fuzzing '$harness' for ${AMBER_FUZZ_SECONDS:-120} s (Fuzz/run-harness.sh; libFuzzer + ASan)" \
+            "$logs/fuzz-$harness.log" '.' \
+            env AMBER_FUZZ_SKIP_BUILD=$skip_build bash Fuzz/run-harness.sh "$harness" "${AMBER_FUZZ_SECONDS:-120}"
         skip_build=1
     done
-    echo "== valgrind memcheck of the C demo (scripts/valgrind-demo.sh)"
-    bash scripts/valgrind-demo.sh || status=1
-    echo "(valgrind stage: $((SECONDS - start)) s)"
+    suite "valgrind memcheck of the C demo (scripts/valgrind-demo.sh)" "$logs/valgrind.log" '.' \
+        bash scripts/valgrind-demo.sh
 fi
-[[ $status -eq 0 ]] && echo "all suites passed" || echo "FAILED (full Swift log: .build/swift-test.log)"
+
+echo "($((SECONDS - began)) s)"
+if [[ $status -eq 0 ]]; then echo "all suites passed"; else echo "FAILED (logs: $logs/)"; fi
 exit $status

@@ -1,15 +1,18 @@
-// amber-fuzz: the libFuzzer harnesses of the envelope and of restoring (SPEC R20, R22), and
-// their seed corpus.
+// amber-fuzz: the libFuzzer harnesses of the reader, the envelope and restoring (SPEC R20, R22,
+// R25, R26), and their seed corpora.
 //
 // A normal build (swift build --product amber-fuzz):
-//   amber-fuzz make-seeds DIR             writes the seed corpus: DIR/envelope/, DIR/restore/
+//   amber-fuzz make-seeds DIR             writes the seed corpora: DIR/envelope/, DIR/restore/
+//   amber-fuzz make-reader-seeds DIR      writes the reader seeds the library itself makes into
+//                                         DIR (Fuzz/make-seeds.sh adds plistlib's)
 //   amber-fuzz HARNESS FILE|DIR...        runs files through a harness once (a reproducer;
 //                                         prints one line per file and a summary)
 // A fuzzing build (-DAMBER_FUZZ --sanitize=fuzzer --sanitize=address: Fuzz/run-harness.sh),
 // where libFuzzer's own main runs:
 //   amber-fuzz HARNESS [libFuzzer flags] CORPUS...|FILE...
 //
-// HARNESS is `envelope` (EnvelopeHarness.swift) or `restore` (RestoreHarness.swift). A finding
+// HARNESS is `reader` (ReaderHarness.swift), `envelope` (EnvelopeHarness.swift) or `restore`
+// (RestoreHarness.swift). A finding
 // is a trap, a sanitizer report, a timeout or an out-of-memory: bad input must only ever give
 // errors and fresh launches.
 
@@ -22,7 +25,7 @@ func usage() -> Never {
     #if AMBER_FUZZ
     printError("usage: amber-fuzz \(names) [libFuzzer flags] CORPUS...|FILE...")
     #else
-    printError("usage: amber-fuzz make-seeds DIR\n       amber-fuzz \(names) FILE|DIR...")
+    printError("usage: amber-fuzz make-seeds DIR\n       amber-fuzz make-reader-seeds DIR\n       amber-fuzz \(names) FILE|DIR...")
     #endif
     exit(2)
 }
@@ -56,9 +59,11 @@ struct AmberFuzz {
     static func main() {
         let arguments = CommandLine.arguments
         guard arguments.count >= 2 else { usage() }
-        if arguments[1] == "make-seeds" {
+        if arguments[1] == "make-seeds" || arguments[1] == "make-reader-seeds" {
             guard arguments.count == 3 else { usage() }
-            do { try Seeds.write(to: arguments[2]) } catch {
+            do {
+                if arguments[1] == "make-seeds" { try Seeds.write(to: arguments[2]) } else { try ReaderSeeds.write(to: arguments[2]) }
+            } catch {
                 printError("amber-fuzz: \(error)")
                 exit(1)
             }

@@ -8,6 +8,7 @@ import Glibc
 /// The harnesses by name.
 enum Harnesses {
     nonisolated(unsafe) static let all: [String: ([UInt8]) -> Void] = [
+        "reader": ReaderHarness.run,
         "envelope": EnvelopeHarness.run,
         "restore": RestoreHarness.run,
     ]

@@ -4,12 +4,14 @@
 #      scripts/build-lib.sh if missing, unless AMBER_SKIP_BUILD=1);
 #   2. builds the wheel (pip wheel ./bindings/python; its build hook puts the stripped library
 #      inside) and refuses a py3-none-any one; checks its tag with `auditwheel show`;
-#   3. installs it in a fresh virtual environment (no system site-packages);
+#   3. installs it in a fresh virtual environment (no system site-packages, nothing downloaded);
 #   4. runs the example twice from there, with AMBER_LIBRARY unset and swift not on PATH: run 1
 #      preserves (its report names the login screen left out), run 2 restores 8 of 8;
 #   5. runs mypy --strict on the installed package and its example;
 #   6. runs pytest against the installed package, printing its summary.
-# Exits non-zero if anything fails. Usage: bindings/python/run-tests.sh [pytest args]
+# The tools (hatchling, auditwheel, mypy, pytest) come from scripts/setup.sh, which installs them
+# for python3; this script downloads nothing. Exits non-zero if anything fails.
+# Usage: bindings/python/run-tests.sh [pytest args]
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
@@ -24,29 +26,32 @@ rm -f bindings/python/amber/libamber.so  # a copy left by an older runner would 
 venv=.build-lib/py-venv
 mkdir -p .build-lib
 rm -rf "$venv"
-python3 -m venv "$venv" || { echo "python3 -m venv failed"; exit 1; }
+python=$(python3 -c 'import sys; print(sys.executable)')  # the tools' interpreter
+for tool in hatchling auditwheel mypy pytest; do
+    "$python" -c "import $tool" 2>/dev/null || { echo "FAILED: $tool is missing (run bash scripts/setup.sh)"; exit 1; }
+done
+"$python" -m venv "$venv" || { echo "python3 -m venv failed"; exit 1; }
 py="$root/$venv/bin/python"
 log="$root/$venv.log"
 : >"$log"
 step() { "$@" >>"$log" 2>&1 || { cat "$log"; echo "FAILED: $*"; exit 1; }; }
 
-# 2. the wheel
-step "$py" -m pip install --quiet --upgrade pip
-step "$py" -m pip wheel --no-deps --quiet -w "$root/$venv/dist" ./bindings/python
+# 2. the wheel (built by pip with the installed hatchling: nothing is downloaded)
+step "$python" -m pip wheel --no-deps --no-build-isolation --quiet -w "$root/$venv/dist" ./bindings/python
 wheel=$(ls "$root/$venv"/dist/amber_restoration-*.whl 2>/dev/null | head -n 1)
 [ -n "$wheel" ] || { cat "$log"; echo "FAILED: pip wheel made no wheel"; exit 1; }
 case "$wheel" in *none-any.whl) echo "FAILED: $(basename "$wheel") is a pure-Python wheel"; exit 1;; esac
 echo "wheel: $(basename "$wheel") ($(du -k "$wheel" | cut -f1) KiB)"
-step "$py" -m pip install --quiet auditwheel pytest mypy
-verdict=$("$root/$venv/bin/auditwheel" show "$wheel" 2>&1)
+verdict=$("$python" -m auditwheel show "$wheel" 2>&1)
 if grep -q 'consistent with the following platform tag: *"manylinux_2_35_x86_64"' <<<"$verdict"; then
     echo "auditwheel show: consistent with manylinux_2_35_x86_64"
 else
     echo "$verdict"; echo "FAILED: auditwheel show does not confirm manylinux_2_35_x86_64"; exit 1
 fi
 
-# 3. installed in the fresh venv
-step "$py" -m pip install --quiet --no-deps "$wheel"
+# 3. installed in the fresh venv, from the file alone
+step "$py" -m pip install --quiet --no-deps --no-index "$wheel"
+site=$("$py" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
 
 status=0
 state=$(mktemp -d "${TMPDIR:-/tmp}/amber-py-XXXXXX")
@@ -65,15 +70,15 @@ else
     cat "$state"/run*.log; echo "example FAILED"; status=1
 fi
 
-# 5. mypy --strict on the installed package, the example included
-if (cd "$state" && "${bare[@]}" python -m mypy --strict --no-incremental -p amber >mypy.log 2>&1); then
+# 5. mypy --strict on the installed package (the venv's), the example included
+if (cd "$state" && "$python" -m mypy --strict --no-incremental --python-executable "$py" -p amber >mypy.log 2>&1); then
     echo "mypy --strict -p amber: $(tail -n 1 "$state/mypy.log")"
 else
     cat "$state/mypy.log"; echo "mypy FAILED"; status=1
 fi
 
 # 6. pytest against the installed package (the tests import it, not the source tree)
-cd "$state" && "${bare[@]}" AMBER_TEST_INSTALLED=1 python -m pytest -q -p no:cacheprovider \
+cd "$state" && env -u AMBER_LIBRARY PYTHONPATH="$site" AMBER_TEST_INSTALLED=1 "$python" -m pytest -q -p no:cacheprovider \
     "$root/bindings/python/tests" "$@" 2>&1 | tail -n 25
 [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
 exit $status

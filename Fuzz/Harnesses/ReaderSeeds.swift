@@ -1,6 +1,8 @@
-// Writes the seeds of the reader fuzzer that the library itself makes (Fuzz/make-seeds.sh
-// compiles this with Sources/AmberArchive/*.swift and runs it with the corpus directory).
+// The seeds of the `reader` harness that the library itself writes (`amber-fuzz make-seeds`
+// writes them to DIR/reader/ beside the plistlib-made ones of Fuzz/make_seeds.py): property
+// lists and keyed archives with what plistlib does not write.
 
+import AmberArchive
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,16 +13,9 @@ final class SeedNode {
     weak var parent: SeedNode?
 }
 
-@main
-struct SeedWriter {
-    static func main() throws {
-        let args = CommandLine.arguments
-        guard args.count == 2 else {
-            print("usage: seed-writer OUTPUT-DIRECTORY")
-            exit(2)
-        }
-        let dir = args[1]
-
+enum ReaderSeeds {
+    /// Writes the seeds into the existing directory `dir`.
+    static func write(to dir: String) throws {
         func write(_ name: String, _ bytes: [UInt8]) {
             precondition(bytes.count < 4096, "\(name) is \(bytes.count) bytes")
             guard let f = fopen(dir + "/" + name, "wb") else { fatalError("cannot write \(name)") }

@@ -1,7 +1,5 @@
-// libFuzzer harness for the AmberArchive reader.
-//
-// Built together with Sources/AmberArchive/*.swift into one module (see Fuzz/build.sh), so it
-// can see the library's internals; it uses only the public API except where noted.
+// Harness `reader`: arbitrary bytes through the AmberArchive reader (SPEC R22, R25, R26): the
+// binary property list parser and the keyed unarchiver, with two round-trip oracles.
 //
 // What counts as a finding: a trap (precondition, index out of range, overflow, the
 // fatalError calls below when a round trip is not faithful), an ASan report, a timeout or an
@@ -13,10 +11,10 @@
 //  2. A keyed archive's decodeValue(forKey:) for each top key -> KeyedArchiver.archive ->
 //     KeyedUnarchiver.unarchiveValue must give an equal value.
 // Equality compares strings by Unicode scalars, not by Swift's canonical equivalence (see same()).
+// It reaches a few internals of the reader (the property list's objects one by one), hence
+// the testable import (Fuzz/run-harness.sh builds with -enable-testing).
 
-#if canImport(Glibc)
-import Glibc
-#endif
+@testable import AmberArchive
 
 /// Small limits so that every input stays fast.
 let fuzzLimits = ArchiveLimits(maxBytes: 1 << 20, maxObjects: 1 << 16, maxDepth: 64, maxValueLength: 1 << 20)
@@ -60,13 +58,12 @@ let fuzzRegistry: ArchiveClassRegistry = {
     return registry
 }()
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    guard let plist = try? BinaryPropertyList(bytes: bytes, limits: fuzzLimits) else { return 0 }
-    checkPropertyList(plist)
-    checkKeyedArchive(plist)
-    return 0
+enum ReaderHarness {
+    static func run(_ bytes: [UInt8]) {
+        guard let plist = try? BinaryPropertyList(bytes: bytes, limits: fuzzLimits) else { return }
+        checkPropertyList(plist)
+        checkKeyedArchive(plist)
+    }
 }
 
 // MARK: Property lists
