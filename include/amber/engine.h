@@ -42,7 +42,7 @@ typedef struct amber_store {
 #define AMBER_STORE_INIT AMBER_STRUCT_INIT_(AMBER_STORE_VERSION)
 
 /** How archives are protected (R20). Every protected archive is AES-256-GCM under a per-archive
- *  key derived by HKDF-SHA256 from the master key and a random salt, sealed in chunks of 1 MiB
+ *  key derived by HKDF-SHA256 from the master key and a random salt, sealed in chunks of 64 KiB
  *  (envelope format 2; format 1 archives of earlier releases are still read); its header (magic,
  *  format version, algorithm, salt, nonce prefix, chunk size, bundle version) is authenticated
  *  with every chunk, and chunks cut off, removed, repeated or reordered fail authentication. */

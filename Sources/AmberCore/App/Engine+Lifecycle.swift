@@ -33,9 +33,8 @@ extension Engine {
     }
 
     /// The launch sequence of `launch()`, for a launch into the background (a background fetch,
-    /// say): the application goes from not running to background, not to inactive.
-    ///
-    /// Backs `amber_engine_launch_in_background`.
+    /// say): the application goes from not running to background, not to inactive (from C:
+    /// `amber_engine_launch` given `AMBER_APP_BACKGROUND`).
     public func launchInBackground(defaultSetup: () -> Void = {}) -> RestorationReport {
         launch(into: .background, defaultSetup: defaultSetup)
     }
