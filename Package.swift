@@ -5,6 +5,8 @@ let package = Package(
     name: "Amber",
     products: [
         .library(name: "AmberArchive", targets: ["AmberArchive"]),
+        // The restoration engine's Swift API.
+        .library(name: "AmberCore", targets: ["AmberCore"]),
         .executable(name: "amber", targets: ["amber-cli"]),
         // libamber.so: the C ABI of include/amber.h (scripts/build-lib.sh).
         .library(name: "Amber", type: .dynamic, targets: ["Amber"]),
@@ -37,6 +39,8 @@ let package = Package(
         // The keyed archiver's demo: the seeds' item store archived (scripts/demo.sh; the
         // engine's demo is bindings/c/demo, scripts/demo-c.sh).
         .executableTarget(name: "amber-demo", dependencies: ["AmberArchive"]),
+        // The README's Swift quick start (scripts/test.sh runs it).
+        .executableTarget(name: "quickstart-swift", dependencies: ["AmberCore"], path: "examples/quickstart/swift"),
         // Benchmarks: programs that print figures, never tests.
         .executableTarget(
             name: "amber-bench-archive",

@@ -3,8 +3,9 @@
 #
 #   bash scripts/test.sh         builds once (the debug build of every target, and the release
 #                                libamber.so the C and Python suites load), then runs the Swift
-#                                suites, the amber command's tests, the C tests, the C demo and
-#                                the Python binding's tests.
+#                                suites, the amber command's tests, the fuzz corpora and past
+#                                findings replayed, the C tests, the C demo, the README's three
+#                                quick starts and the Python binding's tests.
 #   bash scripts/test.sh --all   also: the malformed-input and bounds suites in a release build
 #                                (R22's time bound holds for optimized code), the Swift and C
 #                                tests under AddressSanitizer and ThreadSanitizer, the three fuzz
@@ -61,10 +62,17 @@ suite "Swift tests (swift test)" "$logs/swift-test.log" '^(✘|✔ Test run|✘ 
     swift test --skip-build
 suite "amber command tests (Tests/cli/run.sh)" "$logs/cli-test.log" '^(not ok|[0-9]+ passed)' \
     bash Tests/cli/run.sh .build/debug/amber
+# Every seed and every past finding through its harness once, without a fuzzer.
+replay() {
+    .build/debug/amber-fuzz reader Fuzz/corpus/reader Fuzz/findings \
+        && .build/debug/amber-fuzz envelope Fuzz/corpus/envelope \
+        && .build/debug/amber-fuzz restore Fuzz/corpus/restore
+}
+suite "fuzz corpora and findings replayed (amber-fuzz, no fuzzer)" "$logs/replay.log" 'inputs, all passed|^FAIL' replay
 kills=0
 [[ $all == 1 ]] && kills=${AMBER_KILLS:-1000}
 suite "C tests (bindings/c/run-tests.sh: headers, exports, the C ABI; $kills kills)" "$logs/c-tests.log" \
-    '^(== |FAIL|[0-9]+ passed, [0-9]+ failed|R19 [0-9]+ kills)' \
+    '^(== [^R]|FAIL|[0-9]+ passed, [0-9]+ failed|R19 [0-9]+ kills)' \
     env AMBER_SKIP_BUILD=1 AMBER_KILLS="$kills" bash bindings/c/run-tests.sh
 
 # The C demo: run 2 (after the item store changed) must show the same item selected at its new
@@ -80,6 +88,28 @@ demo_ok() {
 }
 echo "== the C demo (scripts/demo-c.sh)"
 if demo_ok; then echo "1 passed, 0 failed"; else echo "0 passed, 1 failed (output: $logs/demo-c.log)"; status=1; fi
+
+# The README's quick starts (examples/quickstart): run twice, the second run restores.
+quickstarts() {
+    local d lib=.build-lib/lib
+    d=$(mktemp -d "${TMPDIR:-/tmp}/amber-quickstart-XXXXXX")
+    cc -std=c11 -Wall -Wextra -Werror -I include examples/quickstart/c/twoscreens.c -o "$d/qs" \
+        -L"$lib" -lamber -Wl,-rpath,"$PWD/$lib" || return 1
+    local c py sw
+    "$d/qs" "$d/c" >/dev/null && c=$("$d/qs" "$d/c") || return 1
+    py=(env PYTHONPATH=bindings/python AMBER_LIBRARY="$PWD/$lib/libamber.so" python3 examples/quickstart/python/twoscreens.py "$d/py")
+    "${py[@]}" >/dev/null && py=$("${py[@]}") || return 1
+    .build/debug/quickstart-swift "$d/sw" >/dev/null && sw=$(.build/debug/quickstart-swift "$d/sw") || return 1
+    rm -rf "$d"
+    python3 -c "import sys; r = open('README.md').read(); sys.exit(0 if all(open(f).read() in r for f in sys.argv[1:]) else 1)" \
+        examples/quickstart/c/twoscreens.c examples/quickstart/python/twoscreens.py examples/quickstart/swift/main.swift \
+        || { echo "the README's quick starts differ from examples/quickstart"; return 1; }
+    local ok=0
+    for out in "$c" "$py" "$sw"; do grep -q '^row 0, offset 40.0$' <<<"$out" && ok=$((ok + 1)); done
+    echo "$ok passed, $((3 - ok)) failed (C, Python, Swift: run 2 restores row 0 and offset 40)"
+    [[ $ok == 3 ]]
+}
+suite "the README's quick starts (examples/quickstart)" "$logs/quickstart.log" 'passed, ' quickstarts
 
 suite "Python binding (bindings/python/run-tests.sh: the wheel, the example, mypy, pytest)" "$logs/python-test.log" \
     '^(wheel:|auditwheel|example|mypy|FAILED|[0-9]+ (passed|failed))|(passed|failed) in ' \
