@@ -35,30 +35,31 @@ LIB_SONAME := libamber.so.$(MAJOR)
 LIB_BUILT := .build-lib/lib/$(LIB_REAL)
 CLI_SCRATCH := .build-release
 CLI_BUILT := $(CLI_SCRATCH)/release/amber
-PC_BUILT := .build-lib/pkgconfig/amber.pc
 HEADERS := $(wildcard include/amber/*.h)
+# What each build reads: a build runs again when one of these is newer than its output (SwiftPM
+# then decides what to recompile). install only copies, so that `make && sudo make install`
+# writes nothing into the build directories as root.
+CORE_SOURCES := Package.swift $(shell find Sources/AmberArchive Sources/AmberCore -type f)
+LIB_SOURCES := $(CORE_SOURCES) scripts/build-lib.sh include/amber.h $(HEADERS) $(shell find Sources/Amber Sources/CAmber -type f)
+CLI_SOURCES := $(CORE_SOURCES) $(shell find Sources/amber-cli -type f)
 
-.PHONY: all lib cli pc install uninstall
+.PHONY: all lib cli install uninstall
 # Two SwiftPM builds at once would only fight over the cores.
 .NOTPARALLEL:
 
 all: lib cli
+lib: $(LIB_BUILT)
+cli: $(CLI_BUILT)
 
-# SwiftPM knows what is up to date: always ask it.
-lib:
+$(LIB_BUILT): $(LIB_SOURCES)
 	scripts/build-lib.sh
 
 # The command, self-contained: the Swift runtime (and Foundation) linked in statically.
-cli:
+$(CLI_BUILT): $(CLI_SOURCES)
 	$(SWIFT) build -c release --product amber --scratch-path $(CLI_SCRATCH) --static-swift-stdlib
+	touch $@
 
-# Rebuilt on every install: PREFIX and LIBDIR are written into it.
-pc:
-	@mkdir -p $(dir $(PC_BUILT))
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' \
-	    -e 's|@VERSION@|$(VERSION)|g' amber.pc.in > $(PC_BUILT)
-
-install: lib cli pc
+install: $(LIB_BUILT) $(CLI_BUILT)
 	$(INSTALL) -d "$(DESTDIR)$(LIBDIR)" "$(DESTDIR)$(PKGCONFIGDIR)" "$(DESTDIR)$(INCLUDEDIR)/amber" "$(DESTDIR)$(BINDIR)"
 	$(INSTALL) -m 644 $(LIB_BUILT) "$(DESTDIR)$(LIBDIR)/$(LIB_REAL)"
 	$(STRIP) --strip-unneeded "$(DESTDIR)$(LIBDIR)/$(LIB_REAL)"
@@ -67,7 +68,9 @@ install: lib cli pc
 	ln -sfn $(LIB_SONAME) "$(DESTDIR)$(LIBDIR)/libamber.so"
 	$(INSTALL) -m 644 include/amber.h "$(DESTDIR)$(INCLUDEDIR)/amber.h"
 	$(INSTALL) -m 644 $(HEADERS) "$(DESTDIR)$(INCLUDEDIR)/amber/"
-	$(INSTALL) -m 644 $(PC_BUILT) "$(DESTDIR)$(PKGCONFIGDIR)/amber.pc"
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' \
+	    -e 's|@VERSION@|$(VERSION)|g' amber.pc.in > "$(DESTDIR)$(PKGCONFIGDIR)/amber.pc"
+	chmod 644 "$(DESTDIR)$(PKGCONFIGDIR)/amber.pc"
 	$(INSTALL) -m 755 $(CLI_BUILT) "$(DESTDIR)$(BINDIR)/amber"
 	$(STRIP) "$(DESTDIR)$(BINDIR)/amber"
 	@echo "installed Amber $(VERSION) in $(DESTDIR)$(PREFIX): the library is $$(stat -c %s "$(DESTDIR)$(LIBDIR)/$(LIB_REAL)") bytes"
