@@ -15,7 +15,12 @@ mkdir -p "$out"
 # valgrind 3.19 cannot read the DWARF 5 forms the Swift toolchain writes ("unhandled dwarf2
 # abbrev form code 0x25", then it gives up): it gets a copy of the library without debug
 # information (symbol names stay) and a demo with DWARF 4.
-objcopy --strip-debug .build-lib/lib/libamber.so "$out/libamber.so" || exit 1
+# The copy is named by the library's SONAME (libamber.so.0), which the demo needs at run time;
+# libamber.so beside it is what -lamber finds at link time.
+soname=$(readelf -d .build-lib/lib/libamber.so | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
+rm -f "$out"/libamber.so*
+objcopy --strip-debug .build-lib/lib/libamber.so "$out/$soname" || exit 1
+ln -s "$soname" "$out/libamber.so"
 ${CC:-cc} -std=c99 -Wall -Wextra -Werror -gdwarf-4 -Iinclude bindings/c/demo/homepwner.c -o "$out/homepwner" \
     -L"$out" -lamber -Wl,-rpath,"$root/$out" || exit 1
 dir=$(mktemp -d "${TMPDIR:-/tmp}/amber-valgrind-XXXXXX")

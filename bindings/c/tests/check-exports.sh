@@ -39,8 +39,10 @@ extra=$(comm -13 <(echo "$declared") <(echo "$exported"))
 check "nothing else is exported${extra:+: $(echo $extra | head -c 300)}" $([ -z "$extra" ]; echo $?)
 swiftlibs=$(ldd "$lib" | grep -i -E 'libswift|libdispatch|libFoundation|libBlocksRuntime' || true)
 check "no Swift runtime library needed${swiftlibs:+: $swiftlibs}" $([ -z "$swiftlibs" ]; echo $?)
+# The SONAME carries the major version of the header (scripts/build-lib.sh).
+major=$(sed -n 's/^#define AMBER_VERSION_MAJOR \([0-9][0-9]*\)$/\1/p' include/amber/common.h)
 soname=$(readelf -d "$lib" | grep -o 'SONAME.*\[.*\]' || true)
-check "SONAME is libamber.so ($soname)" $(echo "$soname" | grep -q '\[libamber.so\]'; echo $?)
+check "SONAME is libamber.so.$major ($soname)" $(echo "$soname" | grep -q "\[libamber\.so\.$major\]"; echo $?)
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

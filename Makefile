@@ -1,0 +1,83 @@
+# Amber's install step, a thin layer over SwiftPM and scripts/build-lib.sh:
+#
+#   make                                   builds the library and the `amber` command (release)
+#   make install [PREFIX=/usr/local] [DESTDIR=]
+#   make uninstall [PREFIX=/usr/local] [DESTDIR=]
+#
+# install puts in $(DESTDIR)$(PREFIX):
+#   lib/libamber.so.X.Y.Z (stripped, SONAME libamber.so.X) and the symlinks libamber.so.X and
+#   libamber.so; include/amber.h and include/amber/*.h; lib/pkgconfig/amber.pc; bin/amber.
+# uninstall removes exactly those files, and include/amber if it is then empty; it leaves the
+# prefix's other directories (bin, lib, lib/pkgconfig, include) as they are.
+# The version is the header's (AMBER_VERSION_* in include/amber/common.h), defined there once.
+# Each build has its own scratch path: .build-lib (the library), .build-release (the command).
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+SWIFT ?= swift
+STRIP ?= strip
+INSTALL ?= install
+
+version_part = $(shell sed -n 's/^\#define AMBER_VERSION_$(1) \([0-9][0-9]*\)$$/\1/p' include/amber/common.h)
+MAJOR := $(call version_part,MAJOR)
+VERSION := $(MAJOR).$(call version_part,MINOR).$(call version_part,PATCH)
+ifeq ($(words $(subst ., ,$(VERSION))),3)
+else
+$(error no AMBER_VERSION_MAJOR/MINOR/PATCH in include/amber/common.h)
+endif
+
+LIB_REAL := libamber.so.$(VERSION)
+LIB_SONAME := libamber.so.$(MAJOR)
+LIB_BUILT := .build-lib/lib/$(LIB_REAL)
+CLI_SCRATCH := .build-release
+CLI_BUILT := $(CLI_SCRATCH)/release/amber
+HEADERS := $(wildcard include/amber/*.h)
+# What each build reads: a build runs again when one of these is newer than its output (SwiftPM
+# then decides what to recompile). install only copies, so that `make && sudo make install`
+# writes nothing into the build directories as root.
+CORE_SOURCES := Package.swift $(shell find Sources/AmberArchive Sources/AmberCore -type f)
+LIB_SOURCES := $(CORE_SOURCES) scripts/build-lib.sh include/amber.h $(HEADERS) $(shell find Sources/Amber Sources/CAmber -type f)
+CLI_SOURCES := $(CORE_SOURCES) $(shell find Sources/amber-cli -type f)
+
+.PHONY: all lib cli install uninstall
+# Two SwiftPM builds at once would only fight over the cores.
+.NOTPARALLEL:
+
+all: lib cli
+lib: $(LIB_BUILT)
+cli: $(CLI_BUILT)
+
+$(LIB_BUILT): $(LIB_SOURCES)
+	scripts/build-lib.sh
+
+# The command, self-contained: the Swift runtime (and Foundation) linked in statically.
+$(CLI_BUILT): $(CLI_SOURCES)
+	$(SWIFT) build -c release --product amber --scratch-path $(CLI_SCRATCH) --static-swift-stdlib
+	touch $@
+
+install: $(LIB_BUILT) $(CLI_BUILT)
+	$(INSTALL) -d "$(DESTDIR)$(LIBDIR)" "$(DESTDIR)$(PKGCONFIGDIR)" "$(DESTDIR)$(INCLUDEDIR)/amber" "$(DESTDIR)$(BINDIR)"
+	$(INSTALL) -m 644 $(LIB_BUILT) "$(DESTDIR)$(LIBDIR)/$(LIB_REAL)"
+	$(STRIP) --strip-unneeded "$(DESTDIR)$(LIBDIR)/$(LIB_REAL)"
+	chmod 755 "$(DESTDIR)$(LIBDIR)/$(LIB_REAL)"
+	ln -sfn $(LIB_REAL) "$(DESTDIR)$(LIBDIR)/$(LIB_SONAME)"
+	ln -sfn $(LIB_SONAME) "$(DESTDIR)$(LIBDIR)/libamber.so"
+	$(INSTALL) -m 644 include/amber.h "$(DESTDIR)$(INCLUDEDIR)/amber.h"
+	$(INSTALL) -m 644 $(HEADERS) "$(DESTDIR)$(INCLUDEDIR)/amber/"
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' \
+	    -e 's|@VERSION@|$(VERSION)|g' amber.pc.in > "$(DESTDIR)$(PKGCONFIGDIR)/amber.pc"
+	chmod 644 "$(DESTDIR)$(PKGCONFIGDIR)/amber.pc"
+	$(INSTALL) -m 755 $(CLI_BUILT) "$(DESTDIR)$(BINDIR)/amber"
+	$(STRIP) "$(DESTDIR)$(BINDIR)/amber"
+	@echo "installed Amber $(VERSION) in $(DESTDIR)$(PREFIX): the library is $$(stat -c %s "$(DESTDIR)$(LIBDIR)/$(LIB_REAL)") bytes"
+
+uninstall:
+	rm -f "$(DESTDIR)$(LIBDIR)/$(LIB_REAL)" "$(DESTDIR)$(LIBDIR)/$(LIB_SONAME)" "$(DESTDIR)$(LIBDIR)/libamber.so"
+	rm -f "$(DESTDIR)$(INCLUDEDIR)/amber.h"
+	cd "$(DESTDIR)$(INCLUDEDIR)/amber" 2>/dev/null && rm -f $(notdir $(HEADERS)) || true
+	rm -f "$(DESTDIR)$(PKGCONFIGDIR)/amber.pc" "$(DESTDIR)$(BINDIR)/amber"
+	-rmdir "$(DESTDIR)$(INCLUDEDIR)/amber" 2>/dev/null || true
