@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Installs what Amber needs beyond the Swift toolchain, once: Debian's libffi-dev (ctypes'
-# callbacks run on libffi; the Python binding needs it), python3, and the Python tools of the
-# binding's tests. The only script that installs anything. Safe to run again.
+# callbacks run on libffi; the Python binding needs it), python3, make, pkgconf and binutils
+# (make install, pkg-config, strip and readelf), and the Python tools of the binding's tests. The only script that installs anything. Safe to run again.
 set -euo pipefail
 need=()
-for pkg in libffi-dev python3; do
+for pkg in libffi-dev python3 make pkgconf binutils; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 if ((${#need[@]})); then

@@ -10,8 +10,9 @@
 #                                (R22's time bound holds for optimized code), the Swift and C
 #                                tests under AddressSanitizer and ThreadSanitizer, the three fuzz
 #                                harnesses (reader, envelope, restore; AMBER_FUZZ_SECONDS each,
-#                                default 120), valgrind on the C demo, and the kill test (R19:
-#                                AMBER_KILLS kills, default 1000; the quick run makes none).
+#                                default 120), valgrind on the C demo, the kill test (R19:
+#                                AMBER_KILLS kills, default 1000; the quick run makes none), and
+#                                make install checked (scripts/test-install.sh).
 #
 # Installing what is missing is scripts/setup.sh's job; this script calls it first. Build output
 # goes to .build/logs/; a build that fails prints the end of its log and the log's path. Each
@@ -135,6 +136,9 @@ if [[ $all == 1 ]]; then
     done
     suite "valgrind memcheck of the C demo (scripts/valgrind-demo.sh)" "$logs/valgrind.log" '.' \
         bash scripts/valgrind-demo.sh
+    suite "make install into a scratch prefix, a C host built with pkg-config (scripts/test-install.sh)" \
+        "$logs/install.log" '^(FAIL|[0-9]+ passed, [0-9]+ failed)|libamber.so.0.[0-9]+.[0-9]+ +[0-9]+ bytes' \
+        bash scripts/test-install.sh
 fi
 
 echo "($((SECONDS - began)) s)"

@@ -307,8 +307,13 @@ def test_loader_search_order(tmp_path):
     (tree / ".build-lib" / "lib").mkdir(parents=True)
     shutil.copy(real, tree / ".build-lib" / "lib" / "libamber.so")
     assert run_loader(env, str(tree / "bindings" / "python")) == str(tree / ".build-lib" / "lib" / "libamber.so")
-    # 4. without any of them, the system search path (LD_LIBRARY_PATH here)
-    assert run_loader(dict(env, LD_LIBRARY_PATH=str(other.parent)), str(copy)) == "libamber.so"
+    # 4. without any of them, the system search path (LD_LIBRARY_PATH here), laid out as
+    #    `make install` lays it out: the SONAME file and the development link
+    system = tmp_path / "system"
+    system.mkdir()
+    shutil.copy(real, system / "libamber.so.0")
+    os.symlink("libamber.so.0", system / "libamber.so")
+    assert run_loader(dict(env, LD_LIBRARY_PATH=str(system)), str(copy)) == "libamber.so.0"
     out = run_loader(env, str(copy))
     assert out.startswith("ERROR") and "AMBER_LIBRARY" in out
 
