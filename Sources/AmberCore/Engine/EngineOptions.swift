@@ -48,7 +48,7 @@ public struct EngineOptions {
     /// no state values (SPEC R28, as the log, R29). Default false; the environment variable
     /// `AMBER_KEEP_REPORT=1` turns it on for every engine of the process. A store in memory keeps
     /// no report (it has no directory); a host's store keeps it in its `directory`, else in the
-    /// state directory.
+    /// state directory (none without a home directory).
     public var keepsRestorationReport = false
 
     public init() {}
@@ -95,7 +95,8 @@ extension EngineConfiguration {
         case .custom(let custom, let directory):
             store = custom
             if directory == nil, options.keepsRestorationReport || EngineOptions.environmentKeepsReport() {
-                filesDirectory = try FileStore.defaultDirectory(appID: appID)
+                // Without a home directory there is nowhere to keep it: the engine keeps none.
+                filesDirectory = try? FileStore.defaultDirectory(appID: appID)
             } else {
                 filesDirectory = directory
             }

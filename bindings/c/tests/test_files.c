@@ -337,7 +337,7 @@ int main(void) {
         f = fopen(report, "rb");
         if (f) { n = fread(text, 1, sizeof text - 1, f); fclose(f); }
         text[n] = 0;
-        check(strncmp(text, "amber-restoration-report\t1\n", 28) == 0 && strstr(text, "\nresult\trestored\n") != NULL &&
+        check(strncmp(text, "amber-restoration-report\t1\n", 27) == 0 && strstr(text, "\nresult\trestored\n") != NULL &&
                   strstr(text, "record\trestored\t\tcontroller\tEditor\t0\t") != NULL && strstr(text, "\tEditor\t0\n") != NULL &&
                   strstr(text, "\nend\n") != NULL,
               "R28 ... it says what the launch did: restored, the record's outcome, path and class");

@@ -380,7 +380,7 @@ def test_r28_keep_restoration_report(tmp_path):  # R28: the report kept beside t
     assert "fresh\tno-archive\t" in report.read_text()
 
 
-def test_r28_no_report_by_default(tmp_path, monkeypatch):  # R28: off by default
+def test_r28_no_report_by_default(tmp_path):  # R28: off by default
     if os.environ.get("AMBER_KEEP_REPORT") == "1":
         pytest.skip("AMBER_KEEP_REPORT=1 keeps every report")
     with amber.Engine("org.example.t", state_directory=str(tmp_path), delegate=Delegate()) as e:
