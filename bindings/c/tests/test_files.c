@@ -11,6 +11,10 @@
  * - A first save killed while it created the key file leaves `.archive.key.<hex>.tmp` files, one
  *   a second hard link of the live key: the next launch removes them with the archive's own
  *   temporary files, and still restores (also for a key file given by key_file elsewhere).
+ * - R28 keep_restoration_report (issue 29): each launch's report is kept as
+ *   DIR/last-restore.report (0600, no state values), replaced by the next launch; also with
+ *   AMBER_KEEP_REPORT=1 alone; options of version 1 (the 0.2.0 struct) are still accepted and
+ *   nothing past their end is read.
  *
  * A failed directory fsync after the rename (item 6) is tested from Swift with the fault
  * injector (FileHardeningTests); the C ABI exposes no fault injection.
@@ -350,11 +354,21 @@ int main(void) {
         check(o.value == AMBER_FRESH_NO_ARCHIVE && strstr(text, "fresh\tno-archive\t") != NULL,
               "R28 the next launch replaces it: a fresh launch, no archive (consumed, R14)");
 
+        /* AMBER_KEEP_REPORT=1 keeps it without the option (read when an engine opens). */
+        if (!env_on) {
+            check(unlink(report) == 0 && setenv("AMBER_KEEP_REPORT", "1", 1) == 0, "the report removed, AMBER_KEEP_REPORT=1 set");
+            opts.keep_restoration_report = 0;
+            launch_into(&opts, &o);
+            check(exists(report), "R28 AMBER_KEEP_REPORT=1 keeps the report without the option");
+            unsetenv("AMBER_KEEP_REPORT");
+        }
+
         /* A host built with the 0.2.0 header passes version 1, a struct that ends before
          * keep_restoration_report: the library reads no further (the bytes after it here are
          * not the host's and say "keep"). */
         check(unlink(report) == 0, "the report removed");
         v1 = opts;
+        v1.keep_restoration_report = 1; /* overwritten below: past a version-1 struct's end */
         v1.version = 1;
         memset((char *)&v1 + prefix, 0xFF, sizeof v1 - prefix);
         launch_into(&v1, &o);

@@ -388,6 +388,13 @@ def test_r28_no_report_by_default(tmp_path):  # R28: off by default
     assert not (tmp_path / "last-restore.report").exists()
 
 
+def test_r28_keep_report_environment(tmp_path, monkeypatch):  # R28: AMBER_KEEP_REPORT=1
+    monkeypatch.setenv("AMBER_KEEP_REPORT", "1")
+    with amber.Engine("org.example.t", state_directory=str(tmp_path), delegate=Delegate()) as e:
+        assert e.launch().fresh
+    assert "fresh\tno-archive\t" in (tmp_path / "last-restore.report").read_text()
+
+
 def test_r20_key_provider_unavailable_defers(open_engine, store):  # R20
     key = b"s" * 32
     locked = {"v": False}
