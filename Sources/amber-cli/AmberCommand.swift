@@ -9,9 +9,9 @@ let amberVersion = "0.1.0"
 struct Amber: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "amber",
-        abstract: "Inspect property lists, keyed archives and restoration archives.",
+        abstract: "Inspect property lists, keyed archives, restoration archives and restoration reports.",
         version: "amber \(amberVersion)",
-        subcommands: [Dump.self, Info.self, Inspect.self, Version.self]
+        subcommands: [Dump.self, Info.self, Inspect.self, Report.self, Version.self]
     )
 }
 

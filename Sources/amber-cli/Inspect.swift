@@ -15,30 +15,65 @@ extension Amber {
                 order, indented by depth: its path, class, kind, relation, restoration class and \
                 blueprint, and each key of its state with its value. References to restorable \
                 objects are shown by the path they name. --json prints the same as one JSON \
-                document. Nothing is restored: no host code runs.
+                document; --dot draws the tree as a Graphviz graph (identifiers, classes, kinds \
+                and the number of keys of each state; `amber inspect --dot ... | dot -Tsvg`). \
+                Nothing is restored: no host code runs.
+
+                With --app, the archive and its key are those of an engine opened with the \
+                default options for that application id: state.archive and archive.key in \
+                $XDG_STATE_HOME/<app-id>, else ~/.local/state/<app-id>. An archive is consumed \
+                at launch: after a launch there is none until the next save (amber report \
+                --app says what the launch did, if the engine kept its report).
                 """
         )
 
         @Flag(name: .long, help: "Print one JSON document instead of text.")
         var json = false
 
+        @Flag(name: .long, help: "Print the tree as a Graphviz DOT graph instead of text.")
+        var dot = false
+
         @Option(name: .long, help: "The key file of an encrypted archive (32 bytes, mode 0600).")
         var keyFile: String?
 
-        @Argument(help: "The restoration archive to read.")
-        var file: String
+        @Option(name: .long, help: "Find the archive and its key in this application's state directory.")
+        var app: String?
+
+        @Argument(help: "The restoration archive to read (not with --app).")
+        var file: String?
+
+        func validate() throws {
+            if json && dot { throw ValidationError("--json and --dot are two outputs: give one") }
+            if app != nil && file != nil { throw ValidationError("give a file or --app, not both") }
+            if app == nil && file == nil { throw ValidationError("give the archive to read, or --app <app-id>") }
+        }
 
         func run() throws {
+            var path = file ?? ""
+            var key = keyFile
             let output: [UInt8]
             do {
-                let bytes = try readFile(file)
+                if let app {
+                    // The engine's own names (an encrypted archive without its key file: the
+                    // error names the key file's path).
+                    let files = try StateFiles(appID: app)
+                    path = try files.existingArchive().archive
+                    if key == nil { key = files.keyPath }
+                }
+                let bytes = try readFile(path)
                 let header = EnvelopeFormat.looksLikeEnvelope(bytes) ? try EnvelopeFormat.header(of: bytes) : nil
-                let plain = try openEnvelope(bytes, keyFile: keyFile)
+                let plain = try openEnvelope(bytes, keyFile: key)
                 let archive = try restorationArchive(plain, inEnvelope: header != nil)
-                let inspection = try Inspection(archive, file: file, size: bytes.count, envelope: header)
-                output = json ? JSONWriter.format(inspection.json()) : Array(inspection.text().utf8)
+                let inspection = try Inspection(archive, file: path, size: bytes.count, envelope: header)
+                if json {
+                    output = JSONWriter.format(inspection.json())
+                } else if dot {
+                    output = Array(inspection.dot().utf8)
+                } else {
+                    output = Array(inspection.text().utf8)
+                }
             } catch {
-                reject(file, error)
+                reject(app.map { "--app \($0)" } ?? path, error)
                 throw ExitCode.failure
             }
             writeOut(output)

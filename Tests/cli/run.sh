@@ -906,6 +906,144 @@ check_reject "inspect: a text file is not a restoration archive" text.plist "not
 check_reject "inspect: a damaged restoration archive, the engine's reason" bad-parent.archive "names record 5 as its parent" inspect bad-parent.archive
 check_reject "inspect: a missing file" "$WORK/missing.archive" "No such file" inspect "$WORK/missing.archive"
 
+# ---------------------------------------------------------------------------------------------
+# Finding out why (issue 29): inspect --app finds the archive and its key as an engine opened with
+# the default options does ($XDG_STATE_HOME/<app-id>/state.archive and archive.key); inspect
+# --dot; amber report reads the report an engine keeps (last-restore.report, format 1).
+
+state="$WORK/xdg-state"
+appdir="$state/org.example.homepwner"
+mkdir -p "$appdir" && chmod 700 "$state" "$appdir"
+cp "$FIXTURES/homepwner.archive" "$appdir/state.archive"
+cp "$FIXTURES/homepwner.key" "$appdir/archive.key" && chmod 600 "$appdir/archive.key"
+XDG_STATE_HOME="$state" "$AMBER" inspect --app org.example.homepwner > out 2> err
+rc=$?
+"$AMBER" inspect --key-file private.key sealed.archive > expected-tree 2>/dev/null
+if [[ $rc -eq 0 && ! -s err ]] && grep -qx "file: $appdir/state.archive ([0-9]* bytes)" out \
+    && diff <(tail -n +2 out) <(tail -n +2 expected-tree) > msg; then
+    pass "inspect --app: the archive and its key found in \$XDG_STATE_HOME/<app-id>, the same tree as with --key-file"
+else fail "inspect --app" "exit $rc $(cat err msg; head -3 out)"; fi
+XDG_STATE_HOME="$state" "$AMBER" inspect --json --app org.example.homepwner > out 2> err
+if [[ $? -eq 0 ]] && python3 -c 'import json; d = json.load(open("out")); assert len(d["objects"]) == 8' > msg 2>&1; then
+    pass "inspect --json --app"
+else fail "inspect --json --app" "$(cat err msg)"; fi
+home_state="$WORK/home/.local/state/org.example.homepwner"
+mkdir -p "$home_state" && cp "$appdir/state.archive" "$appdir/archive.key" "$home_state/"
+if env -u XDG_STATE_HOME HOME="$WORK/home" "$AMBER" inspect --app org.example.homepwner > out 2> err \
+    && grep -qx "file: $home_state/state.archive ([0-9]* bytes)" out; then
+    pass "inspect --app: without XDG_STATE_HOME, ~/.local/state/<app-id>"
+else fail "inspect --app: ~/.local/state" "$(cat err; head -3 out)"; fi
+
+check_app_reject() {  # NAME REASON ARGS...: with XDG_STATE_HOME=$state, one line naming REASON
+    local name=$1 reason=$2
+    shift 2
+    XDG_STATE_HOME="$state" "$AMBER" "$@" > out 2> err
+    rc=$?
+    if [[ $rc -eq 1 && ! -s out && $(wc -l < err) -eq 1 ]] && grep -qF -- "$reason" err; then pass "$name"
+    else fail "$name" "exit $rc: $(cat err; head -c 300 out)"; fi
+}
+check_app_reject "inspect --app: no state directory: the paths tried" \
+    "'$state/org.example.nothing/state.archive' does not exist (the state directory '$state/org.example.nothing' does not exist" \
+    inspect --app org.example.nothing
+mkdir -p "$state/org.example.empty"
+check_app_reject "inspect --app: no archive: its path, and that an archive is consumed at launch" \
+    "'$state/org.example.empty/state.archive' does not exist; an archive is consumed at launch" inspect --app org.example.empty
+mkdir -p "$state/org.example.nokey" && cp "$appdir/state.archive" "$state/org.example.nokey/"
+check_app_reject "inspect --app: an encrypted archive without its key: the key file's path" \
+    "the key file '$state/org.example.nokey/archive.key' does not exist" inspect --app org.example.nokey
+check_app_reject "inspect --app: an application id that is not a file name" "is not a usable application id" inspect --app ../x
+run inspect --app org.example.homepwner sealed.archive
+if [[ $rc -ne 0 && $rc -ne 1 && -s err && ! -s out ]] && grep -q "not both" err; then pass "inspect: --app and a file: a usage error"
+else fail "inspect: --app and a file" "exit $rc: $(cat err)"; fi
+run inspect
+if [[ $rc -ne 0 && $rc -ne 1 && -s err && ! -s out ]]; then pass "inspect: neither a file nor --app: a usage error"
+else fail "inspect: neither a file nor --app" "exit $rc: $(cat err)"; fi
+
+run inspect --dot --key-file private.key sealed2.archive
+"$AMBER" inspect --json --key-file private.key sealed2.archive > tree.json 2>/dev/null
+if [[ $rc -eq 0 && ! -s err ]] && python3 - > msg 2>&1 <<'PY'
+import json, re
+dot = open("out").read()
+tree = json.load(open("tree.json"))
+lines = dot.splitlines()
+assert lines[0] == "digraph amber {" and lines[-1] == "}", (lines[0], lines[-1])
+nodes = {}
+for line in lines:
+    m = re.fullmatch(r'  r(\d+) \[label="((?:[^"\\]|\\.)*)", shape=(box|note)(.*)\];', line)
+    if m:
+        nodes[int(m.group(1))] = (m.group(2).split("\\n"), m.group(3), m.group(4))
+edges = [tuple(map(int, m.groups())) for m in (re.match(r"  r(\d+) -> r(\d+)", l) for l in lines) if m]
+objects = tree["objects"]
+assert sorted(nodes) == list(range(len(objects))), sorted(nodes)
+for o in objects:
+    label, shape, rest = nodes[o["index"]]
+    assert label[0] == o["path"][-1] + (f'[{o["position"]}]' if o["position"] else ""), label
+    kind = o["kind"] + (f' ({o["viewKind"]})' if o["viewKind"] else "")
+    assert label[1] == f'{o["class"]} · {kind}', label
+    n = len(o["state"])
+    assert label[2] == f'{n} key{"" if n == 1 else "s"}', label
+    assert (shape == "note") == (o["kind"] == "object")
+    assert ("penwidth=2" in rest) == o["root"]
+assert sorted(edges) == sorted((o["parent"], o["index"]) for o in objects if o["parent"] is not None), edges
+assert "itemName" not in dot and "Spork" not in dot  # no state values
+PY
+then pass "inspect --dot: a DOT graph, one node per object (identifier, class, kind, keys), one edge per parent"
+else fail "inspect --dot" "exit $rc $(cat err msg; head -5 out)"; fi
+run inspect --dot --json rich.archive
+if [[ $rc -ne 0 && $rc -ne 1 && -s err && ! -s out ]]; then pass "inspect: --dot and --json: a usage error"
+else fail "inspect: --dot and --json" "exit $rc: $(cat err)"; fi
+run inspect --dot rich.archive
+if [[ $rc -eq 0 && $(head -1 out) == "digraph amber {" ]] && grep -q ' -> ' out; then pass "inspect --dot: an unencrypted archive"
+else fail "inspect --dot: rich.archive" "exit $rc $(cat err)"; fi
+
+# A report as an engine writes it (KeptRestorationReport, format 1): fields escaped %XX.
+printf 'amber-restoration-report\t1\napp\torg.example.homepwner\nwritten\t1764186422\nresult\trestored\n' > restored.report
+printf 'record\trestored\t\tcontroller\tNavController\t0\t\tNavRoot\t0\n' >> restored.report
+printf 'record\tnot-found\t\tview\tUITableView\t2\tno step of the lookup found it\tNavRoot\t0\tItems%%09A\t1\n' >> restored.report
+printf 'record\tdecode-error\tthe callback failed%%0A(code 7)\tcontroller\tDetail\t0\t\tNavRoot\t0\tDetail\t0\n' >> restored.report
+printf 'note\tremoved 1 temporary file(s)\nend\n' >> restored.report
+run report restored.report
+if [[ $rc -eq 0 && ! -s err ]] && diff out - > msg <<'TXT'
+report: restored.report
+application: org.example.homepwner
+written: 2025-11-26T19:47:02.000Z
+restored 1 of 3 archived objects
+  restored  /NavRoot  NavController (controller)
+  not found  /NavRoot/Items\tA[1]  UITableView (view)  — no step of the lookup found it
+    dropped model identifiers: 2
+  decode error: the callback failed\n(code 7)  /NavRoot/Detail  Detail (controller)
+  note: removed 1 temporary file(s)
+TXT
+then pass "report: the kept report as text, control characters escaped"
+else fail "report: text" "exit $rc $(cat err msg)"; fi
+run report --json restored.report
+if [[ $rc -eq 0 && ! -s err ]] && python3 -c '
+import json
+d = json.load(open("out"))
+assert d["app"] == "org.example.homepwner" and d["result"] == "restored" and d["freshLaunch"] is None and d["format"] == 1
+r = d["records"]
+assert [x["outcome"] for x in r] == ["restored", "not-found", "decode-error"]
+assert r[1]["path"] == ["NavRoot", "Items\tA"] and r[1]["positions"] == [0, 1] and r[1]["droppedModelIdentifiers"] == 2
+assert r[2]["message"] == "the callback failed\n(code 7)" and r[0]["note"] is None
+assert d["notes"] == ["removed 1 temporary file(s)"]
+' > msg 2>&1; then pass "report --json: one JSON document"
+else fail "report --json" "exit $rc $(cat err msg)"; fi
+printf 'amber-restoration-report\t1\napp\torg.example.homepwner\nwritten\t0\nresult\tfresh\nfresh\tkey-unavailable\tthe key file is locked\nend\n' > "$appdir/last-restore.report"
+XDG_STATE_HOME="$state" "$AMBER" report --app org.example.homepwner > out 2> err
+if [[ $? -eq 0 ]] && grep -qx "report: $appdir/last-restore.report" out && grep -qx "fresh launch: key unavailable: the key file is locked" out; then
+    pass "report --app: the report found in the state directory; a fresh launch's reason"
+else fail "report --app" "$(cat err out)"; fi
+rm "$appdir/state.archive"
+check_app_reject "inspect --app: the archive consumed, the kept report named" \
+    "holds the last restoration's report (amber report)" inspect --app org.example.homepwner
+check_app_reject "report --app: no report: its path and how to keep one" \
+    "'$state/org.example.empty/last-restore.report' does not exist; the engine keeps one" report --app org.example.empty
+printf 'amber-restoration-report\t2\nend\n' > future.report
+check_reject "report: another format version is refused" future.report "this version of Amber reads format 1" report future.report
+head -n 6 restored.report > cut.report
+check_reject "report: a report cut short is refused" cut.report "not a whole restoration report" report cut.report
+check_reject "report: a file that is not a report" text.plist "not a restoration report" report text.plist
+
 run dump
 if [[ $rc -ne 0 && $rc -ne 1 && -s err && ! -s out ]]; then
     pass "usage error: missing FILE (ArgumentParser's exit status $rc)"

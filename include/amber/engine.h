@@ -109,9 +109,18 @@ typedef struct amber_engine_options {
     void *key_ctx;
     /** Called once with key_ctx when the engine no longer needs it; may be NULL. */
     void (*key_ctx_free)(void *ctx);
+    /** Non-zero: after each launch or restore, keep the restoration's report on disk as
+     *  `last-restore.report` beside the archive (in state_directory, else the default state
+     *  directory), replacing the previous one, written atomically; `amber report` prints it. Like
+     *  the log it holds no state values (paths, classes, outcomes, reasons only). 0 (default):
+     *  kept only when the environment variable AMBER_KEEP_REPORT is "1". Ignored with
+     *  memory_store. Since version 2. */
+    int keep_restoration_report;
 } amber_engine_options;
 
-#define AMBER_ENGINE_OPTIONS_VERSION 1
+/** 2: keep_restoration_report added at the end. Options of version 1 (the struct without it,
+ *  from a host built with the 0.2.0 header) are still accepted: only their members are read. */
+#define AMBER_ENGINE_OPTIONS_VERSION 2
 /** Options with every member at its default and the version set. */
 #define AMBER_ENGINE_OPTIONS_INIT AMBER_STRUCT_INIT_(AMBER_ENGINE_OPTIONS_VERSION)
 

@@ -23,10 +23,20 @@ func engineBox(_ handle: OpaquePointer?) throws(AmberError) -> EngineBox {
         var o = amber_engine_options()
         o.version = CUnsignedInt(AMBER_ENGINE_OPTIONS_VERSION)
         if let options {
-            guard options.pointee.version == AMBER_ENGINE_OPTIONS_VERSION else {
-                throw invalid("amber_engine_options version \(options.pointee.version) is not supported (expected \(AMBER_ENGINE_OPTIONS_VERSION))")
+            // The struct's version says how much of it the host has: version 1 ends before
+            // keep_restoration_report, so only that prefix is read (the rest keeps its default).
+            let version = UnsafeRawPointer(options).load(as: CUnsignedInt.self)
+            switch version {
+            case CUnsignedInt(AMBER_ENGINE_OPTIONS_VERSION):
+                o = options.pointee
+            case 1:
+                let size = MemoryLayout<amber_engine_options>.offset(of: \.keep_restoration_report)!
+                let prefix = UnsafeRawBufferPointer(start: UnsafeRawPointer(options), count: size)
+                withUnsafeMutableBytes(of: &o) { UnsafeMutableRawBufferPointer(rebasing: $0[..<size]).copyMemory(from: prefix) }
+                o.version = CUnsignedInt(AMBER_ENGINE_OPTIONS_VERSION)
+            default:
+                throw invalid("amber_engine_options version \(version) is not supported (expected \(AMBER_ENGINE_OPTIONS_VERSION), or 1)")
             }
-            o = options.pointee
         }
         // The options as the engine's own (EngineOptions, which holds the defaults).
         var choices = EngineOptions()
@@ -58,6 +68,7 @@ func engineBox(_ handle: OpaquePointer?) throws(AmberError) -> EngineBox {
         default:
             throw invalid("\(o.protection.rawValue) is not an amber_protection")
         }
+        choices.keepsRestorationReport = o.keep_restoration_report != 0
         let configuration = try EngineConfiguration(appID: appID, options: choices)
         let box = EngineBox(engine: Engine(configuration: configuration))
         box.storeContext = storeContext

@@ -22,14 +22,14 @@ extension Engine {
         if applicationState == .notRunning { applicationState = state }
         delegate.willFinishLaunching?()
         defaultSetup()
-        var report = restore()
+        var report = restoreWithoutKeeping()
         delegate.didFinishLaunching?()
         do {
             try notificationCenter.post(name: AppNotification.didFinishLaunching, sender: .engine)
         } catch {
             report.notes.append("an observer of \(AppNotification.didFinishLaunching) failed: \(AmberError.wrapping(error).message)")
         }
-        return report
+        return keepReport(report)
     }
 
     /// The launch sequence of `launch()`, for a launch into the background (a background fetch,

@@ -22,6 +22,11 @@ public struct EngineConfiguration {
     public var attachesRestoredObjects: Bool
     /// The system version recorded in archives; nil (default): the kernel's release (`uname -r`).
     public var systemVersion: String?
+    /// The directory each restoration's report is kept in (`KeptRestorationReport`), nil to
+    /// keep none. Default: none, unless `AMBER_KEEP_REPORT=1` and the store is a `FileStore`
+    /// (then its directory). `init(appID:options:)` sets it from
+    /// `EngineOptions.keepsRestorationReport`.
+    public var reportDirectory: String?
 
     /// Creates a configuration. An `envelope` of nil is the default protection for `store`
     /// (`defaultEnvelope(for:appID:bundleVersion:)`): archives are encrypted unless the host
@@ -34,7 +39,8 @@ public struct EngineConfiguration {
         limits: ArchiveLimits = .default,
         envelope: (any ArchiveEnvelope)? = nil,
         attachesRestoredObjects: Bool = true,
-        systemVersion: String? = nil
+        systemVersion: String? = nil,
+        reportDirectory: String? = nil
     ) {
         self.appID = appID
         self.bundleVersion = bundleVersion
@@ -44,6 +50,11 @@ public struct EngineConfiguration {
         self.envelope = envelope ?? Self.defaultEnvelope(for: store, appID: appID, bundleVersion: bundleVersion)
         self.attachesRestoredObjects = attachesRestoredObjects
         self.systemVersion = systemVersion
+        if let reportDirectory {
+            self.reportDirectory = reportDirectory
+        } else if EngineOptions.environmentKeepsReport(), let files = store as? FileStore {
+            self.reportDirectory = files.directory
+        }
     }
 }
 

@@ -38,10 +38,33 @@ public struct EngineOptions {
     public var bundleVersion = defaultBundleVersion
     /// The interface idiom recorded in every archive.
     public var interfaceIdiom = defaultInterfaceIdiom
+    /// Where the archive and the launch guard are kept. Default: the state directory.
     public var storage = Storage.stateDirectory
+    /// How archives are protected. Default: AES-256-GCM under `archive.key` beside the archive.
     public var protection = Protection.keyFile(nil)
+    /// Whether each restoration's report is kept on disk, as `last-restore.report` in the
+    /// storage's directory (`KeptRestorationReport`), replacing the previous one, so that
+    /// `amber report` can say why a restore did not happen after the process is gone. It holds
+    /// no state values (SPEC R28, as the log, R29). Default false; the environment variable
+    /// `AMBER_KEEP_REPORT=1` turns it on for every engine of the process. A store in memory keeps
+    /// no report (it has no directory); a host's store keeps it in its `directory`, else in the
+    /// state directory (none without a home directory).
+    public var keepsRestorationReport = false
 
     public init() {}
+
+    /// The environment variable that keeps the restoration report whatever the option says.
+    public static let keepReportVariable = "AMBER_KEEP_REPORT"
+
+    /// Whether the process's `AMBER_KEEP_REPORT` asks for the report to be kept: exactly `1`.
+    public static func environmentKeepsReport() -> Bool {
+        environmentKeepsReport(FileSystem.environment)
+    }
+
+    /// Whether `AMBER_KEEP_REPORT`, as `environment` reads it, is exactly `1`.
+    public static func environmentKeepsReport(_ environment: (String) -> String?) -> Bool {
+        environment(keepReportVariable) == "1"
+    }
 }
 
 extension EngineConfiguration {
@@ -54,13 +77,29 @@ extension EngineConfiguration {
     public init(appID: String, options: EngineOptions = EngineOptions()) throws(AmberError) {
         try AppDirectories.validate(appID: appID)
         let store: any ArchiveStore
+        // The directory a kept report goes in; nil for a store in memory.
+        let filesDirectory: String?
         switch options.storage {
-        case .stateDirectory: store = try FileStore(appID: appID)
+        case .stateDirectory:
+            let files = try FileStore(appID: appID)
+            store = files
+            filesDirectory = files.directory
         case .directory(let directory):
             guard !directory.isEmpty else { throw AmberError(.invalidArgument, "the state directory is empty") }
-            store = FileStore(directory: directory)
-        case .memory: store = MemoryStore()
-        case .custom(let custom, _): store = custom
+            let files = FileStore(directory: directory)
+            store = files
+            filesDirectory = files.directory
+        case .memory:
+            store = MemoryStore()
+            filesDirectory = nil
+        case .custom(let custom, let directory):
+            store = custom
+            if directory == nil, options.keepsRestorationReport || EngineOptions.environmentKeepsReport() {
+                // Without a home directory there is nowhere to keep it: the engine keeps none.
+                filesDirectory = try? FileStore.defaultDirectory(appID: appID)
+            } else {
+                filesDirectory = directory
+            }
         }
         let envelope: SealedEnvelope
         switch options.protection {
@@ -83,6 +122,8 @@ extension EngineConfiguration {
         self.init(
             appID: appID, bundleVersion: options.bundleVersion, interfaceIdiom: options.interfaceIdiom,
             store: store, envelope: envelope)
+        let keeps = options.keepsRestorationReport || EngineOptions.environmentKeepsReport()
+        reportDirectory = keeps ? filesDirectory.map { StateFiles(directory: $0).directory } : nil
     }
 
     /// The key file at `path` (a file name alone is in the working directory).

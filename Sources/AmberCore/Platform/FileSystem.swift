@@ -182,6 +182,14 @@ enum FileSystem {
         return (fd, info)
     }
 
+    /// The mode (type and permissions) of what a path names, symbolic links followed; nil if
+    /// nothing is there.
+    static func statusMode(_ path: String) -> mode_t? {
+        var info = stat()
+        guard system_stat(path, &info) == 0 else { return nil }
+        return info.st_mode
+    }
+
     /// The mode (type and permissions) `lstat` gives for a path, or nil if nothing is there.
     static func linkStatusMode(_ path: String) -> mode_t? {
         var info = stat()

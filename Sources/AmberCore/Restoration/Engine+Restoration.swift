@@ -33,7 +33,36 @@ extension Engine {
     ///    last extension completes.
     ///
     /// Never throws and never traps: everything that went wrong is in the report (SPEC R16).
+    /// With `EngineConfiguration.reportDirectory` set, the report is also kept on disk
+    /// (`keepReport(_:)`).
     public func restore() -> RestorationReport {
+        keepReport(restoreWithoutKeeping())
+    }
+
+    /// Writes what is kept of a restoration's report (`KeptRestorationReport`) in
+    /// `configuration.reportDirectory`, if set, replacing the previous one (SPEC R28). A call that
+    /// restored nothing because a restoration is under way replaces nothing. A report that cannot
+    /// be written is logged (warn) and noted in the report returned; the restoration is not
+    /// affected.
+    func keepReport(_ report: RestorationReport) -> RestorationReport {
+        guard let directory = configuration.reportDirectory, report.freshLaunchReason != .restorationInProgress else {
+            return report
+        }
+        let seconds = Int64(FileSystem.now().rounded(.down)) + 978_307_200
+        do {
+            try KeptRestorationReport(report, appID: configuration.appID, written: seconds).write(toDirectory: directory)
+            return report
+        } catch {
+            var noted = report
+            let message = "the restoration report could not be kept in '\(directory)': \(error.message)"
+            log(.warn) { message }
+            noted.notes.append(message)
+            return noted
+        }
+    }
+
+    /// `restore()` without keeping its report.
+    func restoreWithoutKeeping() -> RestorationReport {
         guard activity == .idle, !waitingForExtensions else {
             return RestorationReport(freshLaunchReason: .restorationInProgress)
         }

@@ -11,6 +11,11 @@
  *                          size, recreates the objects, restores them, and prints the restored
  *                          tree and the report (with the model identifiers that were dropped).
  *
+ * Both runs keep their restoration report as DIR/last-restore.report (keep_restoration_report).
+ * With DIR the default state directory, ~/.local/state/org.example.homepwner (or
+ * $XDG_STATE_HOME/org.example.homepwner), `amber inspect --app org.example.homepwner` prints the
+ * archive after run1, and `amber report --app org.example.homepwner` the report of run2.
+ *
  * The interface (restoration paths in brackets):
  *
  *   window 1: NavRoot, a navigation stack                      [NavRoot]
@@ -500,6 +505,8 @@ static int run1(const char *dir) {
     options = (amber_engine_options)AMBER_ENGINE_OPTIONS_INIT;
     options.state_directory = dir; /* the built-in file store: DIR/state.archive */
     options.bundle_version = "4.2";
+    /* Keep each launch's restoration report as DIR/last-restore.report (`amber report`). */
+    options.keep_restoration_report = 1;
     check(amber_engine_open(&engine, APP_ID, &options), "amber_engine_open");
 
     delegate = (amber_delegate)AMBER_DELEGATE_INIT;
@@ -664,6 +671,7 @@ static int run2(const char *dir) {
     options = (amber_engine_options)AMBER_ENGINE_OPTIONS_INIT;
     options.state_directory = dir;
     options.bundle_version = "4.2";
+    options.keep_restoration_report = 1;
     check(amber_engine_open(&engine, APP_ID, &options), "amber_engine_open");
 
     cls = (amber_restoration_class)AMBER_RESTORATION_CLASS_INIT;
@@ -722,6 +730,7 @@ static int run2(const char *dir) {
 
     rc = amber_engine_snapshot(&snapshot, &snapshot_size, engine);
     printf("after restoring, the snapshot: %s\n", rc == AMBER_NOT_FOUND ? "gone, discarded with the archive" : "still there?");
+    printf("the restoration report is kept in %s/last-restore.report (amber report prints it)\n", dir);
 
     amber_report_free(report);
     amber_engine_close(engine); /* frees the restored objects and their screens */

@@ -11,6 +11,10 @@
  * - A first save killed while it created the key file leaves `.archive.key.<hex>.tmp` files, one
  *   a second hard link of the live key: the next launch removes them with the archive's own
  *   temporary files, and still restores (also for a key file given by key_file elsewhere).
+ * - R28 keep_restoration_report (issue 29): each launch's report is kept as
+ *   DIR/last-restore.report (0600, no state values), replaced by the next launch; also with
+ *   AMBER_KEEP_REPORT=1 alone; options of version 1 (the 0.2.0 struct) are still accepted and
+ *   nothing past their end is read.
  *
  * A failed directory fsync after the rename (item 6) is tested from Swift with the fault
  * injector (FileHardeningTests); the C ABI exposes no fault injection.
@@ -24,6 +28,7 @@
 #include "scratch.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -307,6 +312,68 @@ int main(void) {
         bounded(DO_LAUNCH, &opts, NULL, &o);
         check(!exists(other_left) && o.value == AMBER_FRESH_NONE,
               "R19 the launch removes the key_file's leftover too, and restores");
+        screen.text = "the draft";
+    }
+
+    printf("== R28 keep_restoration_report: each launch's report kept beside the archive, no state values\n");
+    {
+        char report[700], text[8192];
+        amber_engine_options v1;
+        size_t prefix = offsetof(amber_engine_options, keep_restoration_report);
+        FILE *f;
+        size_t n = 0;
+        struct stat st;
+        const char *keep_env = getenv("AMBER_KEEP_REPORT");
+        int env_on = keep_env != NULL && strcmp(keep_env, "1") == 0;
+        snprintf(dir, sizeof dir, "%s/report", root);
+        snprintf(report, sizeof report, "%s/last-restore.report", dir);
+        screen.text = "a secret draft";
+        options(&opts, dir, NULL);
+        check(save(&opts) == AMBER_OK, "a save");
+        launch_into(&opts, &o);
+        check(o.value == AMBER_FRESH_NONE && (env_on || !exists(report)),
+              "R28 without the option (and without AMBER_KEEP_REPORT=1) no report is kept");
+        check(save(&opts) == AMBER_OK, "a save");
+        opts.keep_restoration_report = 1;
+        launch_into(&opts, &o);
+        check(o.value == AMBER_FRESH_NONE && exists(report), "R28 with keep_restoration_report: DIR/last-restore.report after the launch");
+        check(stat(report, &st) == 0 && (st.st_mode & 0777) == 0600, "R28 ... owner-only (0600)");
+        f = fopen(report, "rb");
+        if (f) { n = fread(text, 1, sizeof text - 1, f); fclose(f); }
+        text[n] = 0;
+        check(strncmp(text, "amber-restoration-report\t1\n", 27) == 0 && strstr(text, "\nresult\trestored\n") != NULL &&
+                  strstr(text, "record\trestored\t\tcontroller\tEditor\t0\t") != NULL && strstr(text, "\tEditor\t0\n") != NULL &&
+                  strstr(text, "\nend\n") != NULL,
+              "R28 ... it says what the launch did: restored, the record's outcome, path and class");
+        check(strstr(text, "secret") == NULL, "R28 ... and holds no state value");
+        launch_into(&opts, &o);
+        f = fopen(report, "rb");
+        n = 0;
+        if (f) { n = fread(text, 1, sizeof text - 1, f); fclose(f); }
+        text[n] = 0;
+        check(o.value == AMBER_FRESH_NO_ARCHIVE && strstr(text, "fresh\tno-archive\t") != NULL,
+              "R28 the next launch replaces it: a fresh launch, no archive (consumed, R14)");
+
+        /* AMBER_KEEP_REPORT=1 keeps it without the option (read when an engine opens). */
+        if (!env_on) {
+            check(unlink(report) == 0 && setenv("AMBER_KEEP_REPORT", "1", 1) == 0, "the report removed, AMBER_KEEP_REPORT=1 set");
+            opts.keep_restoration_report = 0;
+            launch_into(&opts, &o);
+            check(exists(report), "R28 AMBER_KEEP_REPORT=1 keeps the report without the option");
+            unsetenv("AMBER_KEEP_REPORT");
+        }
+
+        /* A host built with the 0.2.0 header passes version 1, a struct that ends before
+         * keep_restoration_report: the library reads no further (the bytes after it here are
+         * not the host's and say "keep"). */
+        check(unlink(report) == 0, "the report removed");
+        v1 = opts;
+        v1.keep_restoration_report = 1; /* overwritten below: past a version-1 struct's end */
+        v1.version = 1;
+        memset((char *)&v1 + prefix, 0xFF, sizeof v1 - prefix);
+        launch_into(&v1, &o);
+        check(o.value == AMBER_FRESH_NO_ARCHIVE && (env_on || !exists(report)),
+              "options of version 1 are accepted, and what lies past their end is not read");
         screen.text = "the draft";
     }
 

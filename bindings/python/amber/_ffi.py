@@ -187,7 +187,7 @@ class EngineOptions(Structure):
                 ("store", POINTER(Store)), ("store_ctx", c_void_p), ("store_ctx_free", CtxFree),
                 ("state_directory", c_char_p), ("memory_store", c_int), ("protection", c_int),
                 ("key_file", c_char_p), ("fixed_key", POINTER(c_uint8)), ("key_callback", KeyCallback),
-                ("key_ctx", c_void_p), ("key_ctx_free", CtxFree)]
+                ("key_ctx", c_void_p), ("key_ctx_free", CtxFree), ("keep_restoration_report", c_int)]
 
 
 class ObjectCallbacks(Structure):
@@ -226,7 +226,7 @@ class ModelAssociation(Structure):
 # The versions of the structs above (the *_VERSION macros): a struct zeroed with its version set is
 # valid (AMBER_*_INIT); zero members mean the defaults.
 STORE_VERSION = 1
-ENGINE_OPTIONS_VERSION = 1
+ENGINE_OPTIONS_VERSION = 2
 OBJECT_CALLBACKS_VERSION = 1
 RESTORATION_CLASS_VERSION = 1
 BLUEPRINT_FACTORY_VERSION = 1

@@ -116,12 +116,16 @@ class Engine:
     :param bundle_version: recorded in every archive (R8).
     :param interface_idiom: recorded in every archive (R8).
     :param delegate: an object with any of the delegate's methods (see set_delegate).
+    :param keep_restoration_report: after each launch or restore, keep the restoration's report
+        as ``last-restore.report`` beside the archive (no state values; ``amber report`` prints
+        it). Default off, unless the environment variable AMBER_KEEP_REPORT is "1". Ignored with
+        memory_store.
     """
 
     def __init__(self, app_id: str, *, state_directory: Optional[str] = None, memory_store: bool = False,
                  store: Optional[Store] = None, protection: Optional[Protection] = None,
                  bundle_version: Optional[str] = None, interface_idiom: Optional[str] = None,
-                 delegate: Any = None):
+                 delegate: Any = None, keep_restoration_report: bool = False):
         lib = load()
         self._h: Optional[_ffi.EngineP] = None
         self._keep: Dict[int, Any] = {}  # context number -> holder, until Amber frees the context
@@ -132,7 +136,8 @@ class Engine:
         self._preservation: Optional[PreservationReport] = None  # the last one preserve() returned
         self.app_id = app_id
         options = Options(self, state_directory=state_directory, memory_store=memory_store, store=store,
-                          protection=protection, bundle_version=bundle_version, interface_idiom=interface_idiom)
+                          protection=protection, bundle_version=bundle_version, interface_idiom=interface_idiom,
+                          keep_restoration_report=keep_restoration_report)
         out = _ffi.EngineP()
         try:
             lib.amber_engine_open(byref(out), c_text(app_id), byref(options.struct))

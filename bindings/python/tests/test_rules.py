@@ -358,6 +358,43 @@ def test_r19_file_store_atomic_owner_only(tmp_path):  # R19, R20
         assert not e.launch().fresh and root.decoded == {"title": "x"}
 
 
+def test_r28_keep_restoration_report(tmp_path):  # R28: the report kept beside the archive
+    report = tmp_path / "last-restore.report"
+    with amber.Engine("org.example.t", state_directory=str(tmp_path), delegate=Delegate()) as e:
+        e.add_root(Screen(e, "Root", {"title": "a secret title"}))
+        assert e.preserve()
+    with amber.Engine("org.example.t", state_directory=str(tmp_path), delegate=Delegate(),
+                      keep_restoration_report=True) as e:
+        e.add_root(Screen(e, "Root"))
+        assert not e.launch().fresh
+    text = report.read_text()
+    lines = text.splitlines()
+    assert lines[0] == "amber-restoration-report\t1" and lines[-1] == "end"
+    assert "app\torg.example.t" in lines and "result\trestored" in lines
+    assert any(line.startswith("record\trestored\t\tcontroller\t") and line.endswith("\tRoot\t0") for line in lines)
+    assert "secret" not in text  # like the log, no state values
+    assert stat.S_IMODE(os.stat(report).st_mode) == 0o600
+    with amber.Engine("org.example.t", state_directory=str(tmp_path), delegate=Delegate(),
+                      keep_restoration_report=True) as e:
+        assert e.launch().fresh  # the archive was consumed (R14): the report says so
+    assert "fresh\tno-archive\t" in report.read_text()
+
+
+def test_r28_no_report_by_default(tmp_path):  # R28: off by default
+    if os.environ.get("AMBER_KEEP_REPORT") == "1":
+        pytest.skip("AMBER_KEEP_REPORT=1 keeps every report")
+    with amber.Engine("org.example.t", state_directory=str(tmp_path), delegate=Delegate()) as e:
+        e.launch()
+    assert not (tmp_path / "last-restore.report").exists()
+
+
+def test_r28_keep_report_environment(tmp_path, monkeypatch):  # R28: AMBER_KEEP_REPORT=1
+    monkeypatch.setenv("AMBER_KEEP_REPORT", "1")
+    with amber.Engine("org.example.t", state_directory=str(tmp_path), delegate=Delegate()) as e:
+        assert e.launch().fresh
+    assert "fresh\tno-archive\t" in (tmp_path / "last-restore.report").read_text()
+
+
 def test_r20_key_provider_unavailable_defers(open_engine, store):  # R20
     key = b"s" * 32
     locked = {"v": False}
