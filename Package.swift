@@ -33,6 +33,7 @@ let package = Package(
             dependencies: [
                 "AmberArchive",
                 "AmberCore",
+                "CAmber",  // the version, from the header that defines it once
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -76,11 +76,17 @@ suite "C tests (bindings/c/run-tests.sh: headers, exports, the C ABI; $kills kil
     '^(== [^R]|FAIL|[0-9]+ passed, [0-9]+ failed|R19 [0-9]+ kills)' \
     env AMBER_SKIP_BUILD=1 AMBER_KILLS="$kills" bash bindings/c/run-tests.sh
 
-# The C demo: run 2 (after the item store changed) must show the same item selected at its new
-# row, the half-edited name with its cursor, the scroll position, and the deleted item dropped.
+# The C demo: amber inspect --app shows the archive after run 1; run 2 (after the item store
+# changed) must show the same item selected at its new row, the half-edited name with its
+# cursor, the scroll position, and the deleted item dropped; amber report --app shows its report.
 demo_ok() {
-    bash scripts/demo-c.sh > "$logs/demo-c.log" 2>&1 || return 1
+    local state
+    state=$(mktemp -d "${TMPDIR:-/tmp}/amber-demo-XXXXXX")
+    XDG_STATE_HOME=$state bash scripts/demo-c.sh > "$logs/demo-c.log" 2>&1 || { rm -rf "$state"; return 1; }
+    rm -rf "$state"
     sed -n '/^== homepwner .* run2$/,$p' "$logs/demo-c.log" > "$logs/demo-c-run2.log"
+    grep -q '^/NavRoot: UINavigationController' "$logs/demo-c.log" || return 1
+    grep -q '^report: ' "$logs/demo-c-run2.log" || return 1
     grep -q "restored 10 of 10 archived objects" "$logs/demo-c-run2.log" \
         && grep -q 'selected row 1: 7F3A-SPORK "Shiny Spork"' "$logs/demo-c-run2.log" \
         && grep -q 'NameField (UITextField)  text "Shiny Spork (edi", cursor at 16' "$logs/demo-c-run2.log" \

@@ -1,9 +1,11 @@
 import AmberArchive
 import AmberCore
 import ArgumentParser
+import CAmber
 import Foundation
 
-let amberVersion = "0.1.0"
+/// The version the header defines (AMBER_VERSION_STRING): the command is released with it.
+let amberVersion = AMBER_VERSION_STRING
 
 @main
 struct Amber: ParsableCommand {

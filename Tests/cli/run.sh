@@ -19,6 +19,7 @@ if [[ ! -x $AMBER ]]; then
 fi
 AMBER="$(cd "$(dirname "$AMBER")" && pwd)/$(basename "$AMBER")"
 FIXTURES="$(cd "$(dirname "$0")" && pwd)/fixtures"
+REPO="$(cd "$(dirname "$0")/../.." && pwd)"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/amber-cli-tests.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 cd "$WORK" || exit 2
@@ -1053,10 +1054,12 @@ fi
 run dump --no-such-flag binary.plist
 if [[ $rc -ne 0 && -s err ]]; then pass "usage error: unknown flag"; else fail "usage error: unknown flag" "exit status $rc"; fi
 
+# The version is the header's (include/amber/common.h defines it once).
+header_version=$(sed -n 's/^#define AMBER_VERSION_STRING "\(.*\)"$/\1/p' "$REPO/include/amber/common.h")
 run --version
-if [[ $rc -eq 0 && $(cat out) == "amber 0.1.0" ]]; then pass "amber --version"; else fail "amber --version" "$(cat out err)"; fi
+if [[ -n $header_version && $rc -eq 0 && $(cat out) == "amber $header_version" ]]; then pass "amber --version is the header's"; else fail "amber --version" "$(cat out err) (header: $header_version)"; fi
 run version
-if [[ $rc -eq 0 && $(cat out) == "amber 0.1.0" ]]; then pass "amber version"; else fail "amber version" "$(cat out err)"; fi
+if [[ $rc -eq 0 && $(cat out) == "amber $header_version" ]]; then pass "amber version"; else fail "amber version" "$(cat out err)"; fi
 
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

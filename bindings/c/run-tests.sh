@@ -3,7 +3,8 @@
 # include/amber/ alone, -Wall -Wextra -pedantic -Werror; the AMBER_*_INIT initialisers in C),
 # the export check, test_smoke, test_rules (every rule R1-R16, R28 and R29 through
 # the C ABI), test_values (an object's values in one call),
-# test_envelope (R20, R22), test_files (R19, R20, R22: special files, key file leftovers),
+# test_envelope (R20, R22), test_files (R19, R20, R22, R28: special files, key file leftovers,
+# the kept restoration report),
 # test_bounds (R1, R2, R22: depth, value and closing bounds), test_app (R23, R24, R25, R27),
 # test_views (R17, R18, R21) and
 # test_kill (R19: SIGKILL while saving, AMBER_KILLS times, default 1000) against libamber.so.
