@@ -117,7 +117,74 @@ assert _RECORD_LAYOUT.size == ctypes.sizeof(_ffi.ReportRecord)
 _OUTCOMES = {int(o): o for o in Outcome}
 
 
-class Report:
+class _LazyReport:
+    """What Report and PreservationReport share: a summary read at once, and the items
+    (records, entries) and Amber's text of them read from the C report when first asked for;
+    the C report is freed once both are read (``_read_done``), or when the report is collected.
+    A subclass says how C formats it, and what its values and items are."""
+    __slots__ = ("__weakref__", "_items", "_text", "_source")
+
+    def __init__(self, items: Sequence[Any], text: str) -> None:
+        self._items: Optional[Tuple[Any, ...]] = tuple(items)
+        self._text: Optional[str] = text
+        self._source: Optional[_CReport] = None
+
+    @property
+    def text(self) -> str:
+        """Amber's own text of the report (``str(report)``)."""
+        if self._text is None:
+            source = self._source
+            assert source is not None
+            with source.lock:
+                if self._text is None:
+                    out = _ffi.Buf()
+                    self._format(out, source.handle)
+                    self._text = take_text(out)
+                    self._read_done()
+        assert self._text is not None
+        return self._text
+
+    def _read_done(self) -> None:
+        """Frees the C report once the items and the text are read."""
+        source = self._source
+        if source is not None and self._items is not None and self._text is not None:
+            source.free()
+            self._source = None
+
+    def _format(self, out: _ffi.Buf, handle: Any) -> None:
+        """Amber's text of the C report ``handle``, into ``out``."""
+        raise NotImplementedError
+
+    def _values(self) -> Tuple[Any, ...]:
+        """The report's values, in the order its constructor takes them."""
+        raise NotImplementedError
+
+    def _all_items(self) -> Tuple[Any, ...]:
+        """The items (records or entries), read if they are not yet."""
+        raise NotImplementedError
+
+    def __len__(self) -> int:
+        if self._items is None and self._source is not None:
+            return self._source.count
+        return len(self._all_items())
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, _LazyReport)
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        return (type(self), self._values())
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class Report(_LazyReport):
     """What a launch restored and why not (R16): ``fresh_reason`` (FreshReason.NONE if it
     restored), the launch's ``message``, the ``protection`` in words, one Record per archived
     object (``records``), and Amber's own ``text`` of it (``str(report)``).
@@ -128,16 +195,14 @@ class Report:
     depend on when it is read: the engine reads the records not read yet before it frees an
     object or closes. The C report is freed once both are read, by ``close()``, or when the
     report is collected. ``Report(...)`` makes one from values, all read already."""
-    __slots__ = ("__weakref__", "fresh_reason", "message", "protection", "_records", "_text", "_source")
+    __slots__ = ("fresh_reason", "message", "protection")
 
     def __init__(self, fresh_reason: FreshReason, message: str, protection: str,
                  records: Sequence[Record] = (), text: str = ""):
+        super().__init__(records, text)
         self.fresh_reason = fresh_reason
         self.message = message
         self.protection = protection
-        self._records: Optional[Tuple[Record, ...]] = tuple(records)
-        self._text: Optional[str] = text
-        self._source: Optional[_CReport] = None
 
     @classmethod
     def from_c(cls, handle: _ffi.ReportP, engine: Optional["Engine"]) -> "Report":
@@ -152,7 +217,7 @@ class Report:
             lib.amber_report_free(handle)
             raise
         report = cls(reason, message, protection)
-        report._records = None if count else ()
+        report._items = None if count else ()
         report._text = None
         source = _CReport(handle, count, weakref.finalize(report, lib.amber_report_free, handle), report, engine)
         report._source = source
@@ -162,48 +227,27 @@ class Report:
 
     @property
     def records(self) -> Tuple[Record, ...]:
-        records = self._records
+        """One Record per archived object, in archive order."""
+        records = self._items
         if records is None:
             source = self._source
             assert source is not None
-            records = self._read_records(source.objects())
+            return self._read_records(source.objects())
         return records
-
-    @property
-    def text(self) -> str:
-        text = self._text
-        if text is None:
-            source = self._source
-            assert source is not None
-            with source.lock:
-                if self._text is None:
-                    out = _ffi.Buf()
-                    load().amber_report_format(byref(out), source.handle)
-                    self._text = take_text(out)
-                    self._read_done()
-            text = self._text
-        return text
 
     def _read_records(self, objects: Dict[Optional[int], "Object"]) -> Tuple[Record, ...]:
         source = self._source
-        if self._records is not None or source is None:
+        if self._items is not None or source is None:
             return self.records
         with source.lock:
-            if self._records is None:
-                self._records = _records(source.handle, source.count, objects)
+            if self._items is None:
+                self._items = _records(source.handle, source.count, objects)
                 engine = source.engine() if source.engine is not None else None
                 if engine is not None:
                     engine._reports.discard(source)
                 self._read_done()
-        assert self._records is not None
-        return self._records
-
-    def _read_done(self) -> None:
-        """Frees the C report once the records and the text are read."""
-        source = self._source
-        if source is not None and self._records is not None and self._text is not None:
-            source.free()
-            self._source = None
+        assert self._items is not None
+        return self._items
 
     @property
     def fresh(self) -> bool:
@@ -232,31 +276,18 @@ class Report:
     def _values(self) -> Tuple[Any, ...]:
         return (self.fresh_reason, self.message, self.protection, self.records, self.text)
 
-    def __len__(self) -> int:
-        if self._records is None and self._source is not None:
-            return self._source.count
-        return len(self.records)
+    def _format(self, out: _ffi.Buf, handle: Any) -> None:
+        load().amber_report_format(byref(out), handle)
+
+    def _all_items(self) -> Tuple[Any, ...]:
+        return self.records
 
     def __iter__(self) -> Iterator[Record]:
         return iter(self.records)
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Report):
-            return NotImplemented
-        return self._values() == other._values()
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __reduce__(self) -> Tuple[Any, ...]:
-        return (Report, self._values())
-
     def __repr__(self) -> str:
         return (f"Report(fresh_reason={self.fresh_reason!r}, message={self.message!r}, "
                 f"protection={self.protection!r}, records={self.records!r}, text={self.text!r})")
-
-    def __str__(self) -> str:
-        return self.text
 
 
 def _records(handle: _ffi.ReportP, count: int, objects: Dict[Optional[int], "Object"]) -> Tuple[Record, ...]:
@@ -293,7 +324,7 @@ assert _ENTRY_LAYOUT.size == ctypes.sizeof(_ffi.PreservationEntry)
 _LEFT_OUT = {int(r): r for r in LeftOut}
 
 
-class PreservationReport:
+class PreservationReport(_LazyReport):
     """What a preservation did (R28): ``saved`` (or why not: ``not_saved`` and ``message``), the
     archive's ``size`` in bytes (after encryption), one PreservationEntry per record of the
     archive (in archive order: preserved, or left out because its encode callback or one above
@@ -303,16 +334,14 @@ class PreservationReport:
     As for Report, the summary is read at once, ``entries`` and ``text`` when first asked for;
     the C report is freed once both are read, or when the report is collected. A report is true
     when an archive was written (``bool(report) == report.saved``)."""
-    __slots__ = ("__weakref__", "not_saved", "message", "size", "_entries", "_text", "_source")
+    __slots__ = ("not_saved", "message", "size")
 
     def __init__(self, not_saved: NotSaved, message: str, size: int,
                  entries: Sequence[PreservationEntry] = (), text: str = ""):
+        super().__init__(entries, text)
         self.not_saved = not_saved
         self.message = message
         self.size = size
-        self._entries: Optional[Tuple[PreservationEntry, ...]] = tuple(entries)
-        self._text: Optional[str] = text
-        self._source: Optional[_CReport] = None
 
     @classmethod
     def from_c(cls, handle: _ffi.PreservationP) -> "PreservationReport":
@@ -326,7 +355,7 @@ class PreservationReport:
             lib.amber_preservation_free(handle)
             raise
         report = cls(not_saved, message, size)
-        report._entries = None
+        report._items = None
         report._text = None
         report._source = _CReport(handle, count, weakref.finalize(report, lib.amber_preservation_free, handle),
                                   report, None)
@@ -334,44 +363,16 @@ class PreservationReport:
 
     @property
     def entries(self) -> Tuple[PreservationEntry, ...]:
-        entries = self._entries
-        if entries is None:
+        """One PreservationEntry per record, then per object left out before it was recorded."""
+        if self._items is None:
             source = self._source
             assert source is not None
             with source.lock:
-                if self._entries is None:
-                    self._entries = _entries(source.handle, source.count)
+                if self._items is None:
+                    self._items = _entries(source.handle, source.count)
                     self._read_done()
-            entries = self._entries
-            assert entries is not None
-        return entries
-
-    @property
-    def text(self) -> str:
-        text = self._text
-        if text is None:
-            source = self._source
-            assert source is not None
-            with source.lock:
-                if self._text is None:
-                    out = _ffi.Buf()
-                    load().amber_preservation_format(byref(out), source.handle)
-                    self._text = take_text(out)
-                    self._read_done()
-            text = self._text
-            assert text is not None
-        return text
-
-    def _read_done(self) -> None:
-        source = self._source
-        if source is not None and self._entries is not None and self._text is not None:
-            source.free()
-            self._source = None
-
-    def __len__(self) -> int:
-        if self._entries is None and self._source is not None:
-            return self._source.count
-        return len(self.entries)
+        assert self._items is not None
+        return self._items
 
     @property
     def saved(self) -> bool:
@@ -425,24 +426,19 @@ class PreservationReport:
                     _logger.warning("preserve: left out /%s (%s): its encode callback raised %s; the rest is saved",
                                     entry.path_string, entry.class_name, type(error).__name__)
                     break
-        self._entries = tuple(entries)
+        self._items = tuple(entries)
 
     def _values(self) -> Tuple[Any, ...]:
         return (self.not_saved, self.message, self.size, self.entries, self.text)
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, PreservationReport):
-            return NotImplemented
-        return self._values() == other._values()
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __reduce__(self) -> Tuple[Any, ...]:
-        return (PreservationReport, self._values())
-
     def __bool__(self) -> bool:
         return self.not_saved == NotSaved.NONE
+
+    def _format(self, out: _ffi.Buf, handle: Any) -> None:
+        load().amber_preservation_format(byref(out), handle)
+
+    def _all_items(self) -> Tuple[Any, ...]:
+        return self.entries
 
     def __iter__(self) -> Iterator[PreservationEntry]:
         return iter(self.entries)
@@ -450,9 +446,6 @@ class PreservationReport:
     def __repr__(self) -> str:
         return (f"PreservationReport(not_saved={self.not_saved!r}, message={self.message!r}, size={self.size!r}, "
                 f"entries={self.entries!r}, text={self.text!r})")
-
-    def __str__(self) -> str:
-        return self.text
 
 
 def _entries(handle: _ffi.PreservationP, count: int) -> Tuple[PreservationEntry, ...]:

@@ -125,8 +125,8 @@ def test_r16_lazy_report_equals_the_eager_one(open_engine, eager, then):  # R16
     preserve_every_outcome(open_engine)
     e, report = launch_every_outcome(open_engine)
     assert len(eager) == 1
-    assert report._records is None and report._text is None  # nothing read by launch()
-    assert len(report) == len(EXPECTED) and report._records is None  # len() reads nothing either
+    assert report._items is None and report._text is None  # nothing read by launch()
+    assert len(report) == len(EXPECTED) and report._items is None  # len() reads nothing either
     restored = [r.object for r in eager[0].records if r.object is not None]
     if then == "free":
         restored[1].free()  # what the records name is kept as it was at the launch
