@@ -737,8 +737,8 @@ struct ArchiveWriter {
 /// The archiver's state on its hot path: the archive written so far and the objects still to
 /// encode. Each is one stored property, so that a call makes one access to it, and Swift's
 /// run-time exclusivity checks are off for both: the archiver is used by one thread at a time,
-/// no access to either outlives the call that makes it, and the checks cost far more than the
-/// 10% an optimisation must be worth (BENCHMARKS.md).
+/// no access to either outlives the call that makes it, and what the checks cost is in
+/// BENCHMARKS.md.
 final class ArchiverState {
     /// Everything the archive holds so far.
     @exclusivity(unchecked) var w: ArchiveWriter

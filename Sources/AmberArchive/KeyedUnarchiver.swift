@@ -522,8 +522,8 @@ extension ArchiveValue {
 /// The unarchiver's state on its hot path: where it is, the objects it made, the classes it
 /// resolved and what its lookups found. Each is one stored property, so that a call makes one
 /// access to it, and Swift's run-time exclusivity checks are off for all four: the unarchiver
-/// is used by one thread at a time, no access to them outlives the call that makes it, and the
-/// checks cost far more than the 10% an optimisation must be worth (BENCHMARKS.md).
+/// is used by one thread at a time, no access to them outlives the call that makes it, and what
+/// the checks cost is in BENCHMARKS.md.
 final class UnarchiverState {
     /// The object being decoded: its dictionary, UID (-1 for `$top`) and nesting depth.
     @exclusivity(unchecked) var cursor: KeyedUnarchiver.Cursor
