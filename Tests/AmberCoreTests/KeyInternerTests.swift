@@ -5,21 +5,20 @@ import Testing
 /// `KeyInterner`: one `ArchiveKey` per short ASCII key, found again by its bytes wherever they
 /// are; nothing for keys it does not intern.
 @Suite struct KeyInternerTests {
-    /// Calls `body` with `text` as a NUL-terminated C string at a fresh address.
-    static func withCString<T>(_ text: String, _ body: (UnsafePointer<UInt8>) -> T) -> T {
-        var bytes = Array(text.utf8)
-        bytes.append(0)
-        return bytes.withUnsafeBufferPointer { body($0.baseAddress!) }
+    /// Calls `body` with the UTF-8 bytes of `text`, in a fresh array.
+    static func withBytes<T>(_ text: String, _ body: (Span<UInt8>) -> T) -> T {
+        let bytes = Array(text.utf8)
+        return body(bytes.span)
     }
 
     // R7
     @Test func internsShortASCIIKeysOnce() {
         var interner = KeyInterner()
         let names = ["a", "title", "selection", "eight-by", "fifteen-bytes-k", "scroll.y"]
-        let first = names.map { name in Self.withCString(name) { interner.key(cString: $0) } }
+        let first = names.map { name in Self.withBytes(name) { interner.key(utf8: $0) } }
         for (name, key) in zip(names, first) {
             #expect(key?.string == name)
-            let again = Self.withCString(name) { interner.key(cString: $0) }
+            let again = Self.withBytes(name) { interner.key(utf8: $0) }
             #expect(again != nil && again === key, "\(name) interned once")
         }
     }
@@ -31,7 +30,7 @@ import Testing
         let names = (0 ..< 300).map { "key\($0)" }
         for _ in 0 ..< 2 {
             for name in names {
-                #expect(Self.withCString(name) { interner.key(cString: $0) }?.string == name)
+                #expect(Self.withBytes(name) { interner.key(utf8: $0) }?.string == name)
             }
         }
     }
@@ -39,8 +38,8 @@ import Testing
     // R7
     @Test func leavesOtherKeysToTheCaller() {
         var interner = KeyInterner()
-        for name in ["", "sixteen-bytes-ke", "a much longer key than sixteen bytes", "clé"] {
-            #expect(Self.withCString(name) { interner.key(cString: $0) } == nil, "\(name)")
+        for name in ["", "sixteen-bytes-ke", "a much longer key than sixteen bytes", "clé", "a\u{0}"] {
+            #expect(Self.withBytes(name) { interner.key(utf8: $0) } == nil, "\(name)")
         }
     }
 }

@@ -48,7 +48,10 @@ func inputKey(_ p: UnsafePointer<CChar>?) throws(AmberError) -> String {
 /// A coder key (as `inputKey`), interned by `interner` when it is short.
 @inline(__always)
 func inputKey(_ p: UnsafePointer<CChar>?, interning interner: inout KeyInterner) throws(AmberError) -> ArchiveKey {
-    if let p, let key = interner.key(cString: UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self)) { return key }
+    if let p {
+        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self), count: strlen(p))
+        if let key = interner.key(utf8: bytes.span) { return key }
+    }
     return ArchiveKey(try inputKey(p))
 }
 

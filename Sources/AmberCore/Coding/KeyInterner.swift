@@ -1,6 +1,6 @@
 import AmberArchive
 
-/// Interns the keys a host gives as C strings (the C API's coders and decoders): a host writes
+/// Interns the keys a host gives as bytes (the C API's coders and decoders): a host writes
 /// and reads the same few keys for every object, and finding a short key's bytes among the keys
 /// already made costs less than making its string again. Each key is made once as an
 /// `ArchiveKey`, which then finds itself again in the archive by reference.
@@ -8,7 +8,7 @@ import AmberArchive
 /// A slot holds an ASCII key of 1 to 15 bytes, its bytes in two words (zero beyond the key, so
 /// a key's words equal a slot's only for the same bytes); a key is looked for in 4 slots from
 /// the one its hash picks, and replaces the first of them when all 4 are taken. Other keys are
-/// not interned: `key(cString:)` gives nil for them, and the caller makes the key from its
+/// not interned: `key(utf8:)` gives nil for them, and the caller makes the key from its
 /// checked string. Used by one thread at a time.
 public struct KeyInterner {
     private var keys = [ArchiveKey?](repeating: nil, count: KeyInterner.slots)
@@ -17,32 +17,23 @@ public struct KeyInterner {
 
     public init() {}
 
-    /// The interned key for the NUL-terminated bytes at `p` when they are 1 to 15 ASCII bytes
-    /// (made the first time), else nil.
+    /// The interned key for `utf8` when it is 1 to 15 ASCII bytes, none of them zero (made the
+    /// first time), else nil.
     @inline(__always)
-    public mutating func key(cString p: UnsafePointer<UInt8>) -> ArchiveKey? {
-        // The key's bytes, up to 16, into two words; `high`: their high bits.
+    public mutating func key(utf8: Span<UInt8>) -> ArchiveKey? {
+        let n = utf8.count
+        guard n > 0, n < 16 else { return nil }
+        // The key's bytes into two words; `high`: their high bits.
         var lo: UInt64 = 0
         var hi: UInt64 = 0
         var high: UInt8 = 0
-        var n = 0
-        while n < 8 {
-            let b = p[n]
-            if b == 0 { break }
-            lo |= UInt64(b) << UInt64(n &* 8)
+        for i in 0 ..< n {
+            let b = utf8[i]
+            if b == 0 { return nil }  // zero bytes stand for "beyond the key" in the words
+            if i < 8 { lo |= UInt64(b) << UInt64(i &* 8) } else { hi |= UInt64(b) << UInt64((i &- 8) &* 8) }
             high |= b
-            n &+= 1
         }
-        if n == 8 {
-            while n < 16 {
-                let b = p[n]
-                if b == 0 { break }
-                hi |= UInt64(b) << UInt64((n &- 8) &* 8)
-                high |= b
-                n &+= 1
-            }
-        }
-        guard n > 0, n < 16, high < 0x80 else { return nil }
+        guard high < 0x80 else { return nil }
         let home = Int(truncatingIfNeeded: ((lo &* 0x9E37_79B9_7F4A_7C15 ^ hi) &* 0xFF51_AFD7_ED55_8CCD) >> 58)
         var slot = home
         for _ in 0 ..< 4 {
@@ -52,7 +43,10 @@ public struct KeyInterner {
             slot = (slot &+ 1) & (Self.slots - 1)
         }
         if words[slot &* 2] != 0 { slot = home }  // all 4 taken: the key replaces the first
-        let made = ArchiveKey(String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self))
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(n)
+        for i in 0 ..< n { bytes.append(utf8[i]) }
+        let made = ArchiveKey(String(decoding: bytes, as: UTF8.self))
         keys[slot] = made
         words[slot &* 2] = lo
         words[slot &* 2 &+ 1] = hi
