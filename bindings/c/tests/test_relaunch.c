@@ -1,13 +1,16 @@
 /*
  * R33 through the C ABI: amber_testing_relaunch() (amber/testing.h), the kill and relaunch of a
- * program inside one test process. Each check names its rule.
+ * program inside one test process; and R34, sensitive values, checked with it: a run with
+ * distinctive values, whose files, log lines and `amber inspect`/`amber dump` output are
+ * scanned for the sensitive one. Each check names its rule.
  *
  * The program under test is one root controller ("root") with a child ("detail") that saves
  * the text in `program.value` and reads it back into `program.restored`.
  *
  * Nothing goes into the real home directory (scratch.h).
  *
- * Usage: test_relaunch. Prints one line per check and "N passed, N failed"; exits non-zero if
+ * Usage: test_relaunch [AMBER]: AMBER is the `amber` command (.build/debug/amber), for the
+ * scans of its output; without it they are not run (a note says so). Prints one line per check and "N passed, N failed"; exits non-zero if
  * a check fails.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -15,9 +18,11 @@
 #include "scratch.h"
 #include "check.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* ---- the program under test -------------------------------------------------------------- */
 
@@ -341,11 +346,210 @@ static void relaunch_failures(void) {
     memset(&store, 0, sizeof store);
 }
 
-int main(void) {
-    if (!scratch_xdg("relaunch")) return 1;
+
+/* ---- R34: sensitive values --------------------------------------------------------------- */
+
+#define SECRET "SECRET-7f3a9c"
+#define CONTROL "CONTROL-51e2"
+
+static struct {
+    char dir[600];          /* the state directory */
+    const char *amber;      /* the amber command, or NULL */
+    int mark_status;        /* what amber_coder_mark_sensitive() returned */
+    char restored[64];
+    char log[65536];        /* every log line, one after the other */
+    size_t log_used;
+    int log_lines;
+    int scanned_files;      /* files read by the last scan */
+} sens;
+
+static void log_line(amber_log_level level, const char *message, void *ctx) {
+    size_t n = strlen(message);
+    (void)level; (void)ctx;
+    sens.log_lines++;
+    if (sens.log_used + n + 1 < sizeof sens.log) {
+        memcpy(sens.log + sens.log_used, message, n);
+        sens.log_used += n;
+        sens.log[sens.log_used++] = '\n';
+        sens.log[sens.log_used] = '\0';
+    }
+}
+
+static int has(const char *hay, size_t size, const char *needle) {
+    size_t n = strlen(needle), i;
+    for (i = 0; i + n <= size; i++)
+        if (memcmp(hay + i, needle, n) == 0) return 1;
+    return 0;
+}
+
+/* How many files of the state directory hold `needle` (the files read: sens.scanned_files). */
+static int files_holding(const char *needle) {
+    DIR *d = opendir(sens.dir);
+    struct dirent *ent;
+    int found = 0;
+    sens.scanned_files = 0;
+    if (!d) return 0;
+    while ((ent = readdir(d)) != NULL) {
+        char path[900];
+        struct stat st;
+        FILE *f;
+        char *buf;
+        size_t size;
+        snprintf(path, sizeof path, "%s/%s", sens.dir, ent->d_name);
+        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) continue;
+        f = fopen(path, "rb");
+        if (!f) continue;
+        buf = malloc((size_t)st.st_size + 1);
+        size = buf ? fread(buf, 1, (size_t)st.st_size, f) : 0;
+        fclose(f);
+        sens.scanned_files++;
+        if (buf && has(buf, size, needle)) found++;
+        free(buf);
+    }
+    closedir(d);
+    return found;
+}
+
+/* The output (stdout and stderr) of `amber ARGS`, in `out`; its exit status, or -1. */
+static int run_amber(const char *args, char *out, size_t cap) {
+    char cmd[2048];
+    FILE *p;
+    size_t used = 0, n;
+    snprintf(cmd, sizeof cmd, "'%s' %s 2>&1", sens.amber, args);
+    p = popen(cmd, "r");
+    if (!p) return -1;
+    while (used + 1 < cap && (n = fread(out + used, 1, cap - used - 1, p)) > 0) used += n;
+    out[used] = '\0';
+    return pclose(p);
+}
+
+static int login_encode(amber_object *o, amber_coder *c, void *ctx) {
+    int status;
+    (void)o; (void)ctx;
+    if ((status = amber_coder_encode_string(c, "password", SECRET)) != AMBER_OK) return status;
+    sens.mark_status = amber_coder_mark_sensitive(c, "password"); /* after the write: allowed */
+    /* A host that goes on regardless: the value must still never be written unencrypted. */
+    return amber_coder_encode_string(c, "title", CONTROL);
+}
+
+static int login_decode(amber_object *o, amber_decoder *d, void *ctx) {
+    const char *s = NULL;
+    int status = amber_decoder_decode_string(&s, d, "password");
+    (void)o; (void)ctx;
+    if (status == AMBER_OK) snprintf(sens.restored, sizeof sens.restored, "%s", s);
+    return status;
+}
+
+static int login_set_up(amber_engine *e, void *ctx) {
+    amber_delegate d = AMBER_DELEGATE_INIT;
+    amber_object_callbacks cb = AMBER_OBJECT_CALLBACKS_INIT;
+    amber_object *login = NULL;
+    int status;
+    (void)ctx;
+    d.should_save = should_save;
+    d.should_restore = should_restore;
+    if ((status = amber_engine_set_delegate(e, &d, NULL, NULL)) != AMBER_OK) return status;
+    if ((status = amber_engine_set_log(e, AMBER_LOG_DEBUG, log_line, NULL)) != AMBER_OK) return status;
+    cb.encode = login_encode;
+    cb.decode = login_decode;
+    if ((status = amber_object_new(&login, e, AMBER_KIND_CONTROLLER, "Login", "login", &cb, NULL, NULL)) != AMBER_OK) return status;
+    return amber_engine_add_root(e, login);
+}
+
+/* Between the kill and the relaunch: the archive is on disk, scan it and what `amber` shows. */
+static int login_tear_down(amber_engine *e, void *ctx) {
+    static char out[65536];
+    char args[1400];
+    int st, holding;
+    (void)e; (void)ctx;
+    holding = files_holding(SECRET);
+    checkf(holding == 0 && sens.scanned_files >= 2,
+           "R34 no file of the state directory holds the sensitive value (%d files scanned)",
+           sens.scanned_files);
+    if (!sens.amber) {
+        printf("note: no amber command given: the inspect and dump scans are not run\n");
+        return 0;
+    }
+    snprintf(args, sizeof args, "inspect --key-file '%s/archive.key' '%s/state.archive'", sens.dir, sens.dir);
+    st = run_amber(args, out, sizeof out);
+    checkf(st == 0 && has(out, strlen(out), CONTROL), "R34 amber inspect shows the control value (exit %d)", st);
+    check(!has(out, strlen(out), SECRET) && has(out, strlen(out), "<sensitive>"),
+          "R34 amber inspect shows <sensitive>, never the sensitive value");
+    snprintf(args, sizeof args, "dump --keyed --key-file '%s/archive.key' '%s/state.archive'", sens.dir, sens.dir);
+    st = run_amber(args, out, sizeof out);
+    checkf(st == 0 && has(out, strlen(out), CONTROL) && has(out, strlen(out), "<sensitive>") && !has(out, strlen(out), SECRET),
+           "R34 amber dump --keyed: the control value, <sensitive>, never the sensitive value (exit %d)", st);
+    snprintf(args, sizeof args, "dump --key-file '%s/archive.key' '%s/state.archive'", sens.dir, sens.dir);
+    st = run_amber(args, out, sizeof out);
+    checkf(st == 0 && has(out, strlen(out), CONTROL) && !has(out, strlen(out), SECRET),
+           "R34 amber dump (plain): the control value, never the sensitive value (exit %d)", st);
+    return 0;
+}
+
+static void sensitive_values(const char *root, const char *amber) {
+    amber_engine_options opts = AMBER_ENGINE_OPTIONS_INIT;
+    amber_relaunch cbs = AMBER_RELAUNCH_INIT;
+    amber_engine *e = NULL;
+    amber_report *r = NULL;
+    int status;
+    memset(&sens, 0, sizeof sens);
+    sens.amber = amber;
+    snprintf(sens.dir, sizeof sens.dir, "%s/r34-encrypted", root);
+    reset("");
+    opts.state_directory = sens.dir;
+    cbs.set_up = login_set_up;
+    cbs.tear_down = login_tear_down;
+    if (amber_engine_open(&e, "org.amber.tests.sensitive", &opts) != AMBER_OK || login_set_up(e, NULL) != AMBER_OK) {
+        check(0, "R34 a program with a sensitive value opens");
+        amber_engine_close(e);
+        return;
+    }
+    status = amber_testing_relaunch(&r, &e, &cbs, NULL);
+    check_status(status, AMBER_OK, "R34 a relaunch of a program with a sensitive value (encrypted, the default)");
+    check_status(sens.mark_status, AMBER_OK, "R34 amber_coder_mark_sensitive after the write");
+    checkf(strcmp(sens.restored, SECRET) == 0, "R34 the restore gives the sensitive value back to the decode callback (\"%s\")",
+           sens.restored);
+    checkf(sens.log_lines > 0 && !has(sens.log, sens.log_used, SECRET),
+           "R34 no log line holds the sensitive value (%d lines at debug)", sens.log_lines);
+    status = files_holding(SECRET);
+    checkf(status == 0, "R34 after the relaunch, still no file holds it (%d files)", sens.scanned_files);
+    amber_report_free(r);
+    amber_engine_close(e);
+
+    /* No encryption: the mark is refused and nothing is written. */
+    memset(&opts, 0, sizeof opts);
+    opts = (amber_engine_options)AMBER_ENGINE_OPTIONS_INIT;
+    snprintf(sens.dir, sizeof sens.dir, "%s/r34-none", root);
+    opts.state_directory = sens.dir;
+    opts.protection = AMBER_PROTECTION_NONE;
+    cbs.tear_down = NULL;
+    e = NULL;
+    r = NULL;
+    sens.log_used = 0;
+    sens.log[0] = '\0';
+    if (amber_engine_open(&e, "org.amber.tests.sensitive", &opts) != AMBER_OK || login_set_up(e, NULL) != AMBER_OK) {
+        check(0, "R34 a program with a sensitive value opens (no encryption)");
+        amber_engine_close(e);
+        return;
+    }
+    status = amber_testing_relaunch(&r, &e, &cbs, NULL);
+    check_status(sens.mark_status, AMBER_KEY_UNAVAILABLE, "R34 amber_coder_mark_sensitive with AMBER_PROTECTION_NONE");
+    checkf(status == AMBER_KEY_UNAVAILABLE && strstr(amber_error_last(), "marked sensitive") != NULL,
+           "R34 ... the preservation fails with AMBER_KEY_UNAVAILABLE, saying why (%s)", amber_error_last());
+    status = files_holding(SECRET) + files_holding(CONTROL);
+    checkf(status == 0, "R34 ... nothing was written: no file holds either value (%d files)", sens.scanned_files);
+    check(!has(sens.log, sens.log_used, SECRET), "R34 ... and no log line holds the sensitive value");
+    amber_report_free(r);
+    amber_engine_close(e);
+}
+
+int main(int argc, char **argv) {
+    const char *root = scratch_xdg("relaunch");
+    if (!root) return 1;
     relaunch_restores();
     relaunch_keeps_the_store();
     relaunch_failures();
+    sensitive_values(root, argc > 1 ? argv[1] : NULL);
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

@@ -338,6 +338,7 @@ FUNCTIONS: Tuple[Proto, ...] = (
     status("amber_coder_encode_bool", CoderP, _s, _i),
     status("amber_coder_encode_bytes", CoderP, _s, _p, _sz),
     status("amber_coder_encode_object", CoderP, _s, ObjectP),
+    status("amber_coder_mark_sensitive", CoderP, _s),
     status("amber_decoder_decode_string", POINTER(_s), DecoderP, _s),
     status("amber_decoder_decode_int64", POINTER(c_int64), DecoderP, _s),
     status("amber_decoder_decode_double", POINTER(c_double), DecoderP, _s),

@@ -1,4 +1,9 @@
-"""amber.testing (amber/testing.h): R33, the kill and relaunch of a program in one call."""
+"""amber.testing (amber/testing.h): R33, the kill and relaunch of a program in one call; and R34,
+sensitive values, checked with it."""
+import logging
+import os
+import subprocess
+
 import pytest
 
 import amber
@@ -139,3 +144,93 @@ def test_r33_relaunch_from_a_callback_is_refused():  # R33
         new, _ = amber.testing.relaunch(engine, program.set_up, tear_down)
         new.close()
     assert seen == {"refused": True}
+
+
+# ---- R34: sensitive values, checked with the relaunch helper ----------------------------------
+
+SECRET = "SECRET-7f3a9c"
+CONTROL = "CONTROL-51e2"
+ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
+AMBER_CLI = os.path.join(ROOT, ".build", "debug", "amber")
+
+
+class Login(amber.Controller):
+    """A screen with a password (sensitive) and a title (the control)."""
+
+    def __init__(self, engine, sensitive=True, **kw):
+        super().__init__(engine, "login", class_name="Login", **kw)
+        self.sensitive = sensitive
+        self.restored = None
+
+    def encode_restorable_state(self, coder):
+        coder.update({"password": SECRET, "title": CONTROL}, sensitive=("password",) if self.sensitive else ())
+
+    def decode_restorable_state(self, decoder):
+        self.restored = decoder["password"]
+
+
+def login_set_up(engine):
+    engine.set_delegate(Delegate())
+    engine.add_root(Login(engine))
+
+
+def files_holding(directory, text):
+    """The files of ``directory`` whose bytes hold ``text``, and how many files were read."""
+    names = [n for n in os.listdir(directory) if os.path.isfile(os.path.join(directory, n))]
+    holding = [n for n in names if text.encode() in open(os.path.join(directory, n), "rb").read()]
+    return holding, len(names)
+
+
+def test_r34_sensitive_value_absent_from_files_and_log(tmp_path, caplog, relaunch):  # R34, with R33's relaunch
+    caplog.set_level(logging.DEBUG, logger=amber.LOGGER_NAME)
+    directory = str(tmp_path / "state")
+    engine = amber.Engine("org.example.sensitive", state_directory=directory)
+    login_set_up(engine)
+    scans = []
+
+    def tear_down(old):  # killed: the archive is on disk
+        scans.append(files_holding(directory, SECRET))
+    new, report = relaunch(engine, login_set_up, tear_down)
+    assert scans == [([], 2)]  # the archive and its key file read, neither holds the value
+    assert not report.fresh
+    login = report.restored[0]
+    assert login.restored == SECRET  # the restore gives it back to the decode callback
+    assert caplog.records and not any(SECRET in r.getMessage() for r in caplog.records)
+    assert files_holding(directory, SECRET)[0] == []
+
+
+def test_r34_without_encryption_nothing_is_written(tmp_path, caplog):  # R34
+    caplog.set_level(logging.DEBUG, logger=amber.LOGGER_NAME)
+    directory = str(tmp_path / "state")
+    with amber.Engine("org.example.sensitive", state_directory=directory, protection=amber.NoEncryption()) as engine:
+        login_set_up(engine)
+        with pytest.raises(amber.KeyUnavailableError, match="marked sensitive"):
+            amber.testing.relaunch(engine, login_set_up)
+        assert not engine.closed  # nothing torn down
+        holding = files_holding(directory, SECRET)[0] if os.path.isdir(directory) else []
+        assert holding == [] and not os.path.exists(os.path.join(directory, "state.archive"))
+    assert not any(SECRET in r.getMessage() for r in caplog.records)
+
+
+@pytest.mark.skipif(not os.access(AMBER_CLI, os.X_OK), reason="the amber command is not built (swift build)")
+@pytest.mark.parametrize("sensitive", [True, False])
+def test_r34_amber_inspect_and_dump_show_sensitive(tmp_path, relaunch, sensitive):  # R34
+    directory = str(tmp_path / "state")
+    engine = amber.Engine("org.example.sensitive", state_directory=directory)
+    engine.set_delegate(Delegate())
+    engine.add_root(Login(engine, sensitive=sensitive))
+    outputs = {}
+
+    def tear_down(old):
+        key, archive = os.path.join(directory, "archive.key"), os.path.join(directory, "state.archive")
+        for command in (["inspect"], ["dump", "--keyed"], ["dump"]):
+            run = subprocess.run([AMBER_CLI, *command, "--key-file", key, archive], capture_output=True, text=True)
+            assert run.returncode == 0, run.stderr
+            outputs[" ".join(command)] = run.stdout
+    relaunch(engine, login_set_up, tear_down)
+    for command, text in outputs.items():
+        assert CONTROL in text, command  # the control: the output does show values
+        # Without the mark the value is shown, which proves the scan can fail.
+        assert (SECRET in text) is (not sensitive), command
+        if sensitive and command != "dump":
+            assert "<sensitive>" in text, command
