@@ -20,6 +20,8 @@ enum SensitiveMask {
               case .array(var objects) = top[slot].value
         else { return bytes }
         var hidden: [Int] = []
+        // A value stored in place (a number) is pointed at one placeholder object instead.
+        var placeholderUID: Int?
         for i in objects.indices {
             guard case .dictionary(var pairs) = objects[i],
                   let names = sensitiveNames(pairs, objects), !names.isEmpty else { continue }
@@ -28,7 +30,12 @@ enum SensitiveMask {
                 if case .uid(let u) = pairs[p].value, let uid = Int(exactly: u), uid < objects.count {
                     hidden.append(uid)
                 } else {
-                    pairs[p] = PropertyListPair(pairs[p].key, .string(placeholder))
+                    let uid = placeholderUID ?? objects.count
+                    if placeholderUID == nil {
+                        objects.append(.string(placeholder))
+                        placeholderUID = uid
+                    }
+                    pairs[p] = PropertyListPair(pairs[p].key, .uid(UInt64(uid)))
                 }
             }
             objects[i] = .dictionary(pairs)
@@ -73,10 +80,12 @@ enum SensitiveMask {
     }
 
     private static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard let first = needle.first, bytes.count >= needle.count else { return false }
+        guard !needle.isEmpty, bytes.count >= needle.count else { return false }
         var i = 0
         while i + needle.count <= bytes.count {
-            if bytes[i] == first, Array(bytes[i ..< i + needle.count]) == needle { return true }
+            var j = 0
+            while j < needle.count, bytes[i + j] == needle[j] { j += 1 }
+            if j == needle.count { return true }
             i += 1
         }
         return false

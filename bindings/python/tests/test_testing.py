@@ -150,6 +150,7 @@ def test_r33_relaunch_from_a_callback_is_refused():  # R33
 
 SECRET = "SECRET-7f3a9c"
 CONTROL = "CONTROL-51e2"
+SECRET_NUMBER = 7355608  # a sensitive number, stored in place rather than as an object
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
 AMBER_CLI = os.path.join(ROOT, ".build", "debug", "amber")
 
@@ -163,7 +164,8 @@ class Login(amber.Controller):
         self.restored = None
 
     def encode_restorable_state(self, coder):
-        coder.update({"password": SECRET, "title": CONTROL}, sensitive=("password",) if self.sensitive else ())
+        coder.update({"password": SECRET, "title": CONTROL, "pin": SECRET_NUMBER},
+                     sensitive=("password", "pin") if self.sensitive else ())
 
     def decode_restorable_state(self, decoder):
         self.restored = decoder["password"]
@@ -232,5 +234,6 @@ def test_r34_amber_inspect_and_dump_show_sensitive(tmp_path, relaunch, sensitive
         assert CONTROL in text, command  # the control: the output does show values
         # Without the mark the value is shown, which proves the scan can fail.
         assert (SECRET in text) is (not sensitive), command
+        assert (str(SECRET_NUMBER) in text) is (not sensitive), command
         if sensitive and command != "dump":
             assert "<sensitive>" in text, command
