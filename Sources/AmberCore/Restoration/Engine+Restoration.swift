@@ -316,6 +316,8 @@ extension Engine {
     private func decodeObjects(_ session: RestoreSession, _ records: inout [RestorationRecord]) {
         for i in records.indices where records[i].outcome == .restored {
             guard let object = session.objects[i] else { continue }
+            // Its state now comes from the archive: what it wrote before is no longer it (SPEC R32).
+            object.stateRecording = nil
             let decode = object.callbacks.decode
             guard decode != nil || object.kind == .view else { continue }
             var coder = session.decoder(record: i)

@@ -96,8 +96,13 @@ static int screen_decode(amber_object *o, amber_decoder *d, void *ctx) {
 
 static amber_object *screens[SCREENS];
 
-/* An engine on the memory store with the root and its screens, or NULL. */
-static amber_engine *open_host(int keep_archive) {
+/* An engine on the memory store with the root and its screens, or NULL. `version`: the
+ * options' version (0: the header's). */
+static amber_engine *open_host_version(int keep_archive, unsigned version);
+
+static amber_engine *open_host(int keep_archive) { return open_host_version(keep_archive, 0); }
+
+static amber_engine *open_host_version(int keep_archive, unsigned version) {
     amber_engine_options o = AMBER_ENGINE_OPTIONS_INIT;
     amber_engine *e = NULL;
     amber_delegate d = AMBER_DELEGATE_INIT;
@@ -107,6 +112,7 @@ static amber_engine *open_host(int keep_archive) {
     o.store = &memory;
     o.protection = AMBER_PROTECTION_NONE;
     o.keep_archive_after_restore = keep_archive;
+    if (version) o.version = version;
     if (amber_engine_open(&e, "org.amber.test-autosave", &o) != AMBER_OK) return NULL;
     d.should_save = yes_save;
     d.should_restore = yes_restore;
@@ -264,6 +270,17 @@ static void test_r32_keep_archive_after_restore(void) {
     amber_engine_launch(&report, e, AMBER_APP_INACTIVE);
     amber_report_free(report);
     check(store.bytes == NULL, "R32 R14: without the option the archive is discarded once restored");
+    amber_engine_close(e);
+
+    /* Options of version 2 end before the member: what lies there is not read. */
+    e = open_host(0);
+    amber_engine_preserve(&saved, e);
+    amber_engine_close(e);
+    e = open_host_version(1, 2);
+    check(e != NULL, "R32: amber_engine_options of version 2 are accepted");
+    if (e) amber_engine_launch(&report, e, AMBER_APP_INACTIVE);
+    amber_report_free(report);
+    check(store.bytes == NULL, "R32: version 2 options do not read keep_archive_after_restore");
     amber_engine_close(e);
 }
 
