@@ -294,6 +294,19 @@ func undated(_ store: MemoryStore) throws -> PropertyList {
         #expect(try engine(store).0.launch().freshLaunchReason == .crashLoop)
         #expect(store.bytes == nil)
 
+        // An extended restoration (R15) keeps it too once the extensions complete.
+        let extended = MemoryStore()
+        try engine(extended).0.preserve()
+        let (waiting, waitingRoot) = try engine(extended)
+        var token: RestorationToken?
+        waitingRoot.callbacks.decode = { _, _ in token = try waiting.extendRestoration() }
+        _ = waiting.launch()
+        #expect(extended.guardCount == LaunchGuard.extended)
+        try waiting.completeRestoration(try #require(token))
+        #expect(extended.bytes != nil && extended.guardCount == 1)
+        try waiting.preserve()
+        #expect(extended.guardCount == 0)
+
         // The default is UIKit's: discarded once restored.
         let plain = MemoryStore()
         let e = makeEngine(plain)
