@@ -4,9 +4,9 @@
  * amber_engine_tick()); a save that calls only the dirty objects' encode callbacks and restores
  * every value; the option that keeps the archive after a restore.
  *
- * The engines share a store in this process's memory (a host store), so that a second engine
- * opened on it is the program launched again. The relaunch test helper (R33, amber/testing.h) is
- * not on this branch yet: the engines are opened directly.
+ * The engines share a store in this process's memory (a host store). A relaunch is the relaunch
+ * test helper (R33, amber_testing_relaunch()); the launches that crash before a save (R14) open
+ * engines directly, since the helper saves first.
  *
  * Usage: test_autosave. Prints one line per check and "N passed, N failed".
  */
@@ -102,18 +102,13 @@ static amber_engine *open_host_version(int keep_archive, unsigned version);
 
 static amber_engine *open_host(int keep_archive) { return open_host_version(keep_archive, 0); }
 
-static amber_engine *open_host_version(int keep_archive, unsigned version) {
-    amber_engine_options o = AMBER_ENGINE_OPTIONS_INIT;
-    amber_engine *e = NULL;
+/* The program's start-up: its delegate, its root and screens (the relaunch's set-up). */
+static int set_up(amber_engine *e, void *ctx) {
     amber_delegate d = AMBER_DELEGATE_INIT;
     amber_object_callbacks cb = AMBER_OBJECT_CALLBACKS_INIT;
     amber_object *root = NULL;
     intptr_t i;
-    o.store = &memory;
-    o.protection = AMBER_PROTECTION_NONE;
-    o.keep_archive_after_restore = keep_archive;
-    if (version) o.version = version;
-    if (amber_engine_open(&e, "org.amber.test-autosave", &o) != AMBER_OK) return NULL;
+    (void)ctx;
     d.should_save = yes_save;
     d.should_restore = yes_restore;
     amber_engine_set_delegate(e, &d, NULL, NULL);
@@ -127,7 +122,26 @@ static amber_engine *open_host_version(int keep_archive, unsigned version) {
         amber_object_new(&screens[i], e, AMBER_KIND_CONTROLLER, "Screen", id, &cb, (void *)i, NULL);
         amber_object_add_child(root, screens[i]);
     }
+    return AMBER_OK;
+}
+
+static amber_engine *open_host_version(int keep_archive, unsigned version) {
+    amber_engine_options o = AMBER_ENGINE_OPTIONS_INIT;
+    amber_engine *e = NULL;
+    o.store = &memory;
+    o.protection = AMBER_PROTECTION_NONE;
+    o.keep_archive_after_restore = keep_archive;
+    if (version) o.version = version;
+    if (amber_engine_open(&e, "org.amber.test-autosave", &o) != AMBER_OK) return NULL;
+    set_up(e, NULL);
     return e;
+}
+
+/* R33: kills the program and launches it again; *out receives the launch's report. */
+static int relaunch(amber_report **out, amber_engine **e) {
+    amber_relaunch r = AMBER_RELAUNCH_INIT;
+    r.set_up = set_up;
+    return amber_testing_relaunch(out, e, &r, NULL);
 }
 
 static void sleep_ms(int ms) {
@@ -190,20 +204,25 @@ static void test_r32_autosave_fires_after_a_change_and_not_without(void) {
     amber_object_mark_dirty(screens[1]);
     check(loop_turn(e, 1000) == 1, "R32: a second change, a second save");
     checkf(encodes == 1, "R32: the save called only the dirty screen's encode callback (%d calls)", encodes);
-    amber_engine_close(e);
 
-    e = open_host(0);
+    /* The relaunch saves once more (nothing dirty: every state reused), then restores. */
     memset(decoded, 0, sizeof decoded);
-    check_status(e ? amber_engine_launch(&report, e, AMBER_APP_INACTIVE) : AMBER_MISUSE, AMBER_OK, "R32: the next launch");
+    encodes = 0;
+    check_status(relaunch(&report, &e), AMBER_OK, "R32 R33: amber_testing_relaunch");
+    checkf(encodes == 0, "R32: the relaunch's save, nothing dirty, reused every state (%d encode calls)", encodes);
+    if (!e) return;
     checkf(decoded[0] == 10 && decoded[1] == 111 && decoded[2] == 12,
            "R32: the clean screens' reused states and the dirty one's new state restore (%lld %lld %lld)",
            (long long)decoded[0], (long long)decoded[1], (long long)decoded[2]);
     amber_report_free(report);
 
-    /* Autosave off: a change makes nothing due. */
-    check_status(amber_engine_set_autosave(e, NULL), AMBER_OK, "R32: amber_engine_set_autosave(NULL) turns it off");
+    /* The new engine has no policy until it is given one; turned off, a change is due no more. */
     amber_object_mark_dirty(screens[0]);
-    check(timeout_of(e) == -1, "R32: with autosave off, a change makes nothing due");
+    check(timeout_of(e) == -1, "R32: without a policy (the default), a change makes nothing due");
+    amber_engine_set_autosave(e, &policy);
+    check(timeout_of(e) >= 0, "R32: given a policy, the change is due");
+    check_status(amber_engine_set_autosave(e, NULL), AMBER_OK, "R32: amber_engine_set_autosave(NULL) turns it off");
+    check(timeout_of(e) == -1, "R32: with autosave off, nothing is due");
     amber_engine_close(e);
 }
 
@@ -236,12 +255,10 @@ static void test_r32_keep_archive_after_restore(void) {
     forget_store();
     e = open_host(1);
     if (!e) return;
-    amber_engine_preserve(&saved, e);
-    amber_engine_close(e);
-
-    e = open_host(1);
-    amber_engine_launch(&report, e, AMBER_APP_INACTIVE);
+    check_status(relaunch(&report, &e), AMBER_OK, "R32 R33: a relaunch with keep_archive_after_restore");
+    check(amber_report_fresh_reason(report) == AMBER_FRESH_NONE, "R32: the relaunch restored");
     amber_report_free(report);
+    if (!e) return;
     check(store.bytes != NULL, "R32: keep_archive_after_restore keeps the archive after a restore");
     check(store.guard == 1, "R32: with the launch count of the launch that restored it");
     amber_engine_preserve(&saved, e);

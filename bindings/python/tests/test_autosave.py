@@ -1,8 +1,8 @@
 """R32: dirty marking and autosave, driven as an event loop would (autosave_timeout(), then
 tick()); only dirty objects encoded again; the archive kept after a restore on request.
 
-The relaunch test helper (R33, amber.testing.relaunch) is not on this branch yet: a relaunch is
-a second engine opened on the same MemoryStore (the open_engine fixture)."""
+A relaunch is the relaunch test helper (R33, the relaunch fixture); the launches that crash
+before a save (R14) open engines directly on the same MemoryStore, since the helper saves first."""
 import time
 
 import pytest
@@ -28,11 +28,23 @@ class Counter(amber.Controller):
         self.decoded = decoder["value"]
 
 
+def build(e, values):
+    """The program's start-up: the root and its screens."""
+    root = e.add_root(amber.Controller(e, "root", class_name="Root"))
+    return [root.add_child(Counter(e, f"screen{i}", v)) for i, v in enumerate(values)]
+
+
 def host(open_engine, values, **kw):
     e = open_engine(Delegate(), **kw)
-    root = e.add_root(amber.Controller(e, "root", class_name="Root"))
-    screens = [root.add_child(Counter(e, f"screen{i}", v)) for i, v in enumerate(values)]
-    return e, screens
+    return e, build(e, values)
+
+
+def set_up(values, into):
+    """A relaunch's set-up: the delegate and the screens, which go into ``into``."""
+    def run(e):
+        e.set_delegate(Delegate())
+        into.extend(build(e, values))
+    return run
 
 
 def loop_turn(engine, limit_ms):
@@ -43,7 +55,7 @@ def loop_turn(engine, limit_ms):
     return engine.tick()
 
 
-def test_r32_autosave_fires_after_a_change_and_not_without(open_engine, store):  # R32
+def test_r32_autosave_fires_after_a_change_and_not_without(open_engine, store, relaunch):  # R32
     e, screens = host(open_engine, [10, 11, 12])
     e.set_autosave(quiet_ms=40, min_interval_ms=-1)
 
@@ -69,10 +81,13 @@ def test_r32_autosave_fires_after_a_change_and_not_without(open_engine, store): 
     screens[1].mark_dirty()
     assert loop_turn(e, 1000) is True
     assert [s.encodes for s in screens] == [0, 1, 0]
-    e.close()
 
-    relaunched, again = host(open_engine, [0, 0, 0])
-    relaunched.launch()
+    # The relaunch saves once more (nothing dirty: every state reused), then restores.
+    for s in screens:
+        s.encodes = 0
+    again = []
+    relaunch(e, set_up([0, 0, 0], again))
+    assert [s.encodes for s in screens] == [0, 0, 0]
     assert [s.decoded for s in again] == [10, 111, 12]
 
 
@@ -94,16 +109,13 @@ def test_r32_autosave_off_and_full_saves(open_engine, store):  # R32
         e.set_autosave(quiet_ms=86_400_001)
 
 
-def test_r32_keep_archive_after_restore(open_engine, store):  # R32, R14
+def test_r32_keep_archive_after_restore(open_engine, store, relaunch):  # R32, R14
     e, _ = host(open_engine, [5], keep_archive_after_restore=True)
-    assert e.preserve().saved
-    e.close()
-    e, screens = host(open_engine, [0], keep_archive_after_restore=True)
-    e.launch()
+    screens = []
+    e = relaunch(e, set_up([0], screens)).engine
     assert screens[0].decoded == 5
     assert store.data is not None and store.guard == 1
     assert e.preserve().saved and store.guard == 0
-    e.close()
     # Two launches that die before a save: the third discards.
     for _ in range(2):
         host(open_engine, [0], keep_archive_after_restore=True)[0].launch()
