@@ -114,4 +114,8 @@ amber_cli=()
 echo "== test_views (R17, R18, R21)"
 $CC "${flags[@]}" bindings/c/tests/test_views.c -o "$out/test_views" "${link[@]}" || { echo "test_views does not compile"; exit 1; }
 "$out/test_views" || status=1
+
+echo "== test_autosave (R32)"
+$CC "${flags[@]}" bindings/c/tests/test_autosave.c -o "$out/test_autosave" "${link[@]}" || { echo "test_autosave does not compile"; exit 1; }
+"$out/test_autosave" || status=1
 exit $status

@@ -116,11 +116,17 @@ typedef struct amber_engine_options {
      *  kept only when the environment variable AMBER_KEEP_REPORT is "1". Ignored with
      *  memory_store. Since version 2. */
     int keep_restoration_report;
+    /** Non-zero: a restoration that succeeds keeps the archive until the next save, for desktop
+     *  programs (R32): a crash before that save restores it again. The launch guard's count is
+     *  kept with it, so two launches in a row that crash before a save still discard it (R14).
+     *  0 (default): UIKit's behaviour, the archive is discarded once restored. Since version 3. */
+    int keep_archive_after_restore;
 } amber_engine_options;
 
-/** 2: keep_restoration_report added at the end. Options of version 1 (the struct without it,
- *  from a host built with the 0.2.0 header) are still accepted: only their members are read. */
-#define AMBER_ENGINE_OPTIONS_VERSION 2
+/** 3: keep_archive_after_restore added at the end. 2: keep_restoration_report added at the end.
+ *  Options of versions 1 and 2 (from hosts built with earlier headers) are still accepted: only
+ *  their members are read. */
+#define AMBER_ENGINE_OPTIONS_VERSION 3
 /** Options with every member at its default and the version set. */
 #define AMBER_ENGINE_OPTIONS_INIT AMBER_STRUCT_INIT_(AMBER_ENGINE_OPTIONS_VERSION)
 
@@ -355,6 +361,70 @@ AMBER_API int amber_engine_preserve(int *out_saved, amber_engine *engine);
  *   the engine.
  */
 AMBER_API int amber_engine_preservation(amber_preservation **out, amber_engine *engine);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Autosave (SPEC R32)                                                                       */
+/* ---------------------------------------------------------------------------------------- */
+
+/** When the engine saves on its own after objects are marked dirty (amber_object_mark_dirty),
+ *  and whether a save calls only the dirty objects' encode callbacks (R32). Amber has no event
+ *  loop: the host's loop waits at most amber_engine_autosave_timeout() and calls
+ *  amber_engine_tick(). The move to the background saves whatever the policy (R23). */
+typedef struct amber_autosave {
+    /** AMBER_AUTOSAVE_VERSION. */
+    unsigned int version;
+    /** How long after the last change a save is due, in milliseconds: a burst of changes makes
+     *  one save. 0: the engine's default (two seconds); negative: no wait. At most a day. */
+    int quiet_ms;
+    /** The shortest time from one save to the next, in milliseconds. 0: the engine's default
+     *  (thirty seconds); negative: none. At most a day. */
+    int min_interval_ms;
+    /** 0 (default): a save calls the encode callbacks of the objects marked dirty since their
+     *  last save (and of new objects, and of those that wrote a reference or a coding-class
+     *  object), and writes again what the others wrote last time: the host must then mark
+     *  every object whose state changes. The archive is the same as a full save's. Non-zero:
+     *  every save calls every callback. */
+    int full_saves;
+} amber_autosave;
+#define AMBER_AUTOSAVE_VERSION 1
+/** A policy with every member at its default and the version set. */
+#define AMBER_AUTOSAVE_INIT AMBER_STRUCT_INIT_(AMBER_AUTOSAVE_VERSION)
+
+/**
+ * Sets the engine's autosave policy (R32), or turns autosave off.
+ *
+ * @param engine the engine.
+ * @param policy copied; NULL turns autosave off (the default), and every save then calls every
+ *   encode callback.
+ * @return AMBER_OK; AMBER_INVALID_ARGUMENT (also for an unknown version, a time above a day).
+ * Ownership: none kept. Thread safety: as the engine.
+ */
+AMBER_API int amber_engine_set_autosave(amber_engine *engine, const amber_autosave *policy);
+
+/**
+ * How long the host's event loop may wait before calling amber_engine_tick() (R32), on the
+ * monotonic clock.
+ *
+ * @param out_ms receives the milliseconds until a save is due: 0 when it is due now, -1 when
+ *   nothing is to be saved (autosave off, or no object marked dirty since the last save).
+ * @param engine the engine.
+ * @return AMBER_OK; AMBER_INVALID_ARGUMENT.
+ * Ownership: none. Thread safety: as the engine.
+ */
+AMBER_API int amber_engine_autosave_timeout(int *out_ms, amber_engine *engine);
+
+/**
+ * Saves if autosave is due (amber_engine_autosave_timeout() gives 0), as
+ * amber_engine_preserve() does; otherwise does nothing. Called from one of the engine's
+ * callbacks, it does nothing.
+ *
+ * @param out_saved receives 1 if an archive was written, else 0; may be NULL.
+ * @param engine the engine.
+ * @return AMBER_OK; what amber_engine_preserve() returns when the save fails (the changes stay
+ *   unsaved, and the save is tried again after the quiet time and the minimum interval).
+ * Ownership: none. Thread safety: as the engine.
+ */
+AMBER_API int amber_engine_tick(int *out_saved, amber_engine *engine);
 
 /**
  * Reports a transition of the application's state (R23), from the current state to `state`;

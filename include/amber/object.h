@@ -80,6 +80,18 @@ AMBER_API const char *amber_object_identifier(const amber_object *object);
 AMBER_API int amber_object_set_identifier(amber_object *object, const char *restoration_id);
 
 /**
+ * Marks an object's state changed (R32): with an autosave policy, a save is then due after the
+ * quiet time (amber_engine_autosave_timeout()), and the next save calls its encode callback
+ * rather than write again what it wrote last time.
+ *
+ * @param object the object.
+ * @return AMBER_OK; AMBER_INVALID_ARGUMENT for NULL; AMBER_MISUSE for a freed handle or an
+ *   object whose engine is closed.
+ * Ownership: none. Thread safety: as the engine.
+ */
+AMBER_API int amber_object_mark_dirty(amber_object *object);
+
+/**
  * The object's class name.
  *
  * @return the name; NULL for a bad handle.

@@ -24,19 +24,20 @@ func engineBox(_ handle: OpaquePointer?) throws(AmberError) -> EngineBox {
         o.version = CUnsignedInt(AMBER_ENGINE_OPTIONS_VERSION)
         if let options {
             // The struct's version says how much of it the host has: version 1 ends before
-            // keep_restoration_report, so only that prefix is read (the rest keeps its default).
+            // keep_restoration_report, version 2 before keep_archive_after_restore, so only
+            // that prefix is read (the rest keeps its default).
             let version = UnsafeRawPointer(options).load(as: CUnsignedInt.self)
+            let size: Int
             switch version {
-            case CUnsignedInt(AMBER_ENGINE_OPTIONS_VERSION):
-                o = options.pointee
-            case 1:
-                let size = MemoryLayout<amber_engine_options>.offset(of: \.keep_restoration_report)!
-                let prefix = UnsafeRawBufferPointer(start: UnsafeRawPointer(options), count: size)
-                withUnsafeMutableBytes(of: &o) { UnsafeMutableRawBufferPointer(rebasing: $0[..<size]).copyMemory(from: prefix) }
-                o.version = CUnsignedInt(AMBER_ENGINE_OPTIONS_VERSION)
+            case CUnsignedInt(AMBER_ENGINE_OPTIONS_VERSION): size = MemoryLayout<amber_engine_options>.size
+            case 1: size = MemoryLayout<amber_engine_options>.offset(of: \.keep_restoration_report)!
+            case 2: size = MemoryLayout<amber_engine_options>.offset(of: \.keep_archive_after_restore)!
             default:
-                throw invalid("amber_engine_options version \(version) is not supported (expected \(AMBER_ENGINE_OPTIONS_VERSION), or 1)")
+                throw invalid("amber_engine_options version \(version) is not supported (expected \(AMBER_ENGINE_OPTIONS_VERSION), 2 or 1)")
             }
+            let prefix = UnsafeRawBufferPointer(start: UnsafeRawPointer(options), count: size)
+            withUnsafeMutableBytes(of: &o) { UnsafeMutableRawBufferPointer(rebasing: $0[..<size]).copyMemory(from: prefix) }
+            o.version = CUnsignedInt(AMBER_ENGINE_OPTIONS_VERSION)
         }
         // The options as the engine's own (EngineOptions, which holds the defaults).
         var choices = EngineOptions()
@@ -69,6 +70,7 @@ func engineBox(_ handle: OpaquePointer?) throws(AmberError) -> EngineBox {
             throw invalid("\(o.protection.rawValue) is not an amber_protection")
         }
         choices.keepsRestorationReport = o.keep_restoration_report != 0
+        choices.keepsArchiveAfterRestore = o.keep_archive_after_restore != 0
         let configuration = try EngineConfiguration(appID: appID, options: choices)
         let box = EngineBox(engine: Engine(configuration: configuration))
         box.storeContext = storeContext

@@ -51,6 +51,15 @@ func objectPair(_ a: OpaquePointer?, _ aName: String, _ b: OpaquePointer?, _ bNa
     }
 }
 
+/// Marks an object's state changed (SPEC R32). Backs `amber_object_mark_dirty`.
+@c @implementation public func amber_object_mark_dirty(_ object: OpaquePointer?) -> CInt {
+    guarded {
+        let o = try objectBox(object)
+        guard let engine = o.engine else { throw misuse("the object's engine is closed") }
+        engine.engine.markDirty(o.object)
+    }
+}
+
 /// Frees an object. Backs `amber_object_free`.
 @c @implementation public func amber_object_free(_ object: OpaquePointer?) {
     guard let object else { return }

@@ -9,6 +9,8 @@ public class KeyedStateCoder {
     /// `self`) it is borrowed for a call, where read through `core` it was retained and
     /// released around every write (as `KeyedStateDecoder.unarchiver`).
     private let archiver: KeyedArchiver
+    /// Collects what is written, when the engine reuses clean objects' states (SPEC R32).
+    var recorder: StateRecorder?
 
     init(core: EncoderCore) {
         self.core = core
@@ -23,33 +25,41 @@ public class KeyedStateCoder {
     ///   preservation then writes nothing and fails with the same error; `.reservedKey`;
     ///   `.misuse` outside the coder's callback.
     ///
+    /// A state with a sensitive value is not kept for reuse (SPEC R32): its callback writes it
+    /// again at every preservation, so no plaintext of it stays in memory between them.
+    ///
     /// Backs `amber_coder_mark_sensitive`.
     public func markSensitive(_ key: String) throws(AmberError) {
         try core.markSensitive(key)
+        recorder?.giveUp()
     }
 
     /// Encodes a boolean.
     public func encode(_ value: Bool, forKey key: String) throws(AmberError) {
         try core.admit(key)
         archiver.encode(value, forKey: key)
+        recorder?.add(key, .bool(value))
     }
 
     /// Encodes a 64-bit integer.
     public func encode(_ value: Int64, forKey key: String) throws(AmberError) {
         try core.admit(key)
         archiver.encode(value, forKey: key)
+        recorder?.add(key, .int(value))
     }
 
     /// Encodes an integer (as a 64-bit integer).
     public func encode(_ value: Int, forKey key: String) throws(AmberError) {
         try core.admit(key)
         archiver.encode(Int64(value), forKey: key)
+        recorder?.add(key, .int(Int64(value)))
     }
 
     /// Encodes a double.
     public func encode(_ value: Double, forKey key: String) throws(AmberError) {
         try core.admit(key)
         archiver.encode(value, forKey: key)
+        recorder?.add(key, .double(value))
     }
 
     /// Encodes a string.
@@ -57,6 +67,7 @@ public class KeyedStateCoder {
         try core.admit(key)
         try core.admitString(utf8Count: value.utf8.count, utf16Count: value.utf16.count, forKey: key)
         archiver.encode(value, forKey: key)
+        recorder?.add(key, .string(value))
     }
 
     /// Encodes a string given as its UTF-8 bytes: the same as `encode(_:forKey:)` with the
@@ -66,6 +77,7 @@ public class KeyedStateCoder {
         try core.admit(key)
         try core.admitString(utf8Count: value.count, utf16Count: Self.utf16Count(value), forKey: key)
         archiver.encode(utf8: value, forKey: key)
+        if let recorder { recorder.add(key, .string(StateRecorder.string(value))) }
     }
 
     /// Encodes bytes (NSData).
@@ -73,12 +85,14 @@ public class KeyedStateCoder {
         try core.admit(key)
         try core.admitLength(bytes.count, forKey: key)
         archiver.encode(bytes: bytes, forKey: key)
+        recorder?.add(key, .data(bytes))
     }
 
     /// Encodes a date (NSDate), in seconds since 2001-01-01T00:00:00Z.
     public func encode(date: Double, forKey key: String) throws(AmberError) {
         try core.admit(key)
         archiver.encode(date: date, forKey: key)
+        recorder?.add(key, .date(date))
     }
 
     /// Encodes an index path (NSIndexPath).
@@ -86,6 +100,7 @@ public class KeyedStateCoder {
         try core.admit(key)
         try core.admitLength(indexPath.count * 8, forKey: key)
         archiver.encode(indexPath: indexPath, forKey: key)
+        recorder?.add(key, .indexPath(indexPath))
     }
 
     /// Encodes any value of Foundation's standard classes (arrays and dictionaries included).
@@ -93,6 +108,7 @@ public class KeyedStateCoder {
         try core.admit(key)
         try core.admitValue(value, forKey: key)
         archiver.encode(value, forKey: key)
+        recorder?.add(key, value)
     }
 
     /// Encodes an object of a registered coding class (`Engine.codingClasses`, SPEC R25), or nil.
@@ -102,6 +118,7 @@ public class KeyedStateCoder {
     public func encodeObject(_ object: AnyObject?, forKey key: String) throws {
         try core.admit(key)
         try core.run { try archiver.encodeObject(object, forKey: key) }
+        recorder?.giveUp()
     }
 
     // MARK: Interned keys
@@ -110,18 +127,21 @@ public class KeyedStateCoder {
     public func encode(_ value: Bool, forKey key: ArchiveKey) throws(AmberError) {
         try core.admit(key)
         archiver.encode(value, forKey: key)
+        recorder?.add(key.string, .bool(value))
     }
 
     /// Encodes a 64-bit integer under an interned key (the same as under its string).
     public func encode(_ value: Int64, forKey key: ArchiveKey) throws(AmberError) {
         try core.admit(key)
         archiver.encode(value, forKey: key)
+        recorder?.add(key.string, .int(value))
     }
 
     /// Encodes a double under an interned key (the same as under its string).
     public func encode(_ value: Double, forKey key: ArchiveKey) throws(AmberError) {
         try core.admit(key)
         archiver.encode(value, forKey: key)
+        recorder?.add(key.string, .double(value))
     }
 
     /// Encodes a string under an interned key (the same as under its string).
@@ -129,6 +149,7 @@ public class KeyedStateCoder {
         try core.admit(key)
         try core.admitString(utf8Count: value.utf8.count, utf16Count: value.utf16.count, forKey: key.string)
         archiver.encode(value, forKey: key)
+        recorder?.add(key.string, .string(value))
     }
 
     /// The UTF-16 code units of a string given as UTF-8 bytes (as the archive would store it).
@@ -157,6 +178,7 @@ public class KeyedStateCoder {
         try core.admit(key)
         try core.admitString(utf8Count: value.count, utf16Count: Self.utf16Count(value), forKey: key.string)
         archiver.encode(utf8: value, forKey: key)
+        if let recorder { recorder.add(key.string, .string(StateRecorder.string(value))) }
     }
 
     /// Encodes a reference to another restorable object (SPEC R4); at restoration it decodes to
@@ -169,6 +191,7 @@ public class KeyedStateCoder {
     ///   if its path is that of another preserved object.
     public func encodeReference(to target: RestorableObject?, forKey key: String) throws(AmberError) {
         try core.admit(key)
+        recorder?.giveUp()
         guard let target else {
             archiver.encodeNull(forKey: key)
             return

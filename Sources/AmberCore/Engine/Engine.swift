@@ -65,6 +65,17 @@ public final class Engine {
     /// The transition under way (observers are being called), if any.
     var transitionUnderWay: (from: ApplicationState, to: ApplicationState)?
 
+    /// The clock autosave reads (SPEC R32); a test sets its own.
+    public var clock = MonotonicClock.system
+    /// The autosave policy and the changes it tracks (SPEC R32).
+    var autosave = AutosaveState()
+    /// The epoch of the objects' state recordings: a recording of another epoch is stale. It
+    /// changes whenever reuse is turned off, since changes are then no longer marked.
+    var recordingEpoch = UInt64.random(in: 1 ... UInt64.max)
+    /// Whether the archive restored was kept (`EngineOptions.keepsArchiveAfterRestore`) with its
+    /// launch guard count: the next save clears the count.
+    var keptArchiveGuard = false
+
     /// Creates an engine.
     public init(configuration: EngineConfiguration, codingClasses: ArchiveClassRegistry = ArchiveClassRegistry()) {
         self.configuration = configuration
@@ -210,6 +221,13 @@ public final class Engine {
     /// Discards the restored archive (unless superseded) and removes the launch guard; if the
     /// archive cannot be removed, the guard marks it consumed (`LaunchGuard.consumed`).
     func finishRestoration() throws {
+        if !restoredArchiveSuperseded, configuration.keepsArchiveAfterRestore {
+            // Kept until the next save (SPEC R32); the guard's extended mark becomes a count of
+            // one launch, which the next save clears.
+            try store.writeGuard(1)
+            keptArchiveGuard = true
+            return
+        }
         if !restoredArchiveSuperseded {
             do { try store.remove() } catch {
                 var notes: [String] = []

@@ -27,6 +27,11 @@ public struct EngineConfiguration {
     /// (then its directory). `init(appID:options:)` sets it from
     /// `EngineOptions.keepsRestorationReport`.
     public var reportDirectory: String?
+    /// Whether a restoration that succeeded keeps the archive until the next save rather than
+    /// discard it (SPEC R32), for desktop programs: a crash before that save restores it again.
+    /// Its launch guard count is kept too, so two launches in a row that crash still discard it
+    /// (SPEC R14). Default false: UIKit's behaviour, the archive discarded once restored.
+    public var keepsArchiveAfterRestore = false
 
     /// Creates a configuration. An `envelope` of nil is the default protection for `store`
     /// (`defaultEnvelope(for:appID:bundleVersion:)`): archives are encrypted unless the host

@@ -50,6 +50,10 @@ public struct EngineOptions {
     /// no report (it has no directory); a host's store keeps it in its `directory`, else in the
     /// state directory (none without a home directory).
     public var keepsRestorationReport = false
+    /// Whether a restoration that succeeded keeps the archive until the next save
+    /// (`EngineConfiguration.keepsArchiveAfterRestore`, SPEC R32). Default false: discarded
+    /// once restored (SPEC R14).
+    public var keepsArchiveAfterRestore = false
 
     public init() {}
 
@@ -124,6 +128,7 @@ extension EngineConfiguration {
             store: store, envelope: envelope)
         let keeps = options.keepsRestorationReport || EngineOptions.environmentKeepsReport()
         reportDirectory = keeps ? filesDirectory.map { StateFiles(directory: $0).directory } : nil
+        keepsArchiveAfterRestore = options.keepsArchiveAfterRestore
     }
 
     /// The key file at `path` (a file name alone is in the working directory).

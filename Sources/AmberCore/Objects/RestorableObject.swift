@@ -45,6 +45,9 @@ open class RestorableObject {
     /// it (-1 while unrecorded, -2 for a duplicate). A pass has a random 64-bit id.
     var passID: UInt64 = 0
     var passIndex: Int = -1
+    /// What its encode callback wrote at the last preservation, while it is clean (SPEC R32);
+    /// nil once marked dirty (`Engine.markDirty(_:)`).
+    var stateRecording: StateRecording?
 
     /// The host's class name: recorded in the archive and checked at restoration (SPEC R11).
     public var className: String

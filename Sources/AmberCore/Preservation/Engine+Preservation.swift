@@ -34,12 +34,15 @@ extension Engine {
         activity = .preserving
         defer { activity = .idle }
         let started = FileSystem.monotonicSeconds()
+        let changesAtStart = autosave.changes
         do {
             let report = try writeArchive()
             lastPreservation = report
+            notePreservation(changesAtStart: changesAtStart, completed: true)
             logPreservation(report, seconds: FileSystem.monotonicSeconds() - started)
             return report
         } catch {
+            notePreservation(changesAtStart: changesAtStart, completed: false)
             let e = AmberError.wrapping(error)
             lastPreservation = PreservationReport(notSaved: .failed(e.message))
             log(.warn) { "preserve: failed, the previous archive is kept: \(e.message)" }
@@ -64,6 +67,11 @@ extension Engine {
                 // The consumed archive is replaced: the mark must not discard the new one.
                 try? store.removeGuard()
                 consumedMarkWritten = false
+            }
+            if keptArchiveGuard {
+                // The kept archive is replaced: its launch count goes with it (SPEC R32).
+                try? store.removeGuard()
+                keptArchiveGuard = false
             }
             if waitingForExtensions {
                 // A newer archive than the one restored: a death before the extensions complete
@@ -128,6 +136,7 @@ extension Engine {
         var uids: [Int] = []
         uids.reserveCapacity(pass.records.count)
         var encoding = RecordEncoding(records: PreservedRecords.Columns(capacity: pass.records.count))
+        if reusesCleanState { encoding.recorder = StateRecorder() }
         var i = 0
         while i < pass.records.count {
             uids.append(try encodeRecord(i, of: pass, into: archiver, &encoding))
@@ -279,6 +288,8 @@ extension Engine {
         var classNames = ClassNameUIDs()
         /// A coder that nothing else holds any more, reused for the next object's state.
         var spare: StateCoder?
+        /// Collects each state written, when clean objects' states are reused (SPEC R32).
+        var recorder: StateRecorder?
         /// What the report keeps of each record (SPEC R28).
         var records: PreservedRecords.Columns
 
@@ -351,7 +362,7 @@ extension Engine {
                 guard omitted == nil else { return }
                 let checkpoint = s.checkpoint()
                 do {
-                    try encodeState(of: object, record: i, pass: pass, into: s, spare: &e.spare)
+                    try encodeState(of: object, record: i, pass: pass, into: s, spare: &e.spare, recorder: e.recorder)
                 } catch {
                     // Its entries are taken back and the record omitted, unless the archiver
                     // cannot take them back (a coding class's object was encoded part-way):
@@ -368,28 +379,54 @@ extension Engine {
 
     /// Runs an object's encode callback with a coder of its own (the spare one if nothing else
     /// holds it), then writes a view's standard state beside what the callback wrote.
+    ///
+    /// With `recorder` (clean objects' states reused, SPEC R32): a clean object's state kept
+    /// from an earlier preservation is written again without calling its callback; otherwise
+    /// what the callback writes is kept for the next preservation, if it is reusable and the
+    /// object was not marked dirty while it ran.
     private func encodeState(
-        of object: RestorableObject, record i: Int, pass: PreservationPass, into s: KeyedArchiver, spare: inout StateCoder?
+        of object: RestorableObject, record i: Int, pass: PreservationPass, into s: KeyedArchiver, spare: inout StateCoder?,
+        recorder: StateRecorder?
     ) throws {
-        if let encode = object.callbacks.encode {
-            var coder: StateCoder
-            if let reused = spare {
-                spare = nil
-                reused.reuse(record: i, object: object)
-                coder = reused
+        if let recorder, let encode = object.callbacks.encode {
+            if let kept = object.stateRecording, kept.epoch == recordingEpoch {
+                kept.replay(into: s)
             } else {
-                coder = StateCoder(archiver: s, pass: pass, record: i, object: object)
+                object.stateRecording = nil
+                recorder.reset()
+                let changes = autosave.changes
+                try runEncode(encode, of: object, record: i, pass: pass, into: s, spare: &spare, recorder: recorder)
+                if autosave.changes == changes { object.stateRecording = recorder.recording(epoch: recordingEpoch) }
             }
-            defer {
-                coder.core.isActive = false
-                // Reused only if the callback kept no reference to it (a coder used after its
-                // callback must still throw).
-                if isKnownUniquelyReferenced(&coder) { spare = coder }
-            }
-            try encode(object, coder)
-            coder.core.recordSensitiveKeys()
+        } else if let encode = object.callbacks.encode {
+            try runEncode(encode, of: object, record: i, pass: pass, into: s, spare: &spare, recorder: nil)
         }
         // A view's standard state, under reserved keys beside the host's (SPEC R17, R18).
         try ViewStateArchive.encode(object, into: s)
+    }
+
+    /// Calls an object's encode callback with a coder of its own.
+    private func runEncode(
+        _ encode: (RestorableObject, StateCoder) throws -> Void, of object: RestorableObject, record i: Int,
+        pass: PreservationPass, into s: KeyedArchiver, spare: inout StateCoder?, recorder: StateRecorder?
+    ) throws {
+        var coder: StateCoder
+        if let reused = spare {
+            spare = nil
+            reused.reuse(record: i, object: object)
+            coder = reused
+        } else {
+            coder = StateCoder(archiver: s, pass: pass, record: i, object: object)
+        }
+        defer {
+            coder.core.isActive = false
+            // Reused only if the callback kept no reference to it (a coder used after its
+            // callback must still throw).
+            coder.recorder = nil
+            if isKnownUniquelyReferenced(&coder) { spare = coder }
+        }
+        coder.recorder = recorder
+        try encode(object, coder)
+        coder.core.recordSensitiveKeys()
     }
 }

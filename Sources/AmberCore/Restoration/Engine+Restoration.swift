@@ -193,7 +193,13 @@ extension Engine {
         // 7. Discard, or wait for the extensions.
         var extended = false
         if outstanding.isEmpty {
-            if restoredArchiveSuperseded { clearGuard() } else { discard() }
+            if restoredArchiveSuperseded {
+                clearGuard()
+            } else if configuration.keepsArchiveAfterRestore {
+                keepRestoredArchive(&notes)
+            } else {
+                discard()
+            }
             restoredArchiveSuperseded = false
         } else {
             waitingForExtensions = true
@@ -310,6 +316,8 @@ extension Engine {
     private func decodeObjects(_ session: RestoreSession, _ records: inout [RestorationRecord]) {
         for i in records.indices where records[i].outcome == .restored {
             guard let object = session.objects[i] else { continue }
+            // Its state now comes from the archive: what it wrote before is no longer it (SPEC R32).
+            object.stateRecording = nil
             let decode = object.callbacks.decode
             guard decode != nil || object.kind == .view else { continue }
             var coder = session.decoder(record: i)
@@ -400,6 +408,14 @@ extension Engine {
             log(.debug) { "restore: \(PathComponent.describe(r.components)) (\(r.className), \(r.kind)): \(r.outcome)\(r.note.map { " — \($0)" } ?? "")" }
         }
         for note in report.notes { log(.debug) { "restore: note: \(note)" } }
+    }
+
+    /// Keeps the archive restored until the next save (`keepsArchiveAfterRestore`, SPEC R32),
+    /// with the launch count this launch wrote: the next save clears it, and a crash before
+    /// then counts, so that two launches in a row that crash still discard the archive (R14).
+    func keepRestoredArchive(_ notes: inout [String]) {
+        keptArchiveGuard = true
+        notes.append("the archive is kept until the next save (keep the archive after restore)")
     }
 
     /// Marks the archive consumed when it could not be removed (SPEC R14): the launch guard

@@ -23,12 +23,17 @@
  * peak.
  *
  * Usage: bench_engine [--sizes 100,1000,10000,100000,1000000] [--reps 7] [--big-reps 3]
- *                     [--mem-sizes LIST|none] [--dir DIR] [--values one|batch]
+ *                     [--mem-sizes LIST|none] [--dir DIR] [--values one|batch] [--dirty PERCENT]
  *   --reps      rounds below 100,000 nodes; --big-reps: rounds from 100,000 nodes.
  *   --mem-sizes sizes whose peak memory is measured (default: the same as --sizes).
  *   --values    how the callbacks write and read a node's 5 values: one C call per value (one,
  *               the default) or one call per node (batch: amber_coder_encode_values() and
  *               amber_decoder_decode_values()).
+ *   --dirty     instead of the phases above: per size, a save after PERCENT of the nodes changed,
+ *               by an engine that saves in full against one with an autosave policy, which
+ *               calls only the dirty nodes' encode callbacks (R32); two trees side by side,
+ *               each round editing both alike and saving both, in turn first; both archives are
+ *               then restored and checked. Line: dirty n=N percent=P ... full=S incremental=S.
  *   --dir       where the archives are written (default: a new directory under $TMPDIR or /tmp;
  *               it must be on a real file system for fsync to mean anything).
  *
@@ -265,7 +270,12 @@ static amber_engine *open_engine(const char *dir, int restoring) {
 
 /* Builds the interface of n screens in an engine: node 0 is the root (a window), node i > 0
  * the child of node (i - 1) / 4. */
-static void build_tree(amber_engine *engine, long n) {
+static void build_tree_keeping(amber_engine *engine, long n, amber_object **kept, node **states);
+
+static void build_tree(amber_engine *engine, long n) { build_tree_keeping(engine, n, NULL, NULL); }
+
+/* As build_tree; with `kept` and `states` (n each), also gives the objects and their states. */
+static void build_tree_keeping(amber_engine *engine, long n, amber_object **kept, node **states) {
     amber_object **objects = malloc((size_t)n * sizeof *objects);
     amber_object_callbacks cb = node_callbacks();
     char identifier[64];
@@ -281,6 +291,8 @@ static void build_tree(amber_engine *engine, long n) {
         CHECK(amber_object_set_restoration_class(objects[i], RESTORATION_CLASS), "amber_object_set_restoration_class");
         if (i == 0) CHECK(amber_engine_add_root(engine, objects[0]), "amber_engine_add_root");
         else CHECK(amber_object_add_child(objects[(i - 1) / 4], objects[i]), "amber_object_add_child");
+        if (kept) kept[i] = objects[i];
+        if (states) states[i] = s;
     }
     free(objects); /* the engine holds the tree; the host keeps its structs as contexts */
 }
@@ -329,6 +341,32 @@ static void verify(amber_report *report, long n) {
             exit(1);
         }
     }
+}
+
+/* Checks that the archive in `dir` restores the n nodes with the states `states` hold. */
+static void verify_dirty(const char *dir, long n, node **states) {
+    amber_engine *engine = open_engine(dir, 1);
+    amber_report *report = NULL;
+    amber_report_record rec;
+    size_t i;
+    CHECK(amber_engine_launch(&report, engine, AMBER_APP_INACTIVE), "amber_engine_launch");
+    if (amber_report_count(report) != (size_t)n) {
+        fprintf(stderr, "bench_engine: %s restored %zu records, expected %ld\n", dir, amber_report_count(report), n);
+        exit(1);
+    }
+    for (i = 0; i < (size_t)n; i++) {
+        const node *s, *want;
+        CHECK(amber_report_record_at(&rec, report, i), "amber_report_record_at");
+        s = amber_object_context(rec.object);
+        want = s ? states[s->index] : NULL;
+        if (rec.outcome != AMBER_OUTCOME_RESTORED || !s || s->selected_index != want->selected_index ||
+            strcmp(s->title, want->title) != 0 || strcmp(s->item_key, want->item_key) != 0) {
+            fprintf(stderr, "bench_engine: %s: record %zu did not restore the state last saved\n", dir, i);
+            exit(1);
+        }
+    }
+    amber_report_free(report);
+    amber_engine_close(engine);
 }
 
 /* One restore of the archive in `dir` by a new engine; returns the seconds of the launch. */
@@ -515,9 +553,90 @@ static void make_dir(const char *path) {
     if (mkdir(path, 0700) != 0 && errno != EEXIST) fail_io("mkdir", path);
 }
 
+/* ---- --dirty: a save of the changes against a full save (R32) ----------------------------- */
+
+/* Changes `count` nodes of a tree, from node `first` on (wrapping), marking them dirty if
+ * `mark`: a new selected index and title, as an edit would. */
+static void edit_nodes(amber_object **objects, node **states, long n, long first, long count, long round, int mark) {
+    long k;
+    for (k = 0; k < count; k++) {
+        long i = (first + k * 97) % n;
+        states[i]->selected_index = round * 1000 + k;
+        snprintf(states[i]->title, sizeof states[i]->title, "%s %ld", TITLES[(i + round) % 8], round);
+        if (mark) CHECK(amber_object_mark_dirty(objects[i]), "amber_object_mark_dirty");
+    }
+}
+
+/* Two engines, each with its own tree of n nodes and its own directory: one saves in full (no
+ * policy), the other with an autosave policy, so that a save calls only the dirty nodes' encode
+ * callbacks. Each round edits the same `percent` of the nodes of both trees, then preserves
+ * both, in turn first, and checks that both archives restore every node as edited. */
+static void bench_dirty(const char *dir, long n, double percent, int rounds) {
+    char full_dir[4300], part_dir[4300];
+    amber_engine *full, *part;
+    amber_object **full_objects = malloc((size_t)n * sizeof *full_objects), **part_objects = malloc((size_t)n * sizeof *part_objects);
+    node **full_states = malloc((size_t)n * sizeof *full_states), **part_states = malloc((size_t)n * sizeof *part_states);
+    double *tf = calloc((size_t)rounds, sizeof(double)), *tp = calloc((size_t)rounds, sizeof(double));
+    long count = (long)((double)n * percent / 100.0 + 0.5), bytes;
+    amber_autosave policy = AMBER_AUTOSAVE_INIT;
+    int r;
+    if (!full_objects || !part_objects || !full_states || !part_states || !tf || !tp) {
+        fprintf(stderr, "bench_engine: out of memory\n");
+        exit(1);
+    }
+    if (count < 1) count = 1;
+    snprintf(full_dir, sizeof full_dir, "%s/full", dir);
+    snprintf(part_dir, sizeof part_dir, "%s/dirty", dir);
+    make_dir(full_dir);
+    make_dir(part_dir);
+    full = open_engine(full_dir, 0);
+    part = open_engine(part_dir, 0);
+    CHECK(amber_engine_set_autosave(part, &policy), "amber_engine_set_autosave");
+    build_tree_keeping(full, n, full_objects, full_states);
+    build_tree_keeping(part, n, part_objects, part_states);
+    /* The first save of each encodes everything. */
+    time_preserve(full);
+    time_preserve(part);
+    for (r = 0; r < rounds; r++) {
+        long first = (long)r * 7919 % n;
+        edit_nodes(full_objects, full_states, n, first, count, r + 1, 0);
+        edit_nodes(part_objects, part_states, n, first, count, r + 1, 1);
+        if (r % 2 == 0) {
+            tf[r] = time_preserve(full);
+            tp[r] = time_preserve(part);
+        } else {
+            tp[r] = time_preserve(part);
+            tf[r] = time_preserve(full);
+        }
+    }
+    bytes = archive_bytes(part_dir);
+    if (archive_bytes(full_dir) != bytes) {
+        fprintf(stderr, "bench_engine: the two archives differ in size (%ld, %ld)\n", archive_bytes(full_dir), bytes);
+        exit(1);
+    }
+    printf("dirty n=%ld percent=%g changed=%ld reps=%d bytes=%ld full=%.9f incremental=%.9f ratio=%.3f "
+           "full_min=%.9f incremental_min=%.9f\n",
+           n, percent, count, rounds, bytes, median(tf, rounds), median(tp, rounds), median(tf, rounds) / median(tp, rounds),
+           minimum(tf, rounds), minimum(tp, rounds));
+    fflush(stdout);
+    verify_dirty(full_dir, n, full_states);
+    verify_dirty(part_dir, n, full_states);
+    amber_engine_close(full);
+    amber_engine_close(part);
+    free(full_objects);
+    free(part_objects);
+    free(full_states);
+    free(part_states);
+    free(tf);
+    free(tp);
+    rmdir(full_dir);
+    rmdir(part_dir);
+}
+
 int main(int argc, char **argv) {
     long sizes[16] = {100, 1000, 10000, 100000, 1000000}, mem_sizes[16];
     int size_count = 5, mem_count = -1, reps = 7, big_reps = 3, a, k;
+    double dirty = -1;
     char dir[4096] = "", sub[4200];
     const char *tmp = getenv("TMPDIR");
 
@@ -528,13 +647,14 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[a], "--reps") == 0 && v) { reps = atoi(v); a++; }
         else if (strcmp(argv[a], "--big-reps") == 0 && v) { big_reps = atoi(v); a++; }
         else if (strcmp(argv[a], "--dir") == 0 && v) { snprintf(dir, sizeof dir, "%s", v); a++; }
+        else if (strcmp(argv[a], "--dirty") == 0 && v) { dirty = atof(v); a++; }
         else if (strcmp(argv[a], "--values") == 0 && v && (strcmp(v, "one") == 0 || strcmp(v, "batch") == 0)) {
             batch_values = strcmp(v, "batch") == 0;
             a++;
         }
         else {
             fprintf(stderr, "usage: bench_engine [--sizes 100,1k,10k,100k,1M] [--reps 7] [--big-reps 3] "
-                            "[--mem-sizes LIST|none] [--dir DIR] [--values one|batch]\n");
+                            "[--mem-sizes LIST|none] [--dir DIR] [--values one|batch] [--dirty PERCENT]\n");
             return 2;
         }
     }
@@ -550,6 +670,18 @@ int main(int argc, char **argv) {
         make_dir(dir);
     }
     printf("bench_engine amber=%s dir=%s\n", amber_version_string(), dir);
+
+    if (dirty >= 0) {
+        if (dirty <= 0 || dirty > 100) { fprintf(stderr, "bench_engine: --dirty takes a percentage above 0, at most 100\n"); return 2; }
+        for (k = 0; k < size_count; k++) {
+            snprintf(sub, sizeof sub, "%s/dirty-%ld", dir, sizes[k]);
+            make_dir(sub);
+            bench_dirty(sub, sizes[k], dirty, sizes[k] >= 100000 ? big_reps : reps);
+            rmdir(sub);
+        }
+        if (!getenv("AMBER_BENCH_KEEP")) rmdir(dir);
+        return 0;
+    }
 
     /* Memory first, each phase in a child forked while this process is still small. */
     for (k = 0; k < mem_count; k++) {

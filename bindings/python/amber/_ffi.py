@@ -188,7 +188,12 @@ class EngineOptions(Structure):
                 ("store", POINTER(Store)), ("store_ctx", c_void_p), ("store_ctx_free", CtxFree),
                 ("state_directory", c_char_p), ("memory_store", c_int), ("protection", c_int),
                 ("key_file", c_char_p), ("fixed_key", POINTER(c_uint8)), ("key_callback", KeyCallback),
-                ("key_ctx", c_void_p), ("key_ctx_free", CtxFree), ("keep_restoration_report", c_int)]
+                ("key_ctx", c_void_p), ("key_ctx_free", CtxFree), ("keep_restoration_report", c_int),
+                ("keep_archive_after_restore", c_int)]
+
+
+class Autosave(Structure):
+    _fields_ = [("version", c_uint), ("quiet_ms", c_int), ("min_interval_ms", c_int), ("full_saves", c_int)]
 
 
 class ObjectCallbacks(Structure):
@@ -231,7 +236,8 @@ class Relaunch(Structure):
 # The versions of the structs above (the *_VERSION macros): a struct zeroed with its version set is
 # valid (AMBER_*_INIT); zero members mean the defaults.
 STORE_VERSION = 1
-ENGINE_OPTIONS_VERSION = 2
+ENGINE_OPTIONS_VERSION = 3
+AUTOSAVE_VERSION = 1
 OBJECT_CALLBACKS_VERSION = 1
 RESTORATION_CLASS_VERSION = 1
 BLUEPRINT_FACTORY_VERSION = 1
@@ -304,6 +310,9 @@ FUNCTIONS: Tuple[Proto, ...] = (
     status("amber_engine_launch", POINTER(ReportP), EngineP, _i, releases_gil=True),
     status("amber_engine_preserve", POINTER(_i), EngineP, releases_gil=True),
     status("amber_engine_preservation", POINTER(PreservationP), EngineP),
+    status("amber_engine_set_autosave", EngineP, POINTER(Autosave)),
+    status("amber_engine_autosave_timeout", POINTER(_i), EngineP),
+    status("amber_engine_tick", POINTER(_i), EngineP, releases_gil=True),
     status("amber_engine_transition", POINTER(_i), EngineP, _i, releases_gil=True),
     plain("amber_engine_app_state", _i, EngineP),
     status("amber_engine_report_memory_warning", EngineP),
@@ -319,6 +328,7 @@ FUNCTIONS: Tuple[Proto, ...] = (
     plain("amber_object_free", None, ObjectP),
     plain("amber_object_identifier", _s, ObjectP),
     status("amber_object_set_identifier", ObjectP, _s),
+    status("amber_object_mark_dirty", ObjectP),
     plain("amber_object_class_name", _s, ObjectP),
     plain("amber_object_kind", _i, ObjectP),
     plain("amber_object_context", _p, ObjectP),

@@ -120,12 +120,16 @@ class Engine:
         as ``last-restore.report`` beside the archive (no state values; ``amber report`` prints
         it). Default off, unless the environment variable AMBER_KEEP_REPORT is "1". Ignored with
         memory_store.
+    :param keep_archive_after_restore: a restoration that succeeds keeps the archive until the
+        next save, for desktop programs (R32); two launches in a row that crash before a save
+        still discard it (R14). Default off: the archive is discarded once restored.
     """
 
     def __init__(self, app_id: str, *, state_directory: Optional[str] = None, memory_store: bool = False,
                  store: Optional[Store] = None, protection: Optional[Protection] = None,
                  bundle_version: Optional[str] = None, interface_idiom: Optional[str] = None,
-                 delegate: Any = None, keep_restoration_report: bool = False):
+                 delegate: Any = None, keep_restoration_report: bool = False,
+                 keep_archive_after_restore: bool = False):
         lib = load()
         self._h: Optional[_ffi.EngineP] = None
         self._keep: Dict[int, Any] = {}  # context number -> holder, until Amber frees the context
@@ -137,7 +141,8 @@ class Engine:
         self.app_id = app_id
         options = Options(self, state_directory=state_directory, memory_store=memory_store, store=store,
                           protection=protection, bundle_version=bundle_version, interface_idiom=interface_idiom,
-                          keep_restoration_report=keep_restoration_report)
+                          keep_restoration_report=keep_restoration_report,
+                          keep_archive_after_restore=keep_archive_after_restore)
         out = _ffi.EngineP()
         try:
             lib.amber_engine_open(byref(out), c_text(app_id), byref(options.struct))
@@ -382,6 +387,39 @@ class Engine:
         report = self._preserving(lambda: load().amber_engine_preserve(byref(saved), self._handle()), False)
         assert report is not None
         return report
+
+    # -- autosave (R32) --
+    def set_autosave(self, quiet_ms: int = 0, min_interval_ms: int = 0, *, full_saves: bool = False) -> None:
+        """Turns autosave on (R32): after an object is marked dirty (``Object.mark_dirty()``), a
+        save is due ``quiet_ms`` after the last change, and at least ``min_interval_ms`` after the
+        previous save. 0 takes the engine's defaults; a negative time is none. Unless
+        ``full_saves``, a save calls only the encode callbacks of the objects marked dirty (and of
+        new ones) and writes again what the others wrote last time, so every object whose state
+        changes must be marked. Drive it from the event loop with ``autosave_timeout()`` and
+        ``tick()``. ValueError (InvalidArgumentError) for a time above a day."""
+        policy = _ffi.Autosave(_ffi.AUTOSAVE_VERSION, quiet_ms, min_interval_ms, 1 if full_saves else 0)
+        load().amber_engine_set_autosave(self._handle(), byref(policy))
+
+    def stop_autosave(self) -> None:
+        """Turns autosave off (the default): every save then calls every encode callback."""
+        load().amber_engine_set_autosave(self._handle(), None)
+
+    def autosave_timeout(self) -> Optional[int]:
+        """Milliseconds until autosave is due (0: now), or None when nothing is to be saved
+        (autosave off, or no change since the last save): how long an event loop may wait
+        before calling ``tick()``."""
+        out = c_int()
+        load().amber_engine_autosave_timeout(byref(out), self._handle())
+        return None if out.value < 0 else out.value
+
+    def tick(self) -> bool:
+        """Saves if autosave is due, as preserve() does; returns True if an archive was written.
+        The exceptions of encode callbacks are on ``last_preservation``; one that makes the save
+        fail is raised (the changes stay unsaved and are tried again later)."""
+        saved = c_int()
+        handle = self._handle()
+        self._preserving(lambda: load().amber_engine_tick(byref(saved), handle), True)
+        return bool(saved.value)
 
     def _preserving(self, call: Callable[[], Any], transition: bool) -> Optional[PreservationReport]:
         """Runs a C call that preserves (preserve(), a transition to the background): reads the

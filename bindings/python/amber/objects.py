@@ -547,6 +547,11 @@ class Object(_ffi.Holder):
     def identifier(self, value: Optional[str]) -> None:
         load().amber_object_set_identifier(self._handle(), c_text_or_none(value))
 
+    def mark_dirty(self) -> None:
+        """Marks the object's state changed (R32): with autosave on, a save is due after the quiet
+        time, and the next save calls this object's encode callback again."""
+        load().amber_object_mark_dirty(self._handle())
+
     @property
     def class_name(self) -> str:
         return py_text(load().amber_object_class_name(self._handle())) or ""

@@ -158,13 +158,15 @@ class Options:
 
     def __init__(self, engine: "Engine", *, state_directory: Optional[str], memory_store: bool,
                  store: Optional[Store], protection: Optional[Protection], bundle_version: Optional[str],
-                 interface_idiom: Optional[str], keep_restoration_report: bool = False):
+                 interface_idiom: Optional[str], keep_restoration_report: bool = False,
+                 keep_archive_after_restore: bool = False):
         opts = _ffi.EngineOptions(_ffi.ENGINE_OPTIONS_VERSION)  # zeroed (the defaults), the version set
         opts.bundle_version = c_text_or_none(bundle_version)
         opts.interface_idiom = c_text_or_none(interface_idiom)
         opts.state_directory = c_text_or_none(state_directory)
         opts.memory_store = 1 if memory_store else 0
         opts.keep_restoration_report = 1 if keep_restoration_report else 0
+        opts.keep_archive_after_restore = 1 if keep_archive_after_restore else 0
         self.holders: List[_ffi.Holder] = []
         self.keep: List[Any] = []
         if store is not None:
