@@ -93,4 +93,23 @@ private func contains(_ bytes: [UInt8], _ text: String) -> Bool {
         try other.preserve()
         #expect(throws: AmberError.self) { try kept?.markSensitive("password") }
     }
+
+    // R34 with R32: reusing clean states keeps no sensitive value in memory. The state that marks
+    // a key sensitive is encoded again at every save, and the archive still names the key.
+    @Test func testR34SensitiveStateIsNeverKeptForReuse() throws {
+        let store = MemoryStore()
+        let engine = try sensitiveProgram(store, encrypted: true) { _ in }
+        try engine.setAutosave(AutosavePolicy())
+        let screen = try #require(engine.roots.first)
+        var encodes = 0
+        let encode = try #require(screen.callbacks.encode)
+        screen.callbacks.encode = { object, coder in
+            encodes += 1
+            try encode(object, coder)
+        }
+        try engine.preserve()
+        try engine.preserve()
+        #expect(encodes == 2)
+        #expect(screen.stateRecording == nil)
+    }
 }
