@@ -88,7 +88,7 @@ wid=""
 launch() {
     run=$((run + 1))
     out=$work/run$run.out
-    python3 "$demo" --state-dir "$state" --print-state >"$out" 2>"$work/run$run.err" &
+    AMBER_TK_SAVE_DELAY_MS=${save_delay:-} python3 "$demo" --state-dir "$state" --print-state >"$out" 2>"$work/run$run.err" &
     app=$!
     wid=""
     for _ in $(seq 100); do
@@ -148,6 +148,9 @@ wait_exit() {
 at() { xdotool mousemove --window "$wid" "$1" "$2"; }
 
 # ---- run 1: close and relaunch --------------------------------------------------------------------
+# Runs 1 and 2 save after idle only a minute after a change: what they restore was saved by the
+# close and by SIGTERM themselves.
+save_delay=60000
 launch
 grep -q "selected: None" "$work/run1.out" || fail "run 1 was not a fresh start"
 at 80 200; xdotool click 5 click 5 click 5; sleep 0.3                 # scroll the list
@@ -182,6 +185,7 @@ fi
 snapshot sigterm
 kill -TERM "$app"
 wait_exit
+save_delay=""  # run 3 saves after idle with the default delay
 launch
 check sigterm
 grep -q "preferences: open" "$work/sigterm.after.state" || fail "sigterm: the dialog is not open again"

@@ -63,8 +63,17 @@ LOGGER = logging.getLogger("amber.tk")
 #: program's factory make one (a dialog that was open).
 WINDOW_CLASS = "amber.tk.Window"
 
-#: The delay between a change and the save that follows it, in milliseconds.
+#: The delay between a change and the save that follows it, in milliseconds, unless ``attach``
+#: is given another; the environment variable AMBER_TK_SAVE_DELAY_MS overrides it (the tests
+#: make it long, to check that closing and SIGTERM save by themselves).
 DEFAULT_SAVE_DELAY_MS = 1000
+
+
+def _save_delay(asked: Optional[int]) -> int:
+    from_environment = os.environ.get("AMBER_TK_SAVE_DELAY_MS", "")
+    if from_environment.isdigit():
+        return int(from_environment)
+    return DEFAULT_SAVE_DELAY_MS if asked is None else asked
 
 WindowFactory = Callable[[], Optional[tk.Misc]]
 _Widget = tk.Misc
@@ -143,6 +152,10 @@ class WidgetState(amber.View):
         """Scrolls the widget as restored, once more after Tk laid it out with the rest of the
         restored state (a Text knows how wide its lines are only once it has shown them)."""
 
+    def scrolls_after_layout(self) -> bool:
+        """True if ``apply_scroll`` has something to do once the window is laid out."""
+        return False
+
 
 class ListboxState(WidgetState):
     """A Listbox: its selected rows and first visible row; rows are identified by their text."""
@@ -187,6 +200,30 @@ class ListboxState(WidgetState):
             listbox.yview(state.first_visible_item[0])
 
 
+# The walks of a Treeview's items, in Tcl: from Python, each item would cost a call into Tcl.
+_TREE_PROCS = """
+namespace eval ::amber_tk {}
+proc ::amber_tk::visible {tree {item {}}} {
+    set rows {}
+    foreach child [$tree children $item] {
+        lappend rows $child
+        if {[$tree item $child -open]} { lappend rows {*}[::amber_tk::visible $tree $child] }
+    }
+    return $rows
+}
+proc ::amber_tk::opened {tree {item {}}} {
+    set open {}
+    foreach child [$tree children $item] {
+        if {[llength [$tree children $child]]} {
+            if {[$tree item $child -open]} { lappend open $child }
+            lappend open {*}[::amber_tk::opened $tree $child]
+        }
+    }
+    return $open
+}
+"""
+
+
 class TreeviewState(WidgetState):
     """A ttk.Treeview: its selected items, first visible item (by item id) and open items."""
     standard_state = ViewKind.TABLE
@@ -223,16 +260,16 @@ class TreeviewState(WidgetState):
     def item_at(self, path: IndexPath) -> Optional[str]:
         return self.identifier_for_index_path(self, path)
 
+    def walk(self, proc: str) -> List[str]:
+        """The items one of _TREE_PROCS gives, walked in Tcl: one call however many items."""
+        tree = self.tree
+        if not tree.tk.call("info", "procs", f"::amber_tk::{proc}"):
+            tree.tk.eval(_TREE_PROCS)
+        return [str(item) for item in tree.tk.splitlist(tree.tk.call(f"::amber_tk::{proc}", str(tree)))]
+
     def visible_items(self) -> List[str]:
         """The items a user can scroll to (those under closed items are not), in order."""
-        tree, rows = self.tree, []
-        stack = list(reversed(tree.get_children("")))
-        while stack:
-            item = stack.pop()
-            rows.append(str(item))
-            if tree.item(item, "open"):
-                stack.extend(reversed(tree.get_children(item)))
-        return rows
+        return self.walk("visible")
 
     def read_view_state(self) -> ViewState:
         tree = self.tree
@@ -249,17 +286,7 @@ class TreeviewState(WidgetState):
         return state
 
     def encode_widget(self, coder: Coder) -> None:
-        tree = self.tree
-        opened: List[str] = []
-        stack = list(tree.get_children(""))
-        while stack:
-            item = stack.pop()
-            children = tree.get_children(item)
-            if children:
-                if tree.item(item, "open"):
-                    opened.append(str(item))
-                stack.extend(children)
-        coder["openItems"] = json.dumps(sorted(opened))
+        coder["openItems"] = json.dumps(self.walk("opened"))
 
     def decode_widget(self, decoder: Decoder) -> None:
         opened = json.loads(decoder.get("openItems", "[]"))
@@ -294,6 +321,9 @@ class TextState(WidgetState):
         return self.widget
 
     scroll_when_shown = False
+
+    def scrolls_after_layout(self) -> bool:
+        return any(isinstance(self.pending.get(key), float) and self.pending[key] > 0 for key in ("xview", "yview"))
 
     def text_length(self) -> int:
         return _chars(self.text, "end - 1 chars")
@@ -399,6 +429,10 @@ class EntryState(WidgetState):
         if isinstance(cursor, int):
             entry.icursor(cursor)
         self.apply_scroll()
+
+    def scrolls_after_layout(self) -> bool:
+        fraction = self.pending.get("xview")
+        return isinstance(fraction, float) and fraction > 0
 
     def apply_scroll(self) -> None:
         entry = self.entry
@@ -557,13 +591,21 @@ class WindowState(amber.Controller):
 # ---- the adapter ------------------------------------------------------------------------------
 
 class _Delegate:
-    def __init__(self, restorer: "Restorer"):
-        self.restorer = restorer
+    """Saves always; restores only an archive this app wrote (its app id is in the archive's
+    application state): an archive copied from another app is declined, a fresh launch."""
+
+    def __init__(self, app_id: str):
+        self.app_id = app_id
 
     def should_save(self, engine: Engine, coder: Coder) -> bool:
+        coder["tkAppId"] = self.app_id
         return True
 
     def should_restore(self, engine: Engine, decoder: Decoder) -> bool:
+        written_by = decoder.get("tkAppId")
+        if written_by != self.app_id:
+            LOGGER.debug("amber.tk: the archive was written by %r, not %r", written_by, self.app_id)
+            return False
         return True
 
 
@@ -576,13 +618,13 @@ class Restorer:
 
     def __init__(self, root: tk.Tk, app_id: str, *, state_directory: Optional[str] = None,
                  keep_content: Iterable[Union[tk.Misc, str]] = (), windows: Optional[Dict[str, WindowFactory]] = None,
-                 bundle_version: Optional[str] = None, save_delay_ms: int = DEFAULT_SAVE_DELAY_MS):
+                 bundle_version: Optional[str] = None, save_delay_ms: Optional[int] = None):
         self.root = root
         self.engine = Engine(app_id, state_directory=state_directory, bundle_version=bundle_version,
-                             delegate=_Delegate(self))
+                             delegate=_Delegate(app_id))
         self.report: Optional[Report] = None
         self.warnings: List[str] = []
-        self.save_delay_ms = save_delay_ms
+        self.save_delay_ms = _save_delay(save_delay_ms)
         self._content = {str(widget) for widget in keep_content}
         self._factories: Dict[str, WindowFactory] = dict(windows or {})
         self._windows: Dict[str, WindowState] = {}
@@ -651,7 +693,9 @@ class Restorer:
             self._restoring = False
         self.report = report
         if report.fresh:
-            if report.fresh_reason != FreshReason.NO_ARCHIVE:
+            if report.fresh_reason == FreshReason.DECLINED:
+                self._warn(f"fresh launch: the archive was not written by {self.engine.app_id} (another app's?)")
+            elif report.fresh_reason != FreshReason.NO_ARCHIVE:
                 self._warn(f"fresh launch ({report.fresh_reason.name.lower().replace('_', ' ')}): {report.message}")
         else:
             for record in report.records:
@@ -768,8 +812,8 @@ class Restorer:
 
     def _apply_restored(self) -> None:
         """Puts the restored state on the widgets: the windows' sizes first, then (once Tk has
-        laid the windows out at that size) the widgets, then (laid out again) their scroll
-        positions once more, and the focus."""
+        laid the windows out at that size) the widgets, then (laid out again, only if a widget
+        needs it) the scroll positions of texts and entries once more, and the focus."""
         windows = list(self._windows.values())
         for window in windows:
             self._guarded(window.identifier or "?", window.apply_geometry)
@@ -777,10 +821,12 @@ class Restorer:
         for window in windows:
             for view in window.views.values():
                 self._guarded(view.identifier or "?", view.apply_pending)
-        self.root.update_idletasks()
-        for window in windows:
-            for view in window.views.values():
+        later = [view for window in windows for view in window.views.values() if view.scrolls_after_layout()]
+        if later:
+            self.root.update_idletasks()
+            for view in later:
                 self._guarded(view.identifier or "?", view.apply_scroll)
+        for window in windows:
             self._guarded(window.identifier or "?", window.apply_focus)
 
     def _guarded(self, what: str, apply: Callable[[], None]) -> None:
@@ -862,7 +908,7 @@ def _exists(widget: tk.Misc) -> bool:
 
 def attach(root: tk.Tk, app_id: str, *, state_directory: Optional[str] = None,
            keep_content: Iterable[Union[tk.Misc, str]] = (), windows: Optional[Dict[str, WindowFactory]] = None,
-           bundle_version: Optional[str] = None, save_delay_ms: int = DEFAULT_SAVE_DELAY_MS,
+           bundle_version: Optional[str] = None, save_delay_ms: Optional[int] = None,
            restore: bool = True) -> Restorer:
     """Makes the interface of ``root`` restorable, installs its saves and, with ``restore``,
     restores what the last run saved. Call it once the interface is built.
@@ -875,7 +921,7 @@ def attach(root: tk.Tk, app_id: str, *, state_directory: Optional[str] = None,
     :param windows: for each window made on demand, by its path name (".prefs"), a function of
         no arguments that makes it and returns the Toplevel: a dialog open at the save comes back.
     :param bundle_version: the program's version, recorded in each archive.
-    :param save_delay_ms: how long after a change the save waits.
+    :param save_delay_ms: how long after a change the save waits (default DEFAULT_SAVE_DELAY_MS).
     :param restore: False to call ``Restorer.restore`` later (after ``Restorer.keep``)."""
     restorer = Restorer(root, app_id, state_directory=state_directory, keep_content=keep_content,
                         windows=windows, bundle_version=bundle_version, save_delay_ms=save_delay_ms)
