@@ -5,7 +5,7 @@ alternate between "restore" (an archive saved by a run just before: a row select
 the list scrolled to it) and "fresh" (no archive). Prints the median start-up of each and the
 difference. Needs a display ($DISPLAY) and libamber.so ($AMBER_LIBRARY).
 
-    python3 bench-startup.py [--rows 1000] [--runs 11] [--kind listbox|treeview|both]
+    python3 bench-startup.py [--rows 1000] [--runs 11] [--kind listbox|treeview|both] [--limit-ms 16]
 """
 import argparse
 import os
@@ -94,10 +94,12 @@ def main():
     parser.add_argument("--rows", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=11)
     parser.add_argument("--kind", choices=("listbox", "treeview", "both"), default="both")
+    parser.add_argument("--limit-ms", type=float, help="exit 1 if restoring adds more than this to the start-up")
     args = parser.parse_args()
     kinds = ("listbox", "treeview") if args.kind == "both" else (args.kind,)
-    for kind in kinds:
-        bench(kind, args.rows, args.runs)
+    over = [kind for kind in kinds if (added := bench(kind, args.rows, args.runs)) > (args.limit_ms or float("inf"))]
+    if over:
+        sys.exit(f"bench-startup: restoring adds more than {args.limit_ms} ms to the start-up ({', '.join(over)})")
 
 
 if __name__ == "__main__":

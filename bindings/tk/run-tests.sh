@@ -14,8 +14,9 @@
 #               deleted: the same note is still selected after the relaunch.
 #   5. broken:  no display; an archive from another app; a widget renamed: a fresh launch (or
 #               the state that fits) and a warning line, never a crash.
-# Also: mypy --strict of amber.tk and the demo, and the demo's Amber-specific lines (at most 15).
-# It saves the screenshots of run 1 in docs/img/ (tk-before.png, tk-after.png).
+# Also: mypy --strict of amber.tk and the demo, and the demo's Amber-specific lines (at most 15);
+# with AMBER_TK_BENCH=1, the start-up cost of restoring a 1,000-row list (bench-startup.py, at most 16 ms).
+# It saves the screenshots of run 2 in docs/img/ (tk-before.png, tk-after.png) for the README.
 # Needs: Xvfb, xdotool, ImageMagick (import, compare), python3-tk (scripts/setup.sh installs them),
 # and libamber.so: $AMBER_LIBRARY, else .build-lib/lib/libamber.so.
 # Usage: bindings/tk/run-tests.sh        Exits non-zero if a check fails.
@@ -168,9 +169,6 @@ launch
 check close
 grep -q "tab: About" "$work/close.after.state" || fail "close: the About tab is not shown"
 grep -q "Half-typed: remember the" "$work/close.after.state" || fail "close: the half-typed text is lost"
-mkdir -p "$root/docs/img"
-cp "$work/close.before.png" "$root/docs/img/tk-before.png"
-cp "$work/close.after.png" "$root/docs/img/tk-after.png"
 
 # ---- run 2: SIGTERM -------------------------------------------------------------------------------
 at 283 48; xdotool click 1; sleep 0.3                                 # the Edit tab
@@ -189,6 +187,9 @@ save_delay=""  # run 3 saves after idle with the default delay
 launch
 check sigterm
 grep -q "preferences: open" "$work/sigterm.after.state" || fail "sigterm: the dialog is not open again"
+mkdir -p "$root/docs/img"  # the README's pictures: this run shows the most
+cp "$work/sigterm.before.png" "$root/docs/img/tk-before.png"
+cp "$work/sigterm.after.png" "$root/docs/img/tk-after.png"
 
 # ---- run 3: SIGKILL after the save after idle --------------------------------------------------------
 prefs=$(xdotool search --onlyvisible --name '^Preferences$' | head -n 1)
@@ -230,6 +231,15 @@ wait_exit
 
 # ---- run 5: an archive from another app, a widget renamed ---------------------------------------------
 bash "$root/bindings/tk/broken-archives.sh" "$work" || status=1
+
+# ---- the start-up cost (timings: only when asked, AMBER_TK_BENCH=1) ----------------------------------
+if [ "${AMBER_TK_BENCH:-0}" = 1 ]; then
+    if python3 "$root/bindings/tk/bench-startup.py" --runs 11 --limit-ms 16 2>&1 | grep -v XGetInputFocus; then
+        pass "restoring a window with a 1,000-row list adds at most 16 ms to the start-up"
+    else
+        fail "restoring a window with a 1,000-row list adds more than 16 ms to the start-up"
+    fi
+fi
 
 kill "$xvfb" 2>/dev/null; xvfb=""
 [ "$status" = 0 ] && echo "amber.tk: all checks passed" || echo "amber.tk: FAILED"

@@ -633,6 +633,7 @@ class Restorer:
         self._restoring = False
         self._closed = False
         self._signal_fd: Optional[Tuple[int, int]] = None
+        self._previous_handlers: Dict[int, Any] = {}
         self.engine.register_restoration_class(WINDOW_CLASS, self._make_window)
 
     # -- public --
@@ -707,7 +708,8 @@ class Restorer:
         return report
 
     def close(self) -> None:
-        """Stops saving and closes the engine (the root window's destruction does it)."""
+        """Stops saving, gives SIGTERM and SIGINT their previous handlers back and closes the
+        engine (the root window's destruction does it)."""
         if self._closed:
             return
         self._closed = True
@@ -721,6 +723,9 @@ class Restorer:
             os.close(read_end)
             os.close(write_end)
             self._signal_fd = None
+        for signum, handler in self._previous_handlers.items():
+            signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
+        self._previous_handlers.clear()
         self.engine.close()
 
     # -- the widget tree --
@@ -891,7 +896,7 @@ class Restorer:
         self._signal_fd = (read_end, write_end)
         self.root.createfilehandler(read_end, tk.READABLE, self._drain_signal_pipe)
         for signum in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(signum, self._on_signal)
+            self._previous_handlers[signum] = signal.signal(signum, self._on_signal)
 
     def _warn(self, message: str) -> None:
         line = f"amber.tk: {message}"
