@@ -83,6 +83,13 @@ for _ in $(seq 50); do [ -s "$work/displayfd" ] && break; sleep 0.1; done
 export DISPLAY=:$(head -n 1 "$work/displayfd")
 echo "Xvfb on $DISPLAY"
 
+# ---- amber.tk's pytest round trips, on this display -----------------------------------------------
+if (cd "$work" && python3 -m pytest -q -p no:cacheprovider "$root/bindings/python/tests/test_tk.py" >pytest.log 2>&1); then
+    pass "pytest bindings/python/tests/test_tk.py: $(tail -n 1 "$work/pytest.log")"
+else
+    tail -n 30 "$work/pytest.log"; fail "pytest bindings/python/tests/test_tk.py"
+fi
+
 run=0
 wid=""
 # launch: starts the demo with --print-state; waits for its window and its "restored" state.

@@ -47,13 +47,14 @@ import signal
 import tkinter as tk
 from tkinter import ttk
 from types import FrameType
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
 
 import amber
 from amber import (Coder, Decoder, Engine, FreshReason, IndexPath, Outcome, Path, PreservationReport,
                    Report, TextRange, ViewKind, ViewState)
 
-__all__ = ["Restorer", "attach", "restoration_name", "LOGGER"]
+__all__ = ["DEFAULT_SAVE_DELAY_MS", "LOGGER", "Restorer", "STATE_CLASSES", "WINDOW_CLASS", "WidgetState",
+           "WindowFactory", "WindowState", "attach", "restoration_name"]
 
 #: Where the adapter's warnings go: a fresh launch for a reason other than "no archive", a
 #: widget not restored, a save that failed.
@@ -75,8 +76,9 @@ def _save_delay(asked: Optional[int]) -> int:
         return int(from_environment)
     return DEFAULT_SAVE_DELAY_MS if asked is None else asked
 
+
+#: A function that makes a window on demand (a dialog) and returns its Toplevel.
 WindowFactory = Callable[[], Optional[tk.Misc]]
-_Widget = tk.Misc
 
 
 def restoration_name(widget: tk.Misc) -> Optional[str]:
@@ -538,6 +540,14 @@ STATE_CLASSES: Dict[str, type] = {
 CONTENT_CLASSES: Dict[str, type] = {"Scale": ScaleState, "TScale": ScaleState}
 
 
+def _attribute(window: Union[tk.Tk, tk.Toplevel], name: str) -> bool:
+    """A boolean window attribute (``-zoomed``, ``-fullscreen``); False where Tk has none."""
+    try:
+        return bool(int(window.wm_attributes(name)))
+    except (tk.TclError, ValueError):
+        return False
+
+
 class WindowState(amber.Controller):
     """A window (the root or a named Toplevel) as a root controller: its geometry, state, full
     screen and focused widget. Its named widgets are its views."""
@@ -550,11 +560,13 @@ class WindowState(amber.Controller):
 
     def encode_restorable_state(self, coder: Coder) -> None:
         window = self.window
-        window.update_idletasks()
+        state = str(window.wm_state())
+        if state == "normal" and _attribute(window, "-zoomed"):
+            state = "zoomed"  # X11 keeps a maximised window's state as an attribute
         values: Dict[str, Union[int, str, bool]] = {
             "width": window.winfo_width(), "height": window.winfo_height(),
-            "x": window.winfo_x(), "y": window.winfo_y(), "state": str(window.wm_state()),
-            "fullscreen": bool(int(window.wm_attributes("-fullscreen")))}
+            "x": window.winfo_x(), "y": window.winfo_y(), "state": state,
+            "fullscreen": _attribute(window, "-fullscreen")}
         focused = window.focus_lastfor()  # the focus in this window, whether it has the keyboard or not
         name = restoration_name(focused) if focused is not None and focused.winfo_toplevel() is window else None
         if name is not None:
@@ -573,7 +585,10 @@ class WindowState(amber.Controller):
         if saved.get("fullscreen") is True:
             window.wm_attributes("-fullscreen", True)
         if saved.get("state") == "zoomed":
-            window.wm_attributes("-zoomed", True)
+            try:
+                window.wm_attributes("-zoomed", True)
+            except tk.TclError:
+                window.wm_state("zoomed")  # Windows and macOS
         elif saved.get("state") == "iconic":
             window.iconify()
 
@@ -620,10 +635,15 @@ class Restorer:
                  keep_content: Iterable[Union[tk.Misc, str]] = (), windows: Optional[Dict[str, WindowFactory]] = None,
                  bundle_version: Optional[str] = None, save_delay_ms: Optional[int] = None):
         self.root = root
-        self.engine = Engine(app_id, state_directory=state_directory, bundle_version=bundle_version,
-                             delegate=_Delegate(app_id))
         self.report: Optional[Report] = None
         self.warnings: List[str] = []
+        try:
+            self.engine = Engine(app_id, state_directory=state_directory, bundle_version=bundle_version,
+                                 delegate=_Delegate(app_id))
+        except (amber.AmberError, OSError) as error:
+            # The program runs on; its interface is kept in memory only, for this run.
+            self._warn(f"the interface cannot be saved or restored: {error}")
+            self.engine = Engine(app_id, memory_store=True, delegate=_Delegate(app_id))
         self.save_delay_ms = _save_delay(save_delay_ms)
         self._content = {str(widget) for widget in keep_content}
         self._factories: Dict[str, WindowFactory] = dict(windows or {})

@@ -229,3 +229,39 @@ def test_close_gives_the_signal_handlers_back(tmp_path):
 def test_import_amber_does_not_import_tkinter():
     code = "import sys, amber; sys.exit(1 if 'tkinter' in sys.modules or 'amber.tk' in sys.modules else 0)"
     assert subprocess.run([sys.executable, "-c", code], env=os.environ).returncode == 0
+
+
+def test_a_state_directory_that_cannot_be_used_gives_warnings_not_a_crash(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    root, w = build()
+    restorer = attach(root, w, blocker / "state")
+    try:
+        assert restorer.report.fresh and restorer.report.fresh_reason == amber.FreshReason.STORE_ERROR
+        assert restorer.save() is None
+        assert [line.split(":")[1].strip() for line in restorer.warnings] == [
+            "fresh launch (store error)", "the interface was not saved"]
+    finally:
+        root.destroy()
+
+
+def test_a_named_widget_keeps_state_of_the_programs_own_beside_its_standard_state(tmp_path):
+    root, w = build()
+    restorer = attach(root, w, tmp_path, restore=False)
+    zoom = {"level": 3}
+    restorer.keep(w["text"], encode=lambda coder: coder.update({"zoom": zoom["level"]}),
+                  decode=lambda decoder: zoom.update(level=decoder.decode_int("zoom")))
+    restorer.restore()
+    w["text"].mark_set("insert", "5.2")
+    zoom["level"] = 7
+    root.tk.call(root.protocol("WM_DELETE_WINDOW"))
+    zoom["level"] = 0
+    root, w = build()
+    restorer = attach(root, w, tmp_path, restore=False)
+    restorer.keep(w["text"], encode=lambda coder: None,
+                  decode=lambda decoder: zoom.update(level=decoder.decode_int("zoom")))
+    restorer.restore()
+    try:
+        assert zoom["level"] == 7 and w["text"].index("insert") == "5.2"
+    finally:
+        root.destroy()
