@@ -867,8 +867,11 @@ class Restorer:
         switch over."""
         if self._save_pending is not None or self._closed or self._restoring:
             return
-        self._save_pending = self.root.after(self.save_delay_ms,
-                                             lambda: self.root.after_idle(self.save))
+        try:
+            self._save_pending = self.root.after(self.save_delay_ms,
+                                                 lambda: self.root.after_idle(self.save))
+        except tk.TclError:
+            pass  # the root window is being destroyed
 
     def _on_user_event(self, event: "tk.Event[tk.Misc]") -> None:
         self._save_when_idle()
@@ -883,6 +886,8 @@ class Restorer:
     def _on_destroy(self, event: "tk.Event[tk.Misc]") -> None:
         if event.widget is self.root:
             self.close()
+        elif isinstance(event.widget, tk.Toplevel):
+            self._save_when_idle()  # a dialog closed
 
     def _on_signal(self, signum: int, frame: Optional[FrameType]) -> None:
         # Runs between two Python instructions: the save waits for the event loop.
@@ -906,7 +911,7 @@ class Restorer:
         for sequence in ("<KeyRelease>", "<ButtonRelease>", "<MouseWheel>", "<Button-4>", "<Button-5>",
                          "<Configure>", "<<NotebookTabChanged>>", "<<TreeviewSelect>>", "<<ListboxSelect>>"):
             self.root.bind_all(sequence, self._on_user_event, add="+")
-        self.root.bind("<Destroy>", self._on_destroy, add="+")
+        self.root.bind_all("<Destroy>", self._on_destroy, add="+")
         # A signal wakes the Tk event loop through a pipe, so the save needs no polling.
         read_end, write_end = os.pipe()
         os.set_blocking(read_end, False)
@@ -947,7 +952,10 @@ def attach(root: tk.Tk, app_id: str, *, state_directory: Optional[str] = None,
         no arguments that makes it and returns the Toplevel: a dialog open at the save comes back.
     :param bundle_version: the program's version, recorded in each archive.
     :param save_delay_ms: how long after a change the save waits (default DEFAULT_SAVE_DELAY_MS).
-    :param restore: False to call ``Restorer.restore`` later (after ``Restorer.keep``)."""
+    :param restore: False to call ``Restorer.restore`` later (after ``Restorer.keep``).
+
+    A WM_DELETE_WINDOW handler the program set on the root before ``attach`` still runs, after
+    the save; one set after ``attach`` replaces the save (call ``Restorer.save`` from it)."""
     restorer = Restorer(root, app_id, state_directory=state_directory, keep_content=keep_content,
                         windows=windows, bundle_version=bundle_version, save_delay_ms=save_delay_ms)
     restorer.install()
