@@ -10,8 +10,8 @@
 #   2. SIGTERM: back to the Edit tab, select a word of the body with the mouse, open the
 #               Preferences dialog and move its slider; SIGTERM; relaunch (the dialog is back).
 #   3. SIGKILL: click another note, type; wait for the save after idle; SIGKILL; relaunch.
-#   4. moved:   between runs, the selected note is moved to the top of the data and another one
-#               deleted: the same note is still selected after the relaunch.
+#   4. moved:   click a note, SIGINT; between runs, the selected note is moved to the top of the
+#               data and another one deleted: the same note is still selected after the relaunch.
 #   5. broken:  no display; an archive from another app; a widget renamed: a fresh launch (or
 #               the state that fits) and a warning line, never a crash.
 # Also: mypy --strict of amber.tk and the demo, and the demo's Amber-specific lines (at most 15);
@@ -208,13 +208,16 @@ snapshot sigkill
 sleep 2.5                                                             # the save after idle
 kill -KILL "$app"
 wait_exit
+save_delay=60000  # run 4 saves only when it gets SIGINT
 launch
 check sigkill
 
 # ---- run 4: the selected note moved, another deleted, between runs -----------------------------------
 selected=$(sed -n 's/^selected: //p' "$work/sigkill.after.state")
+at 60 145; xdotool click 1; sleep 0.3                                 # another note again
 snapshot moved
-python3 "$root/bindings/tk/wm_close.py" "$wid"
+selected=$(sed -n 's/^selected: //p' "$work/moved.before.state")
+kill -INT "$app"                                                      # SIGINT saves too
 wait_exit
 python3 - "$state/notes.json" "$selected" <<'EOF'
 import json, sys
@@ -229,7 +232,7 @@ EOF
 launch
 block "$out" restored >"$work/moved.after.state"
 if grep -qx "selected: $selected" "$work/moved.after.state"; then
-    pass "moved: note $selected, moved to the top with n01 deleted, is still selected"
+    pass "moved: note $selected, selected before SIGINT, moved to the top with n01 deleted, is still selected"
 else
     fail "moved: note $selected is not selected after it moved: $(grep selected: "$work/moved.after.state")"
 fi
