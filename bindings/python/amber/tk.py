@@ -104,6 +104,11 @@ def _tcl(widget: tk.Misc, *args: Any) -> Any:
     return widget.tk.call(str(widget), *args)
 
 
+def _tcl_list(widget: tk.Misc, *args: Any) -> Tuple[Any, ...]:
+    """A widget command's answer that is a Tcl list, as a tuple (one element or none included)."""
+    return tuple(widget.tk.splitlist(_tcl(widget, *args)))
+
+
 def _text_index(offset: int) -> str:
     return f"1.0 + {int(offset)} chars"
 
@@ -175,7 +180,7 @@ class ListboxState(WidgetState):
     def identifier_for_index_path(self, view: amber.View, path: IndexPath) -> Optional[str]:
         if len(path) != 1 or not 0 <= path[0] < self.listbox.size():
             return None
-        return str(self.listbox.get(path[0]))
+        return str(self.listbox.get(path[0])) or None  # an empty row: archived as its index
 
     def index_path_for_identifier(self, view: amber.View, identifier: str) -> Optional[IndexPath]:
         rows = [str(row) for row in self.listbox.get(0, "end")]
@@ -183,7 +188,7 @@ class ListboxState(WidgetState):
 
     def read_view_state(self) -> ViewState:
         listbox = self.listbox
-        state = ViewState(selected_items=tuple(IndexPath((int(i),)) for i in _tcl(listbox, "curselection")))
+        state = ViewState(selected_items=tuple(IndexPath((int(i),)) for i in _tcl_list(listbox, "curselection")))
         if listbox.size():
             state.first_visible_item = IndexPath((int(_tcl(listbox, "nearest", 0)),))
         return state
@@ -260,6 +265,7 @@ class TreeviewState(WidgetState):
         return IndexPath(reversed(path))
 
     def item_at(self, path: IndexPath) -> Optional[str]:
+        """The id of the item at ``path`` now, or None."""
         return self.identifier_for_index_path(self, path)
 
     def walk(self, proc: str) -> List[str]:
@@ -291,8 +297,14 @@ class TreeviewState(WidgetState):
         coder["openItems"] = json.dumps(self.walk("opened"))
 
     def decode_widget(self, decoder: Decoder) -> None:
-        opened = json.loads(decoder.get("openItems", "[]"))
-        self.pending["open"] = [str(item) for item in opened] if isinstance(opened, list) else []
+        try:
+            opened = json.loads(decoder.get("openItems", "[]"))
+        except (TypeError, ValueError):
+            opened = None
+        if not isinstance(opened, list):
+            LOGGER.warning("amber.tk: %s: the open items saved cannot be read; they stay closed", self.identifier)
+            opened = []
+        self.pending["open"] = [str(item) for item in opened]
 
     def apply_pending(self) -> None:
         tree, state = self.tree, self.pending_view
@@ -466,7 +478,7 @@ class NotebookState(WidgetState):
 
     def apply_pending(self) -> None:
         notebook = self.notebook
-        tabs = [str(tab) for tab in _tcl(notebook, "tabs")]
+        tabs = [str(tab) for tab in _tcl_list(notebook, "tabs")]
         name, index = self.pending.get("tab"), self.pending.get("tabIndex")
         if isinstance(name, str):
             for tab in tabs:
