@@ -917,7 +917,9 @@ class Restorer:
 
     def install(self) -> None:
         """Installs the saves: on WM_DELETE_WINDOW of the root, on SIGTERM and SIGINT, and
-        after changes made with the keyboard, the mouse or the window manager."""
+        after changes made with the keyboard, the mouse or the window manager (bindings added
+        to the ``all`` tag with ``add="+"``: a program's own ``bind_all`` of the same events
+        without ``add`` replaces them, and then ``mark_dirty`` is its way to ask for a save)."""
         previous = str(self.root.protocol("WM_DELETE_WINDOW") or "")
         self.root.protocol("WM_DELETE_WINDOW", lambda: self._on_close(previous))
         for sequence in ("<KeyRelease>", "<ButtonRelease>", "<MouseWheel>", "<Button-4>", "<Button-5>",
