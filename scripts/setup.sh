@@ -2,9 +2,11 @@
 # Installs what Amber needs beyond the Swift toolchain, once: Debian's libffi-dev (ctypes'
 # callbacks run on libffi; the Python binding needs it), python3, make, pkgconf and binutils
 # (make install, pkg-config, strip and readelf), and the Python tools of the binding's tests. The only script that installs anything. Safe to run again.
+# The Tkinter adapter's tests in real windows (bindings/tk/run-tests.sh) need python3-tk, Xvfb,
+# xdotool and ImageMagick (import, compare).
 set -euo pipefail
 need=()
-for pkg in libffi-dev python3 make pkgconf binutils; do
+for pkg in libffi-dev python3 make pkgconf binutils python3-tk xvfb xdotool imagemagick; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 if ((${#need[@]})); then

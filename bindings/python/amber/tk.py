@@ -1,0 +1,978 @@
+"""amber.tk: a Tkinter program gets its interface back nearly for free.
+
+    import amber.tk
+    ...build the interface, naming the widgets that matter (name="notes")...
+    restorer = amber.tk.attach(root, "org.example.notes")
+    root.mainloop()
+
+Every widget created with an explicit ``name=`` is restorable. Its restoration path is its Tk
+path name, made of its named ancestors only (Tk's own names, such as ``!frame2``, depend on the
+order widgets were made in, so they are left out): ``.main.!frame.notes`` is ``.main.notes``.
+Each window (the root, a named Toplevel) is a root controller whose identifier is its path name;
+the widgets in it are its views, each identified by its path name.
+
+The standard state, by widget class:
+
+- windows: size, position, state (normal, zoomed, iconic) and full screen, and which named
+  widget has the focus;
+- Listbox: the selected rows and the first visible row, through model association (R18) with
+  each row's text as its identifier, so a row that moved is still selected;
+- ttk.Treeview: the selected items and the first visible item, through model association with
+  the item ids, and the items that are open;
+- Text: the cursor, the selection and the view;
+- Entry, ttk.Entry, ttk.Combobox, Spinbox, ttk.Spinbox: the cursor, the selection and the view;
+- ttk.Notebook: the selected tab, by the name of its widget (else by its position);
+- PanedWindow and ttk.PanedWindow: the sash positions;
+- opt-in, per widget (``keep_content=``): the text of an Entry, Combobox, Spinbox or Text, and the
+  value of a Scale (text and values are often the program's data, not its interface's state).
+
+A named widget may also keep state of the program's own (``Restorer.keep``). Windows made on
+demand (a dialog) come back through the ``windows=`` factories, one per Toplevel path name.
+
+When it saves: when the root window is closed (WM_DELETE_WINDOW), on SIGTERM and SIGINT (then it
+closes the application), and shortly after the user changed something (a key, a click, the
+wheel, a resized window). It restores in ``attach``, which the program calls once its interface
+is built. Nothing here stops the program: an archive that cannot be restored (from another
+program, damaged, of an older version whose widgets were renamed or removed) gives a fresh
+launch or the state that still fits, and a warning line on the ``amber.tk`` logger.
+
+Tkinter is imported by this module only: ``import amber`` does not import it.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import signal
+import tkinter as tk
+from tkinter import ttk
+from types import FrameType
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
+
+import amber
+from amber import (Coder, Decoder, Engine, FreshReason, IndexPath, Outcome, Path, PreservationReport,
+                   Report, TextRange, ViewKind, ViewState)
+
+__all__ = ["DEFAULT_SAVE_DELAY_MS", "LOGGER", "Restorer", "STATE_CLASSES", "WINDOW_CLASS", "WidgetState",
+           "WindowFactory", "WindowState", "attach", "restoration_name"]
+
+#: Where the adapter's warnings go: a fresh launch for a reason other than "no archive", a
+#: widget not restored, a save that failed.
+LOGGER = logging.getLogger("amber.tk")
+
+#: The restoration class of every window: it gives back a window that exists, or has the
+#: program's factory make one (a dialog that was open).
+WINDOW_CLASS = "amber.tk.Window"
+
+#: The delay between a change and the save that follows it, in milliseconds, unless ``attach``
+#: is given another; the environment variable AMBER_TK_SAVE_DELAY_MS overrides it (the tests
+#: make it long, to check that closing and SIGTERM save by themselves).
+DEFAULT_SAVE_DELAY_MS = 1000
+
+
+def _save_delay(asked: Optional[int]) -> int:
+    from_environment = os.environ.get("AMBER_TK_SAVE_DELAY_MS", "")
+    if from_environment.isdigit():
+        return int(from_environment)
+    return DEFAULT_SAVE_DELAY_MS if asked is None else asked
+
+
+#: A function that makes a window on demand (a dialog) and returns its Toplevel.
+WindowFactory = Callable[[], Optional[tk.Misc]]
+
+
+def restoration_name(widget: tk.Misc) -> Optional[str]:
+    """The restoration identifier of a widget: its Tk path name made of its named ancestors
+    (``.`` for the root window), or None if the widget itself has no explicit name."""
+    path = str(widget)
+    if path == ".":
+        return "."
+    parts = path.split(".")[1:]
+    if not parts or parts[-1].startswith("!"):
+        return None
+    return "." + ".".join(part for part in parts if not part.startswith("!"))
+
+
+def _chars(text: tk.Text, index: str) -> int:
+    """The number of characters of a Text before ``index``."""
+    counted = text.count("1.0", index, "chars")
+    return int(counted[0]) if counted else 0
+
+
+def _tcl(widget: tk.Misc, *args: Any) -> Any:
+    """A widget command (``.path args...``) through Tcl: for the commands typeshed leaves untyped."""
+    return widget.tk.call(str(widget), *args)
+
+
+def _tcl_list(widget: tk.Misc, *args: Any) -> Tuple[Any, ...]:
+    """A widget command's answer that is a Tcl list, as a tuple (one element or none included)."""
+    return tuple(widget.tk.splitlist(_tcl(widget, *args)))
+
+
+def _text_index(offset: int) -> str:
+    return f"1.0 + {int(offset)} chars"
+
+
+# ---- the state of each kind of widget ---------------------------------------------------------
+
+class WidgetState(amber.View):
+    """A named widget as a restorable view. Subclasses keep the standard state of a kind of
+    widget; this class keeps only the program's own state (``Restorer.keep``).
+
+    Restoring happens in two steps: the decode callback and the apply accessor record what
+    was restored (``pending``; opt-in text is put back at once, since the engine checks a
+    restored selection against it), and ``apply_pending`` puts the rest on the widget once the
+    windows have their restored size."""
+
+    def __init__(self, engine: Engine, widget: tk.Misc, identifier: str, *, keep_content: bool = False):
+        super().__init__(engine, identifier, class_name=widget.winfo_class())
+        self.widget = widget
+        self.keep_content = keep_content
+        self.own_encode: Optional[Callable[[Coder], None]] = None
+        self.own_decode: Optional[Callable[[Decoder], None]] = None
+        self.pending: Dict[str, Any] = {}
+        self.pending_view: Optional[ViewState] = None
+
+    def encode_restorable_state(self, coder: Coder) -> None:
+        self.encode_widget(coder)
+        if self.own_encode is not None:
+            self.own_encode(coder)
+
+    def decode_restorable_state(self, decoder: Decoder) -> None:
+        self.decode_widget(decoder)
+        if self.own_decode is not None:
+            self.own_decode(decoder)
+
+    def apply_view_state(self, state: ViewState) -> None:
+        self.pending_view = state
+
+    def encode_widget(self, coder: Coder) -> None:
+        """Writes the widget's state of its kind beside the standard state."""
+
+    def decode_widget(self, decoder: Decoder) -> None:
+        """Reads it back into ``pending``."""
+
+    def apply_pending(self) -> None:
+        """Puts the restored state on the widget, after the windows' sizes."""
+
+    def apply_scroll(self) -> None:
+        """Scrolls the widget as restored, once more after Tk laid it out with the rest of the
+        restored state (a Text knows how wide its lines are only once it has shown them)."""
+
+    def scrolls_after_layout(self) -> bool:
+        """True if ``apply_scroll`` has something to do once the window is laid out."""
+        return False
+
+
+class ListboxState(WidgetState):
+    """A Listbox: its selected rows and first visible row; rows are identified by their text."""
+    standard_state = ViewKind.TABLE
+
+    def __init__(self, engine: Engine, widget: tk.Misc, identifier: str, **options: Any):
+        super().__init__(engine, widget, identifier, **options)
+        self.set_model_association(self)
+
+    @property
+    def listbox(self) -> tk.Listbox:
+        assert isinstance(self.widget, tk.Listbox)
+        return self.widget
+
+    def identifier_for_index_path(self, view: amber.View, path: IndexPath) -> Optional[str]:
+        if len(path) != 1 or not 0 <= path[0] < self.listbox.size():
+            return None
+        return str(self.listbox.get(path[0])) or None  # an empty row: archived as its index
+
+    def index_path_for_identifier(self, view: amber.View, identifier: str) -> Optional[IndexPath]:
+        rows = [str(row) for row in self.listbox.get(0, "end")]
+        return IndexPath((rows.index(identifier),)) if identifier in rows else None
+
+    def read_view_state(self) -> ViewState:
+        listbox = self.listbox
+        state = ViewState(selected_items=tuple(IndexPath((int(i),)) for i in _tcl_list(listbox, "curselection")))
+        if listbox.size():
+            state.first_visible_item = IndexPath((int(_tcl(listbox, "nearest", 0)),))
+        return state
+
+    def apply_pending(self) -> None:
+        listbox, state = self.listbox, self.pending_view
+        if state is None:
+            return
+        if state.selected_items is not None:
+            listbox.selection_clear(0, "end")
+            for path in state.selected_items:
+                listbox.selection_set(path[0])
+            if state.selected_items:
+                listbox.activate(state.selected_items[0][0])
+        if state.first_visible_item:
+            listbox.yview(state.first_visible_item[0])
+
+
+# The walks of a Treeview's items, in Tcl: from Python, each item would cost a call into Tcl.
+_TREE_PROCS = """
+namespace eval ::amber_tk {}
+proc ::amber_tk::visible {tree {item {}}} {
+    set rows {}
+    foreach child [$tree children $item] {
+        lappend rows $child
+        if {[$tree item $child -open]} { lappend rows {*}[::amber_tk::visible $tree $child] }
+    }
+    return $rows
+}
+proc ::amber_tk::opened {tree {item {}}} {
+    set open {}
+    foreach child [$tree children $item] {
+        if {[llength [$tree children $child]]} {
+            if {[$tree item $child -open]} { lappend open $child }
+            lappend open {*}[::amber_tk::opened $tree $child]
+        }
+    }
+    return $open
+}
+"""
+
+
+class TreeviewState(WidgetState):
+    """A ttk.Treeview: its selected items, first visible item (by item id) and open items."""
+    standard_state = ViewKind.TABLE
+
+    def __init__(self, engine: Engine, widget: tk.Misc, identifier: str, **options: Any):
+        super().__init__(engine, widget, identifier, **options)
+        self.set_model_association(self)
+
+    @property
+    def tree(self) -> ttk.Treeview:
+        assert isinstance(self.widget, ttk.Treeview)
+        return self.widget
+
+    def identifier_for_index_path(self, view: amber.View, path: IndexPath) -> Optional[str]:
+        item = ""
+        for index in path:
+            children = self.tree.get_children(item)
+            if not 0 <= index < len(children):
+                return None
+            item = children[index]
+        return str(item) or None
+
+    def index_path_for_identifier(self, view: amber.View, identifier: str) -> Optional[IndexPath]:
+        tree = self.tree
+        if not identifier or not tree.exists(identifier):
+            return None
+        path: List[int] = []
+        item = identifier
+        while item:
+            path.append(int(tree.index(item)))
+            item = tree.parent(item)
+        return IndexPath(reversed(path))
+
+    def item_at(self, path: IndexPath) -> Optional[str]:
+        """The id of the item at ``path`` now, or None."""
+        return self.identifier_for_index_path(self, path)
+
+    def walk(self, proc: str) -> List[str]:
+        """The items one of _TREE_PROCS gives, walked in Tcl: one call however many items."""
+        tree = self.tree
+        if not tree.tk.call("info", "procs", f"::amber_tk::{proc}"):
+            tree.tk.eval(_TREE_PROCS)
+        return [str(item) for item in tree.tk.splitlist(tree.tk.call(f"::amber_tk::{proc}", str(tree)))]
+
+    def visible_items(self) -> List[str]:
+        """The items a user can scroll to (those under closed items are not), in order."""
+        return self.walk("visible")
+
+    def read_view_state(self) -> ViewState:
+        tree = self.tree
+        selected = []
+        for item in tree.selection():
+            path = self.index_path_for_identifier(self, str(item))
+            if path is not None:
+                selected.append(path)
+        state = ViewState(selected_items=tuple(selected))
+        rows = self.visible_items()
+        if rows:
+            top = min(int(round(float(tree.yview()[0]) * len(rows))), len(rows) - 1)
+            state.first_visible_item = self.index_path_for_identifier(self, rows[top])
+        return state
+
+    def encode_widget(self, coder: Coder) -> None:
+        coder["openItems"] = json.dumps(self.walk("opened"))
+
+    def decode_widget(self, decoder: Decoder) -> None:
+        try:
+            opened = json.loads(decoder.get("openItems", "[]"))
+        except (TypeError, ValueError):
+            opened = None
+        if not isinstance(opened, list):
+            LOGGER.warning("amber.tk: %s: the open items saved cannot be read; they stay closed", self.identifier)
+            opened = []
+        self.pending["open"] = [str(item) for item in opened]
+
+    def apply_pending(self) -> None:
+        tree, state = self.tree, self.pending_view
+        for item in self.pending.get("open", []):
+            if tree.exists(item):
+                tree.item(item, open=True)
+        if state is None:
+            return
+        if state.selected_items is not None:
+            items = [item for item in map(self.item_at, state.selected_items) if item is not None]
+            tree.selection_set(items)
+            if items:
+                tree.focus(items[0])
+        if state.first_visible_item:
+            top = self.item_at(state.first_visible_item)
+            rows = self.visible_items()
+            if top in rows:
+                tree.yview_moveto(rows.index(top) / len(rows))
+
+
+class TextState(WidgetState):
+    """A Text: its cursor, selection and view; its text if kept (opt-in)."""
+    standard_state = ViewKind.TEXT_VIEW
+
+    @property
+    def text(self) -> tk.Text:
+        assert isinstance(self.widget, tk.Text)
+        return self.widget
+
+    scroll_when_shown = False
+
+    def scrolls_after_layout(self) -> bool:
+        return any(isinstance(self.pending.get(key), float) and self.pending[key] > 0 for key in ("xview", "yview"))
+
+    def text_length(self) -> int:
+        return _chars(self.text, "end - 1 chars")
+
+    def shown(self, event: "tk.Event[tk.Misc]") -> None:
+        if self.scroll_when_shown:
+            self.text.after_idle(self.apply_scroll)
+
+    def read_view_state(self) -> ViewState:
+        text = self.text
+        if text.tag_ranges("sel"):
+            first = _chars(text, "sel.first")
+            return ViewState(selected_range=TextRange(first, _chars(text, "sel.last") - first))
+        return ViewState(selected_range=TextRange(_chars(text, "insert"), 0))
+
+    def encode_widget(self, coder: Coder) -> None:
+        text = self.text
+        coder.update({"cursor": _chars(text, "insert"), "yview": float(text.yview()[0]),
+                      "xview": float(text.xview()[0])})
+        if self.keep_content:
+            coder["text"] = text.get("1.0", "end - 1 chars")
+
+    def decode_widget(self, decoder: Decoder) -> None:
+        self.pending = {key: decoder.get(key) for key in ("cursor", "yview", "xview")}
+        restored = decoder.get("text") if self.keep_content else None
+        if isinstance(restored, str):
+            state = str(self.text.cget("state"))
+            _tcl(self.text, "configure", "-state", "normal")
+            self.text.delete("1.0", "end")
+            self.text.insert("1.0", restored)
+            self.text.edit_reset()
+            _tcl(self.text, "configure", "-state", state)
+
+    def apply_pending(self) -> None:
+        text, state = self.text, self.pending_view
+        text.tag_remove("sel", "1.0", "end")
+        if state is not None and state.selected_range is not None and state.selected_range.length:
+            first, length = state.selected_range
+            text.tag_add("sel", _text_index(first), _text_index(first + length))
+        cursor = self.pending.get("cursor")
+        if isinstance(cursor, int):
+            text.mark_set("insert", _text_index(cursor))
+        self.apply_scroll()
+
+    def apply_scroll(self) -> None:
+        text = self.text
+        if not text.winfo_ismapped():
+            # Hidden (in a notebook tab not shown): it scrolls when it is first shown.
+            if not self.scroll_when_shown:
+                self.scroll_when_shown = True
+                text.bind("<Map>", self.shown, add="+")
+            return
+        self.scroll_when_shown = False
+        for key, scroll in (("yview", text.yview_moveto), ("xview", text.xview_moveto)):
+            fraction = self.pending.get(key)
+            if isinstance(fraction, float):
+                scroll(fraction)
+
+
+class EntryState(WidgetState):
+    """An Entry (and a Combobox, a Spinbox): its cursor, selection and view; its text if kept."""
+    standard_state = ViewKind.TEXT_FIELD
+
+    @property
+    def entry(self) -> Union[tk.Entry, ttk.Entry, tk.Spinbox]:
+        assert isinstance(self.widget, (tk.Entry, ttk.Entry, tk.Spinbox))
+        return self.widget
+
+    def text_length(self) -> int:
+        return len(self.entry.get())
+
+    def read_view_state(self) -> ViewState:
+        entry = self.entry
+        if entry.selection_present():
+            first = int(entry.index("sel.first"))
+            return ViewState(selected_range=TextRange(first, int(entry.index("sel.last")) - first))
+        return ViewState(selected_range=TextRange(int(entry.index("insert")), 0))
+
+    def encode_widget(self, coder: Coder) -> None:
+        entry = self.entry
+        coder.update({"cursor": int(entry.index("insert")), "xview": float(entry.xview()[0])})
+        if self.keep_content:
+            coder["text"] = entry.get()
+
+    def decode_widget(self, decoder: Decoder) -> None:
+        self.pending = {key: decoder.get(key) for key in ("cursor", "xview")}
+        restored = decoder.get("text") if self.keep_content else None
+        if isinstance(restored, str):
+            entry = self.entry
+            state = str(entry.cget("state"))
+            _tcl(entry, "configure", "-state", "normal")
+            entry.delete(0, "end")
+            entry.insert(0, restored)
+            _tcl(entry, "configure", "-state", state)
+
+    def apply_pending(self) -> None:
+        entry, state = self.entry, self.pending_view
+        entry.selection_clear()
+        if state is not None and state.selected_range is not None and state.selected_range.length:
+            first, length = state.selected_range
+            entry.selection_range(first, first + length)
+        cursor = self.pending.get("cursor")
+        if isinstance(cursor, int):
+            entry.icursor(cursor)
+        self.apply_scroll()
+
+    def scrolls_after_layout(self) -> bool:
+        fraction = self.pending.get("xview")
+        return isinstance(fraction, float) and fraction > 0
+
+    def apply_scroll(self) -> None:
+        entry = self.entry
+        fraction = self.pending.get("xview")
+        if isinstance(fraction, float):
+            entry.xview_moveto(fraction)
+
+
+class NotebookState(WidgetState):
+    """A ttk.Notebook: the selected tab, by its widget's name (by position for unnamed tabs)."""
+
+    @property
+    def notebook(self) -> ttk.Notebook:
+        assert isinstance(self.widget, ttk.Notebook)
+        return self.widget
+
+    def encode_widget(self, coder: Coder) -> None:
+        notebook = self.notebook
+        current = str(_tcl(notebook, "select"))
+        if not current:
+            return
+        coder["tabIndex"] = int(_tcl(notebook, "index", current))
+        name = str(current).rsplit(".", 1)[-1]
+        if not name.startswith("!"):
+            coder["tab"] = name
+
+    def decode_widget(self, decoder: Decoder) -> None:
+        self.pending = {key: decoder.get(key) for key in ("tab", "tabIndex")}
+
+    def apply_pending(self) -> None:
+        notebook = self.notebook
+        tabs = [str(tab) for tab in _tcl_list(notebook, "tabs")]
+        name, index = self.pending.get("tab"), self.pending.get("tabIndex")
+        if isinstance(name, str):
+            for tab in tabs:
+                if tab.rsplit(".", 1)[-1] == name:
+                    _tcl(notebook, "select", tab)
+                    return
+            LOGGER.warning("amber.tk: %s: no tab named %r any more; the tab shown is kept", self.identifier, name)
+        elif isinstance(index, int) and 0 <= index < len(tabs):
+            _tcl(notebook, "select", tabs[index])
+
+
+class PanedState(WidgetState):
+    """A PanedWindow or ttk.PanedWindow: the positions of its sashes."""
+
+    def sashes(self) -> List[int]:
+        paned = self.widget
+        count = len(paned.panes()) - 1  # type: ignore[attr-defined]
+        if isinstance(paned, ttk.PanedWindow):
+            return [int(_tcl(paned, "sashpos", i)) for i in range(count)]
+        assert isinstance(paned, tk.PanedWindow)
+        horizontal = str(paned.cget("orient")) == "horizontal"
+        return [int(paned.sash_coord(i)[0 if horizontal else 1]) for i in range(count)]
+
+    def encode_widget(self, coder: Coder) -> None:
+        coder["sashes"] = ",".join(str(position) for position in self.sashes())
+
+    def decode_widget(self, decoder: Decoder) -> None:
+        text = decoder.get("sashes", "")
+        self.pending["sashes"] = [int(part) for part in text.split(",") if part.strip().lstrip("-").isdigit()] \
+            if isinstance(text, str) else []
+
+    def apply_pending(self) -> None:
+        paned = self.widget
+        positions: List[int] = self.pending.get("sashes", [])
+        count = len(paned.panes()) - 1  # type: ignore[attr-defined]
+        if len(positions) != count:
+            if positions:
+                LOGGER.warning("amber.tk: %s: %d sashes saved, %d now; the split is kept", self.identifier,
+                               len(positions), count)
+            return
+        for i, position in enumerate(positions):
+            if isinstance(paned, ttk.PanedWindow):
+                _tcl(paned, "sashpos", i, position)
+            else:
+                assert isinstance(paned, tk.PanedWindow)
+                horizontal = str(paned.cget("orient")) == "horizontal"
+                x, y = paned.sash_coord(i)
+                paned.sash_place(i, position if horizontal else x, y if horizontal else position)
+
+
+class ScaleState(WidgetState):
+    """A Scale or ttk.Scale (opt-in): its value."""
+
+    def encode_widget(self, coder: Coder) -> None:
+        coder["value"] = float(self.widget.get())  # type: ignore[attr-defined]
+
+    def decode_widget(self, decoder: Decoder) -> None:
+        value = decoder.get("value")
+        if isinstance(value, float):
+            self.widget.set(value)  # type: ignore[attr-defined]
+
+
+#: The state class of each Tk widget class; classes not listed keep only the program's own state.
+STATE_CLASSES: Dict[str, type] = {
+    "Listbox": ListboxState, "Treeview": TreeviewState, "Text": TextState,
+    "Entry": EntryState, "TEntry": EntryState, "TCombobox": EntryState, "Spinbox": EntryState,
+    "TSpinbox": EntryState, "TNotebook": NotebookState, "Panedwindow": PanedState,
+    "TPanedwindow": PanedState,
+}
+#: Widget classes restored only when their content is kept (opt-in).
+CONTENT_CLASSES: Dict[str, type] = {"Scale": ScaleState, "TScale": ScaleState}
+
+
+def _attribute(window: Union[tk.Tk, tk.Toplevel], name: str) -> bool:
+    """A boolean window attribute (``-zoomed``, ``-fullscreen``); False where Tk has none."""
+    try:
+        return bool(int(window.wm_attributes(name)))
+    except (tk.TclError, ValueError):
+        return False
+
+
+class WindowState(amber.Controller):
+    """A window (the root or a named Toplevel) as a root controller: its geometry, state, full
+    screen and focused widget. Its named widgets are its views."""
+
+    def __init__(self, engine: Engine, window: Union[tk.Tk, tk.Toplevel], identifier: str):
+        super().__init__(engine, identifier, class_name="Toplevel", restoration_class=WINDOW_CLASS)
+        self.window = window
+        self.views: Dict[str, WidgetState] = {}
+        self.pending: Dict[str, Any] = {}
+
+    def encode_restorable_state(self, coder: Coder) -> None:
+        window = self.window
+        state = str(window.wm_state())
+        if state == "normal" and _attribute(window, "-zoomed"):
+            state = "zoomed"  # X11 keeps a maximised window's state as an attribute
+        values: Dict[str, Union[int, str, bool]] = {
+            "width": window.winfo_width(), "height": window.winfo_height(),
+            "x": window.winfo_x(), "y": window.winfo_y(), "state": state,
+            "fullscreen": _attribute(window, "-fullscreen")}
+        focused = window.focus_lastfor()  # the focus in this window, whether it has the keyboard or not
+        name = restoration_name(focused) if focused is not None and focused.winfo_toplevel() is window else None
+        if name is not None:
+            values["focus"] = name
+        coder.update(values)
+
+    def decode_restorable_state(self, decoder: Decoder) -> None:
+        self.pending = {key: decoder.get(key) for key in ("width", "height", "x", "y", "state", "fullscreen", "focus")}
+
+    def apply_geometry(self) -> None:
+        window, saved = self.window, self.pending
+        width, height, x, y = (saved.get(key) for key in ("width", "height", "x", "y"))
+        if isinstance(width, int) and isinstance(height, int) and isinstance(x, int) and isinstance(y, int) \
+                and width > 1 and height > 1:
+            window.geometry(f"{width}x{height}+{x}+{y}")
+        if saved.get("fullscreen") is True:
+            window.wm_attributes("-fullscreen", True)
+        if saved.get("state") == "zoomed":
+            try:
+                window.wm_attributes("-zoomed", True)
+            except tk.TclError:
+                window.wm_state("zoomed")  # Windows and macOS
+        elif saved.get("state") == "iconic":
+            window.iconify()
+
+    def apply_focus(self) -> None:
+        name = self.pending.get("focus")
+        stack: List[tk.Misc] = [self.window]
+        while isinstance(name, str) and stack:
+            widget = stack.pop()
+            if restoration_name(widget) == name:
+                widget.focus_set()
+                return
+            stack.extend(child for child in widget.winfo_children() if not isinstance(child, tk.Toplevel))
+
+
+# ---- the adapter ------------------------------------------------------------------------------
+
+class _Delegate:
+    """Saves always; restores only an archive this app wrote (its app id is in the archive's
+    application state): an archive copied from another app is declined, a fresh launch."""
+
+    def __init__(self, app_id: str):
+        self.app_id = app_id
+
+    def should_save(self, engine: Engine, coder: Coder) -> bool:
+        coder["tkAppId"] = self.app_id
+        return True
+
+    def should_restore(self, engine: Engine, decoder: Decoder) -> bool:
+        written_by = decoder.get("tkAppId")
+        if written_by != self.app_id:
+            LOGGER.debug("amber.tk: the archive was written by %r, not %r", written_by, self.app_id)
+            return False
+        return True
+
+
+class Restorer:
+    """What ``attach`` returns: the engine of a Tk program's interface, and when it saves.
+
+    :ivar engine: the amber.Engine (its app id, store and reports).
+    :ivar report: the launch's restoration report, None before ``restore``.
+    :ivar warnings: the warning lines given so far (also logged on ``amber.tk``)."""
+
+    def __init__(self, root: tk.Tk, app_id: str, *, state_directory: Optional[str] = None,
+                 keep_content: Iterable[Union[tk.Misc, str]] = (), windows: Optional[Dict[str, WindowFactory]] = None,
+                 bundle_version: Optional[str] = None, save_delay_ms: Optional[int] = None):
+        self.root = root
+        self.report: Optional[Report] = None
+        self.warnings: List[str] = []
+        try:
+            self.engine = Engine(app_id, state_directory=state_directory, bundle_version=bundle_version,
+                                 delegate=_Delegate(app_id))
+        except (amber.AmberError, OSError) as error:
+            # The program runs on; its interface is kept in memory only, for this run.
+            self._warn(f"the interface cannot be saved or restored: {error}")
+            self.engine = Engine(app_id, memory_store=True, delegate=_Delegate(app_id))
+        self.save_delay_ms = _save_delay(save_delay_ms)
+        self._content = {str(widget) for widget in keep_content}
+        self._factories: Dict[str, WindowFactory] = dict(windows or {})
+        self._windows: Dict[str, WindowState] = {}
+        self._own: Dict[str, Tuple[Optional[Callable[[Coder], None]], Optional[Callable[[Decoder], None]]]] = {}
+        self._save_pending: Optional[str] = None
+        self._restoring = False
+        self._closed = False
+        self._signal_fd: Optional[Tuple[int, int]] = None
+        self._previous_handlers: Dict[int, Any] = {}
+        self.engine.register_restoration_class(WINDOW_CLASS, self._make_window)
+
+    # -- public --
+    def keep(self, widget: tk.Misc, encode: Optional[Callable[[Coder], None]] = None,
+             decode: Optional[Callable[[Decoder], None]] = None) -> None:
+        """Keeps state of the program's own for a named widget, beside its standard state:
+        ``encode(coder)`` at each save, ``decode(decoder)`` at restoration. Call it before
+        ``restore`` (``attach(..., restore=False)``) for the state to come back at launch."""
+        if restoration_name(widget) is None:
+            raise ValueError(f"{widget} has no explicit name: only named widgets are restorable")
+        self._own[str(widget)] = (encode, decode)
+        self.sync()
+
+    def mark_dirty(self) -> None:
+        """Says the interface changed in a way the adapter cannot see (a change made by the
+        program, not by the user): it saves shortly after."""
+        self._save_when_idle()
+
+    def save(self) -> Optional[PreservationReport]:
+        """Saves the interface now; returns the preservation report, or None if it failed (a
+        warning line says why)."""
+        if self._closed:
+            return None
+        self._save_pending = None
+        try:
+            self.sync()
+            report = self.engine.preserve()
+        except (amber.AmberError, OSError, tk.TclError) as error:
+            self._warn(f"the interface was not saved: {error}")
+            return None
+        for entry in report.left_out:
+            if entry.error is not None:
+                self._warn(f"{entry.path_string} was not saved: {entry.message}")
+        return report
+
+    def restore(self) -> Report:
+        """Restores the interface the last run saved, once the program has built it (``attach``
+        calls it). Returns the launch's report; a fresh launch for any reason but "no archive",
+        and every widget not restored, give a warning line."""
+        self.sync()
+        self._restoring = True
+        try:
+            try:
+                report = self.engine.launch()
+            except amber.AmberError as error:
+                launched: Optional[Report] = getattr(error, "amber_report", None)
+                self._warn(f"restoration failed: {error}")
+                if launched is None:
+                    raise
+                report = launched
+            except Exception as error:  # a widget's callback: the rest was restored
+                launched = getattr(error, "amber_report", None)
+                self._warn(f"restoration failed: {type(error).__name__}: {error}")
+                if launched is None:
+                    raise
+                report = launched
+        finally:
+            self._restoring = False
+        self.report = report
+        if report.fresh:
+            if report.fresh_reason == FreshReason.DECLINED:
+                self._warn(f"fresh launch: the archive was not written by {self.engine.app_id} (another app's?)")
+            elif report.fresh_reason != FreshReason.NO_ARCHIVE:
+                self._warn(f"fresh launch ({report.fresh_reason.name.lower().replace('_', ' ')}): {report.message}")
+        else:
+            for record in report.records:
+                if record.outcome != Outcome.RESTORED:
+                    self._warn(f"{record.path_string} ({record.class_name}) not restored: "
+                               f"{record.outcome.name.lower().replace('_', ' ')}: {record.message}")
+            self._apply_restored()
+            self._save_when_idle()  # the archive was consumed: write the state back soon
+        return report
+
+    def close(self) -> None:
+        """Stops saving, gives SIGTERM and SIGINT their previous handlers back and closes the
+        engine (the root window's destruction does it)."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._signal_fd is not None:
+            read_end, write_end = self._signal_fd
+            try:
+                self.root.deletefilehandler(read_end)
+            except tk.TclError:
+                pass
+            signal.set_wakeup_fd(-1)
+            os.close(read_end)
+            os.close(write_end)
+            self._signal_fd = None
+        for signum, handler in self._previous_handlers.items():
+            signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
+        self._previous_handlers.clear()
+        self.engine.close()
+
+    # -- the widget tree --
+    def sync(self) -> None:
+        """Registers the named widgets made since the last call, and forgets those destroyed."""
+        for name, window in list(self._windows.items()):
+            if not _exists(window.window):
+                self._forget_window(name)
+                continue
+            for view_name, view in list(window.views.items()):
+                if not _exists(view.widget):
+                    del window.views[view_name]
+                    view.free()
+        self._register(self.root)
+
+    def _register(self, window: tk.Misc) -> None:
+        stack: List[tk.Misc] = [window]
+        while stack:
+            widget = stack.pop()
+            stack.extend(reversed(widget.winfo_children()))
+            if isinstance(widget, (tk.Tk, tk.Toplevel)):
+                self._window_for(widget)
+            else:
+                self._widget_for(widget)
+
+    def _window_for(self, window: Union[tk.Tk, tk.Toplevel]) -> Optional[WindowState]:
+        name = restoration_name(window)
+        if name is None:
+            return None
+        state = self._windows.get(name)
+        if state is not None and state.window is window:
+            return state
+        if state is not None:
+            self._forget_window(name)
+        state = WindowState(self.engine, window, name)
+        self.engine.add_root(state)
+        self._windows[name] = state
+        return state
+
+    def _widget_for(self, widget: tk.Misc) -> None:
+        name = restoration_name(widget)
+        if name is None:
+            return
+        toplevel = widget.winfo_toplevel()
+        window = self._windows.get(restoration_name(toplevel) or "")
+        if window is None or window.window is not toplevel:
+            return  # a widget of an unnamed window: not restorable
+        existing = window.views.get(name)
+        if existing is not None:
+            if existing.widget is widget:
+                return
+            window.views.pop(name)
+            existing.free()
+        cls = widget.winfo_class()
+        content = str(widget) in self._content
+        state_class = STATE_CLASSES.get(cls) or (CONTENT_CLASSES.get(cls) if content else None)
+        own = self._own.get(str(widget))
+        if state_class is None and own is None:
+            return
+        view: WidgetState = (state_class or WidgetState)(self.engine, widget, name, keep_content=content)
+        if own is not None:
+            view.own_encode, view.own_decode = own
+        window.add_view(view)
+        window.views[name] = view
+
+    def _forget_window(self, name: str) -> None:
+        window = self._windows.pop(name)
+        for view in window.views.values():
+            view.free()
+        self.engine.remove_root(window)
+        window.free()
+
+    def _make_window(self, engine: Engine, path: Path, decoder: Decoder) -> Optional[WindowState]:
+        """The restoration class of windows: the window that exists, else the one the
+        program's factory makes (a dialog that was open), else none (not restored)."""
+        name = path[-1]
+        state = self._windows.get(name)
+        if state is not None and _exists(state.window):
+            return state
+        factory = self._factories.get(name)
+        if factory is None:
+            return None
+        made = factory()
+        if not isinstance(made, (tk.Tk, tk.Toplevel)) or restoration_name(made) != name:
+            self._warn(f"the factory of window {name} made {made!r}, not the Toplevel {name}")
+            return None
+        self._register(made)
+        return self._windows.get(name)
+
+    def _apply_restored(self) -> None:
+        """Puts the restored state on the widgets: the windows' sizes first, then (once Tk has
+        laid the windows out at that size) the widgets, then (laid out again, only if a widget
+        needs it) the scroll positions of texts and entries once more, and the focus."""
+        windows = list(self._windows.values())
+        for window in windows:
+            self._guarded(window.identifier or "?", window.apply_geometry)
+        self.root.update_idletasks()
+        for window in windows:
+            for view in window.views.values():
+                self._guarded(view.identifier or "?", view.apply_pending)
+        later = [view for window in windows for view in window.views.values() if view.scrolls_after_layout()]
+        if later:
+            self.root.update_idletasks()
+            for view in later:
+                self._guarded(view.identifier or "?", view.apply_scroll)
+        for window in windows:
+            self._guarded(window.identifier or "?", window.apply_focus)
+
+    def _guarded(self, what: str, apply: Callable[[], None]) -> None:
+        try:
+            apply()
+        except (tk.TclError, ValueError, TypeError, KeyError, IndexError) as error:
+            self._warn(f"{what}: its restored state does not fit the widget now ({error}); it keeps its own")
+
+    # -- when it saves --
+    def _save_when_idle(self) -> None:
+        """Saves once the program is idle, a short while after a change. This stands for the
+        engine's dirty marking and autosave: when Amber has them, this is the one place to
+        switch over."""
+        if self._save_pending is not None or self._closed or self._restoring:
+            return
+        try:
+            self._save_pending = self.root.after(self.save_delay_ms,
+                                                 lambda: self.root.after_idle(self.save))
+        except tk.TclError:
+            pass  # the root window is being destroyed
+
+    def _on_user_event(self, event: "tk.Event[tk.Misc]") -> None:
+        self._save_when_idle()
+
+    def _on_close(self, previous: str) -> None:
+        self.save()
+        if previous:
+            self.root.tk.call(previous)
+        else:
+            self.root.destroy()
+
+    def _on_destroy(self, event: "tk.Event[tk.Misc]") -> None:
+        if event.widget is self.root:
+            self.close()
+        elif isinstance(event.widget, tk.Toplevel):
+            self._save_when_idle()  # a dialog closed
+
+    def _on_signal(self, signum: int, frame: Optional[FrameType]) -> None:
+        # Runs between two Python instructions: the save waits for the event loop.
+        self.root.after(0, self._quit_on_signal)
+
+    def _quit_on_signal(self) -> None:
+        self.save()
+        self.root.destroy()
+
+    def _drain_signal_pipe(self, fd: int, mask: int) -> None:
+        try:
+            os.read(fd, 512)
+        except BlockingIOError:
+            pass
+
+    def install(self) -> None:
+        """Installs the saves: on WM_DELETE_WINDOW of the root, on SIGTERM and SIGINT, and
+        after changes made with the keyboard, the mouse or the window manager (bindings added
+        to the ``all`` tag with ``add="+"``: a program's own ``bind_all`` of the same events
+        without ``add`` replaces them, and then ``mark_dirty`` is its way to ask for a save)."""
+        previous = str(self.root.protocol("WM_DELETE_WINDOW") or "")
+        self.root.protocol("WM_DELETE_WINDOW", lambda: self._on_close(previous))
+        for sequence in ("<KeyRelease>", "<ButtonRelease>", "<MouseWheel>", "<Button-4>", "<Button-5>",
+                         "<Configure>", "<<NotebookTabChanged>>", "<<TreeviewSelect>>", "<<ListboxSelect>>"):
+            self.root.bind_all(sequence, self._on_user_event, add="+")
+        self.root.bind_all("<Destroy>", self._on_destroy, add="+")
+        # A signal wakes the Tk event loop through a pipe, so the save needs no polling.
+        read_end, write_end = os.pipe()
+        os.set_blocking(read_end, False)
+        os.set_blocking(write_end, False)
+        if signal.set_wakeup_fd(write_end) != -1:
+            self._warn("a signal wake-up file descriptor was already set: SIGTERM saves at the next event")
+        self._signal_fd = (read_end, write_end)
+        self.root.createfilehandler(read_end, tk.READABLE, self._drain_signal_pipe)
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            self._previous_handlers[signum] = signal.signal(signum, self._on_signal)
+
+    def _warn(self, message: str) -> None:
+        line = f"amber.tk: {message}"
+        self.warnings.append(line)
+        LOGGER.warning("%s", line)
+
+
+def _exists(widget: tk.Misc) -> bool:
+    try:
+        return bool(widget.winfo_exists())
+    except tk.TclError:
+        return False
+
+
+def attach(root: tk.Tk, app_id: str, *, state_directory: Optional[str] = None,
+           keep_content: Iterable[Union[tk.Misc, str]] = (), windows: Optional[Dict[str, WindowFactory]] = None,
+           bundle_version: Optional[str] = None, save_delay_ms: Optional[int] = None,
+           restore: bool = True) -> Restorer:
+    """Makes the interface of ``root`` restorable, installs its saves and, with ``restore``,
+    restores what the last run saved. Call it once the interface is built.
+
+    :param root: the Tk root window.
+    :param app_id: the program's identifier, a file name ("org.example.notes").
+    :param state_directory: where the archive is kept (default $XDG_STATE_HOME/<app_id>).
+    :param keep_content: the widgets (or their Tk path names, for widgets made later) whose text
+        (Entry, Combobox, Spinbox, Text) or value (Scale) is kept as state too.
+    :param windows: for each window made on demand, by its path name (".prefs"), a function of
+        no arguments that makes it and returns the Toplevel: a dialog open at the save comes back.
+    :param bundle_version: the program's version, recorded in each archive.
+    :param save_delay_ms: how long after a change the save waits (default DEFAULT_SAVE_DELAY_MS).
+    :param restore: False to call ``Restorer.restore`` later (after ``Restorer.keep``).
+
+    A WM_DELETE_WINDOW handler the program set on the root before ``attach`` still runs, after
+    the save; one set after ``attach`` replaces the save (call ``Restorer.save`` from it)."""
+    restorer = Restorer(root, app_id, state_directory=state_directory, keep_content=keep_content,
+                        windows=windows, bundle_version=bundle_version, save_delay_ms=save_delay_ms)
+    restorer.install()
+    if restore:
+        restorer.restore()
+    return restorer
