@@ -29,6 +29,8 @@ public final class Engine {
     var hierarchy = ClassHierarchy()
     var restorationClasses: [String: RestorationClass] = [:]
     var blueprintFactories: [String: BlueprintFactory] = [:]
+    /// The state versions declared, by class name (SPEC R30).
+    var stateVersions: [String: StateVersion] = [:]
 
     enum Activity: String { case idle, preserving, restoring }
     var activity: Activity = .idle

@@ -343,6 +343,9 @@ extension Engine {
                 a.encode(stringUID: e.classNames.uid(rc, in: a), forKey: e.restorationClass)
             }
             if let bp = object.blueprintIdentifier { a.encode(bp, forKey: L.blueprint) }
+            if !stateVersions.isEmpty, let declared = stateVersions[object.className], declared.version > 1 {
+                a.encode(Int64(declared.version), forKey: L.version)
+            }
             try a.encodeObject(forKey: e.state, class: prepared(&e.stateClass, L.stateClass)) { s in
                 guard omitted == nil else { return }
                 let checkpoint = s.checkpoint()

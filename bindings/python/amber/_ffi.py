@@ -150,6 +150,8 @@ ObjEncode = CFUNCTYPE(c_int, c_void_p, CoderP, c_void_p)
 ObjDecode = CFUNCTYPE(c_int, c_void_p, DecoderP, c_void_p)
 ObjFinished = CFUNCTYPE(None, c_void_p, c_void_p)
 
+# amber_migrate_fn (R30): out (amber_migration), new_state, old_state, from_version, to_version, ctx.
+Migrate = CFUNCTYPE(c_int, POINTER(c_int), CoderP, DecoderP, c_uint, c_uint, c_void_p)
 ClassMake = CFUNCTYPE(c_int, POINTER(ObjectP), c_void_p, POINTER(c_char_p), c_size_t, DecoderP, c_void_p)
 BlueprintMake = CFUNCTYPE(c_int, POINTER(ObjectP), c_void_p, c_char_p, POINTER(c_char_p), c_size_t, DecoderP,
                           c_void_p)
@@ -236,6 +238,9 @@ VIEW_STATE_VERSION = 1
 VIEW_ACCESSORS_VERSION = 1
 MODEL_ASSOCIATION_VERSION = 1
 
+# amber_migration (R30)
+MIGRATION_DONE, MIGRATION_DECLINED = 0, 1
+
 # amber_value_type
 VALUE_ANY, VALUE_BOOL, VALUE_INT64, VALUE_DOUBLE, VALUE_STRING, VALUE_BYTES, VALUE_DATE, VALUE_INDEX_PATH = range(8)
 
@@ -291,6 +296,7 @@ FUNCTIONS: Tuple[Proto, ...] = (
     plain("amber_engine_close", None, EngineP),
     status("amber_engine_register_restoration_class", EngineP, _s, POINTER(RestorationClass), _p, CtxFree),
     status("amber_engine_register_subclass", EngineP, _s, _s),
+    status("amber_engine_register_state_version", EngineP, _s, c_uint, Migrate, _p, CtxFree),
     status("amber_engine_register_blueprint_factory", EngineP, _s, POINTER(BlueprintFactory), _p, CtxFree),
     status("amber_engine_set_delegate", EngineP, POINTER(Delegate), _p, CtxFree),
     status("amber_engine_add_root", EngineP, ObjectP),
@@ -624,6 +630,16 @@ def _t_class_make(out: Any, engine_h: int, path: Any, length: int, decoder_h: De
         return E.callback_failed(failure)
 
 
+def _t_migrate(out: Any, coder_h: CoderP, decoder_h: DecoderP, from_version: int, to_version: int,
+               ctx: int) -> int:
+    try:
+        out[0] = MIGRATION_DONE if holder(ctx).c_migrate(coder_h, decoder_h, from_version, to_version) \
+            else MIGRATION_DECLINED
+        return 0
+    except BaseException as failure:
+        return E.callback_failed(failure)
+
+
 def _t_blueprint_make(out: Any, engine_h: int, blueprint_id: bytes, path: Any, length: int,
                       decoder_h: DecoderP, ctx: int) -> int:
     try:
@@ -852,6 +868,7 @@ T_DECODE = ObjDecode(_t_decode)
 T_FINISHED = ObjFinished(_t_finished)
 T_CLASS_MAKE = ClassMake(_t_class_make)
 T_BLUEPRINT_MAKE = BlueprintMake(_t_blueprint_make)
+T_MIGRATE = Migrate(_t_migrate)
 T_DELEGATE = {
     "should_save": DelShouldSave(_t_should_save),
     "will_encode": DelWillEncode(_t_will_encode),
