@@ -1,8 +1,8 @@
 /*
- * State versions and migration (SPEC R30) through include/amber.h alone: an engine preserves a
- * tree root -> tab -> field into a state directory, the tab's class at some state version; a
- * second engine on the same directory declares the tab's class at version 2 with a migrate
- * callback and restores.
+ * State versions and migration (SPEC R30) through include/amber.h alone: an engine on a memory
+ * store holds a tree root -> tab -> field, the tab's class at some state version; the relaunch
+ * test helper (R33, amber_testing_relaunch) preserves it, closes the engine, and sets up a new
+ * one that declares the tab's class at version 2 with a migrate callback, then launches it.
  *
  * Usage: test_versions. Prints one line per check and "N passed, N failed".
  */
@@ -15,8 +15,6 @@
 #include <string.h>
 
 #include "check.h"
-
-static char state_dir[600];
 
 static int yes_save(amber_engine *engine, amber_coder *coder, void *ctx) {
     (void)engine, (void)coder, (void)ctx;
@@ -32,8 +30,7 @@ static amber_engine *open_engine(void) {
     amber_engine *e = NULL;
     amber_engine_options opts = AMBER_ENGINE_OPTIONS_INIT;
     amber_delegate d = AMBER_DELEGATE_INIT;
-    opts.state_directory = state_dir;
-    opts.protection = AMBER_PROTECTION_NONE;
+    opts.memory_store = 1;
     if (amber_engine_open(&e, "org.example.versions", &opts) != AMBER_OK) return NULL;
     d.should_save = yes_save;
     d.should_restore = yes_restore;
@@ -53,13 +50,10 @@ static int encode_text(amber_object *o, amber_coder *c, void *ctx) {
     return amber_coder_encode_string(c, "text", "typed");
 }
 
-/* Preserves root -> tab -> field, the tab's class "Tab" declared at `tab_version` (0: none). */
-static int preserve_tabs(unsigned tab_version) {
-    amber_engine *e = open_engine();
+/* Builds root -> tab -> field in `e`, the tab's class "Tab" declared at `tab_version` (0: none). */
+static void build_run1(amber_engine *e, unsigned tab_version) {
     amber_object *root = NULL, *tab = NULL, *field = NULL;
     amber_object_callbacks tab_cb = AMBER_OBJECT_CALLBACKS_INIT, field_cb = AMBER_OBJECT_CALLBACKS_INIT;
-    int saved = 0, status;
-    if (!e) return -1;
     if (tab_version) amber_engine_register_state_version(e, "Tab", tab_version, NULL, NULL, NULL);
     tab_cb.encode = encode_title;
     field_cb.encode = encode_text;
@@ -69,9 +63,6 @@ static int preserve_tabs(unsigned tab_version) {
     amber_engine_add_root(e, root);
     amber_object_add_child(root, tab);
     amber_object_add_child(tab, field);
-    status = amber_engine_preserve(&saved, e);
-    amber_engine_close(e);
-    return status == AMBER_OK && saved ? 0 : -1;
 }
 
 /* ---- run 2: version 2 of the tab's state is "caption" ---------------------------------- */
@@ -134,14 +125,15 @@ static long record_of(amber_report *report, const char *id, amber_report_record 
     return -1;
 }
 
-/* Restores with "Tab" at version 2 and migrate_tab; returns the report. */
-static amber_report *restore_tabs(restored *r, amber_engine **out_engine) {
-    amber_engine *e = open_engine();
+/* The relaunch's set-up: the delegate, "Tab" at version 2 with migrate_tab, the tree. */
+static int set_up_run2(amber_engine *e, void *ctx) {
+    restored *r = ctx;
     amber_object *root = NULL, *tab = NULL, *field = NULL;
     amber_object_callbacks tab_cb = AMBER_OBJECT_CALLBACKS_INIT, field_cb = AMBER_OBJECT_CALLBACKS_INIT;
-    amber_report *report = NULL;
-    *out_engine = e;
-    if (!e) return NULL;
+    amber_delegate d = AMBER_DELEGATE_INIT;
+    d.should_save = yes_save;
+    d.should_restore = yes_restore;
+    amber_engine_set_delegate(e, &d, NULL, NULL);
     check_status(amber_engine_register_state_version(e, "Tab", 2, migrate_tab, r, free_restored), AMBER_OK,
                  "R30 register Tab at state version 2 with a migrate callback");
     tab_cb.decode = decode_caption;
@@ -151,8 +143,24 @@ static amber_report *restore_tabs(restored *r, amber_engine **out_engine) {
     amber_object_new(&field, e, AMBER_KIND_CONTROLLER, "Field", "field", &field_cb, r, NULL);
     amber_engine_add_root(e, root);
     amber_object_add_child(root, tab);
-    amber_object_add_child(tab, field);
-    if (amber_engine_launch(&report, e, AMBER_APP_INACTIVE) != AMBER_OK) return NULL;
+    return amber_object_add_child(tab, field);
+}
+
+/* Builds run 1 with "Tab" at `tab_version` (0: none), then relaunches (R33) into run 2; returns
+ * the report, the new engine in *out_engine. */
+static amber_report *relaunch_tabs(unsigned tab_version, restored *r, amber_engine **out_engine) {
+    amber_engine *e = open_engine();
+    amber_report *report = NULL;
+    amber_relaunch relaunch = AMBER_RELAUNCH_INIT;
+    *out_engine = NULL;
+    if (!e) return NULL;
+    build_run1(e, tab_version);
+    relaunch.set_up = set_up_run2;
+    if (amber_testing_relaunch(&report, &e, &relaunch, r) != AMBER_OK) {
+        amber_engine_close(e);
+        return NULL;
+    }
+    *out_engine = e;
     return report;
 }
 
@@ -164,9 +172,8 @@ static void test_r30_migrates_v1_to_v2(void) {
     amber_report_record rec;
     amber_buf text = AMBER_BUF_INIT;
     memset(&r, 0, sizeof r);
-    check(preserve_tabs(0) == 0, "R30 preserve the tabs without a declared version (version 1)");
-    report = restore_tabs(&r, &e);
-    check(report != NULL, "R30 launch with Tab at version 2");
+    report = relaunch_tabs(0, &r, &e);
+    check(report != NULL, "R30 R33 relaunch from Tab without a declared version (version 1) to Tab at version 2");
     if (!report) return;
     checkf(r.migrations == 1 && r.from == 1 && r.to == 2, "R30 the migrate callback ran once, from 1 to 2 (ran %d, %u to %u)",
            r.migrations, r.from, r.to);
@@ -194,9 +201,8 @@ static void test_r30_declines_v3(void) {
     amber_report_record rec;
     amber_buf text = AMBER_BUF_INIT;
     memset(&r, 0, sizeof r);
-    check(preserve_tabs(3) == 0, "R30 preserve the tabs with Tab at version 3");
-    report = restore_tabs(&r, &e);
-    check(report != NULL, "R30 launch with Tab at version 2");
+    report = relaunch_tabs(3, &r, &e);
+    check(report != NULL, "R30 R33 relaunch from Tab at version 3 to Tab at version 2");
     if (!report) return;
     check(r.migrations == 0 && r.caption[0] == '\0' && r.text[0] == '\0', "R30 nothing migrated or decoded");
     check(record_of(report, "tab", &rec) >= 0 && rec.outcome == AMBER_OUTCOME_DECLINED_VERSION,
@@ -221,10 +227,9 @@ static void test_r30_decline_and_arguments(void) {
     amber_report_record rec;
     memset(&r, 0, sizeof r);
     r.decline = 1;
-    check(preserve_tabs(0) == 0, "R30 preserve the tabs at version 1");
-    report = restore_tabs(&r, &e);
+    report = relaunch_tabs(0, &r, &e);
     if (!report) {
-        check(0, "R30 launch");
+        check(0, "R30 R33 relaunch");
         return;
     }
     check(r.migrations == 1 && record_of(report, "tab", &rec) >= 0 && rec.outcome == AMBER_OUTCOME_DECLINED_VERSION,
@@ -243,9 +248,7 @@ static void test_r30_decline_and_arguments(void) {
 }
 
 int main(void) {
-    const char *root = scratch_xdg("versions");
-    if (!root) return 1;
-    snprintf(state_dir, sizeof state_dir, "%s/state/versions", root);
+    if (!scratch_xdg("versions")) return 1;
     test_r30_migrates_v1_to_v2();
     test_r30_declines_v3();
     test_r30_decline_and_arguments();

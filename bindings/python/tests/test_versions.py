@@ -1,6 +1,6 @@
 """State versions and migration (R30): a record of an older version of its class's state goes to
 the class's migrate callback before its object is looked up; a newer one is declined with its
-subtree. Each relaunch is a second engine on the same store (the open_engine fixture)."""
+subtree. Each test relaunches with the relaunch test helper (R33, the ``relaunch`` fixture)."""
 import pytest
 
 import amber
@@ -33,53 +33,55 @@ class Field(amber.Controller):
         self.text = decoder["text"]
 
 
-def tabs(engine):
-    """root -> tab -> field in `engine`."""
-    root = engine.add_root(amber.Controller(engine, "root", class_name="Root"))
-    tab = root.add_child(Tab(engine))
-    field = tab.add_child(Field(engine))
-    return tab, field
+class Program:
+    """What the program does at start-up: the delegate, Tab's state version (none: version 1),
+    root -> tab -> field. Keeps the tab and field of the last set-up."""
+
+    def __init__(self, version=None, migrate=None):
+        self.version, self.migrate = version, migrate
+        self.tab = self.field = None
+
+    def __call__(self, engine):
+        engine.set_delegate(Delegate())
+        if self.version is not None:
+            engine.register_state_version("Tab", self.version, self.migrate)
+        root = engine.add_root(amber.Controller(engine, "root", class_name="Root"))
+        self.tab = root.add_child(Tab(engine))
+        self.field = self.tab.add_child(Field(engine))
 
 
-def preserve_tabs(open_engine, version=None):
-    e = open_engine(Delegate())
-    if version is not None:
-        e.register_state_version("Tab", version)
-    tabs(e)
-    e.preserve()
-    e.close()
+def relaunch_tabs(relaunch, run1, run2):
+    """Run 1 set up and launched on a memory store, then relaunched (R33) into run 2."""
+    engine = amber.Engine("org.example.versions", memory_store=True)
+    run1(engine)
+    engine.launch()
+    return relaunch(engine, run2).report
 
 
-def test_r30_v1_record_migrated_to_v2(open_engine):  # R30
-    preserve_tabs(open_engine)  # no version declared: version 1
-    e = open_engine(Delegate())
+def test_r30_v1_record_migrated_to_v2(relaunch):  # R30
     calls = []
 
     def migrate(new, old, from_version, to_version):
         calls.append((from_version, to_version))
         new["caption"] = f"[{old['title']}]"
 
-    e.register_state_version("Tab", 2, migrate)
-    tab, field = tabs(e)
-    report = e.launch()
+    run2 = Program(2, migrate)
+    report = relaunch_tabs(relaunch, Program(), run2)  # run 1: no version declared, version 1
     assert calls == [(1, 2)]
-    assert tab.caption == "[Inbox]" and field.text == "typed"
+    assert run2.tab.caption == "[Inbox]" and run2.field.text == "typed"
     assert report.outcome("root/tab") == amber.Outcome.MIGRATED
     assert report.outcome("root/tab/field") == amber.Outcome.RESTORED
     record = next(r for r in report.records if r.path_string.endswith("tab"))
     assert record.message == "migrated from version 1 to version 2"
     assert "migrated (from 1 to 2)  /root/tab" in report.text
-    assert tab in report.restored
+    assert run2.tab in report.restored
 
 
-def test_r30_v3_record_declined(open_engine):  # R30
-    preserve_tabs(open_engine, version=3)
-    e = open_engine(Delegate())
+def test_r30_v3_record_declined(relaunch):  # R30
     calls = []
-    e.register_state_version("Tab", 2, lambda new, old, f, t: calls.append((f, t)))
-    tab, field = tabs(e)
-    report = e.launch()
-    assert calls == [] and tab.caption is None and field.text is None
+    run2 = Program(2, lambda new, old, f, t: calls.append((f, t)))
+    report = relaunch_tabs(relaunch, Program(3), run2)
+    assert calls == [] and run2.tab.caption is None and run2.field.text is None
     assert report.outcome("root/tab") == amber.Outcome.DECLINED_VERSION
     assert report.outcome("root/tab/field") == amber.Outcome.LEFT_OUT  # its subtree, as R10
     record = next(r for r in report.records if r.path_string.endswith("tab"))
@@ -87,35 +89,29 @@ def test_r30_v3_record_declined(open_engine):  # R30
     assert "declined: version  /root/tab" in report.text
 
 
-def test_r30_migrate_declines_or_raises(open_engine):  # R30
-    preserve_tabs(open_engine)
-    e = open_engine(Delegate())
-    e.register_state_version("Tab", 2, lambda new, old, f, t: False)
-    tab, _ = tabs(e)
-    assert e.launch().outcome("root/tab") == amber.Outcome.DECLINED_VERSION and tab.caption is None
-    e.close()
-
-    preserve_tabs(open_engine)
-    e = open_engine(Delegate())
+def test_r30_migrate_declines_or_raises(relaunch):  # R30
+    run2 = Program(2, lambda new, old, f, t: False)
+    report = relaunch_tabs(relaunch, Program(), run2)
+    assert report.outcome("root/tab") == amber.Outcome.DECLINED_VERSION and run2.tab.caption is None
+    assert report.outcome("root/tab/field") == amber.Outcome.LEFT_OUT
 
     def broken(new, old, f, t):
         raise LookupError("no title in this state")
 
-    e.register_state_version("Tab", 2, broken)
-    tabs(e)
     with pytest.raises(LookupError) as raised:  # re-raised once the launch completes
-        e.launch()
+        relaunch_tabs(relaunch, Program(), Program(2, broken))
     report = raised.value.amber_report
+    raised.value.amber_engine.close()
     assert report.outcome("root/tab") == amber.Outcome.DECODE_ERROR
     assert report.outcome("root/tab/field") == amber.Outcome.RESTORED
 
 
-def test_r30_registration_is_checked(open_engine):  # R30
-    e = open_engine(Delegate())
-    e.register_state_version("Tab", 2)
-    with pytest.raises(amber.DuplicateError):
-        e.register_state_version("Tab", 3)
-    with pytest.raises(ValueError):
-        e.register_state_version("Other", 0)
-    with pytest.raises(ValueError):
-        e.register_state_version("Other", -1)
+def test_r30_registration_is_checked():  # R30
+    with amber.Engine("org.example.versions", memory_store=True) as e:
+        e.register_state_version("Tab", 2)
+        with pytest.raises(amber.DuplicateError):
+            e.register_state_version("Tab", 3)
+        with pytest.raises(ValueError):
+            e.register_state_version("Other", 0)
+        with pytest.raises(ValueError):
+            e.register_state_version("Other", -1)
