@@ -339,6 +339,8 @@ extension Engine {
 
     /// Checks record `i`'s version against its class's (SPEC R30) and migrates an older one.
     private func migrate(_ session: RestoreSession, _ i: Int) -> VersionCheck {
+        // The usual case, without a copy of the record or a look-up by class name.
+        if stateVersions.isEmpty, session.records[i].version == 1 { return .current }
         let record = session.records[i]
         let declared = stateVersions[record.className]
         let current = declared?.version ?? 1
