@@ -464,6 +464,42 @@ AMBER_API int amber_engine_extend_restoration(uint64_t *out, amber_engine *engin
  */
 AMBER_API int amber_engine_complete_restoration(amber_engine *engine, uint64_t token);
 
+/**
+ * Keeps the records that find no object at the next restorations in memory for `milliseconds`
+ * after each (R35), with their archived subtrees, for objects the host creates later (a tab
+ * opened after launch): such an object claims its state with amber_object_restore_pending().
+ * At the deadline, or at amber_engine_end_restoration(), the records still kept are dropped and
+ * their bytes zeroed, and the report (amber_engine_restoration_report()) says so. Amber has no
+ * event loop: the deadline is checked when the engine is called (amber_object_restore_pending,
+ * amber_engine_restoration_report, amber_engine_preserve, amber_engine_transition, a launch).
+ * Call it before amber_engine_launch().
+ *
+ * @param milliseconds how long; 0 (the default) keeps none.
+ * @return AMBER_OK or AMBER_INVALID_ARGUMENT.
+ * Ownership: none. Thread safety: as the engine.
+ */
+AMBER_API int amber_engine_keep_unclaimed(amber_engine *engine, uint64_t milliseconds);
+
+/**
+ * Ends restoration for the records kept after it (R35): they are dropped now, their bytes
+ * zeroed, and the report says so. Nothing happens if none are kept.
+ *
+ * @return AMBER_OK; AMBER_INVALID_ARGUMENT or AMBER_MISUSE for a bad engine.
+ * Ownership: none. Thread safety: as the engine.
+ */
+AMBER_API int amber_engine_end_restoration(amber_engine *engine);
+
+/**
+ * The report of the engine's last restoration (R16) as it stands now: with the records claimed
+ * since by amber_object_restore_pending() (R35) and the notes on kept records dropped since.
+ * The deadline of the kept records is checked first.
+ *
+ * @param out receives a new report; free it with amber_report_free().
+ * @return AMBER_OK; AMBER_NOT_FOUND before the first restoration; AMBER_INVALID_ARGUMENT.
+ * Ownership: the caller owns *out. Thread safety: as the engine.
+ */
+AMBER_API int amber_engine_restoration_report(amber_report **out, amber_engine *engine);
+
 /* ---------------------------------------------------------------------------------------- */
 /* Snapshots (SPEC R21)                                                                      */
 /* ---------------------------------------------------------------------------------------- */

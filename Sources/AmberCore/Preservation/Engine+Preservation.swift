@@ -31,6 +31,7 @@ extension Engine {
         guard activity == .idle else {
             throw AmberError(.misuse, "preserve() was called while the engine is \(activity.rawValue)")
         }
+        dropUnclaimedIfDue()  // SPEC R35: the deadline is checked when the engine is called
         activity = .preserving
         defer { activity = .idle }
         let started = FileSystem.monotonicSeconds()

@@ -45,6 +45,7 @@ extension Engine {
     /// be written is logged (warn) and noted in the report returned; the restoration is not
     /// affected.
     func keepReport(_ report: RestorationReport) -> RestorationReport {
+        if report.freshLaunchReason != .restorationInProgress { restorationReport = report }
         guard let directory = configuration.reportDirectory, report.freshLaunchReason != .restorationInProgress else {
             return report
         }
@@ -57,6 +58,7 @@ extension Engine {
             let message = "the restoration report could not be kept in '\(directory)': \(error.message)"
             log(.warn) { message }
             noted.notes.append(message)
+            restorationReport = noted
             return noted
         }
     }
@@ -66,6 +68,8 @@ extension Engine {
         guard activity == .idle, !waitingForExtensions else {
             return RestorationReport(freshLaunchReason: .restorationInProgress)
         }
+        // A new restoration ends the previous one's kept records (SPEC R35).
+        dropUnclaimed(because: "when a new restoration began")
         activity = .restoring
         defer { activity = .idle }
         restoredArchiveSuperseded = false
@@ -204,7 +208,9 @@ extension Engine {
                 notes.append("the launch guard could not be marked extended: \(AmberError.wrapping(error).message)")
             }
         }
-        return RestorationReport(records: records, notes: notes, isExtended: extended)
+        var report = RestorationReport(records: records, notes: notes, isExtended: extended)
+        keepUnclaimed(session, plain: plain, &report)
+        return report
     }
 
     /// Step 4 and 5: finds the object of every record, parents first.
@@ -381,25 +387,31 @@ extension Engine {
     private func decodeObjects(_ session: RestoreSession, _ records: inout [RestorationRecord]) {
         for i in records.indices where records[i].outcome.isRestored {
             guard let object = session.objects[i] else { continue }
-            let decode = object.callbacks.decode
-            guard decode != nil || object.kind == .view else { continue }
-            var coder = session.decoder(record: i)
-            do {
-                try session.unarchiver.withObject(uid: session.records[i].stateUID) { u, _ in
-                    if let decode { try decode(object, coder) }
-                    // A view's standard state, once its own state is decoded (SPEC R17, R18).
-                    try applyViewState(object, u, &records[i])
-                }
-            } catch {
-                records[i].outcome = .decodeError(AmberError.wrapping(error).message)
-                records[i].error = error
-            }
-            session.finish(&coder)
+            decodeRecord(session, i, object, &records[i])
         }
     }
 
+    /// Runs record `i`'s decode callback on `object`, then applies a view's standard state;
+    /// a failure makes `entry` a decode error.
+    func decodeRecord(_ session: RestoreSession, _ i: Int, _ object: RestorableObject, _ entry: inout RestorationRecord) {
+        let decode = object.callbacks.decode
+        guard decode != nil || object.kind == .view else { return }
+        var coder = session.decoder(record: i)
+        do {
+            try session.unarchiver.withObject(uid: session.records[i].stateUID) { u, _ in
+                if let decode { try decode(object, coder) }
+                // A view's standard state, once its own state is decoded (SPEC R17, R18).
+                try applyViewState(object, u, &entry)
+            }
+        } catch {
+            entry.outcome = .decodeError(AmberError.wrapping(error).message)
+            entry.error = error
+        }
+        session.finish(&coder)
+    }
+
     /// Gives a found object the archived identity where it has none.
-    private func adoptIdentity(_ object: RestorableObject, _ records: [RestoreSession.Record], _ i: Int) {
+    func adoptIdentity(_ object: RestorableObject, _ records: [RestoreSession.Record], _ i: Int) {
         if object.identifier == nil { object.restorationIdentifier = records[i].identifier }
         if object.restorationClassName == nil, let rc = records[i].restorationClassName { object.restorationClassName = rc }
         if object.blueprintIdentifier == nil, let bp = records[i].blueprintIdentifier { object.blueprintIdentifier = bp }

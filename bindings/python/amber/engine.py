@@ -514,6 +514,31 @@ class Engine:
         assert report is not None
         return report
 
+    def keep_unclaimed(self, milliseconds: int) -> None:
+        """Keeps the records that find no object at the next launches in memory for
+        ``milliseconds`` after each (R35), for objects created later, which claim their state
+        with ``Object.restore_pending()``; 0 (the default) keeps none. Call it before
+        ``launch()``. Amber has no event loop: the deadline is checked when the engine is called
+        (``restore_pending``, ``restoration_report``, ``preserve``, ``transition``, a launch),
+        and the records still kept are dropped then, their bytes zeroed."""
+        if not 0 <= milliseconds <= 0xFFFFFFFFFFFFFFFF:
+            raise E.InvalidArgumentError(f"the time to keep unclaimed records is {milliseconds} ms; it is 0 or more",
+                                         E.INVALID_ARGUMENT, "AMBER_INVALID_ARGUMENT")
+        load().amber_engine_keep_unclaimed(self._handle(), milliseconds)
+
+    def end_restoration(self) -> None:
+        """Drops the records kept after launch for objects created later (R35) now; the
+        report says so."""
+        load().amber_engine_end_restoration(self._handle())
+
+    def restoration_report(self) -> Report:
+        """The report of the last restoration as it stands now (R16): with the records claimed
+        since by ``Object.restore_pending()`` and the kept records dropped since (R35).
+        NotFoundError before the first launch."""
+        out = _ffi.ReportP()
+        load().amber_engine_restoration_report(byref(out), self._handle())
+        return Report.from_c(out, self)
+
     def discard(self) -> None:
         """Discards the archive on purpose (R14)."""
         with E.callbacks_raised():
