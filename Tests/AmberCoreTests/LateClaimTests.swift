@@ -114,4 +114,26 @@ private func lateTab(_ log: Log) throws -> RestorableObject {
         }
         #expect(throws: AmberError.self) { try plainEngine.keepUnclaimed(milliseconds: -1) }
     }
+
+    // R35 R16: the report kept on disk follows the late claim.
+    @Test func testR35KeptReportFollowsTheClaim() throws {
+        let scratch = ScratchDirectory("late-claim-report")
+        defer { scratch.cleanup() }
+        let store = try savedTabs()
+        let engine = Engine(configuration: EngineConfiguration(
+            appID: "org.amber.tests", store: MemoryStore(bytes: store.bytes), envelope: PlainEnvelope(),
+            reportDirectory: scratch.path))
+        engine.delegate.shouldRestore = { _ in true }
+        try engine.keepUnclaimed(milliseconds: 60_000)
+        let root = controller("root", "Root")
+        _ = engine.launch { try? engine.addRoot(root) }
+        let path = StateFiles(directory: scratch.path).reportPath
+        #expect(try KeptRestorationReport.read(path: path).records.map(\.outcome) == [.restored, .notFound, .notFound])
+        let tab = try lateTab(Log())
+        try root.addChild(tab)
+        try engine.restorePending(tab)
+        let kept = try KeptRestorationReport.read(path: path)
+        #expect(kept.records.map(\.outcome) == [.restored, .restored, .restored])
+        #expect(kept.notes.contains("/root/tab claimed 2 kept record(s) after launch"))
+    }
 }

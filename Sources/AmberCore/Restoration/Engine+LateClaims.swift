@@ -108,9 +108,17 @@ extension Engine {
         session.endDecoding()
         restorationReport?.records = records
         restorationReport?.notes.append("\(name) claimed \(claimed.count) kept record(s) after launch")
+        keepCurrentReport()
         log(.debug) { "restore: \(name) claimed \(claimed.count) kept record(s) after launch" }
         if kept.byPath.isEmpty { dropUnclaimed(because: "once every one was claimed") }
         return claimed.count
+    }
+
+    /// Writes the report as it stands now where the launch's report is kept (SPEC R16, R28),
+    /// if it is kept, so that `amber report` shows the late claims and the records dropped.
+    private func keepCurrentReport() {
+        guard configuration.reportDirectory != nil, let report = restorationReport else { return }
+        restorationReport = keepReport(report)
     }
 
     /// Keeps `report`'s records that found no object (SPEC R35), if the host asked for it,
@@ -150,6 +158,7 @@ extension Engine {
                 report.notes.append("the kept records were dropped \(why)")
             }
             restorationReport = report
+            keepCurrentReport()
         }
         log(.debug) { "restore: \(left.count) kept record(s) dropped \(why)" }
         kept.drop()
