@@ -74,17 +74,19 @@ extension Engine {
             if let p = o.presented { stack.append(p) }
             stack += o.plainObjects.compactMap(\.object)
         }
-        var claimed: [Int] = []
+        // The host's callbacks run as at launch: a preservation or restoration from one is refused.
+        activity = .restoring
+        defer { activity = .idle }
+        var claimed: [(record: Int, object: RestorableObject)] = []
         for j in i ..< session.records.count where kept.isKept(j) && (j == i || kept.isRecord(j, under: i)) {
             guard let o = made[session.paths.components(j)] else { continue }
             kept.claim(j)
-            claimed.append(j)
+            claimed.append((j, o))
             session.objects[j] = o
             adoptIdentity(o, session.records, j)
         }
         var records = restorationReport?.records ?? []
-        for j in claimed where j < records.count {
-            let o = session.objects[j]!
+        for (j, o) in claimed where j < records.count {
             let record = session.records[j]
             records[j].object = o
             if o.kind != record.kind {
@@ -102,8 +104,8 @@ extension Engine {
             records[j].note = "claimed after launch by an object created later"
             decodeRecord(session, j, o, &records[j])
         }
-        for j in claimed where j < records.count && records[j].outcome.isRestored {
-            session.objects[j]?.callbacks.finishedRestoring?(session.objects[j]!)
+        for (j, o) in claimed where j < records.count && records[j].outcome.isRestored {
+            o.callbacks.finishedRestoring?(o)
         }
         session.endDecoding()
         restorationReport?.records = records
