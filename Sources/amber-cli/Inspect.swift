@@ -387,6 +387,7 @@ struct Inspection {
             line(indent, "\(oneLine(Inspection.pathText(r.components))): \(oneLine(facts.joined(separator: ", ")))")
             if let rc = r.restorationClassName { line(indent + 2, "restoration class: \(oneLine(rc))") }
             if let bp = r.blueprintIdentifier { line(indent + 2, "blueprint: \(oneLine(bp))") }
+            if r.stateVersion != 1 { line(indent + 2, "state version: \(r.stateVersion)") }
             for (key, value) in object.state {
                 var shown = Inspection.text(value)
                 if key == Inspection.viewKindKey, let kind = object.viewKind { shown += " (\(kind))" }

@@ -206,6 +206,48 @@ AMBER_API int amber_engine_register_restoration_class(amber_engine *engine, cons
  */
 AMBER_API int amber_engine_register_subclass(amber_engine *engine, const char *name, const char *superclass_name);
 
+/** What a migrate callback answers besides its status (R30). */
+typedef enum amber_migration {
+    /** The new coder holds the state of the current version. */
+    AMBER_MIGRATION_DONE = 0,
+    /** The old state is not migrated: the record and everything under it are not restored
+     *  (AMBER_OUTCOME_DECLINED_VERSION), as for a restoration class that gives none. */
+    AMBER_MIGRATION_DECLINED = 1
+} amber_migration;
+
+/** A migrate callback (R30): reads a record's state of version `from_version` from `old_state`
+ *  and writes the values of version `to_version` (the class's current one) into `new_state`,
+ *  which the object's lookup and decode callbacks then read in place of the archived state.
+ *  *out is AMBER_MIGRATION_DONE when it is called; set it to AMBER_MIGRATION_DECLINED to
+ *  decline. Returns 0 or a code; a code makes the record AMBER_OUTCOME_DECODE_ERROR. Both
+ *  handles are valid only during the call; `new_state` cannot hold references to restorable
+ *  objects (amber_coder_encode_reference() fails there). */
+typedef int (*amber_migrate_fn)(amber_migration *out, amber_coder *new_state, amber_decoder *old_state,
+                                unsigned int from_version, unsigned int to_version, void *ctx);
+
+/**
+ * Declares the version of the state that objects of class `class_name` write (R30). Their
+ * records are preserved with it (under the reserved key "amber.version"; a record without one,
+ * as every record of Amber 0.2, is version 1). At restoration, a record archived with this
+ * class name and an older version goes to `migrate` before its object is looked up; a record
+ * of a newer version, or of an older one without `migrate`, is AMBER_OUTCOME_DECLINED_VERSION,
+ * it and everything under it. The declaration is by class name: it covers objects made by a
+ * restoration class, given by the delegate, found by implicit lookup or made by a blueprint
+ * factory alike.
+ *
+ * @param class_name the class name the objects have (amber_object_class_name()).
+ * @param version the current version, 1 or more.
+ * @param migrate called for each older record; NULL: older records are declined.
+ * @param ctx passed to migrate.
+ * @param ctx_free called once with ctx when the engine closes; may be NULL.
+ * @return AMBER_OK; AMBER_DUPLICATE if the class has a version already; AMBER_INVALID_ARGUMENT
+ *   (an empty class name, version 0).
+ * Ownership: class_name copied; on failure ctx_free is not called. Thread safety: as the engine.
+ */
+AMBER_API int amber_engine_register_state_version(amber_engine *engine, const char *class_name,
+                                                  unsigned int version, amber_migrate_fn migrate, void *ctx,
+                                                  void (*ctx_free)(void *ctx));
+
 /** A blueprint factory (the analogue of a storyboard): makes objects by blueprint identifier. */
 typedef struct amber_blueprint_factory {
     /** AMBER_BLUEPRINT_FACTORY_VERSION. */
@@ -491,6 +533,42 @@ AMBER_API int amber_engine_extend_restoration(uint64_t *out, amber_engine *engin
  * Ownership: none. Thread safety: as the engine.
  */
 AMBER_API int amber_engine_complete_restoration(amber_engine *engine, uint64_t token);
+
+/**
+ * Keeps the records that find no object at the next restorations in memory for `milliseconds`
+ * after each (R35), with their archived subtrees, for objects the host creates later (a tab
+ * opened after launch): such an object claims its state with amber_object_restore_pending().
+ * At the deadline, or at amber_engine_end_restoration(), the records still kept are dropped and
+ * their bytes zeroed, and the report (amber_engine_restoration_report()) says so. Amber has no
+ * event loop: the deadline is checked when the engine is called (amber_object_restore_pending,
+ * amber_engine_restoration_report, amber_engine_preserve, amber_engine_transition, a launch).
+ * Call it before amber_engine_launch().
+ *
+ * @param milliseconds how long; 0 (the default) keeps none.
+ * @return AMBER_OK or AMBER_INVALID_ARGUMENT.
+ * Ownership: none. Thread safety: as the engine.
+ */
+AMBER_API int amber_engine_keep_unclaimed(amber_engine *engine, uint64_t milliseconds);
+
+/**
+ * Ends restoration for the records kept after it (R35): they are dropped now, their bytes
+ * zeroed, and the report says so. Nothing happens if none are kept.
+ *
+ * @return AMBER_OK; AMBER_INVALID_ARGUMENT or AMBER_MISUSE for a bad engine.
+ * Ownership: none. Thread safety: as the engine.
+ */
+AMBER_API int amber_engine_end_restoration(amber_engine *engine);
+
+/**
+ * The report of the engine's last restoration (R16) as it stands now: with the records claimed
+ * since by amber_object_restore_pending() (R35) and the notes on kept records dropped since.
+ * The deadline of the kept records is checked first.
+ *
+ * @param out receives a new report; free it with amber_report_free().
+ * @return AMBER_OK; AMBER_NOT_FOUND before the first restoration; AMBER_INVALID_ARGUMENT.
+ * Ownership: the caller owns *out. Thread safety: as the engine.
+ */
+AMBER_API int amber_engine_restoration_report(amber_report **out, amber_engine *engine);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Snapshots (SPEC R21)                                                                      */

@@ -199,6 +199,24 @@ AMBER_API int amber_object_add_view(amber_object *controller, amber_object *view
  */
 AMBER_API int amber_object_present(amber_object *presenter, amber_object *presented);
 
+/**
+ * Claims, for an object created after launch, the state kept for its restoration path (R35; see
+ * amber_engine_keep_unclaimed()): decodes it, then the kept records under it whose paths match
+ * objects under it, as at launch (the class check, the decode callbacks parents first, the view
+ * states, finished_restoring). The engine's report (amber_engine_restoration_report()) then
+ * records each as restored (or migrated, R30, or with its decode error); they are no longer
+ * kept.
+ *
+ * @param object an object with a restoration path (it and its ancestors have identifiers).
+ * @return AMBER_OK (a decode callback's failure is in the report); AMBER_NOT_FOUND when no
+ *   record is kept for its path: none was, or none has this path, or the kept records were
+ *   dropped (at their deadline, or by amber_engine_end_restoration()): the message says which;
+ *   AMBER_INVALID_ARGUMENT for an object without a restoration path; AMBER_MISUSE from inside
+ *   a preservation or a restoration.
+ * Ownership: none. Thread safety: as the engine.
+ */
+AMBER_API int amber_object_restore_pending(amber_object *object);
+
 #ifdef __cplusplus
 }
 #endif

@@ -28,7 +28,16 @@ typedef enum amber_outcome {
     AMBER_OUTCOME_DECODE_ERROR = 5,
     /** The object found had already been restored for another record (a damaged archive, or a
      *  lookup that gave the same object twice): it is not decoded again. */
-    AMBER_OUTCOME_DUPLICATE = 6
+    AMBER_OUTCOME_DUPLICATE = 6,
+    /** The record was of an older state version of its class (R30): the class's migrate callback
+     *  turned it into the current one, and the object was then restored from the migrated state.
+     *  The message says "migrated from version F to version T". */
+    AMBER_OUTCOME_MIGRATED = 7,
+    /** The record was of a newer state version than its class declares, or of an older one that
+     *  the class does not migrate or whose migrate callback declined (R30): neither it nor
+     *  anything under it was restored, as for AMBER_OUTCOME_DECLINED_BY_CLASS. The message
+     *  names the versions. */
+    AMBER_OUTCOME_DECLINED_VERSION = 8
 } amber_outcome;
 
 /** Why a launch was fresh. */
@@ -62,7 +71,8 @@ typedef struct amber_report_record {
     const char *class_name;
     amber_kind kind;
     amber_outcome outcome;
-    /** Why, for outcomes other than restored ("" otherwise). */
+    /** Why, for outcomes other than restored ("" otherwise); for AMBER_OUTCOME_MIGRATED, the
+     *  versions: "migrated from version F to version T". */
     const char *message;
     /** The object found for the record (restored, class mismatch, decode error, duplicate), or
      *  NULL. Borrowed from the engine: it dangles once the object is freed. Its identity is

@@ -80,3 +80,17 @@ import CAmber
         previous?.release()
     }
 }
+
+/// Declares the state version of a class (SPEC R30). Backs `amber_engine_register_state_version`.
+@c @implementation public func amber_engine_register_state_version(
+    _ engine: OpaquePointer?, _ class_name: UnsafePointer<CChar>?, _ version: CUnsignedInt, _ migrate: amber_migrate_fn?,
+    _ ctx: UnsafeMutableRawPointer?, _ ctx_free: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?
+) -> CInt {
+    guarded {
+        let box = try engineBox(engine)
+        let n = try inputString(class_name, "class_name")
+        let context = HostContext(ctx, ctx_free)
+        try box.engine.registerStateVersion(className: n, version: Int(version), migrate: migrate.map { box.migrate($0, context, className: n) })
+        box.classContexts.append(context)
+    }
+}

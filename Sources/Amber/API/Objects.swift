@@ -202,3 +202,12 @@ func objectPair(_ a: OpaquePointer?, _ aName: String, _ b: OpaquePointer?, _ bNa
         try fillBuf(out, path.joined(separator: "/"))
     }
 }
+
+/// Claims the state kept for an object created later (SPEC R35). Backs `amber_object_restore_pending`.
+@c @implementation public func amber_object_restore_pending(_ object: OpaquePointer?) -> CInt {
+    guarded {
+        let o = try objectBox(object)
+        guard let engine = o.engine else { throw misuse("the object's engine is closed") }
+        _ = try engine.operation { try engine.engine.restorePending(o.object) }
+    }
+}

@@ -62,3 +62,34 @@ import CAmber
         }
     }
 }
+
+/// Keeps unclaimed records after restoration (SPEC R35). Backs `amber_engine_keep_unclaimed`.
+@c @implementation public func amber_engine_keep_unclaimed(_ engine: OpaquePointer?, _ milliseconds: UInt64) -> CInt {
+    guarded {
+        let box = try engineBox(engine)
+        guard let ms = Int(exactly: milliseconds) else { throw invalid("milliseconds \(milliseconds) is out of range") }
+        try box.engine.keepUnclaimed(milliseconds: ms)
+    }
+}
+
+/// Drops the kept records (SPEC R35). Backs `amber_engine_end_restoration`.
+@c @implementation public func amber_engine_end_restoration(_ engine: OpaquePointer?) -> CInt {
+    guarded {
+        let box = try engineBox(engine)
+        box.operation { box.engine.endRestoration() }
+    }
+}
+
+/// The last restoration's report as it stands (SPEC R16, R35). Backs `amber_engine_restoration_report`.
+@c @implementation public func amber_engine_restoration_report(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ engine: OpaquePointer?) -> CInt {
+    guarded {
+        guard let out else { throw invalid("out is NULL") }
+        out.pointee = nil
+        let box = try engineBox(engine)
+        guard let report = box.operation({ box.engine.currentRestorationReport() }) else {
+            throw AmberError(.notFound, "the engine has not restored yet")
+        }
+        let r = try ReportBox(report, protection: box.engine.configuration.envelope.protection)
+        out.pointee = try HandleRegistry.shared.register(r, .report)
+    }
+}

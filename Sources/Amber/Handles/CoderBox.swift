@@ -9,6 +9,8 @@ final class CoderBox {
     enum Source {
         case state(StateCoder)
         case app(AppCoder)
+        /// The coder of a migrate callback (SPEC R30).
+        case migration(MigrationCoder)
         /// Between loans (a box is reused by its engine from one callback to the next).
         case idle
     }
@@ -17,6 +19,7 @@ final class CoderBox {
     /// when the loan ends.
     private var lentState: Unmanaged<StateCoder>?
     private var lentApp: Unmanaged<AppCoder>?
+    private var lentMigration: Unmanaged<MigrationCoder>?
     /// The coder lent, either kind (nil when idle), as the scalar and string calls use it.
     private var keyed: Unmanaged<KeyedStateCoder>?
     /// The engine whose callback the coder serves. Unowned, as `DecoderBox.engine`: the engine's
@@ -33,6 +36,7 @@ final class CoderBox {
     var source: Source {
         if let c = lentState { return .state(c.takeUnretainedValue()) }
         if let c = lentApp { return .app(c.takeUnretainedValue()) }
+        if let c = lentMigration { return .migration(c.takeUnretainedValue()) }
         return .idle
     }
 
@@ -43,14 +47,22 @@ final class CoderBox {
         case .state(let c):
             lentState = .passUnretained(c)
             lentApp = nil
+            lentMigration = nil
             keyed = .passUnretained(c)
         case .app(let c):
             lentApp = .passUnretained(c)
             lentState = nil
+            lentMigration = nil
+            keyed = .passUnretained(c)
+        case .migration(let c):
+            lentMigration = .passUnretained(c)
+            lentState = nil
+            lentApp = nil
             keyed = .passUnretained(c)
         case .idle:
             lentState = nil
             lentApp = nil
+            lentMigration = nil
             keyed = nil
         }
     }
@@ -229,6 +241,7 @@ final class CoderBox {
         case .state(let c): try c.encode(bytes: bytes, forKey: key)
         case .idle: throw idle()
         case .app(let c): try c.encode(bytes: bytes, forKey: key)
+        case .migration(let c): try c.encode(bytes: bytes, forKey: key)
         }
     }
 
@@ -237,6 +250,7 @@ final class CoderBox {
         case .state(let c): try c.encode(date: date, forKey: key)
         case .idle: throw idle()
         case .app(let c): try c.encode(date: date, forKey: key)
+        case .migration(let c): try c.encode(date: date, forKey: key)
         }
     }
 
@@ -245,6 +259,7 @@ final class CoderBox {
         case .state(let c): try c.encode(indexPath: indexPath, forKey: key)
         case .idle: throw idle()
         case .app(let c): try c.encode(indexPath: indexPath, forKey: key)
+        case .migration(let c): try c.encode(indexPath: indexPath, forKey: key)
         }
     }
 
@@ -255,6 +270,7 @@ final class CoderBox {
         case .state(let c): try c.encodeReference(to: object, forKey: key)
         case .idle: throw idle()
         case .app(let c): try c.encodeReference(to: object, forKey: key)
+        case .migration(let c): try c.encodeReference(to: object, forKey: key)
         }
     }
 }

@@ -236,6 +236,27 @@ final class EngineBox {
         }
     }
 
+    /// The engine's migrate closure of a class's state version (SPEC R30): true when the host
+    /// migrated the state, false when it declined.
+    func migrate(_ f: amber_migrate_fn, _ ctx: HostContext, className: String) -> StateVersion.Migrate {
+        return { [unowned self] new, old, from, to in
+            var answer = AMBER_MIGRATION_DONE
+            try CoderBox.with(.migration(new), engine: self) { c in
+                try DecoderBox.with(.state(old), engine: self) { d in
+                    try callHost("the migrate callback of class \(className)") {
+                        f(&answer, c, d, CUnsignedInt(truncatingIfNeeded: from), CUnsignedInt(truncatingIfNeeded: to), ctx.ctx)
+                    }
+                }
+            }
+            switch answer {
+            case AMBER_MIGRATION_DONE: return true
+            case AMBER_MIGRATION_DECLINED: return false
+            default:
+                throw AmberError(.callbackFailed, "the migrate callback of class \(className) set *out to \(answer.rawValue), which is neither AMBER_MIGRATION_DONE nor AMBER_MIGRATION_DECLINED")
+            }
+        }
+    }
+
     /// The engine's delegate over the host's.
     func delegate(_ d: amber_delegate, _ ctx: HostContext) -> EngineDelegate {
         var e = EngineDelegate()

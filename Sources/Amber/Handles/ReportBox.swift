@@ -111,6 +111,10 @@ final class ReportBox {
             c = AMBER_OUTCOME_DECODE_ERROR
             why = m
         case .duplicate: c = AMBER_OUTCOME_DUPLICATE
+        case .migrated(let from, let to):
+            c = AMBER_OUTCOME_MIGRATED
+            why = "migrated from version \(from) to version \(to)"
+        case .declinedVersion: c = AMBER_OUTCOME_DECLINED_VERSION
         }
         return (CInt(c.rawValue), why)
     }

@@ -62,6 +62,7 @@ extension Engine {
     /// Backs `amber_engine_transition`.
     @discardableResult
     public func transition(to next: ApplicationState) throws(AmberError) -> TransitionResult {
+        dropUnclaimedIfDue()  // SPEC R35: the deadline is checked when the engine is called
         let current = applicationState
         if let (from, to) = transitionUnderWay {
             throw AmberError(.misuse, "the transition from \(current) to \(next) was asked while the transition from \(from) to \(to) is under way")

@@ -20,6 +20,15 @@ public final class StateDecoder: KeyedStateDecoder {
         core.session = session
     }
 
+    /// A decoder of record `record` reading the state `uid` of `unarchiver`: a migrated state
+    /// (SPEC R30), or the archived one when the migration reads it.
+    init(session: RestoreSession, record: Int, unarchiver: KeyedUnarchiver, uid: Int) {
+        self.session = session
+        self.recordIndex = record
+        super.init(core: DecoderCore(unarchiver: unarchiver, uid: uid, owner: .restoring(session, record)))
+        core.session = session
+    }
+
     /// Points a decoder that nothing outside the engine holds any more (its callback over) at
     /// record `record`, active again: the engine makes one decoder per callback only when the
     /// host kept the previous one (`RestoreSession.decoder(record:)`).

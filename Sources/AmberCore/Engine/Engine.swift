@@ -29,6 +29,17 @@ public final class Engine {
     var hierarchy = ClassHierarchy()
     var restorationClasses: [String: RestorationClass] = [:]
     var blueprintFactories: [String: BlueprintFactory] = [:]
+    /// The state versions declared, by class name (SPEC R30).
+    var stateVersions: [String: StateVersion] = [:]
+    /// How long the records that found no object are kept after a restoration (SPEC R35); 0:
+    /// not kept.
+    var unclaimedKeepMilliseconds = 0
+    /// The records kept for objects created later (SPEC R35), if any.
+    var unclaimed: UnclaimedRecords?
+    /// Why the kept records are gone, for the message of a claim that comes too late.
+    var unclaimedEnd: String?
+    /// The report of the last restoration, updated by late claims (SPEC R35).
+    var restorationReport: RestorationReport?
 
     enum Activity: String { case idle, preserving, restoring }
     var activity: Activity = .idle

@@ -31,6 +31,9 @@
 ///     omitted: true,              its encode callback, or one above it, failed: the state is
 ///                                 empty and the record is not looked up (SPEC R28)
 ///     root: true,                 only for the roots the walk started from
+///     amber.version: int,         the version of its state (SPEC R30), when its class declares
+///                                 one above 1; absent: 1 (so every archive of Amber 0.2 is
+///                                 version 1)
 ///     restorationClass: NSString, blueprint: NSString   (when the object has them)
 ///     state: AmberState { …what the object's encode callback wrote }
 ///   }
@@ -88,6 +91,7 @@ enum ArchiveLayout {
     static let pathPositions = "pathPositions"
     static let ancestor = "ancestor"
     static let omitted = "omitted"
+    static let version = "amber.version"
     static let root = "root"
     static let restorationClass = "restorationClass"
     static let blueprint = "blueprint"

@@ -31,6 +31,7 @@ extension Engine {
         guard activity == .idle else {
             throw AmberError(.misuse, "preserve() was called while the engine is \(activity.rawValue)")
         }
+        dropUnclaimedIfDue()  // SPEC R35: the deadline is checked when the engine is called
         activity = .preserving
         defer { activity = .idle }
         let started = FileSystem.monotonicSeconds()
@@ -358,6 +359,9 @@ extension Engine {
                 a.encode(stringUID: e.classNames.uid(rc, in: a), forKey: e.restorationClass)
             }
             if let bp = object.blueprintIdentifier { a.encode(bp, forKey: L.blueprint) }
+            if !stateVersions.isEmpty, let declared = stateVersions[object.className], declared.version > 1 {
+                a.encode(Int64(declared.version), forKey: L.version)
+            }
             try a.encodeObject(forKey: e.state, class: prepared(&e.stateClass, L.stateClass)) { s in
                 guard omitted == nil else { return }
                 let checkpoint = s.checkpoint()

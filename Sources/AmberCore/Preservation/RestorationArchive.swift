@@ -32,6 +32,8 @@ public final class RestorationArchive {
         public let restorationClassName: String?
         /// The blueprint that makes it, if it names one (SPEC R10).
         public let blueprintIdentifier: String?
+        /// The version of its state (SPEC R30): 1 when the record carries none.
+        public let stateVersion: Int
         /// The UID of its state object (`AmberState`: what its encode callback wrote, and a
         /// view's standard state under `amber.view.*` keys).
         public let stateUID: Int
@@ -87,7 +89,7 @@ public final class RestorationArchive {
                 path: components.map(\.identifier), components: components, ancestor: r.ancestor >= 0 ? r.ancestor : nil,
                 isOmitted: r.isOmitted, className: r.className, kind: r.kind, relation: r.relation,
                 parent: r.parent >= 0 ? r.parent : nil, isRoot: r.isRoot, restorationClassName: r.restorationClassName,
-                blueprintIdentifier: r.blueprintIdentifier, stateUID: r.stateUID)
+                blueprintIdentifier: r.blueprintIdentifier, stateVersion: r.version, stateUID: r.stateUID)
         }
         formatVersion = session.format
         appUID = session.app.core.uid

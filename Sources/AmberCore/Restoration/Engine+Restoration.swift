@@ -45,6 +45,7 @@ extension Engine {
     /// be written is logged (warn) and noted in the report returned; the restoration is not
     /// affected.
     func keepReport(_ report: RestorationReport) -> RestorationReport {
+        if report.freshLaunchReason != .restorationInProgress { restorationReport = report }
         guard let directory = configuration.reportDirectory, report.freshLaunchReason != .restorationInProgress else {
             return report
         }
@@ -57,6 +58,7 @@ extension Engine {
             let message = "the restoration report could not be kept in '\(directory)': \(error.message)"
             log(.warn) { message }
             noted.notes.append(message)
+            restorationReport = noted
             return noted
         }
     }
@@ -66,6 +68,8 @@ extension Engine {
         guard activity == .idle, !waitingForExtensions else {
             return RestorationReport(freshLaunchReason: .restorationInProgress)
         }
+        // A new restoration ends the previous one's kept records (SPEC R35).
+        dropUnclaimed(because: "when a new restoration began")
         activity = .restoring
         defer { activity = .idle }
         restoredArchiveSuperseded = false
@@ -181,7 +185,7 @@ extension Engine {
         // 4–6. Objects.
         var records = findObjects(session, notes: &notes)
         decodeObjects(session, &records)
-        for i in records.indices where records[i].outcome == .restored {
+        for i in records.indices where records[i].outcome.isRestored {
             if let object = session.objects[i] { object.callbacks.finishedRestoring?(object) }
         }
         session.app.core.isActive = true
@@ -210,7 +214,9 @@ extension Engine {
                 notes.append("the launch guard could not be marked extended: \(AmberError.wrapping(error).message)")
             }
         }
-        return RestorationReport(records: records, notes: notes, isExtended: extended)
+        var report = RestorationReport(records: records, notes: notes, isExtended: extended)
+        keepUnclaimed(session, plain: plain, &report)
+        return report
     }
 
     /// Step 4 and 5: finds the object of every record, parents first.
@@ -260,6 +266,22 @@ extension Engine {
                 entry.note = "its state was not saved: its encode callback, or one above it, failed at preservation"
                 return
             }
+            // The version of its state (SPEC R30): newer than its class knows, declined; older,
+            // migrated before anything reads it.
+            var migrated: (from: Int, to: Int)?
+            switch migrate(session, i) {
+            case .current: break
+            case .migrated(let from, let to): migrated = (from, to)
+            case .declined(let note):
+                dropped[i] = true
+                entry.outcome = .declinedVersion
+                entry.note = note
+                return
+            case .failed(let error):
+                entry.outcome = .decodeError(AmberError.wrapping(error).message)
+                entry.error = error
+                return
+            }
             let object: RestorableObject
             let how: String
             do {
@@ -300,6 +322,9 @@ extension Engine {
             } else if !hierarchy.isKind(object.className, of: records[i].className) {
                 entry.outcome = .classMismatch
                 entry.note = "archived as \(records[i].className), found \(object.className), which is not a registered subclass (\(how))"
+            } else if let migrated {
+                entry.outcome = .migrated(from: migrated.from, to: migrated.to)
+                if entry.note == nil { entry.note = how }
             } else {
                 entry.outcome = .restored
                 if entry.note == nil { entry.note = how }
@@ -312,31 +337,90 @@ extension Engine {
         return report
     }
 
+    /// What the version check of a record gave (SPEC R30).
+    private enum VersionCheck {
+        /// The record is of the version its class declares.
+        case current
+        /// It was of version `from`, and its state is migrated to version `to`.
+        case migrated(from: Int, to: Int)
+        /// Declined; the note says why.
+        case declined(String)
+        /// The migrate callback failed, or its state could not be kept.
+        case failed(any Error)
+    }
+
+    /// Checks record `i`'s version against its class's (SPEC R30) and migrates an older one.
+    private func migrate(_ session: RestoreSession, _ i: Int) -> VersionCheck {
+        // The usual case, without a copy of the record or a look-up by class name.
+        if stateVersions.isEmpty, session.records[i].version == 1 { return .current }
+        let record = session.records[i]
+        let declared = stateVersions[record.className]
+        let current = declared?.version ?? 1
+        if record.version == current { return .current }
+        let className = record.className
+        guard record.version < current else {
+            return .declined("archived at state version \(record.version); class \(className) is at version \(current): a newer state is not read")
+        }
+        guard let migrate = declared?.migrate else {
+            return .declined("archived at state version \(record.version); class \(className) is at version \(current) and has no migrate callback")
+        }
+        let archiver = KeyedArchiver(registry: codingClasses, limits: configuration.limits)
+        var old = session.decoder(record: i)
+        defer { session.finish(&old) }
+        var accepted = false
+        do {
+            try archiver.encodeObject(forKey: ArchiveLayout.state, className: ArchiveLayout.stateClass) { a in
+                let coder = MigrationCoder(archiver: a, session: session, record: i, limits: configuration.limits)
+                defer { coder.core.isActive = false }
+                accepted = try session.unarchiver.withObject(uid: record.stateUID) { _, _ in
+                    try migrate(coder, old, record.version, current)
+                }
+                coder.core.recordSensitiveKeys()
+            }
+            guard accepted else {
+                return .declined("the migrate callback of class \(className) declined state version \(record.version) (current: \(current))")
+            }
+            try session.setMigratedState(
+                try archiver.finishEncoding(), record: i, limits: configuration.limits, registry: codingClasses)
+        } catch {
+            let e = AmberError.wrapping(error)
+            let message = "migrating the state of class \(className) from version \(record.version) to \(current) failed: \(e.message)"
+            return .failed(error is AmberError || error is ArchiveError ? AmberError(e.code, message) : error)
+        }
+        return .migrated(from: record.version, to: current)
+    }
+
     /// Step 6: the decode callbacks, in archive order (a parent's record comes before its children's).
     private func decodeObjects(_ session: RestoreSession, _ records: inout [RestorationRecord]) {
-        for i in records.indices where records[i].outcome == .restored {
+        for i in records.indices where records[i].outcome.isRestored {
             guard let object = session.objects[i] else { continue }
-            // Its state now comes from the archive: what it wrote before is no longer it (SPEC R32).
-            object.stateRecording = nil
-            let decode = object.callbacks.decode
-            guard decode != nil || object.kind == .view else { continue }
-            var coder = session.decoder(record: i)
-            do {
-                try session.unarchiver.withObject(uid: session.records[i].stateUID) { u, _ in
-                    if let decode { try decode(object, coder) }
-                    // A view's standard state, once its own state is decoded (SPEC R17, R18).
-                    try applyViewState(object, u, &records[i])
-                }
-            } catch {
-                records[i].outcome = .decodeError(AmberError.wrapping(error).message)
-                records[i].error = error
-            }
-            session.finish(&coder)
+            decodeRecord(session, i, object, &records[i])
         }
     }
 
+    /// Runs record `i`'s decode callback on `object`, then applies a view's standard state;
+    /// a failure makes `entry` a decode error.
+    func decodeRecord(_ session: RestoreSession, _ i: Int, _ object: RestorableObject, _ entry: inout RestorationRecord) {
+        // Its state now comes from the archive: what it wrote before is no longer it (SPEC R32).
+        object.stateRecording = nil
+        let decode = object.callbacks.decode
+        guard decode != nil || object.kind == .view else { return }
+        var coder = session.decoder(record: i)
+        do {
+            try session.unarchiver.withObject(uid: session.records[i].stateUID) { u, _ in
+                if let decode { try decode(object, coder) }
+                // A view's standard state, once its own state is decoded (SPEC R17, R18).
+                try applyViewState(object, u, &entry)
+            }
+        } catch {
+            entry.outcome = .decodeError(AmberError.wrapping(error).message)
+            entry.error = error
+        }
+        session.finish(&coder)
+    }
+
     /// Gives a found object the archived identity where it has none.
-    private func adoptIdentity(_ object: RestorableObject, _ records: [RestoreSession.Record], _ i: Int) {
+    func adoptIdentity(_ object: RestorableObject, _ records: [RestoreSession.Record], _ i: Int) {
         if object.identifier == nil { object.restorationIdentifier = records[i].identifier }
         if object.restorationClassName == nil, let rc = records[i].restorationClassName { object.restorationClassName = rc }
         if object.blueprintIdentifier == nil, let bp = records[i].blueprintIdentifier { object.blueprintIdentifier = bp }
@@ -401,7 +485,7 @@ extension Engine {
         if let reason = report.freshLaunchReason {
             log(.info) { "restore: fresh launch (\(reason)) in \(ms) ms" }
         } else {
-            log(.info) { "restore: restored \(report.count(of: .restored)) of \(report.count) archived objects in \(ms) ms" }
+            log(.info) { "restore: restored \(report.restoredCount) of \(report.count) archived objects in \(ms) ms" }
         }
         guard isLogging(.debug) else { return }
         for r in report.records {

@@ -256,7 +256,7 @@ public struct KeptRestorationReport: Equatable, Sendable, CustomStringConvertibl
         if let reason = freshLaunchReason {
             lines.append("fresh launch: \(text(reason.description))")
         } else {
-            let restored = records.reduce(0) { $0 + ($1.outcome == .restored ? 1 : 0) }
+            let restored = records.reduce(0) { $0 + ($1.outcome.isRestored ? 1 : 0) }
             lines.append("restored \(restored) of \(records.count) archived objects\(isExtended ? " (extended)" : "")")
         }
         for r in records {
@@ -316,6 +316,8 @@ public struct KeptRestorationReport: Equatable, Sendable, CustomStringConvertibl
         case .leftOut: return ("left-out", nil)
         case .decodeError(let m): return ("decode-error", m)
         case .duplicate: return ("duplicate", nil)
+        case .migrated(let from, let to): return ("migrated", "\(from) \(to)")
+        case .declinedVersion: return ("declined-version", nil)
         }
     }
 
@@ -329,6 +331,11 @@ public struct KeptRestorationReport: Equatable, Sendable, CustomStringConvertibl
         case "left-out": return .leftOut
         case "decode-error": return .decodeError(message)
         case "duplicate": return .duplicate
+        case "migrated":
+            let versions = message.split(separator: " ").compactMap { Int($0) }
+            guard versions.count == 2 else { return nil }
+            return .migrated(from: versions[0], to: versions[1])
+        case "declined-version": return .declinedVersion
         default: return nil
         }
     }

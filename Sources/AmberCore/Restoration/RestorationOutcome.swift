@@ -19,9 +19,26 @@ public enum RestorationOutcome: Equatable, Sendable, CustomStringConvertible {
     /// The object found had already been restored for another record of the archive (a
     /// damaged archive, or a lookup that returned the same object twice): it is not decoded again.
     case duplicate
+    /// Its record was of an older version of its class's state (SPEC R30): the class's migrate
+    /// callback turned it into the current version, and the object was then found, decoded from
+    /// the migrated state and told it finished restoring, as a restored one is.
+    case migrated(from: Int, to: Int)
+    /// Its record was of a newer version than its class declares, or of an older one that the
+    /// class does not migrate or whose migrate callback declined (SPEC R30): neither it nor
+    /// anything under it was restored, as for `declinedByClass`.
+    case declinedVersion
+
+    /// Whether the object was decoded and told it finished restoring: `restored`, or
+    /// `migrated` and then restored.
+    public var isRestored: Bool {
+        switch self {
+        case .restored, .migrated: return true
+        default: return false
+        }
+    }
 
     /// A short name: `restored`, `declined by class`, `not found`, `class mismatch`, `left out`,
-    /// `decode error: …`, `duplicate`.
+    /// `decode error: …`, `duplicate`, `migrated (from 1 to 2)`, `declined: version`.
     public var description: String {
         switch self {
         case .restored: return "restored"
@@ -31,6 +48,8 @@ public enum RestorationOutcome: Equatable, Sendable, CustomStringConvertible {
         case .leftOut: return "left out"
         case .decodeError(let m): return "decode error: \(m)"
         case .duplicate: return "duplicate"
+        case .migrated(let from, let to): return "migrated (from \(from) to \(to))"
+        case .declinedVersion: return "declined: version"
         }
     }
 }

@@ -39,6 +39,11 @@ public struct RestorationReport: RandomAccessCollection, CustomStringConvertible
         records.reduce(0) { $0 + ($1.outcome == outcome ? 1 : 0) }
     }
 
+    /// How many records were restored, migrated ones included (`RestorationOutcome.isRestored`).
+    public var restoredCount: Int {
+        records.reduce(0) { $0 + ($1.outcome.isRestored ? 1 : 0) }
+    }
+
     /// The record of a restoration path, if the archive had one.
     public func record(forPath path: [String]) -> RestorationRecord? {
         records.first { $0.path == path }
@@ -51,7 +56,7 @@ public struct RestorationReport: RandomAccessCollection, CustomStringConvertible
         if let reason = freshLaunchReason {
             lines.append("fresh launch: \(reason)")
         } else {
-            lines.append("restored \(count(of: .restored)) of \(records.count) archived objects\(isExtended ? " (extended)" : "")")
+            lines.append("restored \(restoredCount) of \(records.count) archived objects\(isExtended ? " (extended)" : "")")
         }
         for r in records {
             var line = "  \(r.outcome)  \(PathComponent.describe(r.components))  \(r.className) (\(r.kind))"

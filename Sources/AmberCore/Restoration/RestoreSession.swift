@@ -23,6 +23,8 @@ final class RestoreSession {
         /// Whether its state was left out at preservation (its encode callback, or one above
         /// it, failed; SPEC R28): it is not looked up.
         let isOmitted: Bool
+        /// The version of its state (SPEC R30): 1 when the archive records none.
+        let version: Int
 
         /// The record it is under: its parent, or its recorded ancestor (-1: none).
         var above: Int { parent >= 0 ? parent : ancestor }
@@ -46,6 +48,9 @@ final class RestoreSession {
     /// The engine's class relation when restoration began, for secure decoding of references
     /// (`StateDecoder.decodeReference(forKey:ofClasses:)`).
     var hierarchy = ClassHierarchy()
+    /// The states migrated at this restoration (SPEC R30), by record: each in an archive of its
+    /// own (the unarchiver and the state's UID), read in place of the archived state.
+    private var migratedStates: [Int: (unarchiver: KeyedUnarchiver, uid: Int)] = [:]
     /// A decoder whose callback is over and that nothing else holds, for the next record
     /// (`decoder(record:)`, `finish(_:)`). It holds the session: `endDecoding()` lets it go.
     private var spareDecoder: StateDecoder?
@@ -110,14 +115,14 @@ final class RestoreSession {
     private enum K {
         static let className = 0, kind = 1, identifier = 2, position = 3, parent = 4, relation = 5
         static let path = 6, root = 7, restorationClass = 8, blueprint = 9, state = 10
-        static let pathPositions = 11, ancestor = 12, omitted = 13
+        static let pathPositions = 11, ancestor = 12, omitted = 13, version = 14
     }
     private let recordKeys: KeyedUnarchiver.KeySet = {
         typealias L = ArchiveLayout
         return KeyedUnarchiver.KeySet([
             L.className, L.kind, L.identifier, L.position, L.parent, L.relation,
             L.path, L.root, L.restorationClass, L.blueprint, L.state,
-            L.pathPositions, L.ancestor, L.omitted,
+            L.pathPositions, L.ancestor, L.omitted, L.version,
         ])
     }()
 
@@ -178,6 +183,8 @@ final class RestoreSession {
                     throw bad("names record \(ancestor) as its ancestor; an ancestor comes before the records under it")
                 }
             }
+            let version = try optionalInt(K.version) ?? 1
+            guard version >= 1, version <= Int64(UInt32.max) else { throw bad("has a state version out of range (\(version))") }
             let stateUID = try r.objectUID(try required(K.state), forKey: L.state) ?? 0
             try r.withObject(uid: stateUID) { _, stateClass in
                 guard stateClass == L.stateClass else { throw bad("has a state of class \(stateClass), not \(L.stateClass)") }
@@ -187,7 +194,7 @@ final class RestoreSession {
                 relation: relation, isRoot: isRoot,
                 restorationClassName: try optionalString(K.restorationClass),
                 blueprintIdentifier: try optionalString(K.blueprint), position: Int(position), ancestor: Int(ancestor),
-                isOmitted: isOmitted)
+                isOmitted: isOmitted, version: Int(version))
         }
     }
 
@@ -232,6 +239,9 @@ final class RestoreSession {
     /// A decoder of record `record` for one callback: the spare one if there is one, else a new
     /// one. `finish(_:)` ends the callback.
     func decoder(record: Int) -> StateDecoder {
+        if let migrated = migratedStates[record] {
+            return StateDecoder(session: self, record: record, unarchiver: migrated.unarchiver, uid: migrated.uid)
+        }
         if let d = spareDecoder {
             spareDecoder = nil
             d.reuse(record: record)
@@ -245,7 +255,33 @@ final class RestoreSession {
     /// its own record).
     func finish(_ decoder: inout StateDecoder) {
         decoder.core.isActive = false
-        if spareDecoder == nil, isKnownUniquelyReferenced(&decoder) { spareDecoder = decoder }
+        if spareDecoder == nil, decoder.core.unarchiver === unarchiver, isKnownUniquelyReferenced(&decoder) {
+            spareDecoder = decoder
+        }
+    }
+
+    /// Whether record `record`'s state was migrated (SPEC R30).
+    func isMigrated(_ record: Int) -> Bool { migratedStates[record] != nil }
+
+    /// A decoder of record `record`'s state as archived, even when it was migrated.
+    func archivedDecoder(record: Int) -> StateDecoder {
+        StateDecoder(session: self, record: record, unarchiver: unarchiver, uid: records[record].stateUID)
+    }
+
+    /// Makes `bytes` (an archive holding one `AmberState` under `ArchiveLayout.state`) the state
+    /// that record `record`'s callbacks read from now on (SPEC R30).
+    /// - Throws: `.corrupt` if the bytes cannot be read back.
+    func setMigratedState(_ bytes: [UInt8], record: Int, limits: ArchiveLimits, registry: ArchiveClassRegistry) throws(AmberError) {
+        do {
+            let u = try KeyedUnarchiver(bytes: bytes, limits: limits, registry: registry)
+            u.requiresSecureCoding = true
+            guard let uid = try u.objectUID(forKey: ArchiveLayout.state) else {
+                throw AmberError(.corrupt, "the migrated state is null")
+            }
+            migratedStates[record] = (u, uid)
+        } catch {
+            throw AmberError.wrapping(error)
+        }
     }
 
     /// Drops the spare decoder (which holds the session).

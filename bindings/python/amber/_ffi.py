@@ -150,6 +150,8 @@ ObjEncode = CFUNCTYPE(c_int, c_void_p, CoderP, c_void_p)
 ObjDecode = CFUNCTYPE(c_int, c_void_p, DecoderP, c_void_p)
 ObjFinished = CFUNCTYPE(None, c_void_p, c_void_p)
 
+# amber_migrate_fn (R30): out (amber_migration), new_state, old_state, from_version, to_version, ctx.
+Migrate = CFUNCTYPE(c_int, POINTER(c_int), CoderP, DecoderP, c_uint, c_uint, c_void_p)
 ClassMake = CFUNCTYPE(c_int, POINTER(ObjectP), c_void_p, POINTER(c_char_p), c_size_t, DecoderP, c_void_p)
 BlueprintMake = CFUNCTYPE(c_int, POINTER(ObjectP), c_void_p, c_char_p, POINTER(c_char_p), c_size_t, DecoderP,
                           c_void_p)
@@ -248,6 +250,9 @@ VIEW_ACCESSORS_VERSION = 1
 MODEL_ASSOCIATION_VERSION = 1
 RELAUNCH_VERSION = 1
 
+# amber_migration (R30)
+MIGRATION_DONE, MIGRATION_DECLINED = 0, 1
+
 # amber_value_type
 VALUE_ANY, VALUE_BOOL, VALUE_INT64, VALUE_DOUBLE, VALUE_STRING, VALUE_BYTES, VALUE_DATE, VALUE_INDEX_PATH = range(8)
 
@@ -303,6 +308,7 @@ FUNCTIONS: Tuple[Proto, ...] = (
     plain("amber_engine_close", None, EngineP),
     status("amber_engine_register_restoration_class", EngineP, _s, POINTER(RestorationClass), _p, CtxFree),
     status("amber_engine_register_subclass", EngineP, _s, _s),
+    status("amber_engine_register_state_version", EngineP, _s, c_uint, Migrate, _p, CtxFree),
     status("amber_engine_register_blueprint_factory", EngineP, _s, POINTER(BlueprintFactory), _p, CtxFree),
     status("amber_engine_set_delegate", EngineP, POINTER(Delegate), _p, CtxFree),
     status("amber_engine_add_root", EngineP, ObjectP),
@@ -319,6 +325,9 @@ FUNCTIONS: Tuple[Proto, ...] = (
     status("amber_engine_discard", EngineP, releases_gil=True),
     status("amber_engine_extend_restoration", POINTER(c_uint64), EngineP),
     status("amber_engine_complete_restoration", EngineP, c_uint64, releases_gil=True),
+    status("amber_engine_keep_unclaimed", EngineP, c_uint64),
+    status("amber_engine_end_restoration", EngineP),
+    status("amber_engine_restoration_report", POINTER(ReportP), EngineP),
     status("amber_engine_set_snapshot", EngineP, _p, _sz),
     status("amber_engine_ignore_snapshot", EngineP),
     status("amber_engine_snapshot", POINTER(POINTER(c_uint8)), POINTER(_sz), EngineP, releases_gil=True),
@@ -334,6 +343,7 @@ FUNCTIONS: Tuple[Proto, ...] = (
     plain("amber_object_context", _p, ObjectP),
     status("amber_object_path", _buf, ObjectP),
     status("amber_object_set_restoration_class", ObjectP, _s),
+    status("amber_object_restore_pending", ObjectP),
     status("amber_object_set_restoration_parent", ObjectP, ObjectP),
     status("amber_object_set_blueprint", ObjectP, _s),
     status("amber_object_set_stack", ObjectP, _i),
@@ -643,6 +653,16 @@ def _t_class_make(out: Any, engine_h: int, path: Any, length: int, decoder_h: De
         return E.callback_failed(failure)
 
 
+def _t_migrate(out: Any, coder_h: CoderP, decoder_h: DecoderP, from_version: int, to_version: int,
+               ctx: int) -> int:
+    try:
+        out[0] = MIGRATION_DONE if holder(ctx).c_migrate(coder_h, decoder_h, from_version, to_version) \
+            else MIGRATION_DECLINED
+        return 0
+    except BaseException as failure:
+        return E.callback_failed(failure)
+
+
 def _t_blueprint_make(out: Any, engine_h: int, blueprint_id: bytes, path: Any, length: int,
                       decoder_h: DecoderP, ctx: int) -> int:
     try:
@@ -887,6 +907,7 @@ T_DECODE = ObjDecode(_t_decode)
 T_FINISHED = ObjFinished(_t_finished)
 T_CLASS_MAKE = ClassMake(_t_class_make)
 T_BLUEPRINT_MAKE = BlueprintMake(_t_blueprint_make)
+T_MIGRATE = Migrate(_t_migrate)
 T_DELEGATE = {
     "should_save": DelShouldSave(_t_should_save),
     "will_encode": DelWillEncode(_t_will_encode),

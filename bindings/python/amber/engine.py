@@ -52,6 +52,22 @@ class _Maker(_ffi.Holder):
         return object_handle(result, engine, "a blueprint factory")
 
 
+class _Migrator(_ffi.Holder):
+    """The context of a class's state version (R30): its migrate function."""
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: Callable[..., Any]):
+        self.fn = fn
+
+    def c_migrate(self, coder_h: _ffi.CoderP, decoder_h: _ffi.DecoderP, from_version: int, to_version: int) -> bool:
+        coder, decoder = Coder(coder_h), Decoder(decoder_h)
+        try:
+            return self.fn(coder, decoder, from_version, to_version) is not False
+        finally:
+            coder._h = None
+            decoder._h = None
+
+
 class _DelegateHolder(_ffi.Holder):
     """The context of the delegate: the trampolines call its c_* methods, which call the
     delegate's own."""
@@ -317,6 +333,31 @@ class Engine:
         """Declares class ``name`` a subclass of ``superclass`` (the class check, R11)."""
         load().amber_engine_register_subclass(self._handle(), c_text(name), c_text(superclass))
 
+    def register_state_version(self, class_name: str, version: int,
+                               migrate: Optional[Callable[[Coder, Decoder, int, int], Optional[bool]]] = None) -> None:
+        """Declares the version of the state that objects of class ``class_name`` write (R30):
+        their records are preserved with it (a record without one is version 1). At restoration
+        a record of an older version goes to ``migrate(new, old, from_version, to_version)``
+        before its object is looked up: it reads the old state from ``old`` (a Decoder) and
+        writes the current version's values into ``new`` (a Coder, without references to
+        restorable objects), which the object's callbacks then read; it returns False to decline.
+        A record of a newer version, or of an older one without ``migrate``, is declined
+        (Outcome.DECLINED_VERSION) with everything under it. DuplicateError if the class has a
+        version already; ValueError for version 0."""
+        if not 0 <= version <= 0xFFFFFFFF:
+            raise E.InvalidArgumentError(f"the state version of class {class_name} is {version}, not an unsigned int",
+                                         E.INVALID_ARGUMENT, "AMBER_INVALID_ARGUMENT")
+        box = _Migrator(migrate) if migrate is not None else None
+        key = box.register(self) if box is not None else None
+        try:
+            load().amber_engine_register_state_version(self._handle(), c_text(class_name), version,
+                                                       _ffi.T_MIGRATE if box is not None else _ffi.Migrate(),
+                                                       key, _ffi.CTX_FREE if box is not None else _ffi.CtxFree())
+        except BaseException:
+            if box is not None:
+                box.unregister()
+            raise
+
     def load_plugin(self, path: str) -> None:
         """Loads a plugin library (a shared library exporting amber_plugin_register) and calls
         its entry point with this engine; NotFoundError if it cannot be opened or lacks it."""
@@ -510,6 +551,31 @@ class Engine:
             raise failure
         assert report is not None
         return report
+
+    def keep_unclaimed(self, milliseconds: int) -> None:
+        """Keeps the records that find no object at the next launches in memory for
+        ``milliseconds`` after each (R35), for objects created later, which claim their state
+        with ``Object.restore_pending()``; 0 (the default) keeps none. Call it before
+        ``launch()``. Amber has no event loop: the deadline is checked when the engine is called
+        (``restore_pending``, ``restoration_report``, ``preserve``, ``transition``, a launch),
+        and the records still kept are dropped then, their bytes zeroed."""
+        if not 0 <= milliseconds <= 0xFFFFFFFFFFFFFFFF:
+            raise E.InvalidArgumentError(f"the time to keep unclaimed records is {milliseconds} ms; it is 0 or more",
+                                         E.INVALID_ARGUMENT, "AMBER_INVALID_ARGUMENT")
+        load().amber_engine_keep_unclaimed(self._handle(), milliseconds)
+
+    def end_restoration(self) -> None:
+        """Drops the records kept after launch for objects created later (R35) now; the
+        report says so."""
+        load().amber_engine_end_restoration(self._handle())
+
+    def restoration_report(self) -> Report:
+        """The report of the last restoration as it stands now (R16): with the records claimed
+        since by ``Object.restore_pending()`` and the kept records dropped since (R35).
+        NotFoundError before the first launch."""
+        out = _ffi.ReportP()
+        load().amber_engine_restoration_report(byref(out), self._handle())
+        return Report.from_c(out, self)
 
     def discard(self) -> None:
         """Discards the archive on purpose (R14)."""

@@ -613,6 +613,16 @@ class Object(_ffi.Holder):
         """The restoration parent of a plain object (UIStateRestoring)."""
         load().amber_object_set_restoration_parent(self._handle(), None if parent is None else parent._handle())
 
+    def restore_pending(self) -> None:
+        """Claims, for an object created after launch, the state kept for its restoration path
+        (R35, see ``Engine.keep_unclaimed``): decodes it, then the kept records under it whose
+        paths match objects under it. ``Engine.restoration_report()`` then records them. Raises
+        NotFoundError (a KeyError) when no state is kept for its path, with the reason: none was
+        kept, none has this path, or the kept records were dropped (at their deadline, or by
+        ``Engine.end_restoration``). An exception of a decode callback is raised after the call."""
+        with E.callbacks_raised():
+            load().amber_object_restore_pending(self._handle())
+
     def free(self) -> None:
         """Frees the object now (its children are not freed). Harmless twice."""
         if self._h is not None:

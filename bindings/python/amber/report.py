@@ -256,7 +256,8 @@ class Report(_LazyReport):
     @property
     def restored(self) -> List["Object"]:
         """The objects restored, parents first."""
-        return [r.object for r in self.records if r.outcome == Outcome.RESTORED and r.object is not None]
+        return [r.object for r in self.records if r.outcome in (Outcome.RESTORED, Outcome.MIGRATED)
+                and r.object is not None]
 
     def outcome(self, path: Union[str, Sequence[str]], position: int = 0) -> Optional[Outcome]:
         """The outcome of the record at a path ("A/B", or a sequence of identifiers for those

@@ -27,6 +27,11 @@ class Outcome(enum.IntEnum):
     LEFT_OUT = 4
     DECODE_ERROR = 5
     DUPLICATE = 6
+    #: An older state version migrated by its class's migrate callback, then restored (R30).
+    MIGRATED = 7
+    #: A newer state version than its class declares, or an older one not migrated (R30):
+    #: neither it nor anything under it was restored.
+    DECLINED_VERSION = 8
 
 
 class FreshReason(enum.IntEnum):

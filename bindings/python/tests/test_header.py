@@ -184,7 +184,7 @@ NOT_STATUS = {"amber_version_number", "amber_error_last_code"}
 def test_header_and_binding_declare_the_same_functions():
     header = set(parse_functions())
     names = [proto.name for proto in _ffi.FUNCTIONS]
-    assert len(names) == len(set(names)) and len(header) == 116
+    assert len(names) == len(set(names)) and len(header) == 121
     assert sorted(header - set(names)) == [] and sorted(set(names) - header) == []
 
 
@@ -265,6 +265,8 @@ def test_callback_prototypes_match():
     # The callbacks given as function arguments: ctx_free and the log function.
     log_fn = re.search(r"typedef void \(\*amber_log_fn\)\((.*?)\);", _text()).group(1)
     assert [classify(p) for p in _split_params(log_fn)] == [classify_ctypes(t) for t in _ffi.LogFn._argtypes_]
+    migrate = re.search(r"typedef int \(\*amber_migrate_fn\)\((.*?)\);", _text(), flags=re.S).group(1)
+    assert [classify(p) for p in _split_params(migrate)] == [classify_ctypes(t) for t in _ffi.Migrate._argtypes_]
     entry = re.search(r"typedef int \(\*amber_plugin_entry\)\((.*?)\);", _text()).group(1)
     assert [classify(p) for p in _split_params(entry)] == [classify_ctypes(t) for t in _ffi.PluginEntry._argtypes_]
 
