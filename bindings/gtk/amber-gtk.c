@@ -49,6 +49,8 @@ struct AmberGtk {
     gboolean restored;
     gboolean restoring;
     gboolean quitting;
+    /* Windows made on demand at restoration, presented again once the host presented its own. */
+    GPtrArray *made_windows;
     /* Scroll positions still waiting for their widget's layout: no autosave meanwhile. */
     int pending_scrolls;
     guint autosave_source;
@@ -63,8 +65,10 @@ struct WindowEntry {
     char *name;
     /* GtkWidget* -> ViewEntry*: the window's restorable widgets. */
     GHashTable *views;
-    /* The identifier of the widget to focus once restored (from the archive), or NULL. */
+    /* The path of the widget to focus once restored (from the archive), or NULL, and whether the
+     * focus was shown (after keyboard use, GTK draws a ring around the focused widget). */
     char *focus;
+    gboolean focus_visible;
 };
 
 typedef struct ViewEntry {
@@ -182,49 +186,63 @@ static GtkSelectionModel *list_model(GtkWidget *widget) {
 
 /* ---- scroll positions that wait for the layout -------------------------------------------- */
 
+/*
+ * A scroll position is applied once its widget is shown and laid out, on a frame: a list view
+ * given a value before it has rows measured keeps the value but shows another place (it places
+ * its rows from an anchor it computes when the value changes), and an adjustment clamps a value
+ * beyond the content it knows so far. A widget never shown (a page of a notebook not visible)
+ * gets the value after PENDING_SCROLL_MS, as far as its adjustment takes it.
+ */
 typedef struct PendingScroll {
     AmberGtk *gtk;
+    GtkWidget *widget;
     GtkAdjustment *adjustment;
     double value;
-    gulong handler;
+    guint tick;
     guint timeout;
 } PendingScroll;
 
-/* Sets the value; TRUE when the adjustment could take it whole (it clamps to its range). */
-static gboolean try_scroll(GtkAdjustment *adjustment, double value) {
-    gtk_adjustment_set_value(adjustment, value);
+static gboolean content_fits(GtkAdjustment *adjustment, double value) {
     return gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment) >= value - 0.5;
 }
 
-static void pending_scroll_finish(PendingScroll *pending) {
-    g_signal_handler_disconnect(pending->adjustment, pending->handler);
+/* The tick callback's destroy notify: the one place a pending scroll ends. */
+static void pending_scroll_free(gpointer data) {
+    PendingScroll *pending = data;
     if (pending->timeout != 0) g_source_remove(pending->timeout);
     g_object_unref(pending->adjustment);
+    g_object_unref(pending->widget);
     pending->gtk->pending_scrolls--;
     g_free(pending);
 }
 
-static void on_pending_adjustment_changed(GtkAdjustment *adjustment, PendingScroll *pending) {
-    if (try_scroll(adjustment, pending->value)) pending_scroll_finish(pending);
-}
-
-static gboolean on_pending_scroll_expired(gpointer data) {
+static gboolean on_scroll_tick(GtkWidget *widget, GdkFrameClock *clock, gpointer data) {
+    (void)clock;
     PendingScroll *pending = data;
-    pending->timeout = 0;
-    pending_scroll_finish(pending);
+    if (gtk_widget_get_height(widget) <= 0 || !content_fits(pending->adjustment, pending->value)) return G_SOURCE_CONTINUE;
+    gtk_adjustment_set_value(pending->adjustment, pending->value);
     return G_SOURCE_REMOVE;
 }
 
-/* Scrolls to `value` now, or as soon as the widget has been laid out large enough. */
-static void scroll_when_laid_out(AmberGtk *gtk, GtkAdjustment *adjustment, double value) {
-    if (adjustment == NULL || try_scroll(adjustment, value)) return;
+static gboolean on_scroll_expired(gpointer data) {
+    PendingScroll *pending = data;
+    pending->timeout = 0;
+    gtk_adjustment_set_value(pending->adjustment, pending->value);
+    gtk_widget_remove_tick_callback(pending->widget, pending->tick); /* frees pending */
+    return G_SOURCE_REMOVE;
+}
+
+/* Scrolls `widget`'s `adjustment` to `value` once the widget is laid out (see above). */
+static void scroll_when_laid_out(AmberGtk *gtk, GtkWidget *widget, GtkAdjustment *adjustment, double value) {
+    if (adjustment == NULL) return;
     PendingScroll *pending = g_new0(PendingScroll, 1);
     pending->gtk = gtk;
+    pending->widget = g_object_ref(widget);
     pending->adjustment = g_object_ref(adjustment);
     pending->value = value;
-    pending->handler = g_signal_connect(adjustment, "changed", G_CALLBACK(on_pending_adjustment_changed), pending);
-    pending->timeout = g_timeout_add(PENDING_SCROLL_MS, on_pending_scroll_expired, pending);
     gtk->pending_scrolls++;
+    pending->timeout = g_timeout_add(PENDING_SCROLL_MS, on_scroll_expired, pending);
+    pending->tick = gtk_widget_add_tick_callback(widget, on_scroll_tick, pending, pending_scroll_free);
 }
 
 /* ---- the standard state of R17 view kinds (accessors) -------------------------------------- */
@@ -246,8 +264,8 @@ static int scroll_apply(amber_object *view, const amber_view_state *state, void 
     if (entry->widget == NULL || !(state->fields & AMBER_VIEW_FIELD_CONTENT_OFFSET)) return AMBER_OK;
     GtkScrolledWindow *scrolled = GTK_SCROLLED_WINDOW(entry->widget);
     AmberGtk *gtk = entry->window->gtk;
-    scroll_when_laid_out(gtk, gtk_scrolled_window_get_hadjustment(scrolled), state->content_offset.x);
-    scroll_when_laid_out(gtk, gtk_scrolled_window_get_vadjustment(scrolled), state->content_offset.y);
+    scroll_when_laid_out(gtk, entry->widget, gtk_scrolled_window_get_hadjustment(scrolled), state->content_offset.x);
+    scroll_when_laid_out(gtk, entry->widget, gtk_scrolled_window_get_vadjustment(scrolled), state->content_offset.y);
     return AMBER_OK;
 }
 
@@ -295,6 +313,11 @@ static int list_apply(amber_object *view, const amber_view_state *state, void *c
             if (path->length != 1 || path->indexes[0] < 0 || path->indexes[0] >= (int64_t)n) continue;
             /* The first replaces the selection, the others add to it (a multiple selection). */
             gtk_selection_model_select_item(model, (guint)path->indexes[0], first);
+            /* The list's keyboard cursor goes to the (first) selected item, as after a click:
+             * taking the focus then keeps that item in view instead of scrolling to the top.
+             * The scroll position restored below is applied after this. */
+            if (first && !GTK_IS_COLUMN_VIEW(entry->widget))
+                gtk_widget_activate_action(entry->widget, "list.scroll-to-item", "u", (guint32)path->indexes[0]);
             first = FALSE;
         }
         if (first) gtk_selection_model_unselect_all(model);
@@ -302,8 +325,8 @@ static int list_apply(amber_object *view, const amber_view_state *state, void *c
     if (state->fields & AMBER_VIEW_FIELD_CONTENT_OFFSET) {
         GtkScrollable *scrollable = GTK_SCROLLABLE(entry->widget);
         AmberGtk *gtk = entry->window->gtk;
-        scroll_when_laid_out(gtk, gtk_scrollable_get_hadjustment(scrollable), state->content_offset.x);
-        scroll_when_laid_out(gtk, gtk_scrollable_get_vadjustment(scrollable), state->content_offset.y);
+        scroll_when_laid_out(gtk, entry->widget, gtk_scrollable_get_hadjustment(scrollable), state->content_offset.x);
+        scroll_when_laid_out(gtk, entry->widget, gtk_scrollable_get_vadjustment(scrollable), state->content_offset.y);
     }
     return AMBER_OK;
 }
@@ -547,9 +570,9 @@ static int view_decode(amber_object *object, amber_decoder *decoder, void *ctx) 
     if (GTK_IS_TEXT_VIEW(widget)) {
         GtkScrollable *scrollable = GTK_SCROLLABLE(widget);
         if (amber_decoder_decode_double(&value, decoder, "gtk.scroll-y") == AMBER_OK)
-            scroll_when_laid_out(gtk, gtk_scrollable_get_vadjustment(scrollable), value);
+            scroll_when_laid_out(gtk, widget, gtk_scrollable_get_vadjustment(scrollable), value);
         if (amber_decoder_decode_double(&value, decoder, "gtk.scroll-x") == AMBER_OK)
-            scroll_when_laid_out(gtk, gtk_scrollable_get_hadjustment(scrollable), value);
+            scroll_when_laid_out(gtk, widget, gtk_scrollable_get_hadjustment(scrollable), value);
     }
     Coding *coding = g_object_get_data(G_OBJECT(widget), CODING_KEY);
     if (coding != NULL && coding->decode != NULL) return coding->decode(widget, decoder, coding->ctx);
@@ -569,6 +592,7 @@ static int window_encode(amber_object *object, amber_coder *coder, void *ctx) {
     check(amber_coder_encode_bool(coder, "gtk.fullscreen", gtk_window_is_fullscreen(w->window)), &rc);
     char *focus = widget_path(w->window, gtk_root_get_focus(GTK_ROOT(w->window)));
     if (focus != NULL) check(amber_coder_encode_string(coder, "gtk.focus", focus), &rc);
+    if (focus != NULL) check(amber_coder_encode_bool(coder, "gtk.focus-visible", gtk_window_get_focus_visible(w->window)), &rc);
     g_free(focus);
     return rc;
 }
@@ -588,6 +612,7 @@ static int window_decode(amber_object *object, amber_decoder *decoder, void *ctx
     if (amber_decoder_decode_string(&focus, decoder, "gtk.focus") == AMBER_OK) {
         g_free(w->focus);
         w->focus = g_strdup(focus);
+        w->focus_visible = amber_decoder_decode_bool(&flag, decoder, "gtk.focus-visible") == AMBER_OK && flag;
     }
     return AMBER_OK;
 }
@@ -961,6 +986,7 @@ static void adapter_free(gpointer data) {
     if (gtk->sigint_source != 0) g_source_remove(gtk->sigint_source);
     g_hash_table_unref(gtk->windows);
     g_hash_table_unref(gtk->makers);
+    g_ptr_array_unref(gtk->made_windows);
     g_free(gtk);
 }
 
@@ -989,6 +1015,7 @@ AmberGtk *amber_gtk_attach(amber_engine *engine, GtkApplication *app) {
     gtk->app = app;
     gtk->windows = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, window_entry_free);
     gtk->makers = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    gtk->made_windows = g_ptr_array_new_with_free_func(g_object_unref);
     g_object_set_data_full(G_OBJECT(app), ADAPTER_KEY, gtk, adapter_free);
     g_signal_connect(app, "window-added", G_CALLBACK(on_window_added), NULL);
     g_signal_connect(app, "window-removed", G_CALLBACK(on_window_removed), NULL);
@@ -1033,8 +1060,25 @@ static void focus_restored(gpointer key, gpointer value, gpointer data) {
     WindowEntry *w = value;
     if (w->focus == NULL) return;
     GtkWidget *widget = widget_at_path(GTK_WIDGET(w->window), "", w->focus);
-    if (widget != NULL) gtk_widget_grab_focus(widget);
+    /* An entry that takes the focus selects its text: not here, its selection was restored. */
+    if (widget != NULL && GTK_IS_ENTRY(widget)) gtk_entry_grab_focus_without_selecting(GTK_ENTRY(widget));
+    else if (widget != NULL && GTK_IS_TEXT(widget)) gtk_text_grab_focus_without_selecting(GTK_TEXT(widget));
+    else if (widget != NULL) gtk_widget_grab_focus(widget);
+    if (widget != NULL) gtk_window_set_focus_visible(w->window, w->focus_visible);
     g_clear_pointer(&w->focus, g_free);
+}
+
+/* Presents the windows made on demand again, after the host presented its own: a dialog that
+ * was open in front of its window is in front again (also without a window manager). */
+static gboolean present_made_windows(gpointer data) {
+    GPtrArray *windows = data;
+    for (guint i = 0; i < windows->len; i++) {
+        GtkWindow *window = windows->pdata[i];
+        if (gtk_widget_get_visible(GTK_WIDGET(window))) gtk_window_present(window);
+    }
+    g_ptr_array_set_size(windows, 0);
+    g_ptr_array_unref(windows);
+    return G_SOURCE_REMOVE;
 }
 
 int amber_gtk_restore(AmberGtk *gtk, amber_report **out_report) {
@@ -1056,6 +1100,7 @@ int amber_gtk_restore(AmberGtk *gtk, amber_report **out_report) {
     }
     report_lines(report);
     g_hash_table_foreach(gtk->windows, focus_restored, NULL);
+    if (gtk->made_windows->len > 0) g_idle_add(present_made_windows, g_ptr_array_ref(gtk->made_windows));
     if (out_report != NULL) *out_report = report;
     else amber_report_free(report);
     return AMBER_OK;
@@ -1105,6 +1150,7 @@ static int make_window(amber_object **out, amber_engine *engine, const char *con
         return AMBER_OK;
     }
     sync_window(w);
+    g_ptr_array_add(maker->gtk->made_windows, g_object_ref(window));
     *out = w->root;
     return AMBER_OK;
 }
