@@ -16,7 +16,8 @@
  *   --reverse       the notes in reverse order (the notes moved since the last run)
  *   --drop TITLE    without the note TITLE (deleted since the last run)
  *   --ui FILE       the interface from FILE instead of notes.ui (another version of the app)
- *   --startup-time  prints the time from start to the first frame drawn, then exits
+ *   --startup-time  prints the time from start to each of the first three frames drawn and the
+ *                   time the restoration took, then exits (without saving)
  *
  * The archive is kept in $XDG_STATE_HOME/org.amber.notes (else ~/.local/state/org.amber.notes).
  */
@@ -203,20 +204,26 @@ static gboolean on_sigusr1(gpointer app) {
     return G_SOURCE_CONTINUE;
 }
 
-static void on_first_frame(GdkFrameClock *clock, GtkApplication *app) {
+/* --startup-time: the time from start to each of the first frames drawn (the restored scroll
+ * position is drawn on the second: it waits for the list to be laid out), and the time the
+ * restoration itself took. */
+static gint64 restore_us = -1;
+
+static void on_frame(GdkFrameClock *clock, GtkApplication *app) {
+    (void)clock;
     (void)app;
-    static gboolean done;
-    if (done) return;
-    done = TRUE;
-    g_signal_handlers_disconnect_by_func(clock, on_first_frame, app);
-    printf("startup_us %" G_GINT64_FORMAT "\n", g_get_monotonic_time() - start_time);
+    static int frames;
+    printf("frame%d_us %" G_GINT64_FORMAT "\n", ++frames, g_get_monotonic_time() - start_time);
+    if (frames < 3) return;
+    printf("restore_us %" G_GINT64_FORMAT "\n", restore_us);
     fflush(stdout);
     _Exit(0);
 }
 
 static void on_map(GtkWidget *window, GtkApplication *app) {
     GdkFrameClock *clock = gtk_widget_get_frame_clock(window);
-    g_signal_connect(clock, "after-paint", G_CALLBACK(on_first_frame), app);
+    g_signal_connect(clock, "after-paint", G_CALLBACK(on_frame), app);
+    gdk_frame_clock_begin_updating(clock); /* frames keep coming, to count them */
 }
 
 /* ---- the application ------------------------------------------------------------------------ */
@@ -253,7 +260,9 @@ static void activate(GtkApplication *app) {
     amber_gtk_keep_content(object(builder, "title"), TRUE);            /* amber */
     g_object_unref(builder);
 
+    gint64 restore_start = g_get_monotonic_time();
     amber_gtk_restore(amber_gtk_from_application(app), NULL); /* amber */
+    restore_us = g_get_monotonic_time() - restore_start;
     if (startup_time) g_signal_connect(window, "map", G_CALLBACK(on_map), app);
     gtk_window_present(window);
     if (print_state) g_timeout_add(1500, on_print_timeout, app);
