@@ -17,6 +17,10 @@
 #   5. no crash and no hang with no display, a widget renamed in another version of the .ui
 #      file, or an archive from another application: a fresh start and a report line
 #
+# Before them, tests/test_widgets.c checks the widget types the demo does not use (a stack, an
+# expander, a spin button, toggles, a drop-down, a grid view's multiple selection, the host's
+# own coding), set by the program, saved, and restored in a second process.
+#
 # The first scenario's screenshots are kept as docs/img/gtk-before.png and gtk-after.png.
 #
 #   bindings/gtk/run-tests.sh            AMBER_LIBDIR: the Amber library (.build-lib/lib)
@@ -42,18 +46,15 @@ work=$(mktemp -d)
 xvfb_pid=
 app_pid=
 cleanup() {
-    [[ -n $app_pid ]] && kill -KILL "$app_pid" 2>/dev/null
-    [[ -n $xvfb_pid ]] && kill "$xvfb_pid" 2>/dev/null
-    [[ -n ${GTK_TEST_KEEP:-} ]] || rm -rf "$work"
+    if [[ -n $app_pid ]]; then kill -KILL "$app_pid" 2>/dev/null || true; fi
+    if [[ -n $xvfb_pid ]]; then kill "$xvfb_pid" 2>/dev/null || true; fi
+    if [[ -z ${GTK_TEST_KEEP:-} ]]; then rm -rf "$work"; fi
 }
 trap cleanup EXIT
 
-# Our own X server, on a display it picks.
-exec 9>"$work/display"
-Xvfb -displayfd 9 -screen 0 800x600x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
-xvfb_pid=$!
-for _ in $(seq 50); do [[ -s $work/display ]] && break; sleep 0.1; done
-export DISPLAY=:$(head -1 "$work/display")
+# Our own X server.
+. "$here/xvfb.sh"
+start_xvfb "$work/xvfb.log"
 export XDG_STATE_HOME=$work/state
 export NO_AT_BRIDGE=1
 echo "gtk tests: Xvfb on $DISPLAY"
@@ -129,6 +130,14 @@ compare_runs() { # compare_runs NAME BEFORE_STATE BEFORE_PNG
 
 field() { echo "$1" | sed -n "s/^state: $2 //p"; }
 
+# ---- 0. the widget types the demo does not use (tests/test_widgets.c) ----------------------
+if dbus-run-session -- "$here/build/test_widgets" save >"$work/widgets.save" 2>"$work/widgets.err" &&
+   dbus-run-session -- "$here/build/test_widgets" check >"$work/widgets.check" 2>>"$work/widgets.err"; then
+    pass "widget types: $(grep -c '^ok' "$work/widgets.check") checks of test_widgets"
+else
+    fail "widget types:"; grep -v '^ok' "$work/widgets.save" "$work/widgets.check" "$work/widgets.err" || true
+fi
+
 # ---- 1. close ------------------------------------------------------------------------------
 launch
 fresh=$(last_state)
@@ -178,7 +187,11 @@ compare_runs sigterm "$before" "$work/before-term.png"
 # ---- 3. SIGKILL after the idle save --------------------------------------------------------
 xdotool mousemove 60 320 click 1; sleep 0.3                     # another row
 xdotool mousemove $((split + 46)) 94 click 1; sleep 0.3         # back to the Editor tab
+xdotool mousemove $((760 - 193)) 27 click 1; sleep 1            # Preferences again
+xdotool mousemove 29 107 click 1; sleep 0.3                     # untick "Wrap long lines"
 before=$(state_now)
+check "driven: another note, the Editor tab, the preferences opened again (as new) with wrap unticked" \
+    test "$(field "$before" tab)/$(field "$before" prefs)" = "Editor/open spellcheck=0 wrap=0"
 sleep 2.5                                                       # idle: the adapter saves
 shot "$work/before-kill.png"
 kill -KILL "$(app_child)"
