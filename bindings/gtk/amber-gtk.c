@@ -925,7 +925,9 @@ static gboolean on_close_request(GtkWindow *window, GtkApplication *app) {
 }
 
 static void on_window_added(GtkApplication *app, GtkWindow *window) {
-    g_signal_connect_object(window, "close-request", G_CALLBACK(on_close_request), app, 0);
+    /* After the host's handlers: a handler that keeps the window open (returns TRUE) stops the
+     * emission before this one, and nothing is saved as closed. */
+    g_signal_connect_object(window, "close-request", G_CALLBACK(on_close_request), app, G_CONNECT_AFTER);
     /* Shown after a hide: it takes part again. */
     g_object_set_data(G_OBJECT(window), CLOSED_KEY, NULL);
     AmberGtk *gtk = amber_gtk_from_application(app);

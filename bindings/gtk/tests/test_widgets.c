@@ -2,12 +2,15 @@
  * test_widgets.c — the standard state of the widget types the notes demo does not use, through
  * libamber-gtk in a real window: a GtkStack's page, a GtkExpander, a GtkSpinButton's cursor, a
  * GtkSwitch, a GtkCheckButton, a GtkDropDown and a GtkEntry's text (content opted in), a
- * GtkGridView's multiple selection by identifier, and the host's own coding beside
+ * GtkGridView's multiple selection by identifier, a GtkColumnView's selection, and the host's
+ * own coding beside
  * the standard state. A widget whose content was not opted in keeps only its standard state.
  *
  *   test_widgets save      builds the window, sets every state, saves (amber_gtk_save), quits
  *   test_widgets check     builds the window again (the grid's items reversed: moved), restores,
  *                          and checks each state; prints "ok"/"FAIL" lines, exits 1 on a failure
+ *   test_widgets auto      as check, without calling amber_gtk_restore(): the adapter restores
+ *                          by itself after "activate"; checked from an idle callback
  *
  * The archive is kept in $XDG_STATE_HOME/org.amber.gtk-widgets.
  */
@@ -19,6 +22,12 @@
 static const char *mode;
 static int failures;
 static char host_value[64] = "";
+
+typedef struct Widgets {
+    GtkWidget *window, *stack, *expander, *spin, *toggle, *check_button, *unkept, *drop, *entry;
+    GtkSelectionModel *grid_selection, *column_selection;
+} Widgets;
+static Widgets w;
 
 static void expect(int ok, const char *what) {
     printf("%s %s\n", ok ? "ok  " : "FAIL", what);
@@ -56,8 +65,39 @@ static GtkWidget *named(GtkWidget *widget, const char *name) {
     return widget;
 }
 
+/* Checks every state restored, then quits. */
+static void check_restored(GtkApplication *app) {
+    gtk_window_present(GTK_WINDOW(w.window));
+    expect(strcmp(gtk_stack_get_visible_child_name(GTK_STACK(w.stack)), "two") == 0, "GtkStack: the page by name");
+    expect(gtk_expander_get_expanded(GTK_EXPANDER(w.expander)), "GtkExpander: expanded");
+    int start = 0, end = 0;
+    gtk_editable_get_selection_bounds(GTK_EDITABLE(w.spin), &start, &end);
+    expect(start == 1 && end == 3, "GtkSpinButton: the selection in its text");
+    expect(gtk_switch_get_active(GTK_SWITCH(w.toggle)), "GtkSwitch: active (content kept)");
+    expect(gtk_check_button_get_active(GTK_CHECK_BUTTON(w.check_button)), "GtkCheckButton: active (content kept)");
+    expect(!gtk_check_button_get_active(GTK_CHECK_BUTTON(w.unkept)), "GtkCheckButton: not restored when not opted in");
+    expect(gtk_drop_down_get_selected(GTK_DROP_DOWN(w.drop)) == 2, "GtkDropDown: the selected item (content kept)");
+    expect(strcmp(gtk_editable_get_text(GTK_EDITABLE(w.entry)), "half typed") == 0 &&
+               gtk_editable_get_position(GTK_EDITABLE(w.entry)) == 4,
+           "GtkEntry: the text (content kept) and the cursor");
+    /* The items were reversed: item 03 is now at 26, item 07 at 22. */
+    GtkBitset *selected = gtk_selection_model_get_selection(w.grid_selection);
+    expect(gtk_bitset_get_size(selected) == 2 && gtk_bitset_contains(selected, 26) && gtk_bitset_contains(selected, 22),
+           "GtkGridView: both selected items, by identifier, at their new positions");
+    gtk_bitset_unref(selected);
+    expect(strcmp(host_value, "150%") == 0, "the host's own coding beside the standard state");
+    expect(gtk_single_selection_get_selected(GTK_SINGLE_SELECTION(w.column_selection)) == 1,
+           "GtkColumnView: the selected row");
+    g_application_quit(G_APPLICATION(app));
+}
+
+static gboolean check_restored_later(gpointer app) {
+    check_restored(app);
+    return G_SOURCE_REMOVE;
+}
+
 static void activate(GtkApplication *app) {
-    gboolean check = strcmp(mode, "check") == 0;
+    gboolean check = strcmp(mode, "save") != 0; /* check and auto: the items reversed */
     GtkWidget *window = named(gtk_application_window_new(app), "widgets");
     GtkWidget *box = named(gtk_box_new(GTK_ORIENTATION_VERTICAL, 4), "box");
     gtk_window_set_child(GTK_WINDOW(window), box);
@@ -90,7 +130,15 @@ static void activate(GtkApplication *app) {
     gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(scrolled), grid);
     gtk_widget_set_size_request(scrolled, 300, 120);
 
-    GtkWidget *widgets[] = {stack, expander, spin, toggle, check_button, unkept, drop, entry, scrolled};
+    GtkSingleSelection *rows = gtk_single_selection_new(G_LIST_MODEL(gtk_string_list_new(colours)));
+    gtk_single_selection_set_autoselect(rows, FALSE);
+    GtkWidget *columns = named(gtk_column_view_new(GTK_SELECTION_MODEL(rows)), "columns");
+    GtkListItemFactory *column_factory = gtk_signal_list_item_factory_new();
+    g_signal_connect(column_factory, "setup", G_CALLBACK(setup_cell), NULL);
+    g_signal_connect(column_factory, "bind", G_CALLBACK(bind_cell), NULL);
+    gtk_column_view_append_column(GTK_COLUMN_VIEW(columns), gtk_column_view_column_new("colour", column_factory));
+
+    GtkWidget *widgets[] = {stack, expander, spin, toggle, check_button, unkept, drop, entry, scrolled, columns};
     for (size_t i = 0; i < G_N_ELEMENTS(widgets); i++) gtk_box_append(GTK_BOX(box), widgets[i]);
     amber_gtk_keep_content(toggle, TRUE);
     amber_gtk_keep_content(check_button, TRUE);
@@ -99,8 +147,10 @@ static void activate(GtkApplication *app) {
     amber_gtk_set_item_identifier(grid, "string");
     amber_gtk_set_coding(expander, host_encode, host_decode, NULL);
     AmberGtk *gtk = amber_gtk_from_application(app);
+    w = (Widgets){window, stack, expander, spin, toggle, check_button, unkept, drop, entry,
+                  GTK_SELECTION_MODEL(selection), GTK_SELECTION_MODEL(rows)};
 
-    if (!check) {
+    if (strcmp(mode, "save") == 0) {
         amber_gtk_restore(gtk, NULL); /* nothing to restore: the first run */
         gtk_window_present(GTK_WINDOW(window));
         gtk_stack_set_visible_child_name(GTK_STACK(stack), "two");
@@ -114,40 +164,26 @@ static void activate(GtkApplication *app) {
         gtk_editable_set_position(GTK_EDITABLE(entry), 4);
         gtk_selection_model_select_item(GTK_SELECTION_MODEL(selection), 3, TRUE);
         gtk_selection_model_select_item(GTK_SELECTION_MODEL(selection), 7, FALSE);
+        gtk_selection_model_select_item(GTK_SELECTION_MODEL(rows), 1, TRUE);
         expect(amber_gtk_save(gtk) == AMBER_OK, "save: amber_gtk_save succeeds");
         g_application_quit(G_APPLICATION(app));
         return;
     }
 
-    amber_report *report = NULL;
-    expect(amber_gtk_restore(gtk, &report) == AMBER_OK && amber_report_fresh_reason(report) == AMBER_FRESH_NONE,
-           "restore: the archive is restored");
-    amber_report_free(report);
-    gtk_window_present(GTK_WINDOW(window));
-    expect(strcmp(gtk_stack_get_visible_child_name(GTK_STACK(stack)), "two") == 0, "GtkStack: the page by name");
-    expect(gtk_expander_get_expanded(GTK_EXPANDER(expander)), "GtkExpander: expanded");
-    int start = 0, end = 0;
-    gtk_editable_get_selection_bounds(GTK_EDITABLE(spin), &start, &end);
-    expect(start == 1 && end == 3, "GtkSpinButton: the selection in its text");
-    expect(gtk_switch_get_active(GTK_SWITCH(toggle)), "GtkSwitch: active (content kept)");
-    expect(gtk_check_button_get_active(GTK_CHECK_BUTTON(check_button)), "GtkCheckButton: active (content kept)");
-    expect(!gtk_check_button_get_active(GTK_CHECK_BUTTON(unkept)), "GtkCheckButton: not restored when not opted in");
-    expect(gtk_drop_down_get_selected(GTK_DROP_DOWN(drop)) == 2, "GtkDropDown: the selected item (content kept)");
-    expect(strcmp(gtk_editable_get_text(GTK_EDITABLE(entry)), "half typed") == 0 &&
-               gtk_editable_get_position(GTK_EDITABLE(entry)) == 4,
-           "GtkEntry: the text (content kept) and the cursor");
-    /* The items were reversed: item 03 is now at 26, item 07 at 22. */
-    GtkBitset *selected = gtk_selection_model_get_selection(GTK_SELECTION_MODEL(selection));
-    expect(gtk_bitset_get_size(selected) == 2 && gtk_bitset_contains(selected, 26) && gtk_bitset_contains(selected, 22),
-           "GtkGridView: both selected items, by identifier, at their new positions");
-    gtk_bitset_unref(selected);
-    expect(strcmp(host_value, "150%") == 0, "the host's own coding beside the standard state");
-    g_application_quit(G_APPLICATION(app));
+    if (strcmp(mode, "check") == 0) {
+        amber_report *report = NULL;
+        expect(amber_gtk_restore(gtk, &report) == AMBER_OK && amber_report_fresh_reason(report) == AMBER_FRESH_NONE,
+               "restore: the archive is restored by amber_gtk_restore()");
+        amber_report_free(report);
+        check_restored(app);
+        return;
+    }
+    /* auto: the adapter restores after this handler; checked once the main loop is idle. */
+    g_idle_add(check_restored_later, app);
 }
-
 int main(int argc, char **argv) {
-    if (argc != 2 || (strcmp(argv[1], "save") != 0 && strcmp(argv[1], "check") != 0)) {
-        fprintf(stderr, "usage: test_widgets save|check\n");
+    if (argc != 2 || (strcmp(argv[1], "save") != 0 && strcmp(argv[1], "check") != 0 && strcmp(argv[1], "auto") != 0)) {
+        fprintf(stderr, "usage: test_widgets save|check|auto\n");
         return 2;
     }
     mode = argv[1];
