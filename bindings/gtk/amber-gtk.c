@@ -56,6 +56,8 @@ struct AmberGtk {
     guint autosave_source;
     guint sigterm_source;
     guint sigint_source;
+    /* The lines already printed about widgets a save left out: each is printed once. */
+    GHashTable *left_out_lines;
 };
 
 struct WindowEntry {
@@ -861,6 +863,27 @@ static void sync_all(AmberGtk *gtk, gboolean with_hidden) {
 
 /* ---- saving ---------------------------------------------------------------------------------- */
 
+/* A line on stderr, once per process, for each widget a save left out because two widgets of a
+ * window have the same path (R3) or because its state could not be written. */
+static void report_left_out(AmberGtk *gtk) {
+    amber_preservation *report = NULL;
+    if (amber_engine_preservation(&report, gtk->engine) != AMBER_OK) return;
+    for (size_t i = 0, n = amber_preservation_count(report); i < n; i++) {
+        amber_preservation_entry entry;
+        if (amber_preservation_entry_at(&entry, report, i) != AMBER_OK) continue;
+        if (entry.left_out != AMBER_LEFT_OUT_DUPLICATE_PATH && entry.left_out != AMBER_LEFT_OUT_ENCODE_FAILED) continue;
+        GString *line = g_string_new("amber-gtk: not saved: ");
+        for (size_t k = 0; k < entry.path_length; k++) g_string_append_printf(line, "%s%s", k ? "/" : "", entry.path[k]);
+        g_string_append_printf(line, ": %s", entry.message);
+        if (!g_hash_table_contains(gtk->left_out_lines, line->str)) {
+            g_printerr("%s\n", line->str);
+            g_hash_table_add(gtk->left_out_lines, g_strdup(line->str));
+        }
+        g_string_free(line, TRUE);
+    }
+    amber_preservation_free(report);
+}
+
 /* Saves the interface; `why` is for the error line. */
 static int save(AmberGtk *gtk, const char *why) {
     if (!gtk->restored) return AMBER_OK; /* the archive has not been read yet: keep it */
@@ -872,6 +895,7 @@ static int save(AmberGtk *gtk, const char *why) {
     int saved = 0;
     int rc = amber_engine_preserve(&saved, gtk->engine);
     if (rc != AMBER_OK) g_printerr("amber-gtk: saving %s failed: %s\n", why, amber_error_last());
+    else report_left_out(gtk);
     return rc;
 }
 
@@ -989,6 +1013,7 @@ static void adapter_free(gpointer data) {
     g_hash_table_unref(gtk->windows);
     g_hash_table_unref(gtk->makers);
     g_ptr_array_unref(gtk->made_windows);
+    g_hash_table_unref(gtk->left_out_lines);
     g_free(gtk);
 }
 
@@ -1018,6 +1043,7 @@ AmberGtk *amber_gtk_attach(amber_engine *engine, GtkApplication *app) {
     gtk->windows = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, window_entry_free);
     gtk->makers = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     gtk->made_windows = g_ptr_array_new_with_free_func(g_object_unref);
+    gtk->left_out_lines = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     g_object_set_data_full(G_OBJECT(app), ADAPTER_KEY, gtk, adapter_free);
     g_signal_connect(app, "window-added", G_CALLBACK(on_window_added), NULL);
     g_signal_connect(app, "window-removed", G_CALLBACK(on_window_removed), NULL);

@@ -141,6 +141,8 @@ for mode in save check auto; do
         fail "widget types, test_widgets $mode:"; grep -v '^ok' "$work/widgets.$mode" "$work/widgets.err" || true
     fi
 done
+check "widget types: two widgets with one path, the second left out with a line on stderr" \
+    grep -q '^amber-gtk: not saved: widgets/box/twin: ' "$work/widgets.err"
 
 # ---- 1. close ------------------------------------------------------------------------------
 launch
