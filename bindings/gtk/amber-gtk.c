@@ -653,6 +653,8 @@ static void hook_once(GObject *object, GtkApplication *app) {
     else if (GTK_IS_DROP_DOWN(object)) hook(object, "notify::selected", app);
     else if (GTK_IS_CHECK_BUTTON(object) || GTK_IS_TOGGLE_BUTTON(object) || GTK_IS_SWITCH(object))
         hook(object, "notify::active", app);
+    else if (GTK_IS_WIDGET(object) && is_list(GTK_WIDGET(object)))
+        hook(object, "notify::model", app); /* the save that follows hooks the new model */
 }
 
 /* The objects whose signals say that `widget`'s state changed (the model and adjustments may be
@@ -942,17 +944,23 @@ static gboolean on_close_request(GtkWindow *window, GtkApplication *app) {
         save(gtk, "on closing a window");
         return FALSE;
     }
-    /* The last main window: the application quits with everything open as it is now. */
+    /* The last main window: the application quits with everything open as it is now (unless the
+     * window only hides: then the program goes on, and so does saving). */
     save(gtk, "on closing the last window");
-    gtk->quitting = TRUE;
+    if (!gtk_window_get_hide_on_close(window)) gtk->quitting = TRUE;
     return FALSE;
+}
+
+/* A window shown again (one that hides on close) takes part again. */
+static void on_window_shown(GtkWidget *window) {
+    g_object_set_data(G_OBJECT(window), CLOSED_KEY, NULL);
 }
 
 static void on_window_added(GtkApplication *app, GtkWindow *window) {
     /* After the host's handlers: a handler that keeps the window open (returns TRUE) stops the
      * emission before this one, and nothing is saved as closed. */
     g_signal_connect_object(window, "close-request", G_CALLBACK(on_close_request), app, G_CONNECT_AFTER);
-    /* Shown after a hide: it takes part again. */
+    g_signal_connect(window, "show", G_CALLBACK(on_window_shown), NULL);
     g_object_set_data(G_OBJECT(window), CLOSED_KEY, NULL);
     AmberGtk *gtk = amber_gtk_from_application(app);
     if (gtk != NULL) request_autosave(gtk);
