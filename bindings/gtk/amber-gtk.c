@@ -29,6 +29,10 @@
 #define HOOKED_KEY "amber-gtk-hooked"
 #define CLOSED_KEY "amber-gtk-closed"
 #define CLASS_PREFIX "AmberGtkWindow:"
+#define BLUEPRINT_KEY "amber-gtk-blueprint"
+/* The blueprint factory of windows built from registered .ui files: blueprint ids are
+ * "AmberGtkBuilder/<file's short name>/<object id>". */
+#define BUILDER_FACTORY "AmberGtkBuilder"
 
 /* How long the program must be idle after a change before the adapter saves it. */
 #define AUTOSAVE_DELAY_MS 1000
@@ -46,6 +50,8 @@ struct AmberGtk {
     GHashTable *windows;
     /* Names registered with amber_gtk_register_window(). */
     GHashTable *makers;
+    /* Short name -> UiFile*, registered with amber_gtk_register_ui_file(). */
+    GHashTable *ui_files;
     gboolean restored;
     gboolean restoring;
     gboolean quitting;
@@ -91,6 +97,12 @@ typedef struct Coding {
     AmberGtkDecode decode;
     void *ctx;
 } Coding;
+
+typedef struct UiFile {
+    char *path;
+    AmberGtkBuilt built;
+    void *ctx;
+} UiFile;
 
 typedef struct Maker {
     AmberGtk *gtk;
@@ -836,6 +848,8 @@ static WindowEntry *window_entry(AmberGtk *gtk, GtkWindow *window) {
         amber_object_set_restoration_class(w->root, class_name);
         g_free(class_name);
     }
+    const char *blueprint = g_object_get_data(G_OBJECT(window), BLUEPRINT_KEY);
+    if (blueprint != NULL) amber_object_set_blueprint(w->root, blueprint);
     if (amber_engine_add_root(gtk->engine, w->root) != AMBER_OK) report_failure("cannot add window", name);
     g_hash_table_insert(gtk->windows, window, w);
     hook_once(G_OBJECT(window), gtk->app);
@@ -1013,6 +1027,15 @@ static int yes_restore(amber_engine *engine, amber_decoder *decoder, void *ctx) 
     return 1;
 }
 
+static void ui_file_free(gpointer data) {
+    UiFile *file = data;
+    g_free(file->path);
+    g_free(file);
+}
+
+static int make_from_blueprint(amber_object **out, amber_engine *engine, const char *blueprint_id,
+                               const char *const *path, size_t path_length, amber_decoder *decoder, void *ctx);
+
 static void adapter_free(gpointer data) {
     AmberGtk *gtk = data;
     if (gtk->autosave_source != 0) g_source_remove(gtk->autosave_source);
@@ -1020,6 +1043,7 @@ static void adapter_free(gpointer data) {
     if (gtk->sigint_source != 0) g_source_remove(gtk->sigint_source);
     g_hash_table_unref(gtk->windows);
     g_hash_table_unref(gtk->makers);
+    g_hash_table_unref(gtk->ui_files);
     g_ptr_array_unref(gtk->made_windows);
     g_hash_table_unref(gtk->left_out_lines);
     g_free(gtk);
@@ -1050,6 +1074,7 @@ AmberGtk *amber_gtk_attach(amber_engine *engine, GtkApplication *app) {
     gtk->app = app;
     gtk->windows = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, window_entry_free);
     gtk->makers = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    gtk->ui_files = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, ui_file_free);
     gtk->made_windows = g_ptr_array_new_with_free_func(g_object_unref);
     gtk->left_out_lines = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     g_object_set_data_full(G_OBJECT(app), ADAPTER_KEY, gtk, adapter_free);
@@ -1058,6 +1083,10 @@ AmberGtk *amber_gtk_attach(amber_engine *engine, GtkApplication *app) {
     g_signal_connect(app, "shutdown", G_CALLBACK(on_shutdown), NULL);
     /* After the host's "activate" handlers, whenever they were connected. */
     g_signal_connect_after(app, "activate", G_CALLBACK(on_activate_after), NULL);
+    amber_blueprint_factory factory = AMBER_BLUEPRINT_FACTORY_INIT;
+    factory.make = make_from_blueprint;
+    if (amber_engine_register_blueprint_factory(engine, BUILDER_FACTORY, &factory, gtk, NULL) != AMBER_OK)
+        g_printerr("amber-gtk: windows built from .ui files will not come back: %s\n", amber_error_last());
     gtk->sigterm_source = g_unix_signal_add(SIGTERM, on_terminate, gtk);
     gtk->sigint_source = g_unix_signal_add(SIGINT, on_terminate, gtk);
     return gtk;
@@ -1169,6 +1198,21 @@ void amber_gtk_set_coding(GtkWidget *widget, AmberGtkEncode encode, AmberGtkDeco
     g_object_set_data_full(G_OBJECT(widget), CODING_KEY, coding, g_free);
 }
 
+/* The root object of a window made at restoration for `path`, its objects made; NULL (and a line
+ * on stderr) for a window that is not named as the archived one. */
+static amber_object *made_window_root(AmberGtk *gtk, GtkWindow *window, const char *const *path, size_t path_length) {
+    if (gtk_window_get_application(window) != gtk->app) gtk_window_set_application(window, gtk->app);
+    WindowEntry *w = window_entry(gtk, window);
+    if (w == NULL || path_length != 1 || strcmp(w->name, path[0]) != 0) {
+        g_printerr("amber-gtk: the window made for %s is named %s\n", path_length ? path[0] : "?",
+                   w != NULL ? w->name : "nothing");
+        return NULL;
+    }
+    sync_window(w);
+    g_ptr_array_add(gtk->made_windows, g_object_ref(window));
+    return w->root;
+}
+
 /* The restoration class of a window made on demand (R10 step 1). */
 static int make_window(amber_object **out, amber_engine *engine, const char *const *path, size_t path_length,
                        amber_decoder *decoder, void *ctx) {
@@ -1178,16 +1222,7 @@ static int make_window(amber_object **out, amber_engine *engine, const char *con
     *out = NULL;
     GtkWindow *window = maker->make(maker->gtk->app, maker->ctx);
     if (window == NULL) return AMBER_OK; /* declined: the report says so */
-    if (gtk_window_get_application(window) != maker->gtk->app) gtk_window_set_application(window, maker->gtk->app);
-    WindowEntry *w = window_entry(maker->gtk, window);
-    if (w == NULL || path_length != 1 || strcmp(w->name, path[0]) != 0) {
-        g_printerr("amber-gtk: the window made for %s is named %s\n", path_length ? path[0] : "?",
-                   w != NULL ? w->name : "nothing");
-        return AMBER_OK;
-    }
-    sync_window(w);
-    g_ptr_array_add(maker->gtk->made_windows, g_object_ref(window));
-    *out = w->root;
+    *out = made_window_root(maker->gtk, window, path, path_length);
     return AMBER_OK;
 }
 
@@ -1209,5 +1244,66 @@ int amber_gtk_register_window(AmberGtk *gtk, const char *name, AmberGtkWindowMak
         return rc;
     }
     g_hash_table_add(gtk->makers, g_strdup(name));
+    return AMBER_OK;
+}
+
+int amber_gtk_register_ui_file(AmberGtk *gtk, const char *name, const char *path, AmberGtkBuilt built, void *ctx) {
+    if (gtk == NULL || name == NULL || name[0] == '\0' || strchr(name, '/') != NULL || path == NULL)
+        return AMBER_INVALID_ARGUMENT;
+    if (g_hash_table_contains(gtk->ui_files, name)) return AMBER_DUPLICATE;
+    UiFile *file = g_new0(UiFile, 1);
+    file->path = g_strdup(path);
+    file->built = built;
+    file->ctx = ctx;
+    g_hash_table_insert(gtk->ui_files, g_strdup(name), file);
+    return AMBER_OK;
+}
+
+GtkWindow *amber_gtk_build_window(AmberGtk *gtk, const char *name, const char *object_id) {
+    UiFile *file = gtk != NULL && name != NULL ? g_hash_table_lookup(gtk->ui_files, name) : NULL;
+    if (file == NULL || object_id == NULL) {
+        g_printerr("amber-gtk: no .ui file registered as %s\n", name != NULL ? name : "(null)");
+        return NULL;
+    }
+    GtkBuilder *builder = gtk_builder_new();
+    const char *ids[] = {object_id, NULL};
+    GError *error = NULL;
+    if (!gtk_builder_add_objects_from_file(builder, file->path, ids, &error)) {
+        g_printerr("amber-gtk: cannot build %s from %s: %s\n", object_id, file->path, error->message);
+        g_error_free(error);
+        g_object_unref(builder);
+        return NULL;
+    }
+    GObject *object = gtk_builder_get_object(builder, object_id);
+    if (!GTK_IS_WINDOW(object)) {
+        g_printerr("amber-gtk: %s in %s is no window\n", object_id, file->path);
+        g_object_unref(builder);
+        return NULL;
+    }
+    GtkWindow *window = GTK_WINDOW(object);
+    g_object_set_data_full(object, BLUEPRINT_KEY, g_strconcat(BUILDER_FACTORY "/", name, "/", object_id, NULL), g_free);
+    gtk_window_set_application(window, gtk->app);
+    if (file->built != NULL) file->built(window, builder, file->ctx);
+    g_object_unref(builder);
+    return window;
+}
+
+/* The blueprint factory (R10 step 4): builds again a window that amber_gtk_build_window() built. */
+static int make_from_blueprint(amber_object **out, amber_engine *engine, const char *blueprint_id,
+                               const char *const *path, size_t path_length, amber_decoder *decoder, void *ctx) {
+    (void)engine;
+    (void)decoder;
+    AmberGtk *gtk = ctx;
+    *out = NULL;
+    /* "AmberGtkBuilder/<name>/<object id>" */
+    char **parts = g_strsplit(blueprint_id, "/", 3);
+    if (g_strv_length(parts) == 3) {
+        GtkWindow *window = amber_gtk_build_window(gtk, parts[1], parts[2]);
+        if (window != NULL) {
+            gtk_window_present(window);
+            *out = made_window_root(gtk, window, path, path_length);
+        }
+    }
+    g_strfreev(parts);
     return AMBER_OK;
 }

@@ -119,7 +119,8 @@ typedef GtkWindow *(*AmberGtkWindowMaker)(GtkApplication *app, void *ctx);
 /**
  * Registers the maker of the window named `name`, so that this window, when it was open at the
  * save, is made again at restoration (Amber's restoration class, R10 step 1), then restored like
- * any other window. A maker typically builds it from a GtkBuilder .ui file and presents it, as
+ * any other window. (A window built from a .ui file can come back without a maker: see
+ * amber_gtk_build_window().) A maker typically builds it from a GtkBuilder .ui file and presents it, as
  * the host's own "open" action does.
  *
  * @param gtk the adapter; call before amber_gtk_restore().
@@ -127,6 +128,35 @@ typedef GtkWindow *(*AmberGtkWindowMaker)(GtkApplication *app, void *ctx);
  * @return AMBER_OK; AMBER_DUPLICATE for a name registered already; AMBER_INVALID_ARGUMENT.
  */
 int amber_gtk_register_window(AmberGtk *gtk, const char *name, AmberGtkWindowMaker make, void *ctx);
+
+/** Called on a window amber_gtk_build_window() built, with its builder, before it is shown: the
+ *  host connects its signals and opts content in there, as for a window it builds itself. */
+typedef void (*AmberGtkBuilt)(GtkWindow *window, GtkBuilder *builder, void *ctx);
+
+/**
+ * Registers a GtkBuilder .ui file under a short name, for windows made on demand from it with
+ * amber_gtk_build_window(). Such a window that was open at the save is built again from the same
+ * file and object id at restoration: a blueprint (Amber's R10 step 4, GtkBuilder files being
+ * UIKit's storyboards). Only registered files are ever read: the archive names the file by its
+ * short name.
+ *
+ * @param gtk the adapter; call before amber_gtk_restore().
+ * @param name the file's short name (copied), without '/'.
+ * @param path the .ui file (copied).
+ * @param built called on every window built from the file; may be NULL.
+ * @return AMBER_OK; AMBER_DUPLICATE for a name registered already; AMBER_INVALID_ARGUMENT.
+ */
+int amber_gtk_register_ui_file(AmberGtk *gtk, const char *name, const char *path, AmberGtkBuilt built, void *ctx);
+
+/**
+ * Builds the window `object_id` of the .ui file registered as `name`, adds it to the
+ * application and calls the file's `built` callback; the host presents it. The window remembers
+ * where it came from, so that it comes back at the next launch if it is open at the save.
+ *
+ * @return the window, or NULL (a line on stderr says why: no such file registered, a file that
+ *         does not build, no window with that id).
+ */
+GtkWindow *amber_gtk_build_window(AmberGtk *gtk, const char *name, const char *object_id);
 
 /** The host's own state of a widget, written and read beside its standard state. Keys are the
  *  host's (not "gtk.*", nor Amber's reserved ones). Return AMBER_OK or a code. */

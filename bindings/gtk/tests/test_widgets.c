@@ -22,6 +22,32 @@
 static const char *mode;
 static int failures;
 static char host_value[64] = "";
+static int built_calls;
+
+/* The built callback of the windows built from notes.ui: opts the check box's content in. */
+static void on_built(GtkWindow *window, GtkBuilder *builder, void *ctx) {
+    (void)window;
+    (void)ctx;
+    built_calls++;
+    amber_gtk_keep_content(GTK_WIDGET(gtk_builder_get_object(builder, "spellcheck")), TRUE);
+}
+
+static GtkWindow *window_named(GtkApplication *app, const char *name) {
+    for (GList *l = gtk_application_get_windows(app); l != NULL; l = l->next)
+        if (strcmp(gtk_widget_get_name(l->data), name) == 0 ||
+            g_strcmp0(gtk_buildable_get_buildable_id(GTK_BUILDABLE(l->data)), name) == 0)
+            return l->data;
+    return NULL;
+}
+
+static GtkWidget *child_named(GtkWidget *widget, const char *name) {
+    if (g_strcmp0(gtk_buildable_get_buildable_id(GTK_BUILDABLE(widget)), name) == 0) return widget;
+    for (GtkWidget *child = gtk_widget_get_first_child(widget); child; child = gtk_widget_get_next_sibling(child)) {
+        GtkWidget *found = child_named(child, name);
+        if (found != NULL) return found;
+    }
+    return NULL;
+}
 
 typedef struct Widgets {
     GtkWidget *window, *stack, *expander, *spin, *toggle, *check_button, *unkept, *drop, *entry;
@@ -88,6 +114,10 @@ static void check_restored(GtkApplication *app) {
     expect(strcmp(host_value, "150%") == 0, "the host's own coding beside the standard state");
     expect(gtk_single_selection_get_selected(GTK_SINGLE_SELECTION(w.column_selection)) == 1,
            "GtkColumnView: the selected row");
+    GtkWindow *prefs = window_named(app, "prefs");
+    expect(prefs != NULL && gtk_widget_get_visible(GTK_WIDGET(prefs)) && built_calls == 1 &&
+               gtk_check_button_get_active(GTK_CHECK_BUTTON(child_named(GTK_WIDGET(prefs), "spellcheck"))),
+           "a window built from a .ui file: built again from its blueprint, its state restored");
     g_application_quit(G_APPLICATION(app));
 }
 
@@ -151,6 +181,7 @@ static void activate(GtkApplication *app) {
     amber_gtk_set_item_identifier(grid, "string");
     amber_gtk_set_coding(expander, host_encode, host_decode, NULL);
     AmberGtk *gtk = amber_gtk_from_application(app);
+    amber_gtk_register_ui_file(gtk, "notes", NOTES_UI, on_built, NULL);
     w = (Widgets){window, stack, expander, spin, toggle, check_button, unkept, drop, entry,
                   GTK_SELECTION_MODEL(selection), GTK_SELECTION_MODEL(rows)};
 
@@ -169,6 +200,11 @@ static void activate(GtkApplication *app) {
         gtk_selection_model_select_item(GTK_SELECTION_MODEL(selection), 3, TRUE);
         gtk_selection_model_select_item(GTK_SELECTION_MODEL(selection), 7, FALSE);
         gtk_selection_model_select_item(GTK_SELECTION_MODEL(rows), 1, TRUE);
+        GtkWindow *prefs = amber_gtk_build_window(gtk, "notes", "prefs");
+        expect(prefs != NULL && built_calls == 1, "save: a window built from a registered .ui file");
+        gtk_window_present(prefs);
+        gtk_check_button_set_active(GTK_CHECK_BUTTON(child_named(GTK_WIDGET(prefs), "spellcheck")), TRUE);
+        expect(amber_gtk_build_window(gtk, "elsewhere", "prefs") == NULL, "save: no window from a file not registered");
         expect(amber_gtk_save(gtk) == AMBER_OK, "save: amber_gtk_save succeeds");
         g_application_quit(G_APPLICATION(app));
         return;
