@@ -32,10 +32,10 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 export AMBER_LIBDIR=${AMBER_LIBDIR:-$root/.build-lib/lib}
-# The pixel tolerance of the screenshots: 1,500 of the 480,000 pixels. A focus ring (about 1,100
-# pixels around a check box) is sometimes drawn on one side only, as GTK shows focus rings after
-# keyboard use and the timing of pointer and key events under Xvfb decides; a row selected, a
-# scroll position, a tab or a split that did not come back changes several thousand.
+# The pixel tolerance of the screenshots sits above a focus ring: GTK draws focus rings after
+# keyboard use, and the timing of pointer and key events under Xvfb sometimes leaves the ring
+# around a check box on one side only. A row, a scroll position, a tab or a split that did not
+# come back changes several times more pixels (the commit messages have the figures).
 tolerance=${GTK_PIXEL_TOLERANCE:-1500}
 
 for tool in Xvfb xdotool import compare dbus-run-session pkg-config; do
