@@ -57,6 +57,7 @@ struct AmberGtk {
     gboolean quitting;
     /* Windows made on demand at restoration, presented again once the host presented its own. */
     GPtrArray *made_windows;
+    guint present_source;
     /* Scroll positions still waiting for their widget's layout: no autosave meanwhile. */
     int pending_scrolls;
     guint autosave_source;
@@ -1041,6 +1042,7 @@ static void adapter_free(gpointer data) {
     if (gtk->autosave_source != 0) g_source_remove(gtk->autosave_source);
     if (gtk->sigterm_source != 0) g_source_remove(gtk->sigterm_source);
     if (gtk->sigint_source != 0) g_source_remove(gtk->sigint_source);
+    if (gtk->present_source != 0) g_source_remove(gtk->present_source);
     g_hash_table_unref(gtk->windows);
     g_hash_table_unref(gtk->makers);
     g_hash_table_unref(gtk->ui_files);
@@ -1136,13 +1138,17 @@ static void focus_restored(gpointer key, gpointer value, gpointer data) {
 /* Presents the windows made on demand again, after the host presented its own: a dialog that
  * was open in front of its window is in front again (also without a window manager). */
 static gboolean present_made_windows(gpointer data) {
-    GPtrArray *windows = data;
-    for (guint i = 0; i < windows->len; i++) {
-        GtkWindow *window = windows->pdata[i];
-        if (gtk_widget_get_visible(GTK_WIDGET(window))) gtk_window_present(window);
+    AmberGtk *gtk = data;
+    for (guint i = 0; i < gtk->made_windows->len; i++) {
+        GtkWindow *window = gtk->made_windows->pdata[i];
+        if (!gtk_widget_get_visible(GTK_WIDGET(window))) continue;
+        gtk_window_present(window);
+        /* Presenting may hide the focus ring again: show it as it was. */
+        WindowEntry *w = g_hash_table_lookup(gtk->windows, window);
+        if (w != NULL && w->focus_visible) gtk_window_set_focus_visible(window, TRUE);
     }
-    g_ptr_array_set_size(windows, 0);
-    g_ptr_array_unref(windows);
+    g_ptr_array_set_size(gtk->made_windows, 0);
+    gtk->present_source = 0;
     return G_SOURCE_REMOVE;
 }
 
@@ -1165,7 +1171,7 @@ int amber_gtk_restore(AmberGtk *gtk, amber_report **out_report) {
     }
     report_lines(report);
     g_hash_table_foreach(gtk->windows, focus_restored, NULL);
-    if (gtk->made_windows->len > 0) g_idle_add(present_made_windows, g_ptr_array_ref(gtk->made_windows));
+    if (gtk->made_windows->len > 0) gtk->present_source = g_idle_add(present_made_windows, gtk);
     if (out_report != NULL) *out_report = report;
     else amber_report_free(report);
     return AMBER_OK;

@@ -33,7 +33,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 export AMBER_LIBDIR=${AMBER_LIBDIR:-$root/.build-lib/lib}
 # The pixel tolerance of the screenshots sits above a focus ring: GTK draws focus rings after
-# keyboard use, and the timing of pointer and key events under Xvfb sometimes leaves the ring
+# keyboard use, and the timing of pointer and key events under Xvfb can leave the ring
 # around a check box on one side only. A row, a scroll position, a tab or a split that did not
 # come back changes several times more pixels (the commit messages have the figures).
 tolerance=${GTK_PIXEL_TOLERANCE:-1500}
