@@ -91,6 +91,9 @@ typedef struct ViewEntry {
     int64_t *selected;
     amber_index_path *selected_paths;
     char *item_identifier;
+    int64_t first_visible;
+    /* A list's first visible item at the save (its "gtk.first-visible" key), -1 if none. */
+    int64_t saved_first_visible;
 } ViewEntry;
 
 typedef struct Coding {
@@ -213,9 +216,20 @@ typedef struct PendingScroll {
     GtkWidget *widget;
     GtkAdjustment *adjustment;
     double value;
+    /* A list whose first visible item moved: scrolled by `rows_shift` rows more, a row's height
+     * being the content's over its `rows` rows once laid out. 0: `value` as it is. */
+    double rows_shift;
+    guint rows;
     guint tick;
     guint timeout;
 } PendingScroll;
+
+/* The value a pending scroll is to take now. */
+static double pending_target(const PendingScroll *pending) {
+    if (pending->rows_shift == 0 || pending->rows == 0) return pending->value;
+    double row = gtk_adjustment_get_upper(pending->adjustment) / pending->rows;
+    return MAX(0, pending->value + pending->rows_shift * row);
+}
 
 static gboolean content_fits(GtkAdjustment *adjustment, double value) {
     return gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment) >= value - 0.5;
@@ -234,30 +248,42 @@ static void pending_scroll_free(gpointer data) {
 static gboolean on_scroll_tick(GtkWidget *widget, GdkFrameClock *clock, gpointer data) {
     (void)clock;
     PendingScroll *pending = data;
-    if (gtk_widget_get_height(widget) <= 0 || !content_fits(pending->adjustment, pending->value)) return G_SOURCE_CONTINUE;
-    gtk_adjustment_set_value(pending->adjustment, pending->value);
+    double target = pending_target(pending);
+    if (gtk_widget_get_height(widget) <= 0 || gtk_adjustment_get_upper(pending->adjustment) <= 0) return G_SOURCE_CONTINUE;
+    /* A list's item that moved near the end may not be scrollable to the top: as far as it goes. */
+    if (!content_fits(pending->adjustment, target) && pending->rows_shift == 0) return G_SOURCE_CONTINUE;
+    gtk_adjustment_set_value(pending->adjustment, target);
     return G_SOURCE_REMOVE;
 }
 
 static gboolean on_scroll_expired(gpointer data) {
     PendingScroll *pending = data;
     pending->timeout = 0;
-    gtk_adjustment_set_value(pending->adjustment, pending->value);
+    gtk_adjustment_set_value(pending->adjustment, pending_target(pending));
     gtk_widget_remove_tick_callback(pending->widget, pending->tick); /* frees pending */
     return G_SOURCE_REMOVE;
 }
 
-/* Scrolls `widget`'s `adjustment` to `value` once the widget is laid out (see above). */
-static void scroll_when_laid_out(AmberGtk *gtk, GtkWidget *widget, GtkAdjustment *adjustment, double value) {
+/* Scrolls `widget`'s `adjustment` to `value`, and `rows_shift` rows of `rows` further, once the
+ * widget is laid out (see above). */
+static void scroll_rows_when_laid_out(AmberGtk *gtk, GtkWidget *widget, GtkAdjustment *adjustment, double value,
+                                      double rows_shift, guint rows) {
     if (adjustment == NULL) return;
     PendingScroll *pending = g_new0(PendingScroll, 1);
     pending->gtk = gtk;
     pending->widget = g_object_ref(widget);
     pending->adjustment = g_object_ref(adjustment);
     pending->value = value;
+    pending->rows_shift = rows_shift;
+    pending->rows = rows;
     gtk->pending_scrolls++;
     pending->timeout = g_timeout_add(PENDING_SCROLL_MS, on_scroll_expired, pending);
     pending->tick = gtk_widget_add_tick_callback(widget, on_scroll_tick, pending, pending_scroll_free);
+}
+
+/* Scrolls `widget`'s `adjustment` to `value` once the widget is laid out (see above). */
+static void scroll_when_laid_out(AmberGtk *gtk, GtkWidget *widget, GtkAdjustment *adjustment, double value) {
+    scroll_rows_when_laid_out(gtk, widget, adjustment, value, 0, 0);
 }
 
 /* ---- the standard state of R17 view kinds (accessors) -------------------------------------- */
@@ -279,9 +305,24 @@ static int scroll_apply(amber_object *view, const amber_view_state *state, void 
     if (entry->widget == NULL || !(state->fields & AMBER_VIEW_FIELD_CONTENT_OFFSET)) return AMBER_OK;
     GtkScrolledWindow *scrolled = GTK_SCROLLED_WINDOW(entry->widget);
     AmberGtk *gtk = entry->window->gtk;
+    /* A named list inside restores the same adjustments itself, by its first visible item. */
+    GtkWidget *child = gtk_scrolled_window_get_child(scrolled);
+    if (child != NULL && is_list(child) && widget_name(child) != NULL) return AMBER_OK;
     scroll_when_laid_out(gtk, entry->widget, gtk_scrolled_window_get_hadjustment(scrolled), state->content_offset.x);
     scroll_when_laid_out(gtk, entry->widget, gtk_scrolled_window_get_vadjustment(scrolled), state->content_offset.y);
     return AMBER_OK;
+}
+
+/* The position of a list's first visible item, or -1 for an empty list: GTK 4.8 has no call for
+ * it, so it is the row the scroll position falls in, rows taken as equally high (the content's
+ * height over their number, as the list itself estimates the rows it has not measured). */
+static int64_t list_first_visible(GtkWidget *list) {
+    GtkSelectionModel *model = list_model(list);
+    GtkAdjustment *v = gtk_scrollable_get_vadjustment(GTK_SCROLLABLE(list));
+    guint n = model != NULL ? g_list_model_get_n_items(G_LIST_MODEL(model)) : 0;
+    if (n == 0 || v == NULL || gtk_adjustment_get_upper(v) <= 0) return -1;
+    int64_t first = (int64_t)(gtk_adjustment_get_value(v) / (gtk_adjustment_get_upper(v) / n));
+    return CLAMP(first, 0, (int64_t)n - 1);
 }
 
 static int list_read(amber_object *view, amber_view_state *state, void *ctx) {
@@ -296,6 +337,12 @@ static int list_read(amber_object *view, amber_view_state *state, void *ctx) {
 
     GtkSelectionModel *model = list_model(entry->widget);
     if (model == NULL) return AMBER_OK;
+    entry->first_visible = list_first_visible(entry->widget);
+    if (entry->first_visible >= 0) {
+        state->first_visible_item.indexes = &entry->first_visible;
+        state->first_visible_item.length = 1;
+        state->fields |= AMBER_VIEW_FIELD_FIRST_VISIBLE_ITEM;
+    }
     GtkBitset *selection = gtk_selection_model_get_selection(model);
     uint64_t count = gtk_bitset_get_size(selection);
     if (count > MAX_SELECTED) count = MAX_SELECTED;
@@ -340,8 +387,16 @@ static int list_apply(amber_object *view, const amber_view_state *state, void *c
     if (state->fields & AMBER_VIEW_FIELD_CONTENT_OFFSET) {
         GtkScrollable *scrollable = GTK_SCROLLABLE(entry->widget);
         AmberGtk *gtk = entry->window->gtk;
+        /* The first visible item moved (found by its identifier at another position, R18): the
+         * list scrolls by as many rows, so that the same item is at the top. */
+        double shift = 0;
+        guint rows = model != NULL ? g_list_model_get_n_items(G_LIST_MODEL(model)) : 0;
+        if ((state->fields & AMBER_VIEW_FIELD_FIRST_VISIBLE_ITEM) && state->first_visible_item.length == 1 &&
+            entry->saved_first_visible >= 0)
+            shift = (double)(state->first_visible_item.indexes[0] - entry->saved_first_visible);
         scroll_when_laid_out(gtk, entry->widget, gtk_scrollable_get_hadjustment(scrollable), state->content_offset.x);
-        scroll_when_laid_out(gtk, entry->widget, gtk_scrollable_get_vadjustment(scrollable), state->content_offset.y);
+        scroll_rows_when_laid_out(gtk, entry->widget, gtk_scrollable_get_vadjustment(scrollable), state->content_offset.y,
+                                  shift, rows);
     }
     return AMBER_OK;
 }
@@ -496,6 +551,10 @@ static int view_encode(amber_object *object, amber_coder *coder, void *ctx) {
         check(amber_coder_encode_int64(coder, "gtk.position", gtk_paned_get_position(GTK_PANED(widget))), &rc);
     } else if (GTK_IS_EXPANDER(widget)) {
         check(amber_coder_encode_bool(coder, "gtk.expanded", gtk_expander_get_expanded(GTK_EXPANDER(widget))), &rc);
+    } else if (is_list(widget)) {
+        /* Its position at the save, beside the identifier Amber keeps for it (R17, R18). */
+        int64_t first = list_first_visible(widget);
+        if (first >= 0) check(amber_coder_encode_int64(coder, "gtk.first-visible", first), &rc);
     } else if (GTK_IS_TEXT_VIEW(widget)) {
         GtkScrollable *scrollable = GTK_SCROLLABLE(widget);
         GtkAdjustment *v = gtk_scrollable_get_vadjustment(scrollable), *h = gtk_scrollable_get_hadjustment(scrollable);
@@ -561,6 +620,10 @@ static int view_decode(amber_object *object, amber_decoder *decoder, void *ctx) 
     } else if (GTK_IS_PANED(widget)) {
         if (amber_decoder_decode_int64(&number, decoder, "gtk.position") == AMBER_OK && number >= 0 && number <= G_MAXINT)
             gtk_paned_set_position(GTK_PANED(widget), (int)number);
+    } else if (is_list(widget)) {
+        entry->saved_first_visible = -1;
+        if (amber_decoder_decode_int64(&number, decoder, "gtk.first-visible") == AMBER_OK && number >= 0)
+            entry->saved_first_visible = number;
     } else if (GTK_IS_EXPANDER(widget)) {
         if (amber_decoder_decode_bool(&flag, decoder, "gtk.expanded") == AMBER_OK)
             gtk_expander_set_expanded(GTK_EXPANDER(widget), flag != 0);
@@ -708,6 +771,7 @@ static void add_view(WindowEntry *w, GtkWidget *widget, const char *identifier) 
     entry->widget = widget;
     entry->identifier = g_strdup(identifier);
     entry->seen = TRUE;
+    entry->saved_first_visible = -1;
     g_object_add_weak_pointer(G_OBJECT(widget), (gpointer *)&entry->widget);
     amber_object_callbacks callbacks = AMBER_OBJECT_CALLBACKS_INIT;
     callbacks.encode = view_encode;

@@ -24,10 +24,11 @@
  * keys, named "gtk.*"):
  *   GtkWindow                   default size, maximized, fullscreen
  *   GtkScrolledWindow           its adjustments (R17 scroll view: content offset)
- *   GtkListView, GtkColumnView  selection and scroll (R17 table); the selected items by model
- *                               identifier (R18) when the host names the item property that holds
- *                               one (amber_gtk_set_item_identifier()), so a moved row is still
- *                               selected and a deleted one is dropped and reported
+ *   GtkListView, GtkColumnView  selection, scroll and first visible item (R17 table); the selected
+ *                               items and the first visible one by model identifier (R18) when the
+ *                               host names the item property that holds one
+ *                               (amber_gtk_set_item_identifier()), so a moved row is still selected
+ *                               and still at the top, and a deleted one is dropped and reported
  *   GtkGridView                 the same (R17 collection)
  *   GtkEditable                 cursor and selection (R17 text field); the text only if the host
  *                               opts in (amber_gtk_keep_content())

@@ -212,16 +212,23 @@ compare_runs sigkill "$before" "$work/before-kill.png"
 selected=$(field "$before" selected)
 
 # ---- 4. notes moved and deleted between runs (the first end by SIGINT, as Ctrl+C) -----------
+top=$(field "$(last_state)" 'list top')
 kill -INT "$(app_child)"
 check "SIGINT: the demo quits" wait_exit
+launch --rotate 5
+check "moved: after five notes moved from the end to the top, the same note ($selected) is selected" \
+    test "$(field "$(last_state)" selected)" = "$selected"
+check "moved: the same note ($top) is at the top of the list (the first visible item, by identifier)" \
+    test "$(field "$(state_now)" 'list top')" = "$top"
+kill -TERM "$(app_child)"; wait_exit
 launch --reverse
-check "moved: after the notes were reordered, the same note ($selected) is selected" \
+check "moved: after the notes were reversed, the same note ($selected) is selected" \
     test "$(field "$(last_state)" selected)" = "$selected"
 kill -TERM "$(app_child)"; wait_exit
 launch --drop "$selected"
 check "deleted: after the selected note was deleted, no note is selected" test "$(field "$(last_state)" selected)" = none
 check "deleted: a report line says the saved item is no longer in the list" \
-    grep -q 'amber-gtk: main/split/sidebar/notes: 1 saved item(s) no longer in the list' "$err"
+    grep -q 'amber-gtk: main/split/sidebar/notes: [12] saved item(s) no longer in the list' "$err"
 check "deleted: the rest still came back (the typed text)" grep -q 'buy milk and' <<<"$(last_state)"
 
 # ---- 5. no crash, no hang ------------------------------------------------------------------

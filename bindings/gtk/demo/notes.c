@@ -7,13 +7,14 @@
  * the app as it would be without Amber (bindings/gtk/count-amber-lines.sh counts the marked
  * lines and checks that no other line calls Amber).
  *
- *   amber-notes [--print-state] [--rows N] [--reverse] [--drop TITLE] [--ui FILE] [--startup-time]
+ *   amber-notes [--print-state] [--rows N] [--reverse] [--rotate N] [--drop TITLE] [--ui FILE] [--startup-time]
  *
  *   --print-state   prints the interface's state once restored and settled, and again on
  *                   SIGUSR1 (the tests compare the two); also turns off the cursor's blinking and
  *                   animations, so that screenshots are stable
  *   --rows N        N notes (40 by default)
  *   --reverse       the notes in reverse order (the notes moved since the last run)
+ *   --rotate N      the last N notes first, the others N rows down (moved, too)
  *   --drop TITLE    without the note TITLE (deleted since the last run)
  *   --ui FILE       the interface from FILE instead of notes.ui (another version of the app)
  *   --startup-time  prints the time from start to each of the first three frames drawn and the
@@ -37,6 +38,7 @@ static gboolean print_state;
 static gboolean startup_time;
 static gboolean reverse_notes;
 static int rows = 40;
+static int rotate;
 static char *drop_title;
 static char *ui_file = NOTES_UI;
 static gint64 start_time;
@@ -49,7 +51,7 @@ static const char *const subjects[] = {"Groceries", "Meeting", "Books", "Garden"
 static GtkStringList *make_notes(void) {
     GtkStringList *list = gtk_string_list_new(NULL);
     for (int i = 0; i < rows; i++) {
-        int k = reverse_notes ? rows - 1 - i : i;
+        int k = reverse_notes ? rows - 1 - i : (i + rows - rotate % rows) % rows;
         char *title = g_strdup_printf("%s %03d", subjects[k % G_N_ELEMENTS(subjects)], k + 1);
         if (drop_title == NULL || strcmp(title, drop_title) != 0) gtk_string_list_append(list, title);
         g_free(title);
@@ -162,7 +164,16 @@ static void print_interface(GtkApplication *app) {
     const char *title = selected_title(selection);
     printf("state: selected %s\n", title != NULL ? title : "none");
     GtkScrolledWindow *sidebar = GTK_SCROLLED_WINDOW(find_named(root, "sidebar"));
-    printf("state: list scroll %.0f\n", gtk_adjustment_get_value(gtk_scrolled_window_get_vadjustment(sidebar)));
+    GtkAdjustment *scroll = gtk_scrolled_window_get_vadjustment(sidebar);
+    printf("state: list scroll %.0f\n", gtk_adjustment_get_value(scroll));
+    /* The note at the top: the row the scroll position falls in (the rows are equally high). */
+    guint n = g_list_model_get_n_items(G_LIST_MODEL(selection));
+    if (n > 0 && gtk_adjustment_get_upper(scroll) > 0) {
+        guint top = (guint)(gtk_adjustment_get_value(scroll) / (gtk_adjustment_get_upper(scroll) / n));
+        GtkStringObject *note = g_list_model_get_item(G_LIST_MODEL(selection), MIN(top, n - 1));
+        printf("state: list top %s\n", gtk_string_object_get_string(note));
+        g_object_unref(note);
+    }
     GtkNotebook *tabs = GTK_NOTEBOOK(find_named(root, "tabs"));
     printf("state: tab %s\n", gtk_notebook_get_tab_label_text(tabs, gtk_notebook_get_nth_page(tabs, gtk_notebook_get_current_page(tabs))));
     printf("state: split %d\n", gtk_paned_get_position(GTK_PANED(find_named(root, "split"))));
@@ -285,6 +296,7 @@ int main(int argc, char **argv) {
         {"print-state", 0, 0, G_OPTION_ARG_NONE, &print_state, "Print the interface's state", NULL},
         {"rows", 0, 0, G_OPTION_ARG_INT, &rows, "Number of notes", "N"},
         {"reverse", 0, 0, G_OPTION_ARG_NONE, &reverse_notes, "The notes in reverse order", NULL},
+        {"rotate", 0, 0, G_OPTION_ARG_INT, &rotate, "The last N notes first", "N"},
         {"drop", 0, 0, G_OPTION_ARG_STRING, &drop_title, "Leave out the note TITLE", "TITLE"},
         {"ui", 0, 0, G_OPTION_ARG_FILENAME, &ui_file, "The interface (another version of notes.ui)", "FILE"},
         {"startup-time", 0, 0, G_OPTION_ARG_NONE, &startup_time, "Print the start-up time and exit", NULL},
