@@ -2,8 +2,8 @@
  * amber-gtk.c — libamber-gtk: the GTK 4 adapter of Amber (see amber-gtk.h for what it does).
  *
  * How GTK maps onto Amber's objects:
- *   - a named window is a root controller (class: the window's type name), its identifier the
- *     window's name; its own state (size, maximized, fullscreen, the focused widget) is written
+ *   - a window is a root controller (class: the window's type name), its identifier the
+ *     window's name, else its type's name; its own state (size, maximized, fullscreen, the focused widget) is written
  *     by its encode callback under "gtk.*" keys;
  *   - each restorable widget inside is a view of that controller whose identifier is the names
  *     of its named ancestors inside the window and its own, joined with '/'. Keeping the views
@@ -885,13 +885,19 @@ static void window_entry_free(gpointer data) {
     g_free(w);
 }
 
-/* The entry of a named window, made if needed; NULL for a window without a name. */
+/* A window's identifier: its name, else its type's name (a program with one main window need
+ * not name it; two unnamed windows of one type have one path, and the second is left out). */
+static const char *window_name(GtkWindow *window) {
+    const char *name = widget_name(GTK_WIDGET(window));
+    return name != NULL ? name : G_OBJECT_TYPE_NAME(window);
+}
+
+/* The entry of a window, made if needed (NULL if its object cannot be made). */
 static WindowEntry *window_entry(AmberGtk *gtk, GtkWindow *window) {
     WindowEntry *w = g_hash_table_lookup(gtk->windows, window);
-    const char *name = widget_name(GTK_WIDGET(window));
-    if (w != NULL && name != NULL && strcmp(w->name, name) == 0) return w;
+    const char *name = window_name(window);
+    if (w != NULL && strcmp(w->name, name) == 0) return w;
     if (w != NULL) g_hash_table_remove(gtk->windows, window); /* renamed */
-    if (name == NULL) return NULL;
     w = g_new0(WindowEntry, 1);
     w->gtk = gtk;
     w->window = window;

@@ -10,8 +10,9 @@
  *     amber_gtk_restore(gtk, NULL);      (or let the adapter restore after "activate")
  *
  * What takes part:
- *   - every window of the application that has a name (gtk_widget_set_name(), or its GtkBuilder
- *     id) is a root; a window without one is left out;
+ *   - every window of the application is a root, identified by its name (gtk_widget_set_name(),
+ *     or its GtkBuilder id), else by its type's name ("GtkApplicationWindow": a program with one
+ *     main window need not name it; of two unnamed windows of one type, the second is left out);
  *   - inside it, every widget with a name (or a GtkBuilder id) whose type has standard state
  *     (below), or that the host gave its own coding (amber_gtk_set_coding()), is restorable;
  *   - its restoration path is the window's name, then the names of its named ancestors and its

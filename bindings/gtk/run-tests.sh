@@ -147,7 +147,7 @@ for mode in save check auto; do
     fi
 done
 check "widget types: two widgets with one path, the second left out with a line on stderr" \
-    grep -q '^amber-gtk: not saved: widgets/box/twin: ' "$work/widgets.err"
+    grep -q '^amber-gtk: not saved: GtkApplicationWindow/box/twin: ' "$work/widgets.err"
 
 # ---- 1. close ------------------------------------------------------------------------------
 launch

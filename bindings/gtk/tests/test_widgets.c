@@ -128,7 +128,7 @@ static gboolean check_restored_later(gpointer app) {
 
 static void activate(GtkApplication *app) {
     gboolean check = strcmp(mode, "save") != 0; /* check and auto: the items reversed */
-    GtkWidget *window = named(gtk_application_window_new(app), "widgets");
+    GtkWidget *window = gtk_application_window_new(app); /* unnamed: its type's name stands for it */
     GtkWidget *box = named(gtk_box_new(GTK_ORIENTATION_VERTICAL, 4), "box");
     gtk_window_set_child(GTK_WINDOW(window), box);
 
