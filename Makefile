@@ -3,6 +3,7 @@
 #   make                                   builds the library and the `amber` command (release)
 #   make install [PREFIX=/usr/local] [DESTDIR=]
 #   make uninstall [PREFIX=/usr/local] [DESTDIR=]
+#   make gtk, make install-gtk, make uninstall-gtk   the GTK 4 adapter (at the end of this file)
 #
 # install puts in $(DESTDIR)$(PREFIX):
 #   lib/libamber.so.X.Y.Z (stripped, SONAME libamber.so.X) and the symlinks libamber.so.X and
@@ -81,3 +82,18 @@ uninstall:
 	cd "$(DESTDIR)$(INCLUDEDIR)/amber" 2>/dev/null && rm -f $(notdir $(HEADERS)) || true
 	rm -f "$(DESTDIR)$(PKGCONFIGDIR)/amber.pc" "$(DESTDIR)$(BINDIR)/amber"
 	-rmdir "$(DESTDIR)$(INCLUDEDIR)/amber" 2>/dev/null || true
+
+# The GTK 4 adapter, libamber-gtk (bindings/gtk; needs libgtk-4-dev): built and installed on
+# request, so that the library's build does not need GTK.
+#   make gtk                      the adapter and its demo, against the library built here
+#   make install-gtk [PREFIX=] [DESTDIR=]    lib/libamber-gtk.so.*, include/amber-gtk.h,
+#                                 lib/pkgconfig/amber-gtk.pc (Requires: amber gtk4)
+.PHONY: gtk install-gtk uninstall-gtk
+GTK_MAKE = $(MAKE) -C bindings/gtk AMBER_LIBDIR=$(CURDIR)/.build-lib/lib PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" \
+	LIBDIR="$(LIBDIR)" INCLUDEDIR="$(INCLUDEDIR)" PKGCONFIGDIR="$(PKGCONFIGDIR)"
+gtk: $(LIB_BUILT)
+	$(GTK_MAKE)
+install-gtk: gtk
+	$(GTK_MAKE) install
+uninstall-gtk:
+	$(GTK_MAKE) uninstall

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Installs what Amber needs beyond the Swift toolchain, once: Debian's libffi-dev (ctypes'
 # callbacks run on libffi; the Python binding needs it), python3, make, pkgconf and binutils
-# (make install, pkg-config, strip and readelf), and the Python tools of the binding's tests. The only script that installs anything. Safe to run again.
-# The Tkinter adapter's tests in real windows (bindings/tk/run-tests.sh) need python3-tk, Xvfb,
-# xdotool and ImageMagick (import, compare).
+# (make install, pkg-config, strip and readelf), and the Python tools of the binding's tests; for
+# the toolkit adapters and their real-window tests, GTK 4's headers (libgtk-4-dev), Tkinter
+# (python3-tk), an X server without a screen (xvfb), real input events (xdotool), screenshots
+# (imagemagick) and a session bus for GTK (dbus). The only script that installs anything. Safe to
+# run again.
 set -euo pipefail
 need=()
-for pkg in libffi-dev python3 make pkgconf binutils python3-tk xvfb xdotool imagemagick; do
+for pkg in libffi-dev python3 make pkgconf binutils libgtk-4-dev python3-tk xvfb xdotool imagemagick dbus; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 if ((${#need[@]})); then

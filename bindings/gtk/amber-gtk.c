@@ -1,0 +1,1385 @@
+/*
+ * amber-gtk.c — libamber-gtk: the GTK 4 adapter of Amber (see amber-gtk.h for what it does).
+ *
+ * How GTK maps onto Amber's objects:
+ *   - a window is a root controller (class: the window's type name), its identifier the
+ *     window's name, else its type's name; its own state (size, maximized, fullscreen, the focused widget) is written
+ *     by its encode callback under "gtk.*" keys;
+ *   - each restorable widget inside is a view of that controller whose identifier is the names
+ *     of its named ancestors inside the window and its own, joined with '/'. Keeping the views
+ *     flat under their window lets Amber find the views of a window made on demand among its
+ *     restored controller's views (R10 step 3) without any lookup of ours;
+ *   - the widget types of an R17 view kind get accessors (scrolled windows, lists, editables,
+ *     text views); the others keep their state through the view's encode and decode callbacks.
+ *
+ * The objects follow the widgets: before every save and at restoration the adapter walks each
+ * window's widgets, makes the objects of new named widgets and frees those of widgets that went
+ * away or were renamed.
+ */
+#include "amber-gtk.h"
+
+#include <glib-unix.h>
+#include <signal.h>
+#include <string.h>
+
+#define ADAPTER_KEY "amber-gtk-adapter"
+#define KEEP_CONTENT_KEY "amber-gtk-keep-content"
+#define ITEM_ID_KEY "amber-gtk-item-identifier"
+#define CODING_KEY "amber-gtk-coding"
+#define HOOKED_KEY "amber-gtk-hooked"
+#define CLOSED_KEY "amber-gtk-closed"
+#define CLASS_PREFIX "AmberGtkWindow:"
+#define BLUEPRINT_KEY "amber-gtk-blueprint"
+/* The blueprint factory of windows built from registered .ui files: blueprint ids are
+ * "AmberGtkBuilder/<file's short name>/<object id>". */
+#define BUILDER_FACTORY "AmberGtkBuilder"
+
+/* How long the program must be idle after a change before the adapter saves it. */
+#define AUTOSAVE_DELAY_MS 1000
+/* How long a scroll position waits for its widget to be laid out large enough to take it. */
+#define PENDING_SCROLL_MS 3000
+/* Amber's bound on the selected items of a view (R17). */
+#define MAX_SELECTED ((size_t)1 << 20)
+
+typedef struct WindowEntry WindowEntry;
+
+struct AmberGtk {
+    amber_engine *engine;
+    GtkApplication *app;
+    /* GtkWindow* -> WindowEntry*, the named windows taking part. */
+    GHashTable *windows;
+    /* Names registered with amber_gtk_register_window(). */
+    GHashTable *makers;
+    /* Short name -> UiFile*, registered with amber_gtk_register_ui_file(). */
+    GHashTable *ui_files;
+    gboolean restored;
+    gboolean restoring;
+    gboolean quitting;
+    /* Windows made on demand at restoration, presented again once the host presented its own. */
+    GPtrArray *made_windows;
+    guint present_source;
+    /* Scroll positions still waiting for their widget's layout: no autosave meanwhile. */
+    int pending_scrolls;
+    guint autosave_source;
+    guint sigterm_source;
+    guint sigint_source;
+    /* The lines already printed about widgets a save left out: each is printed once. */
+    GHashTable *left_out_lines;
+};
+
+struct WindowEntry {
+    AmberGtk *gtk;
+    GtkWindow *window;
+    amber_object *root;
+    char *name;
+    /* GtkWidget* -> ViewEntry*: the window's restorable widgets. */
+    GHashTable *views;
+    /* The path of the widget to focus once restored (from the archive), or NULL, and whether the
+     * focus was shown (after keyboard use, GTK draws a ring around the focused widget). */
+    char *focus;
+    gboolean focus_visible;
+};
+
+typedef struct ViewEntry {
+    WindowEntry *window;
+    /* Weak: NULL once the widget is finalized. */
+    GtkWidget *widget;
+    amber_object *object;
+    char *identifier;
+    gboolean seen;
+    /* Kept for Amber while an accessor returns (it copies them then). */
+    int64_t *selected;
+    amber_index_path *selected_paths;
+    char *item_identifier;
+    int64_t first_visible;
+    /* A list's first visible item at the save (its "gtk.first-visible" key), -1 if none. */
+    int64_t saved_first_visible;
+} ViewEntry;
+
+typedef struct Coding {
+    AmberGtkEncode encode;
+    AmberGtkDecode decode;
+    void *ctx;
+} Coding;
+
+typedef struct UiFile {
+    char *path;
+    AmberGtkBuilt built;
+    void *ctx;
+} UiFile;
+
+typedef struct Maker {
+    AmberGtk *gtk;
+    AmberGtkWindowMaker make;
+    void *ctx;
+} Maker;
+
+static void request_autosave(AmberGtk *gtk);
+static int save(AmberGtk *gtk, const char *why);
+
+/* ---- names and paths ------------------------------------------------------------------------ */
+
+/* The widget's name: the one set with gtk_widget_set_name(), else its GtkBuilder id, else NULL
+ * (gtk_widget_get_name() answers the type name for a widget that has none). */
+static const char *widget_name(GtkWidget *widget) {
+    const char *name = gtk_widget_get_name(widget);
+    if (name != NULL && name[0] != '\0' && strcmp(name, G_OBJECT_TYPE_NAME(widget)) != 0) return name;
+    const char *id = gtk_buildable_get_buildable_id(GTK_BUILDABLE(widget));
+    /* GtkBuilder names the objects the .ui file left without an id "___object_N___". */
+    if (id == NULL || id[0] == '\0' || g_str_has_prefix(id, "___object_")) return NULL;
+    return id;
+}
+
+/* The path of `widget` inside `window`: the names of its named ancestors and its own, joined with
+ * '/' (newly allocated), or NULL when none of them has a name. */
+static char *widget_path(GtkWindow *window, GtkWidget *widget) {
+    GString *path = NULL;
+    for (; widget != NULL && widget != GTK_WIDGET(window); widget = gtk_widget_get_parent(widget)) {
+        const char *name = widget_name(widget);
+        if (name == NULL) continue;
+        if (path == NULL) path = g_string_new(name);
+        else {
+            g_string_prepend_c(path, '/');
+            g_string_prepend(path, name);
+        }
+    }
+    return path != NULL ? g_string_free(path, FALSE) : NULL;
+}
+
+/* The widget at `path` under `parent` (whose own path is `prefix`), or NULL. */
+static GtkWidget *widget_at_path(GtkWidget *parent, const char *prefix, const char *path) {
+    for (GtkWidget *child = gtk_widget_get_first_child(parent); child != NULL; child = gtk_widget_get_next_sibling(child)) {
+        const char *name = widget_name(child);
+        char *here = name == NULL ? g_strdup(prefix) : prefix[0] ? g_strconcat(prefix, "/", name, NULL) : g_strdup(name);
+        GtkWidget *found = NULL;
+        if (name != NULL && strcmp(here, path) == 0) found = child;
+        else if (g_str_has_prefix(path, here)) found = widget_at_path(child, here, path);
+        g_free(here);
+        if (found != NULL) return found;
+    }
+    return NULL;
+}
+
+static gboolean keeps_content(GtkWidget *widget) {
+    return g_object_get_data(G_OBJECT(widget), KEEP_CONTENT_KEY) != NULL;
+}
+
+static gboolean is_list(GtkWidget *widget) {
+    return GTK_IS_LIST_VIEW(widget) || GTK_IS_COLUMN_VIEW(widget) || GTK_IS_GRID_VIEW(widget);
+}
+
+static gboolean is_toggle(GtkWidget *widget) {
+    return GTK_IS_CHECK_BUTTON(widget) || GTK_IS_TOGGLE_BUTTON(widget) || GTK_IS_SWITCH(widget) ||
+           GTK_IS_DROP_DOWN(widget);
+}
+
+/* The R17 kind of a widget's standard state, or AMBER_VIEW_NONE for those kept by our own keys. */
+static amber_view_kind view_kind(GtkWidget *widget) {
+    if (GTK_IS_LIST_VIEW(widget) || GTK_IS_COLUMN_VIEW(widget)) return AMBER_VIEW_TABLE;
+    if (GTK_IS_GRID_VIEW(widget)) return AMBER_VIEW_COLLECTION;
+    if (GTK_IS_TEXT_VIEW(widget)) return AMBER_VIEW_TEXT_VIEW;
+    if (GTK_IS_EDITABLE(widget)) return AMBER_VIEW_TEXT_FIELD;
+    if (GTK_IS_SCROLLED_WINDOW(widget)) return AMBER_VIEW_SCROLL;
+    return AMBER_VIEW_NONE;
+}
+
+/* Whether a named widget has state to keep. */
+static gboolean is_restorable(GtkWidget *widget) {
+    return view_kind(widget) != AMBER_VIEW_NONE || GTK_IS_NOTEBOOK(widget) || GTK_IS_STACK(widget) ||
+           GTK_IS_PANED(widget) || GTK_IS_EXPANDER(widget) || (is_toggle(widget) && keeps_content(widget)) ||
+           g_object_get_data(G_OBJECT(widget), CODING_KEY) != NULL;
+}
+
+/* Widgets whose children are theirs alone (list rows, an entry's text): not walked into. */
+static gboolean is_leaf(GtkWidget *widget) {
+    return is_list(widget) || GTK_IS_TEXT_VIEW(widget) || GTK_IS_EDITABLE(widget);
+}
+
+static GtkSelectionModel *list_model(GtkWidget *widget) {
+    if (GTK_IS_LIST_VIEW(widget)) return gtk_list_view_get_model(GTK_LIST_VIEW(widget));
+    if (GTK_IS_COLUMN_VIEW(widget)) return gtk_column_view_get_model(GTK_COLUMN_VIEW(widget));
+    if (GTK_IS_GRID_VIEW(widget)) return gtk_grid_view_get_model(GTK_GRID_VIEW(widget));
+    return NULL;
+}
+
+/* ---- scroll positions that wait for the layout -------------------------------------------- */
+
+/*
+ * A scroll position is applied once its widget is shown and laid out, on a frame: a list view
+ * given a value before it has rows measured keeps the value but shows another place (it places
+ * its rows from an anchor it computes when the value changes), and an adjustment clamps a value
+ * beyond the content it knows so far. A widget never shown (a page of a notebook not visible)
+ * gets the value after PENDING_SCROLL_MS, as far as its adjustment takes it.
+ */
+typedef struct PendingScroll {
+    AmberGtk *gtk;
+    GtkWidget *widget;
+    GtkAdjustment *adjustment;
+    double value;
+    /* A list whose first visible item moved: scrolled by `rows_shift` rows more, a row's height
+     * being the content's over its `rows` rows once laid out. 0: `value` as it is. */
+    double rows_shift;
+    guint rows;
+    guint tick;
+    guint timeout;
+} PendingScroll;
+
+/* The value a pending scroll is to take now. */
+static double pending_target(const PendingScroll *pending) {
+    if (pending->rows_shift == 0 || pending->rows == 0) return pending->value;
+    double row = gtk_adjustment_get_upper(pending->adjustment) / pending->rows;
+    return MAX(0, pending->value + pending->rows_shift * row);
+}
+
+static gboolean content_fits(GtkAdjustment *adjustment, double value) {
+    return gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment) >= value - 0.5;
+}
+
+/* The tick callback's destroy notify: the one place a pending scroll ends. */
+static void pending_scroll_free(gpointer data) {
+    PendingScroll *pending = data;
+    if (pending->timeout != 0) g_source_remove(pending->timeout);
+    g_object_unref(pending->adjustment);
+    g_object_unref(pending->widget);
+    pending->gtk->pending_scrolls--;
+    g_free(pending);
+}
+
+static gboolean on_scroll_tick(GtkWidget *widget, GdkFrameClock *clock, gpointer data) {
+    (void)clock;
+    PendingScroll *pending = data;
+    double target = pending_target(pending);
+    if (gtk_widget_get_height(widget) <= 0 || gtk_adjustment_get_upper(pending->adjustment) <= 0) return G_SOURCE_CONTINUE;
+    /* A list's item that moved near the end may not be scrollable to the top: as far as it goes. */
+    if (!content_fits(pending->adjustment, target) && pending->rows_shift == 0) return G_SOURCE_CONTINUE;
+    gtk_adjustment_set_value(pending->adjustment, target);
+    return G_SOURCE_REMOVE;
+}
+
+static gboolean on_scroll_expired(gpointer data) {
+    PendingScroll *pending = data;
+    pending->timeout = 0;
+    gtk_adjustment_set_value(pending->adjustment, pending_target(pending));
+    gtk_widget_remove_tick_callback(pending->widget, pending->tick); /* frees pending */
+    return G_SOURCE_REMOVE;
+}
+
+/* Scrolls `widget`'s `adjustment` to `value`, and `rows_shift` rows of `rows` further, once the
+ * widget is laid out (see above). */
+static void scroll_rows_when_laid_out(AmberGtk *gtk, GtkWidget *widget, GtkAdjustment *adjustment, double value,
+                                      double rows_shift, guint rows) {
+    if (adjustment == NULL) return;
+    PendingScroll *pending = g_new0(PendingScroll, 1);
+    pending->gtk = gtk;
+    pending->widget = g_object_ref(widget);
+    pending->adjustment = g_object_ref(adjustment);
+    pending->value = value;
+    pending->rows_shift = rows_shift;
+    pending->rows = rows;
+    gtk->pending_scrolls++;
+    pending->timeout = g_timeout_add(PENDING_SCROLL_MS, on_scroll_expired, pending);
+    pending->tick = gtk_widget_add_tick_callback(widget, on_scroll_tick, pending, pending_scroll_free);
+}
+
+/* Scrolls `widget`'s `adjustment` to `value` once the widget is laid out (see above). */
+static void scroll_when_laid_out(AmberGtk *gtk, GtkWidget *widget, GtkAdjustment *adjustment, double value) {
+    scroll_rows_when_laid_out(gtk, widget, adjustment, value, 0, 0);
+}
+
+/* ---- the standard state of R17 view kinds (accessors) -------------------------------------- */
+
+static int scroll_read(amber_object *view, amber_view_state *state, void *ctx) {
+    (void)view;
+    ViewEntry *entry = ctx;
+    if (entry->widget == NULL) return AMBER_OK;
+    GtkScrolledWindow *scrolled = GTK_SCROLLED_WINDOW(entry->widget);
+    state->content_offset.x = gtk_adjustment_get_value(gtk_scrolled_window_get_hadjustment(scrolled));
+    state->content_offset.y = gtk_adjustment_get_value(gtk_scrolled_window_get_vadjustment(scrolled));
+    state->fields |= AMBER_VIEW_FIELD_CONTENT_OFFSET;
+    return AMBER_OK;
+}
+
+static int scroll_apply(amber_object *view, const amber_view_state *state, void *ctx) {
+    (void)view;
+    ViewEntry *entry = ctx;
+    if (entry->widget == NULL || !(state->fields & AMBER_VIEW_FIELD_CONTENT_OFFSET)) return AMBER_OK;
+    GtkScrolledWindow *scrolled = GTK_SCROLLED_WINDOW(entry->widget);
+    AmberGtk *gtk = entry->window->gtk;
+    /* A named list inside restores the same adjustments itself, by its first visible item. */
+    GtkWidget *child = gtk_scrolled_window_get_child(scrolled);
+    if (child != NULL && is_list(child) && widget_name(child) != NULL) return AMBER_OK;
+    scroll_when_laid_out(gtk, entry->widget, gtk_scrolled_window_get_hadjustment(scrolled), state->content_offset.x);
+    scroll_when_laid_out(gtk, entry->widget, gtk_scrolled_window_get_vadjustment(scrolled), state->content_offset.y);
+    return AMBER_OK;
+}
+
+/* The position of a list's first visible item, or -1 for an empty list: GTK 4.8 has no call for
+ * it, so it is the row the scroll position falls in, rows taken as equally high (the content's
+ * height over their number, as the list itself estimates the rows it has not measured). */
+static int64_t list_first_visible(GtkWidget *list) {
+    GtkSelectionModel *model = list_model(list);
+    GtkAdjustment *v = gtk_scrollable_get_vadjustment(GTK_SCROLLABLE(list));
+    guint n = model != NULL ? g_list_model_get_n_items(G_LIST_MODEL(model)) : 0;
+    if (n == 0 || v == NULL || gtk_adjustment_get_upper(v) <= 0) return -1;
+    int64_t first = (int64_t)(gtk_adjustment_get_value(v) / (gtk_adjustment_get_upper(v) / n));
+    return CLAMP(first, 0, (int64_t)n - 1);
+}
+
+static int list_read(amber_object *view, amber_view_state *state, void *ctx) {
+    (void)view;
+    ViewEntry *entry = ctx;
+    if (entry->widget == NULL) return AMBER_OK;
+    GtkScrollable *scrollable = GTK_SCROLLABLE(entry->widget);
+    GtkAdjustment *h = gtk_scrollable_get_hadjustment(scrollable), *v = gtk_scrollable_get_vadjustment(scrollable);
+    state->content_offset.x = h != NULL ? gtk_adjustment_get_value(h) : 0;
+    state->content_offset.y = v != NULL ? gtk_adjustment_get_value(v) : 0;
+    state->fields |= AMBER_VIEW_FIELD_CONTENT_OFFSET;
+
+    GtkSelectionModel *model = list_model(entry->widget);
+    if (model == NULL) return AMBER_OK;
+    entry->first_visible = list_first_visible(entry->widget);
+    if (entry->first_visible >= 0) {
+        state->first_visible_item.indexes = &entry->first_visible;
+        state->first_visible_item.length = 1;
+        state->fields |= AMBER_VIEW_FIELD_FIRST_VISIBLE_ITEM;
+    }
+    GtkBitset *selection = gtk_selection_model_get_selection(model);
+    uint64_t count = gtk_bitset_get_size(selection);
+    if (count > MAX_SELECTED) count = MAX_SELECTED;
+    g_free(entry->selected);
+    g_free(entry->selected_paths);
+    entry->selected = g_new(int64_t, count + 1);
+    entry->selected_paths = g_new(amber_index_path, count + 1);
+    for (size_t i = 0; i < count; i++) {
+        entry->selected[i] = gtk_bitset_get_nth(selection, (guint)i);
+        entry->selected_paths[i].indexes = &entry->selected[i];
+        entry->selected_paths[i].length = 1;
+    }
+    gtk_bitset_unref(selection);
+    state->selected_items = count > 0 ? entry->selected_paths : NULL;
+    state->selected_count = count;
+    state->fields |= AMBER_VIEW_FIELD_SELECTED_ITEMS;
+    return AMBER_OK;
+}
+
+static int list_apply(amber_object *view, const amber_view_state *state, void *ctx) {
+    (void)view;
+    ViewEntry *entry = ctx;
+    if (entry->widget == NULL) return AMBER_OK;
+    GtkSelectionModel *model = list_model(entry->widget);
+    if (model != NULL && (state->fields & AMBER_VIEW_FIELD_SELECTED_ITEMS)) {
+        guint n = g_list_model_get_n_items(G_LIST_MODEL(model));
+        gboolean first = TRUE;
+        for (size_t i = 0; i < state->selected_count; i++) {
+            const amber_index_path *path = &state->selected_items[i];
+            if (path->length != 1 || path->indexes[0] < 0 || path->indexes[0] >= (int64_t)n) continue;
+            /* The first replaces the selection, the others add to it (a multiple selection). */
+            gtk_selection_model_select_item(model, (guint)path->indexes[0], first);
+            /* The list's keyboard cursor goes to the (first) selected item, as after a click:
+             * taking the focus then keeps that item in view instead of scrolling to the top.
+             * The scroll position restored below is applied after this. */
+            if (first && !GTK_IS_COLUMN_VIEW(entry->widget))
+                gtk_widget_activate_action(entry->widget, "list.scroll-to-item", "u", (guint32)path->indexes[0]);
+            first = FALSE;
+        }
+        if (first) gtk_selection_model_unselect_all(model);
+    }
+    if (state->fields & AMBER_VIEW_FIELD_CONTENT_OFFSET) {
+        GtkScrollable *scrollable = GTK_SCROLLABLE(entry->widget);
+        AmberGtk *gtk = entry->window->gtk;
+        /* The first visible item moved (found by its identifier at another position, R18): the
+         * list scrolls by as many rows, so that the same item is at the top. */
+        double shift = 0;
+        guint rows = model != NULL ? g_list_model_get_n_items(G_LIST_MODEL(model)) : 0;
+        if ((state->fields & AMBER_VIEW_FIELD_FIRST_VISIBLE_ITEM) && state->first_visible_item.length == 1 &&
+            entry->saved_first_visible >= 0)
+            shift = (double)(state->first_visible_item.indexes[0] - entry->saved_first_visible);
+        scroll_when_laid_out(gtk, entry->widget, gtk_scrollable_get_hadjustment(scrollable), state->content_offset.x);
+        scroll_rows_when_laid_out(gtk, entry->widget, gtk_scrollable_get_vadjustment(scrollable), state->content_offset.y,
+                                  shift, rows);
+    }
+    return AMBER_OK;
+}
+
+/* The model association of a list (R18): the item property the host named holds the item's
+ * identifier. */
+static int list_identifier_for_index_path(const char **out, amber_object *view, const int64_t *indexes,
+                                          size_t length, void *ctx) {
+    (void)view;
+    ViewEntry *entry = ctx;
+    *out = NULL;
+    const char *property = entry->widget ? g_object_get_data(G_OBJECT(entry->widget), ITEM_ID_KEY) : NULL;
+    GtkSelectionModel *model = entry->widget ? list_model(entry->widget) : NULL;
+    if (property == NULL || model == NULL || length != 1 || indexes[0] < 0) return AMBER_OK;
+    GObject *item = g_list_model_get_item(G_LIST_MODEL(model), (guint)indexes[0]);
+    if (item == NULL) return AMBER_OK;
+    GParamSpec *spec = g_object_class_find_property(G_OBJECT_GET_CLASS(item), property);
+    if (spec != NULL && g_value_type_transformable(spec->value_type, G_TYPE_STRING)) {
+        GValue value = G_VALUE_INIT;
+        g_value_init(&value, G_TYPE_STRING);
+        g_object_get_property(item, property, &value);
+        g_free(entry->item_identifier);
+        entry->item_identifier = g_value_dup_string(&value);
+        g_value_unset(&value);
+        *out = entry->item_identifier;
+    }
+    g_object_unref(item);
+    return AMBER_OK;
+}
+
+static int list_index_path_for_identifier(int64_t *out, size_t capacity, size_t *out_length, amber_object *view,
+                                          const char *identifier, void *ctx) {
+    ViewEntry *entry = ctx;
+    *out_length = 0;
+    GtkSelectionModel *model = entry->widget ? list_model(entry->widget) : NULL;
+    if (model == NULL) return AMBER_OK;
+    guint n = g_list_model_get_n_items(G_LIST_MODEL(model));
+    for (guint i = 0; i < n; i++) {
+        int64_t index = i;
+        const char *candidate = NULL;
+        list_identifier_for_index_path(&candidate, view, &index, 1, ctx);
+        if (candidate != NULL && strcmp(candidate, identifier) == 0) {
+            if (capacity >= 1) out[0] = i;
+            *out_length = 1;
+            return AMBER_OK;
+        }
+    }
+    return AMBER_OK;
+}
+
+static int text_field_read(amber_object *view, amber_view_state *state, void *ctx) {
+    (void)view;
+    ViewEntry *entry = ctx;
+    if (entry->widget == NULL) return AMBER_OK;
+    int start = 0, end = 0;
+    GtkEditable *editable = GTK_EDITABLE(entry->widget);
+    if (!gtk_editable_get_selection_bounds(editable, &start, &end)) start = end = gtk_editable_get_position(editable);
+    state->selected_range.location = (uint64_t)start;
+    state->selected_range.length = (uint64_t)(end - start);
+    state->fields |= AMBER_VIEW_FIELD_SELECTED_RANGE;
+    return AMBER_OK;
+}
+
+static int text_field_apply(amber_object *view, const amber_view_state *state, void *ctx) {
+    (void)view;
+    ViewEntry *entry = ctx;
+    if (entry->widget == NULL || !(state->fields & AMBER_VIEW_FIELD_SELECTED_RANGE)) return AMBER_OK;
+    GtkEditable *editable = GTK_EDITABLE(entry->widget);
+    int start = (int)state->selected_range.location, end = start + (int)state->selected_range.length;
+    if (start == end) gtk_editable_set_position(editable, start);
+    else gtk_editable_select_region(editable, start, end);
+    return AMBER_OK;
+}
+
+static int text_field_length(uint64_t *out, amber_object *view, void *ctx) {
+    (void)view;
+    ViewEntry *entry = ctx;
+    *out = entry->widget ? (uint64_t)g_utf8_strlen(gtk_editable_get_text(GTK_EDITABLE(entry->widget)), -1) : 0;
+    return AMBER_OK;
+}
+
+static int text_view_read(amber_object *view, amber_view_state *state, void *ctx) {
+    (void)view;
+    ViewEntry *entry = ctx;
+    if (entry->widget == NULL) return AMBER_OK;
+    GtkTextView *text_view = GTK_TEXT_VIEW(entry->widget);
+    GtkTextBuffer *buffer = gtk_text_view_get_buffer(text_view);
+    GtkTextIter start, end;
+    gtk_text_buffer_get_selection_bounds(buffer, &start, &end);
+    int a = gtk_text_iter_get_offset(&start), b = gtk_text_iter_get_offset(&end);
+    state->selected_range.location = (uint64_t)MIN(a, b);
+    state->selected_range.length = (uint64_t)ABS(b - a);
+    state->editable = gtk_text_view_get_editable(text_view);
+    state->fields |= AMBER_VIEW_FIELD_SELECTED_RANGE | AMBER_VIEW_FIELD_EDITABLE;
+    return AMBER_OK;
+}
+
+static int text_view_apply(amber_object *view, const amber_view_state *state, void *ctx) {
+    (void)view;
+    ViewEntry *entry = ctx;
+    if (entry->widget == NULL) return AMBER_OK;
+    GtkTextView *text_view = GTK_TEXT_VIEW(entry->widget);
+    GtkTextBuffer *buffer = gtk_text_view_get_buffer(text_view);
+    if (state->fields & AMBER_VIEW_FIELD_SELECTED_RANGE) {
+        GtkTextIter start, end;
+        gtk_text_buffer_get_iter_at_offset(buffer, &start, (int)state->selected_range.location);
+        gtk_text_buffer_get_iter_at_offset(buffer, &end,
+                                           (int)(state->selected_range.location + state->selected_range.length));
+        gtk_text_buffer_select_range(buffer, &end, &start);
+    }
+    if (state->fields & AMBER_VIEW_FIELD_EDITABLE) gtk_text_view_set_editable(text_view, state->editable != 0);
+    return AMBER_OK;
+}
+
+static int text_view_length(uint64_t *out, amber_object *view, void *ctx) {
+    (void)view;
+    ViewEntry *entry = ctx;
+    *out = entry->widget ? (uint64_t)gtk_text_buffer_get_char_count(gtk_text_view_get_buffer(GTK_TEXT_VIEW(entry->widget))) : 0;
+    return AMBER_OK;
+}
+
+/* ---- the standard state of other widgets (the view's own "gtk.*" keys) --------------------- */
+
+/* A notebook page's name: its child's name, else its tab label's text, else NULL. */
+static const char *notebook_page_name(GtkNotebook *notebook, GtkWidget *page) {
+    const char *name = widget_name(page);
+    return name != NULL ? name : gtk_notebook_get_tab_label_text(notebook, page);
+}
+
+static int check(int rc, int *first_error) {
+    if (rc != AMBER_OK && *first_error == AMBER_OK) *first_error = rc;
+    return rc;
+}
+
+static int view_encode(amber_object *object, amber_coder *coder, void *ctx) {
+    (void)object;
+    ViewEntry *entry = ctx;
+    GtkWidget *widget = entry->widget;
+    int rc = AMBER_OK;
+    if (widget == NULL) return AMBER_OK;
+    if (GTK_IS_NOTEBOOK(widget)) {
+        GtkNotebook *notebook = GTK_NOTEBOOK(widget);
+        int current = gtk_notebook_get_current_page(notebook);
+        GtkWidget *page = current >= 0 ? gtk_notebook_get_nth_page(notebook, current) : NULL;
+        const char *name = page != NULL ? notebook_page_name(notebook, page) : NULL;
+        if (name != NULL) check(amber_coder_encode_string(coder, "gtk.page", name), &rc);
+        else if (current >= 0) check(amber_coder_encode_int64(coder, "gtk.page-index", current), &rc);
+    } else if (GTK_IS_STACK(widget)) {
+        const char *name = gtk_stack_get_visible_child_name(GTK_STACK(widget));
+        if (name != NULL) check(amber_coder_encode_string(coder, "gtk.page", name), &rc);
+    } else if (GTK_IS_PANED(widget)) {
+        check(amber_coder_encode_int64(coder, "gtk.position", gtk_paned_get_position(GTK_PANED(widget))), &rc);
+    } else if (GTK_IS_EXPANDER(widget)) {
+        check(amber_coder_encode_bool(coder, "gtk.expanded", gtk_expander_get_expanded(GTK_EXPANDER(widget))), &rc);
+    } else if (is_list(widget)) {
+        /* Its position at the save, beside the identifier Amber keeps for it (R17, R18). */
+        int64_t first = list_first_visible(widget);
+        if (first >= 0) check(amber_coder_encode_int64(coder, "gtk.first-visible", first), &rc);
+    } else if (GTK_IS_TEXT_VIEW(widget)) {
+        GtkScrollable *scrollable = GTK_SCROLLABLE(widget);
+        GtkAdjustment *v = gtk_scrollable_get_vadjustment(scrollable), *h = gtk_scrollable_get_hadjustment(scrollable);
+        if (v != NULL) check(amber_coder_encode_double(coder, "gtk.scroll-y", gtk_adjustment_get_value(v)), &rc);
+        if (h != NULL) check(amber_coder_encode_double(coder, "gtk.scroll-x", gtk_adjustment_get_value(h)), &rc);
+    }
+    if (keeps_content(widget)) {
+        if (GTK_IS_EDITABLE(widget)) {
+            check(amber_coder_encode_string(coder, "gtk.text", gtk_editable_get_text(GTK_EDITABLE(widget))), &rc);
+        } else if (GTK_IS_TEXT_VIEW(widget)) {
+            GtkTextBuffer *buffer = gtk_text_view_get_buffer(GTK_TEXT_VIEW(widget));
+            GtkTextIter start, end;
+            gtk_text_buffer_get_bounds(buffer, &start, &end);
+            char *text = gtk_text_buffer_get_text(buffer, &start, &end, TRUE);
+            check(amber_coder_encode_string(coder, "gtk.text", text), &rc);
+            g_free(text);
+        } else if (GTK_IS_CHECK_BUTTON(widget)) {
+            check(amber_coder_encode_bool(coder, "gtk.active", gtk_check_button_get_active(GTK_CHECK_BUTTON(widget))), &rc);
+        } else if (GTK_IS_TOGGLE_BUTTON(widget)) {
+            check(amber_coder_encode_bool(coder, "gtk.active", gtk_toggle_button_get_active(GTK_TOGGLE_BUTTON(widget))), &rc);
+        } else if (GTK_IS_SWITCH(widget)) {
+            check(amber_coder_encode_bool(coder, "gtk.active", gtk_switch_get_active(GTK_SWITCH(widget))), &rc);
+        } else if (GTK_IS_DROP_DOWN(widget)) {
+            check(amber_coder_encode_int64(coder, "gtk.selected", gtk_drop_down_get_selected(GTK_DROP_DOWN(widget))), &rc);
+        }
+    }
+    Coding *coding = g_object_get_data(G_OBJECT(widget), CODING_KEY);
+    if (rc == AMBER_OK && coding != NULL && coding->encode != NULL) rc = coding->encode(widget, coder, coding->ctx);
+    return rc;
+}
+
+static void notebook_show_page(GtkNotebook *notebook, const char *name) {
+    for (int i = 0, n = gtk_notebook_get_n_pages(notebook); i < n; i++) {
+        const char *candidate = notebook_page_name(notebook, gtk_notebook_get_nth_page(notebook, i));
+        if (candidate != NULL && strcmp(candidate, name) == 0) {
+            gtk_notebook_set_current_page(notebook, i);
+            return;
+        }
+    }
+}
+
+static int view_decode(amber_object *object, amber_decoder *decoder, void *ctx) {
+    (void)object;
+    ViewEntry *entry = ctx;
+    GtkWidget *widget = entry->widget;
+    AmberGtk *gtk = entry->window->gtk;
+    const char *text = NULL;
+    int64_t number = 0;
+    int flag = 0;
+    double value = 0;
+    if (widget == NULL) return AMBER_OK;
+    /* A key that is missing (a widget that changed type, an archive of an older version) leaves
+     * the widget as it is: only what was saved comes back. */
+    if (GTK_IS_NOTEBOOK(widget)) {
+        if (amber_decoder_decode_string(&text, decoder, "gtk.page") == AMBER_OK) notebook_show_page(GTK_NOTEBOOK(widget), text);
+        else if (amber_decoder_decode_int64(&number, decoder, "gtk.page-index") == AMBER_OK &&
+                 number < gtk_notebook_get_n_pages(GTK_NOTEBOOK(widget)))
+            gtk_notebook_set_current_page(GTK_NOTEBOOK(widget), (int)number);
+    } else if (GTK_IS_STACK(widget)) {
+        if (amber_decoder_decode_string(&text, decoder, "gtk.page") == AMBER_OK &&
+            gtk_stack_get_child_by_name(GTK_STACK(widget), text) != NULL)
+            gtk_stack_set_visible_child_name(GTK_STACK(widget), text);
+    } else if (GTK_IS_PANED(widget)) {
+        if (amber_decoder_decode_int64(&number, decoder, "gtk.position") == AMBER_OK && number >= 0 && number <= G_MAXINT)
+            gtk_paned_set_position(GTK_PANED(widget), (int)number);
+    } else if (is_list(widget)) {
+        entry->saved_first_visible = -1;
+        if (amber_decoder_decode_int64(&number, decoder, "gtk.first-visible") == AMBER_OK && number >= 0)
+            entry->saved_first_visible = number;
+    } else if (GTK_IS_EXPANDER(widget)) {
+        if (amber_decoder_decode_bool(&flag, decoder, "gtk.expanded") == AMBER_OK)
+            gtk_expander_set_expanded(GTK_EXPANDER(widget), flag != 0);
+    }
+    if (keeps_content(widget)) {
+        if (GTK_IS_EDITABLE(widget)) {
+            if (amber_decoder_decode_string(&text, decoder, "gtk.text") == AMBER_OK) gtk_editable_set_text(GTK_EDITABLE(widget), text);
+        } else if (GTK_IS_TEXT_VIEW(widget)) {
+            if (amber_decoder_decode_string(&text, decoder, "gtk.text") == AMBER_OK)
+                gtk_text_buffer_set_text(gtk_text_view_get_buffer(GTK_TEXT_VIEW(widget)), text, -1);
+        } else if (amber_decoder_decode_bool(&flag, decoder, "gtk.active") == AMBER_OK) {
+            if (GTK_IS_CHECK_BUTTON(widget)) gtk_check_button_set_active(GTK_CHECK_BUTTON(widget), flag != 0);
+            else if (GTK_IS_TOGGLE_BUTTON(widget)) gtk_toggle_button_set_active(GTK_TOGGLE_BUTTON(widget), flag != 0);
+            else if (GTK_IS_SWITCH(widget)) gtk_switch_set_active(GTK_SWITCH(widget), flag != 0);
+        } else if (GTK_IS_DROP_DOWN(widget) && amber_decoder_decode_int64(&number, decoder, "gtk.selected") == AMBER_OK) {
+            GListModel *model = gtk_drop_down_get_model(GTK_DROP_DOWN(widget));
+            if (model != NULL && number >= 0 && number < (int64_t)g_list_model_get_n_items(model))
+                gtk_drop_down_set_selected(GTK_DROP_DOWN(widget), (guint)number);
+        }
+    }
+    /* After the text (above), before the accessor puts the cursor back. */
+    if (GTK_IS_TEXT_VIEW(widget)) {
+        GtkScrollable *scrollable = GTK_SCROLLABLE(widget);
+        if (amber_decoder_decode_double(&value, decoder, "gtk.scroll-y") == AMBER_OK)
+            scroll_when_laid_out(gtk, widget, gtk_scrollable_get_vadjustment(scrollable), value);
+        if (amber_decoder_decode_double(&value, decoder, "gtk.scroll-x") == AMBER_OK)
+            scroll_when_laid_out(gtk, widget, gtk_scrollable_get_hadjustment(scrollable), value);
+    }
+    Coding *coding = g_object_get_data(G_OBJECT(widget), CODING_KEY);
+    if (coding != NULL && coding->decode != NULL) return coding->decode(widget, decoder, coding->ctx);
+    return AMBER_OK;
+}
+
+/* ---- the window (the root controller) ------------------------------------------------------ */
+
+static int window_encode(amber_object *object, amber_coder *coder, void *ctx) {
+    (void)object;
+    WindowEntry *w = ctx;
+    int rc = AMBER_OK, width = 0, height = 0;
+    gtk_window_get_default_size(w->window, &width, &height);
+    if (width > 0) check(amber_coder_encode_int64(coder, "gtk.width", width), &rc);
+    if (height > 0) check(amber_coder_encode_int64(coder, "gtk.height", height), &rc);
+    check(amber_coder_encode_bool(coder, "gtk.maximized", gtk_window_is_maximized(w->window)), &rc);
+    check(amber_coder_encode_bool(coder, "gtk.fullscreen", gtk_window_is_fullscreen(w->window)), &rc);
+    char *focus = widget_path(w->window, gtk_root_get_focus(GTK_ROOT(w->window)));
+    if (focus != NULL) check(amber_coder_encode_string(coder, "gtk.focus", focus), &rc);
+    if (focus != NULL) check(amber_coder_encode_bool(coder, "gtk.focus-visible", gtk_window_get_focus_visible(w->window)), &rc);
+    g_free(focus);
+    return rc;
+}
+
+static int window_decode(amber_object *object, amber_decoder *decoder, void *ctx) {
+    (void)object;
+    WindowEntry *w = ctx;
+    int64_t width = 0, height = 0;
+    int flag = 0;
+    const char *focus = NULL;
+    if (amber_decoder_decode_int64(&width, decoder, "gtk.width") == AMBER_OK &&
+        amber_decoder_decode_int64(&height, decoder, "gtk.height") == AMBER_OK && width > 0 && height > 0 &&
+        width <= G_MAXINT && height <= G_MAXINT)
+        gtk_window_set_default_size(w->window, (int)width, (int)height);
+    if (amber_decoder_decode_bool(&flag, decoder, "gtk.maximized") == AMBER_OK && flag) gtk_window_maximize(w->window);
+    if (amber_decoder_decode_bool(&flag, decoder, "gtk.fullscreen") == AMBER_OK && flag) gtk_window_fullscreen(w->window);
+    if (amber_decoder_decode_string(&focus, decoder, "gtk.focus") == AMBER_OK) {
+        g_free(w->focus);
+        w->focus = g_strdup(focus);
+        w->focus_visible = amber_decoder_decode_bool(&flag, decoder, "gtk.focus-visible") == AMBER_OK && flag;
+    }
+    return AMBER_OK;
+}
+
+/* ---- following the widgets: objects made, renamed and freed ------------------------------- */
+
+static void on_change(GtkApplication *app) {
+    AmberGtk *gtk = amber_gtk_from_application(app);
+    if (gtk != NULL) request_autosave(gtk);
+}
+
+static void hook(gpointer instance, const char *signal, GtkApplication *app) {
+    g_signal_connect_object(instance, signal, G_CALLBACK(on_change), app, G_CONNECT_SWAPPED);
+}
+
+/* Connects, once per object, the signals that tell the adapter a widget's state changed. */
+static void hook_once(GObject *object, GtkApplication *app) {
+    if (object == NULL || g_object_get_data(object, HOOKED_KEY) != NULL) return;
+    g_object_set_data(object, HOOKED_KEY, GINT_TO_POINTER(1));
+    if (GTK_IS_ADJUSTMENT(object)) hook(object, "value-changed", app);
+    else if (GTK_IS_SELECTION_MODEL(object)) hook(object, "selection-changed", app);
+    else if (GTK_IS_TEXT_BUFFER(object)) { hook(object, "changed", app); hook(object, "mark-set", app); }
+    else if (GTK_IS_WINDOW(object)) {
+        hook(object, "notify::default-width", app);
+        hook(object, "notify::default-height", app);
+        hook(object, "notify::maximized", app);
+        hook(object, "notify::fullscreened", app);
+    } else if (GTK_IS_EDITABLE(object)) {
+        hook(object, "notify::cursor-position", app);
+        hook(object, "notify::selection-bound", app);
+        hook(object, "changed", app);
+    } else if (GTK_IS_NOTEBOOK(object)) hook(object, "switch-page", app);
+    else if (GTK_IS_STACK(object)) hook(object, "notify::visible-child", app);
+    else if (GTK_IS_PANED(object)) hook(object, "notify::position", app);
+    else if (GTK_IS_EXPANDER(object)) hook(object, "notify::expanded", app);
+    else if (GTK_IS_DROP_DOWN(object)) hook(object, "notify::selected", app);
+    else if (GTK_IS_CHECK_BUTTON(object) || GTK_IS_TOGGLE_BUTTON(object) || GTK_IS_SWITCH(object))
+        hook(object, "notify::active", app);
+    else if (GTK_IS_WIDGET(object) && is_list(GTK_WIDGET(object)))
+        hook(object, "notify::model", app); /* the save that follows hooks the new model */
+}
+
+/* The objects whose signals say that `widget`'s state changed (the model and adjustments may be
+ * replaced, so this runs at every walk; hook_once connects each object once). */
+static void hook_widget(GtkWidget *widget, GtkApplication *app) {
+    hook_once(G_OBJECT(widget), app);
+    if (GTK_IS_SCROLLED_WINDOW(widget)) {
+        hook_once(G_OBJECT(gtk_scrolled_window_get_vadjustment(GTK_SCROLLED_WINDOW(widget))), app);
+        hook_once(G_OBJECT(gtk_scrolled_window_get_hadjustment(GTK_SCROLLED_WINDOW(widget))), app);
+    }
+    if (GTK_IS_SCROLLABLE(widget)) {
+        hook_once(G_OBJECT(gtk_scrollable_get_vadjustment(GTK_SCROLLABLE(widget))), app);
+        hook_once(G_OBJECT(gtk_scrollable_get_hadjustment(GTK_SCROLLABLE(widget))), app);
+    }
+    if (is_list(widget)) hook_once(G_OBJECT(list_model(widget)), app);
+    if (GTK_IS_TEXT_VIEW(widget)) hook_once(G_OBJECT(gtk_text_view_get_buffer(GTK_TEXT_VIEW(widget))), app);
+}
+
+static void view_entry_free(void *data) {
+    ViewEntry *entry = data;
+    if (entry->widget != NULL) g_object_remove_weak_pointer(G_OBJECT(entry->widget), (gpointer *)&entry->widget);
+    g_free(entry->identifier);
+    g_free(entry->selected);
+    g_free(entry->selected_paths);
+    g_free(entry->item_identifier);
+    g_free(entry);
+}
+
+static void report_failure(const char *what, const char *name) {
+    g_printerr("amber-gtk: %s %s: %s\n", what, name, amber_error_last());
+}
+
+/* Makes the object of a restorable widget at `identifier`. */
+static void add_view(WindowEntry *w, GtkWidget *widget, const char *identifier) {
+    AmberGtk *gtk = w->gtk;
+    ViewEntry *entry = g_new0(ViewEntry, 1);
+    entry->window = w;
+    entry->widget = widget;
+    entry->identifier = g_strdup(identifier);
+    entry->seen = TRUE;
+    entry->saved_first_visible = -1;
+    g_object_add_weak_pointer(G_OBJECT(widget), (gpointer *)&entry->widget);
+    amber_object_callbacks callbacks = AMBER_OBJECT_CALLBACKS_INIT;
+    callbacks.encode = view_encode;
+    callbacks.decode = view_decode;
+    if (amber_object_new(&entry->object, gtk->engine, AMBER_KIND_VIEW, G_OBJECT_TYPE_NAME(widget), identifier,
+                         &callbacks, entry, view_entry_free) != AMBER_OK) {
+        report_failure("cannot make the object of", identifier);
+        view_entry_free(entry);
+        return;
+    }
+    amber_view_accessors accessors = AMBER_VIEW_ACCESSORS_INIT;
+    amber_view_kind kind = view_kind(widget);
+    switch (kind) {
+    case AMBER_VIEW_TABLE:
+    case AMBER_VIEW_COLLECTION:
+        accessors.read = list_read;
+        accessors.apply = list_apply;
+        break;
+    case AMBER_VIEW_TEXT_VIEW:
+        accessors.read = text_view_read;
+        accessors.apply = text_view_apply;
+        accessors.text_length = text_view_length;
+        break;
+    case AMBER_VIEW_TEXT_FIELD:
+        accessors.read = text_field_read;
+        accessors.apply = text_field_apply;
+        accessors.text_length = text_field_length;
+        break;
+    case AMBER_VIEW_SCROLL:
+        accessors.read = scroll_read;
+        accessors.apply = scroll_apply;
+        break;
+    default:
+        break;
+    }
+    if (accessors.read != NULL && amber_object_set_view_accessors(entry->object, kind, &accessors, entry, NULL) != AMBER_OK)
+        report_failure("cannot give accessors to", identifier);
+    if (is_list(widget)) {
+        amber_model_association association = AMBER_MODEL_ASSOCIATION_INIT;
+        association.identifier_for_index_path = list_identifier_for_index_path;
+        association.index_path_for_identifier = list_index_path_for_identifier;
+        if (amber_object_set_model_association(entry->object, &association, entry, NULL) != AMBER_OK)
+            report_failure("cannot give a model association to", identifier);
+    }
+    if (amber_object_add_view(w->root, entry->object) != AMBER_OK) report_failure("cannot add the view", identifier);
+    g_hash_table_insert(w->views, widget, entry);
+}
+
+/* Walks the widgets under `parent`; `prefix` is the path of its named ancestors ("" for none). */
+static void walk(WindowEntry *w, GtkWidget *parent, const char *prefix) {
+    for (GtkWidget *child = gtk_widget_get_first_child(parent); child != NULL; child = gtk_widget_get_next_sibling(child)) {
+        const char *name = widget_name(child);
+        char *path = name == NULL ? g_strdup(prefix) : prefix[0] ? g_strconcat(prefix, "/", name, NULL) : g_strdup(name);
+        if (name != NULL && is_restorable(child)) {
+            ViewEntry *entry = g_hash_table_lookup(w->views, child);
+            if (entry != NULL && strcmp(entry->identifier, path) == 0) {
+                entry->seen = TRUE;
+            } else {
+                /* New, or renamed: a renamed widget is another object. */
+                if (entry != NULL) {
+                    g_hash_table_remove(w->views, child);
+                    amber_object_free(entry->object);
+                }
+                add_view(w, child, path);
+            }
+            hook_widget(child, w->gtk->app);
+        }
+        if (!is_leaf(child)) walk(w, child, path);
+        g_free(path);
+    }
+}
+
+static gboolean sweep_unseen(gpointer key, gpointer value, gpointer data) {
+    (void)key;
+    (void)data;
+    ViewEntry *entry = value;
+    if (entry->seen && entry->widget != NULL) return FALSE;
+    amber_object_free(entry->object);
+    return TRUE;
+}
+
+static void mark_unseen(gpointer key, gpointer value, gpointer data) {
+    (void)key;
+    (void)data;
+    ((ViewEntry *)value)->seen = FALSE;
+}
+
+/* Brings a window's objects up to date with its widgets. */
+static void sync_window(WindowEntry *w) {
+    g_hash_table_foreach(w->views, mark_unseen, NULL);
+    walk(w, GTK_WIDGET(w->window), "");
+    g_hash_table_foreach_remove(w->views, sweep_unseen, NULL);
+}
+
+static gboolean free_view_object(gpointer key, gpointer value, gpointer data) {
+    (void)key;
+    (void)data;
+    amber_object_free(((ViewEntry *)value)->object);
+    return TRUE;
+}
+
+/* Frees a window's objects (the window leaves the tree). Called from the hash table. */
+static void window_entry_free(gpointer data) {
+    WindowEntry *w = data;
+    g_hash_table_foreach_remove(w->views, free_view_object, NULL);
+    g_hash_table_unref(w->views);
+    amber_engine_remove_root(w->gtk->engine, w->root);
+    amber_object_free(w->root);
+    g_free(w->name);
+    g_free(w->focus);
+    g_free(w);
+}
+
+/* A window's identifier: its name, else its type's name (a program with one main window need
+ * not name it; two unnamed windows of one type have one path, and the second is left out). */
+static const char *window_name(GtkWindow *window) {
+    const char *name = widget_name(GTK_WIDGET(window));
+    return name != NULL ? name : G_OBJECT_TYPE_NAME(window);
+}
+
+/* The entry of a window, made if needed (NULL if its object cannot be made). */
+static WindowEntry *window_entry(AmberGtk *gtk, GtkWindow *window) {
+    WindowEntry *w = g_hash_table_lookup(gtk->windows, window);
+    const char *name = window_name(window);
+    if (w != NULL && strcmp(w->name, name) == 0) return w;
+    if (w != NULL) g_hash_table_remove(gtk->windows, window); /* renamed */
+    w = g_new0(WindowEntry, 1);
+    w->gtk = gtk;
+    w->window = window;
+    w->name = g_strdup(name);
+    w->views = g_hash_table_new(g_direct_hash, g_direct_equal);
+    amber_object_callbacks callbacks = AMBER_OBJECT_CALLBACKS_INIT;
+    callbacks.encode = window_encode;
+    callbacks.decode = window_decode;
+    if (amber_object_new(&w->root, gtk->engine, AMBER_KIND_CONTROLLER, G_OBJECT_TYPE_NAME(window), name, &callbacks,
+                         w, NULL) != AMBER_OK) {
+        report_failure("cannot make the object of window", name);
+        g_hash_table_unref(w->views);
+        g_free(w->name);
+        g_free(w);
+        return NULL;
+    }
+    if (g_hash_table_contains(gtk->makers, name)) {
+        char *class_name = g_strconcat(CLASS_PREFIX, name, NULL);
+        amber_object_set_restoration_class(w->root, class_name);
+        g_free(class_name);
+    }
+    const char *blueprint = g_object_get_data(G_OBJECT(window), BLUEPRINT_KEY);
+    if (blueprint != NULL) amber_object_set_blueprint(w->root, blueprint);
+    if (amber_engine_add_root(gtk->engine, w->root) != AMBER_OK) report_failure("cannot add window", name);
+    g_hash_table_insert(gtk->windows, window, w);
+    hook_once(G_OBJECT(window), gtk->app);
+    return w;
+}
+
+/* Brings every window's objects up to date. `with_hidden`: also windows not shown (yet), as at
+ * restoration, when the host built its windows and has not presented them. */
+static void sync_all(AmberGtk *gtk, gboolean with_hidden) {
+    GList *windows = g_list_copy(gtk_application_get_windows(gtk->app));
+    for (GList *l = windows; l != NULL; l = l->next) {
+        GtkWindow *window = l->data;
+        gboolean takes_part = (with_hidden || gtk_widget_get_visible(GTK_WIDGET(window))) &&
+                              g_object_get_data(G_OBJECT(window), CLOSED_KEY) == NULL;
+        WindowEntry *w = takes_part ? window_entry(gtk, window) : NULL;
+        if (w != NULL) sync_window(w);
+        else g_hash_table_remove(gtk->windows, window);
+    }
+    /* Windows no longer in the application. */
+    GHashTableIter iter;
+    gpointer key;
+    g_hash_table_iter_init(&iter, gtk->windows);
+    while (g_hash_table_iter_next(&iter, &key, NULL))
+        if (g_list_find(windows, key) == NULL) g_hash_table_iter_remove(&iter);
+    g_list_free(windows);
+}
+
+/* ---- saving ---------------------------------------------------------------------------------- */
+
+/* A line on stderr, once per process, for each widget a save left out because two widgets of a
+ * window have the same path (R3) or because its state could not be written. */
+static void report_left_out(AmberGtk *gtk) {
+    amber_preservation *report = NULL;
+    if (amber_engine_preservation(&report, gtk->engine) != AMBER_OK) return;
+    for (size_t i = 0, n = amber_preservation_count(report); i < n; i++) {
+        amber_preservation_entry entry;
+        if (amber_preservation_entry_at(&entry, report, i) != AMBER_OK) continue;
+        if (entry.left_out != AMBER_LEFT_OUT_DUPLICATE_PATH && entry.left_out != AMBER_LEFT_OUT_ENCODE_FAILED) continue;
+        GString *line = g_string_new("amber-gtk: not saved: ");
+        for (size_t k = 0; k < entry.path_length; k++) g_string_append_printf(line, "%s%s", k ? "/" : "", entry.path[k]);
+        g_string_append_printf(line, ": %s", entry.message);
+        if (!g_hash_table_contains(gtk->left_out_lines, line->str)) {
+            g_printerr("%s\n", line->str);
+            g_hash_table_add(gtk->left_out_lines, g_strdup(line->str));
+        }
+        g_string_free(line, TRUE);
+    }
+    amber_preservation_free(report);
+}
+
+/* Saves the interface; `why` is for the error line. */
+static int save(AmberGtk *gtk, const char *why) {
+    if (!gtk->restored) return AMBER_OK; /* the archive has not been read yet: keep it */
+    if (gtk->autosave_source != 0) {
+        g_source_remove(gtk->autosave_source);
+        gtk->autosave_source = 0;
+    }
+    sync_all(gtk, FALSE);
+    int saved = 0;
+    int rc = amber_engine_preserve(&saved, gtk->engine);
+    if (rc != AMBER_OK) g_printerr("amber-gtk: saving %s failed: %s\n", why, amber_error_last());
+    else report_left_out(gtk);
+    return rc;
+}
+
+static gboolean on_autosave(gpointer data) {
+    AmberGtk *gtk = data;
+    if (gtk->pending_scrolls > 0) return G_SOURCE_CONTINUE; /* restoring still */
+    gtk->autosave_source = 0;
+    save(gtk, "after a change");
+    return G_SOURCE_REMOVE;
+}
+
+/*
+ * Asks for a save once the program has been idle for AUTOSAVE_DELAY_MS. This is the one place
+ * that decides when changes are saved: it stands in for the engine's dirty marking and autosave
+ * (R32), to be replaced by marking the engine dirty once that is available.
+ */
+static void request_autosave(AmberGtk *gtk) {
+    if (!gtk->restored || gtk->restoring || gtk->quitting) return;
+    if (gtk->autosave_source != 0) g_source_remove(gtk->autosave_source);
+    gtk->autosave_source = g_timeout_add(AUTOSAVE_DELAY_MS, on_autosave, gtk);
+}
+
+/* Whether `window` is transient for `other`, directly or through other windows. */
+static gboolean is_transient_for(GtkWindow *window, GtkWindow *other) {
+    for (GtkWindow *parent = gtk_window_get_transient_for(window); parent != NULL;
+         parent = gtk_window_get_transient_for(parent))
+        if (parent == other) return TRUE;
+    return FALSE;
+}
+
+static gboolean on_close_request(GtkWindow *window, GtkApplication *app) {
+    AmberGtk *gtk = amber_gtk_from_application(app);
+    if (gtk == NULL || gtk->quitting) return FALSE;
+    /* Another main window stays open: this one closes alone, and is saved as closed. */
+    gboolean others = FALSE;
+    for (GList *l = gtk_application_get_windows(app); l != NULL; l = l->next) {
+        GtkWindow *other = l->data;
+        if (other != window && gtk_widget_get_visible(GTK_WIDGET(other)) && !is_transient_for(other, window) &&
+            g_object_get_data(G_OBJECT(other), CLOSED_KEY) == NULL)
+            others = TRUE;
+    }
+    if (others) {
+        g_object_set_data(G_OBJECT(window), CLOSED_KEY, GINT_TO_POINTER(1));
+        save(gtk, "on closing a window");
+        return FALSE;
+    }
+    /* The last main window: the application quits with everything open as it is now (unless the
+     * window only hides: then the program goes on, and so does saving). */
+    save(gtk, "on closing the last window");
+    if (!gtk_window_get_hide_on_close(window)) gtk->quitting = TRUE;
+    return FALSE;
+}
+
+/* A window shown again (one that hides on close) takes part again. */
+static void on_window_shown(GtkWidget *window) {
+    g_object_set_data(G_OBJECT(window), CLOSED_KEY, NULL);
+}
+
+static void on_window_added(GtkApplication *app, GtkWindow *window) {
+    /* After the host's handlers: a handler that keeps the window open (returns TRUE) stops the
+     * emission before this one, and nothing is saved as closed. */
+    g_signal_connect_object(window, "close-request", G_CALLBACK(on_close_request), app, G_CONNECT_AFTER);
+    g_signal_connect(window, "show", G_CALLBACK(on_window_shown), NULL);
+    g_object_set_data(G_OBJECT(window), CLOSED_KEY, NULL);
+    AmberGtk *gtk = amber_gtk_from_application(app);
+    if (gtk != NULL) request_autosave(gtk);
+}
+
+static void on_window_removed(GtkApplication *app, GtkWindow *window) {
+    AmberGtk *gtk = amber_gtk_from_application(app);
+    if (gtk == NULL) return;
+    g_hash_table_remove(gtk->windows, window);
+    request_autosave(gtk);
+}
+
+static void on_shutdown(GtkApplication *app) {
+    AmberGtk *gtk = amber_gtk_from_application(app);
+    if (gtk == NULL) return;
+    if (!gtk->quitting && g_hash_table_size(gtk->windows) > 0) save(gtk, "at shutdown");
+    gtk->quitting = TRUE;
+    if (gtk->autosave_source != 0) g_source_remove(gtk->autosave_source);
+    gtk->autosave_source = 0;
+    /* The engine outlives the application: leave it no object of ours. */
+    g_hash_table_remove_all(gtk->windows);
+}
+
+static gboolean on_terminate(gpointer data) {
+    AmberGtk *gtk = data;
+    if (!gtk->quitting) save(gtk, "on a signal to terminate");
+    gtk->quitting = TRUE;
+    g_application_quit(G_APPLICATION(gtk->app));
+    return G_SOURCE_CONTINUE;
+}
+
+static void on_activate_after(GtkApplication *app) {
+    AmberGtk *gtk = amber_gtk_from_application(app);
+    if (gtk != NULL && !gtk->restored) amber_gtk_restore(gtk, NULL);
+}
+
+/* ---- the public functions ------------------------------------------------------------------ */
+
+static int yes_save(amber_engine *engine, amber_coder *coder, void *ctx) {
+    (void)engine;
+    (void)coder;
+    (void)ctx;
+    return 1;
+}
+
+static int yes_restore(amber_engine *engine, amber_decoder *decoder, void *ctx) {
+    (void)engine;
+    (void)decoder;
+    (void)ctx;
+    return 1;
+}
+
+static void ui_file_free(gpointer data) {
+    UiFile *file = data;
+    g_free(file->path);
+    g_free(file);
+}
+
+static int make_from_blueprint(amber_object **out, amber_engine *engine, const char *blueprint_id,
+                               const char *const *path, size_t path_length, amber_decoder *decoder, void *ctx);
+
+static void adapter_free(gpointer data) {
+    AmberGtk *gtk = data;
+    if (gtk->autosave_source != 0) g_source_remove(gtk->autosave_source);
+    if (gtk->sigterm_source != 0) g_source_remove(gtk->sigterm_source);
+    if (gtk->sigint_source != 0) g_source_remove(gtk->sigint_source);
+    if (gtk->present_source != 0) g_source_remove(gtk->present_source);
+    g_hash_table_unref(gtk->windows);
+    g_hash_table_unref(gtk->makers);
+    g_hash_table_unref(gtk->ui_files);
+    g_ptr_array_unref(gtk->made_windows);
+    g_hash_table_unref(gtk->left_out_lines);
+    g_free(gtk);
+}
+
+AmberGtk *amber_gtk_from_application(GtkApplication *app) {
+    return app != NULL ? g_object_get_data(G_OBJECT(app), ADAPTER_KEY) : NULL;
+}
+
+AmberGtk *amber_gtk_attach(amber_engine *engine, GtkApplication *app) {
+    if (engine == NULL || !GTK_IS_APPLICATION(app)) {
+        g_printerr("amber-gtk: attach needs an engine and a GtkApplication\n");
+        return NULL;
+    }
+    if (amber_gtk_from_application(app) != NULL) {
+        g_printerr("amber-gtk: this application has an adapter already\n");
+        return NULL;
+    }
+    amber_delegate delegate = AMBER_DELEGATE_INIT;
+    delegate.should_save = yes_save;
+    delegate.should_restore = yes_restore;
+    if (amber_engine_set_delegate(engine, &delegate, NULL, NULL) != AMBER_OK) {
+        g_printerr("amber-gtk: cannot set the engine's delegate: %s\n", amber_error_last());
+        return NULL;
+    }
+    AmberGtk *gtk = g_new0(AmberGtk, 1);
+    gtk->engine = engine;
+    gtk->app = app;
+    gtk->windows = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, window_entry_free);
+    gtk->makers = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    gtk->ui_files = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, ui_file_free);
+    gtk->made_windows = g_ptr_array_new_with_free_func(g_object_unref);
+    gtk->left_out_lines = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    g_object_set_data_full(G_OBJECT(app), ADAPTER_KEY, gtk, adapter_free);
+    g_signal_connect(app, "window-added", G_CALLBACK(on_window_added), NULL);
+    g_signal_connect(app, "window-removed", G_CALLBACK(on_window_removed), NULL);
+    g_signal_connect(app, "shutdown", G_CALLBACK(on_shutdown), NULL);
+    /* After the host's "activate" handlers, whenever they were connected. */
+    g_signal_connect_after(app, "activate", G_CALLBACK(on_activate_after), NULL);
+    amber_blueprint_factory factory = AMBER_BLUEPRINT_FACTORY_INIT;
+    factory.make = make_from_blueprint;
+    if (amber_engine_register_blueprint_factory(engine, BUILDER_FACTORY, &factory, gtk, NULL) != AMBER_OK)
+        g_printerr("amber-gtk: windows built from .ui files will not come back: %s\n", amber_error_last());
+    gtk->sigterm_source = g_unix_signal_add(SIGTERM, on_terminate, gtk);
+    gtk->sigint_source = g_unix_signal_add(SIGINT, on_terminate, gtk);
+    return gtk;
+}
+
+/* One line on stderr for what did not come back, unless there was simply nothing saved. */
+static void report_lines(amber_report *report) {
+    amber_fresh_reason fresh = amber_report_fresh_reason(report);
+    if (fresh != AMBER_FRESH_NONE && fresh != AMBER_FRESH_NO_ARCHIVE) {
+        const char *message = amber_report_message(report);
+        char *line = g_strdup(message != NULL ? message : "");
+        char *newline = strchr(line, '\n');
+        if (newline != NULL) *newline = '\0';
+        g_printerr("amber-gtk: fresh launch: %s\n", line);
+        g_free(line);
+        return;
+    }
+    for (size_t i = 0, n = amber_report_count(report); i < n; i++) {
+        amber_report_record record;
+        if (amber_report_record_at(&record, report, i) != AMBER_OK) continue;
+        if (record.outcome == AMBER_OUTCOME_RESTORED && record.dropped_count == 0) continue;
+        GString *path = g_string_new(NULL);
+        for (size_t k = 0; k < record.path_length; k++) g_string_append_printf(path, "%s%s", k ? "/" : "", record.path[k]);
+        if (record.outcome == AMBER_OUTCOME_RESTORED)
+            g_printerr("amber-gtk: %s: %zu saved item(s) no longer in the list\n", path->str, record.dropped_count);
+        else
+            g_printerr("amber-gtk: %s not restored: %s\n", path->str, record.message);
+        g_string_free(path, TRUE);
+    }
+}
+
+/* Gives the focus back to the widget that had it, once the windows are restored. */
+static void focus_restored(gpointer key, gpointer value, gpointer data) {
+    (void)key;
+    (void)data;
+    WindowEntry *w = value;
+    if (w->focus == NULL) return;
+    GtkWidget *widget = widget_at_path(GTK_WIDGET(w->window), "", w->focus);
+    /* An entry that takes the focus selects its text: not here, its selection was restored. */
+    if (widget != NULL && GTK_IS_ENTRY(widget)) gtk_entry_grab_focus_without_selecting(GTK_ENTRY(widget));
+    else if (widget != NULL && GTK_IS_TEXT(widget)) gtk_text_grab_focus_without_selecting(GTK_TEXT(widget));
+    else if (widget != NULL) gtk_widget_grab_focus(widget);
+    if (widget != NULL) gtk_window_set_focus_visible(w->window, w->focus_visible);
+    g_clear_pointer(&w->focus, g_free);
+}
+
+/* Presents the windows made on demand again, after the host presented its own: a dialog that
+ * was open in front of its window is in front again (also without a window manager). */
+static gboolean present_made_windows(gpointer data) {
+    AmberGtk *gtk = data;
+    for (guint i = 0; i < gtk->made_windows->len; i++) {
+        GtkWindow *window = gtk->made_windows->pdata[i];
+        if (!gtk_widget_get_visible(GTK_WIDGET(window))) continue;
+        gtk_window_present(window);
+        /* Presenting may hide the focus ring again: show it as it was. */
+        WindowEntry *w = g_hash_table_lookup(gtk->windows, window);
+        if (w != NULL && w->focus_visible) gtk_window_set_focus_visible(window, TRUE);
+    }
+    g_ptr_array_set_size(gtk->made_windows, 0);
+    gtk->present_source = 0;
+    return G_SOURCE_REMOVE;
+}
+
+int amber_gtk_restore(AmberGtk *gtk, amber_report **out_report) {
+    if (out_report != NULL) *out_report = NULL;
+    if (gtk == NULL) return AMBER_INVALID_ARGUMENT;
+    if (gtk->restored) {
+        g_printerr("amber-gtk: the interface was restored already\n");
+        return AMBER_MISUSE;
+    }
+    sync_all(gtk, TRUE);
+    amber_report *report = NULL;
+    gtk->restoring = TRUE;
+    int rc = amber_engine_launch(&report, gtk->engine, AMBER_APP_INACTIVE);
+    gtk->restoring = FALSE;
+    gtk->restored = TRUE;
+    if (rc != AMBER_OK) {
+        g_printerr("amber-gtk: restoring failed: %s\n", amber_error_last());
+        return rc;
+    }
+    report_lines(report);
+    g_hash_table_foreach(gtk->windows, focus_restored, NULL);
+    if (gtk->made_windows->len > 0) gtk->present_source = g_idle_add(present_made_windows, gtk);
+    if (out_report != NULL) *out_report = report;
+    else amber_report_free(report);
+    return AMBER_OK;
+}
+
+int amber_gtk_save(AmberGtk *gtk) {
+    if (gtk == NULL) return AMBER_INVALID_ARGUMENT;
+    return save(gtk, "on request");
+}
+
+void amber_gtk_keep_content(GtkWidget *widget, gboolean keep) {
+    g_return_if_fail(GTK_IS_WIDGET(widget));
+    g_object_set_data(G_OBJECT(widget), KEEP_CONTENT_KEY, keep ? GINT_TO_POINTER(1) : NULL);
+}
+
+void amber_gtk_set_item_identifier(GtkWidget *list, const char *property) {
+    g_return_if_fail(GTK_IS_WIDGET(list));
+    g_object_set_data_full(G_OBJECT(list), ITEM_ID_KEY, g_strdup(property), g_free);
+}
+
+void amber_gtk_set_coding(GtkWidget *widget, AmberGtkEncode encode, AmberGtkDecode decode, void *ctx) {
+    g_return_if_fail(GTK_IS_WIDGET(widget));
+    Coding *coding = NULL;
+    if (encode != NULL || decode != NULL) {
+        coding = g_new0(Coding, 1);
+        coding->encode = encode;
+        coding->decode = decode;
+        coding->ctx = ctx;
+    }
+    g_object_set_data_full(G_OBJECT(widget), CODING_KEY, coding, g_free);
+}
+
+/* The root object of a window made at restoration for `path`, its objects made; NULL (and a line
+ * on stderr) for a window that is not named as the archived one. */
+static amber_object *made_window_root(AmberGtk *gtk, GtkWindow *window, const char *const *path, size_t path_length) {
+    if (gtk_window_get_application(window) != gtk->app) gtk_window_set_application(window, gtk->app);
+    WindowEntry *w = window_entry(gtk, window);
+    if (w == NULL || path_length != 1 || strcmp(w->name, path[0]) != 0) {
+        g_printerr("amber-gtk: the window made for %s is named %s\n", path_length ? path[0] : "?",
+                   w != NULL ? w->name : "nothing");
+        return NULL;
+    }
+    sync_window(w);
+    g_ptr_array_add(gtk->made_windows, g_object_ref(window));
+    return w->root;
+}
+
+/* The restoration class of a window made on demand (R10 step 1). */
+static int make_window(amber_object **out, amber_engine *engine, const char *const *path, size_t path_length,
+                       amber_decoder *decoder, void *ctx) {
+    (void)engine;
+    (void)decoder;
+    Maker *maker = ctx;
+    *out = NULL;
+    GtkWindow *window = maker->make(maker->gtk->app, maker->ctx);
+    if (window == NULL) return AMBER_OK; /* declined: the report says so */
+    *out = made_window_root(maker->gtk, window, path, path_length);
+    return AMBER_OK;
+}
+
+int amber_gtk_register_window(AmberGtk *gtk, const char *name, AmberGtkWindowMaker make, void *ctx) {
+    if (gtk == NULL || name == NULL || name[0] == '\0' || make == NULL) return AMBER_INVALID_ARGUMENT;
+    if (g_hash_table_contains(gtk->makers, name)) return AMBER_DUPLICATE;
+    Maker *maker = g_new0(Maker, 1);
+    maker->gtk = gtk;
+    maker->make = make;
+    maker->ctx = ctx;
+    amber_restoration_class cls = AMBER_RESTORATION_CLASS_INIT;
+    cls.make = make_window;
+    char *class_name = g_strconcat(CLASS_PREFIX, name, NULL);
+    int rc = amber_engine_register_restoration_class(gtk->engine, class_name, &cls, maker, g_free);
+    g_free(class_name);
+    if (rc != AMBER_OK) {
+        g_printerr("amber-gtk: cannot register window %s: %s\n", name, amber_error_last());
+        g_free(maker);
+        return rc;
+    }
+    g_hash_table_add(gtk->makers, g_strdup(name));
+    return AMBER_OK;
+}
+
+int amber_gtk_register_ui_file(AmberGtk *gtk, const char *name, const char *path, AmberGtkBuilt built, void *ctx) {
+    if (gtk == NULL || name == NULL || name[0] == '\0' || strchr(name, '/') != NULL || path == NULL)
+        return AMBER_INVALID_ARGUMENT;
+    if (g_hash_table_contains(gtk->ui_files, name)) return AMBER_DUPLICATE;
+    UiFile *file = g_new0(UiFile, 1);
+    file->path = g_strdup(path);
+    file->built = built;
+    file->ctx = ctx;
+    g_hash_table_insert(gtk->ui_files, g_strdup(name), file);
+    return AMBER_OK;
+}
+
+GtkWindow *amber_gtk_build_window(AmberGtk *gtk, const char *name, const char *object_id) {
+    UiFile *file = gtk != NULL && name != NULL ? g_hash_table_lookup(gtk->ui_files, name) : NULL;
+    if (file == NULL || object_id == NULL) {
+        g_printerr("amber-gtk: no .ui file registered as %s\n", name != NULL ? name : "(null)");
+        return NULL;
+    }
+    GtkBuilder *builder = gtk_builder_new();
+    const char *ids[] = {object_id, NULL};
+    GError *error = NULL;
+    if (!gtk_builder_add_objects_from_file(builder, file->path, ids, &error)) {
+        g_printerr("amber-gtk: cannot build %s from %s: %s\n", object_id, file->path, error->message);
+        g_error_free(error);
+        g_object_unref(builder);
+        return NULL;
+    }
+    GObject *object = gtk_builder_get_object(builder, object_id);
+    if (!GTK_IS_WINDOW(object)) {
+        g_printerr("amber-gtk: %s in %s is no window\n", object_id, file->path);
+        g_object_unref(builder);
+        return NULL;
+    }
+    GtkWindow *window = GTK_WINDOW(object);
+    g_object_set_data_full(object, BLUEPRINT_KEY, g_strconcat(BUILDER_FACTORY "/", name, "/", object_id, NULL), g_free);
+    gtk_window_set_application(window, gtk->app);
+    if (file->built != NULL) file->built(window, builder, file->ctx);
+    g_object_unref(builder);
+    return window;
+}
+
+/* The blueprint factory (R10 step 4): builds again a window that amber_gtk_build_window() built. */
+static int make_from_blueprint(amber_object **out, amber_engine *engine, const char *blueprint_id,
+                               const char *const *path, size_t path_length, amber_decoder *decoder, void *ctx) {
+    (void)engine;
+    (void)decoder;
+    AmberGtk *gtk = ctx;
+    *out = NULL;
+    /* "AmberGtkBuilder/<name>/<object id>" */
+    char **parts = g_strsplit(blueprint_id, "/", 3);
+    if (g_strv_length(parts) == 3) {
+        GtkWindow *window = amber_gtk_build_window(gtk, parts[1], parts[2]);
+        if (window != NULL) {
+            gtk_window_present(window);
+            *out = made_window_root(gtk, window, path, path_length);
+        }
+    }
+    g_strfreev(parts);
+    return AMBER_OK;
+}
