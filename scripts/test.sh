@@ -5,7 +5,8 @@
 #                                libamber.so the C and Python suites load), then runs the Swift
 #                                suites, the amber command's tests, the fuzz corpora and past
 #                                findings replayed, the C tests, the C demo, the README's three
-#                                quick starts and the Python binding's tests.
+#                                quick starts, the Python binding's tests, and the GTK 4 and
+#                                Tkinter adapters' tests in real windows (under Xvfb).
 #   bash scripts/test.sh --all   also: the malformed-input and bounds suites in a release build
 #                                (R22's time bound holds for optimized code), the Swift and C
 #                                tests under AddressSanitizer and ThreadSanitizer, the three fuzz
@@ -121,6 +122,13 @@ suite "the README's quick starts (examples/quickstart)" "$logs/quickstart.log" '
 suite "Python binding (bindings/python/run-tests.sh: the wheel, the example, mypy, pytest)" "$logs/python-test.log" \
     '^(wheel:|auditwheel|example|mypy|FAILED|[0-9]+ (passed|failed))|(passed|failed) in ' \
     env AMBER_SKIP_BUILD=1 bash bindings/python/run-tests.sh
+
+# The toolkit adapters in real windows: each script starts its own Xvfb, drives its notes demo
+# with xdotool, closes, signals or kills it, relaunches, and compares states and screenshots.
+suite "the Tkinter adapter in real windows (bindings/tk/run-tests.sh)" "$logs/tk-test.log" \
+    '^(FAILED|amber.tk: all checks passed)' bash bindings/tk/run-tests.sh
+suite "the GTK 4 adapter in real windows (bindings/gtk/run-tests.sh)" "$logs/gtk-test.log" \
+    '^(FAIL|gtk tests: )' bash bindings/gtk/run-tests.sh
 
 if [[ $all == 1 ]]; then
     build "building (release, with testing, for the malformed-input suites)" "$logs/build-release.log" \

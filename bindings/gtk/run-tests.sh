@@ -23,7 +23,8 @@
 # own coding, a window built from a .ui file), set by the program, saved, and restored in a second
 # process.
 #
-# The first scenario's screenshots are kept as docs/img/gtk-before.png and gtk-after.png.
+# The first scenario's screenshots are kept as .build/pictures/gtk-before.png and gtk-after.png;
+# with AMBER_UPDATE_PICTURES=1 they go to docs/img/, the README's pictures.
 #
 #   bindings/gtk/run-tests.sh            AMBER_LIBDIR: the Amber library (.build-lib/lib)
 #
@@ -176,9 +177,11 @@ xdotool mousemove $((760 - 28)) 27 click 1                      # the window's c
 check "close: the demo quits when its window is closed" wait_exit
 launch
 compare_runs close "$before" "$work/before-close.png"
-mkdir -p "$root/docs/img"
-cp "$work/before-close.png" "$root/docs/img/gtk-before.png"
-cp "$work/after-close.png" "$root/docs/img/gtk-after.png"
+pictures=$root/.build/pictures
+[ "${AMBER_UPDATE_PICTURES:-0}" = 1 ] && pictures=$root/docs/img  # the README's pictures
+mkdir -p "$pictures"
+cp "$work/before-close.png" "$pictures/gtk-before.png"
+cp "$work/after-close.png" "$pictures/gtk-after.png"
 
 # ---- 2. SIGTERM ----------------------------------------------------------------------------
 # The preferences are closed alone (saved as closed), then the other tab, its entry typed into.

@@ -16,7 +16,8 @@
 #               the state that fits) and a warning line, never a crash.
 # Also: mypy --strict of amber.tk and the demo, and the demo's Amber-specific lines (at most 15);
 # with AMBER_TK_BENCH=1, the start-up cost of restoring a 1,000-row list (bench-startup.py, at most 16 ms).
-# It saves the screenshots of run 2 in docs/img/ (tk-before.png, tk-after.png) for the README.
+# It keeps the screenshots of run 2 as .build/pictures/tk-before.png and tk-after.png, and with
+# AMBER_UPDATE_PICTURES=1 copies them to docs/img/, the README's pictures.
 # Needs: Xvfb, xdotool, ImageMagick (import, compare), python3-tk (scripts/setup.sh installs them),
 # and libamber.so: $AMBER_LIBRARY, else .build-lib/lib/libamber.so.
 # Usage: bindings/tk/run-tests.sh        Exits non-zero if a check fails.
@@ -194,9 +195,11 @@ save_delay=""  # run 3 saves after idle with the default delay
 launch
 check sigterm
 grep -q "preferences: open" "$work/sigterm.after.state" || fail "sigterm: the dialog is not open again"
-mkdir -p "$root/docs/img"  # the README's pictures: this run shows the most
-cp "$work/sigterm.before.png" "$root/docs/img/tk-before.png"
-cp "$work/sigterm.after.png" "$root/docs/img/tk-after.png"
+pictures=$root/.build/pictures  # this run shows the most
+[ "${AMBER_UPDATE_PICTURES:-0}" = 1 ] && pictures=$root/docs/img  # the README's pictures
+mkdir -p "$pictures"
+cp "$work/sigterm.before.png" "$pictures/tk-before.png"
+cp "$work/sigterm.after.png" "$pictures/tk-after.png"
 
 # ---- run 3: SIGKILL after the save after idle --------------------------------------------------------
 prefs=$(xdotool search --onlyvisible --name '^Preferences$' | head -n 1)
