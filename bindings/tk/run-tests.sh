@@ -9,7 +9,7 @@
 #               (WM_DELETE_WINDOW, as a window manager sends it); relaunch.
 #   2. SIGTERM: back to the Edit tab, select a word of the body with the mouse, open the
 #               Preferences dialog and move its slider; SIGTERM; relaunch (the dialog is back).
-#   3. SIGKILL: click another note, type; wait for the save after idle; SIGKILL; relaunch.
+#   3. SIGKILL: click another note, type; wait for the autosave (R32); SIGKILL; relaunch.
 #   4. moved:   click a note, SIGINT; between runs, the selected note is moved to the top of the
 #               data and another one deleted: the same note is still selected after the relaunch.
 #   5. broken:  no display; an archive from another app; a widget renamed: a fresh launch (or

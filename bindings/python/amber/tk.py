@@ -31,10 +31,15 @@ demand (a dialog) come back through the ``windows=`` factories, one per Toplevel
 
 When it saves: when the root window is closed (WM_DELETE_WINDOW), on SIGTERM and SIGINT (then it
 closes the application), and shortly after the user changed something (a key, a click, the
-wheel, a resized window). It restores in ``attach``, which the program calls once its interface
-is built. Nothing here stops the program: an archive that cannot be restored (from another
-program, damaged, of an older version whose widgets were renamed or removed) gives a fresh
-launch or the state that still fits, and a warning line on the ``amber.tk`` logger.
+wheel, a resized window). The last is the engine's autosave (R32): each change marks the widget
+it came to, and its window, dirty (``Restorer.mark_dirty`` for the program's own changes), and a
+timer of the Tk event loop, set from ``Engine.autosave_timeout``, calls ``Engine.tick``, which
+saves once the changes have stopped for the save delay.
+
+It restores in ``attach``, which the program calls once its interface is built. Nothing here
+stops the program: an archive that cannot be restored (from another program, damaged, of an
+older version whose widgets were renamed or removed) gives a fresh launch or the state that
+still fits, and a warning line on the ``amber.tk`` logger.
 
 Tkinter is imported by this module only: ``import amber`` does not import it.
 """
@@ -64,9 +69,10 @@ LOGGER = logging.getLogger("amber.tk")
 #: program's factory make one (a dialog that was open).
 WINDOW_CLASS = "amber.tk.Window"
 
-#: The delay between a change and the save that follows it, in milliseconds, unless ``attach``
-#: is given another; the environment variable AMBER_TK_SAVE_DELAY_MS overrides it (the tests
-#: make it long, to check that closing and SIGTERM save by themselves).
+#: The delay between the last of a burst of changes and the save that follows it (the autosave's
+#: quiet time), in milliseconds, unless ``attach`` is given another; the environment variable
+#: AMBER_TK_SAVE_DELAY_MS overrides it (the tests make it long, to check that closing and
+#: SIGTERM save by themselves).
 DEFAULT_SAVE_DELAY_MS = 1000
 
 
@@ -661,12 +667,26 @@ class Restorer:
         self._factories: Dict[str, WindowFactory] = dict(windows or {})
         self._windows: Dict[str, WindowState] = {}
         self._own: Dict[str, Tuple[Optional[Callable[[Coder], None]], Optional[Callable[[Decoder], None]]]] = {}
-        self._save_pending: Optional[str] = None
+        self._tick_pending: Optional[str] = None
         self._restoring = False
         self._closed = False
         self._signal_fd: Optional[Tuple[int, int]] = None
         self._previous_handlers: Dict[int, Any] = {}
         self.engine.register_restoration_class(WINDOW_CLASS, self._make_window)
+        # Every save calls every encode callback (full_saves): a user event names the widget it
+        # came to, but not all the state it changed. A click in a list makes the program load
+        # another note into a Text (its content, cursor and view), a resize moves sashes and
+        # scrolls texts, a click moves the focus, and the callbacks of ``keep`` encode state of
+        # the program's own that the adapter never sees change. Encoding only the widgets marked
+        # would save some of these changes late or never; a full save is what the adapter did
+        # before the engine had autosave. The minimum interval is none: the quiet time alone
+        # spaces the saves, a save comes one delay after the user stops.
+        self.engine.set_autosave(self._quiet_time(), -1, full_saves=True)
+
+    def _quiet_time(self) -> int:
+        """The save delay as the engine's quiet time: zero there would mean its default, so no
+        delay is none (a negative time)."""
+        return self.save_delay_ms if self.save_delay_ms > 0 else -1
 
     # -- public --
     def keep(self, widget: tk.Misc, encode: Optional[Callable[[Coder], None]] = None,
@@ -679,27 +699,30 @@ class Restorer:
         self._own[str(widget)] = (encode, decode)
         self.sync()
 
-    def mark_dirty(self) -> None:
+    def mark_dirty(self, widget: Optional[tk.Misc] = None) -> None:
         """Says the interface changed in a way the adapter cannot see (a change made by the
-        program, not by the user): it saves shortly after."""
-        self._save_when_idle()
+        program, not by the user): it saves one save delay after. ``widget``: the widget (or
+        window) whose state changed, if known; else the root window is marked."""
+        self._mark(widget if widget is not None else self.root)
 
     def save(self) -> Optional[PreservationReport]:
         """Saves the interface now; returns the preservation report, or None if it failed (a
         warning line says why)."""
         if self._closed:
             return None
-        self._save_pending = None
         try:
             self.sync()
             report = self.engine.preserve()
         except (amber.AmberError, OSError, tk.TclError) as error:
             self._warn(f"the interface was not saved: {error}")
             return None
+        self._warn_left_out(report)
+        return report
+
+    def _warn_left_out(self, report: PreservationReport) -> None:
         for entry in report.left_out:
             if entry.error is not None:
                 self._warn(f"{entry.path_string} was not saved: {entry.message}")
-        return report
 
     def restore(self) -> Report:
         """Restores the interface the last run saved, once the program has built it (``attach``
@@ -736,7 +759,7 @@ class Restorer:
                     self._warn(f"{record.path_string} ({record.class_name}) not restored: "
                                f"{record.outcome.name.lower().replace('_', ' ')}: {record.message}")
             self._apply_restored()
-            self._save_when_idle()  # the archive was consumed: write the state back soon
+            self._mark(self.root)  # the archive was consumed: write the state back soon
         return report
 
     def close(self) -> None:
@@ -745,6 +768,12 @@ class Restorer:
         if self._closed:
             return
         self._closed = True
+        if self._tick_pending is not None:
+            try:
+                self.root.after_cancel(self._tick_pending)
+            except tk.TclError:
+                pass  # the root window is being destroyed, and its timers with it
+            self._tick_pending = None
         if self._signal_fd is not None:
             read_end, write_end = self._signal_fd
             try:
@@ -873,20 +902,68 @@ class Restorer:
             self._warn(f"{what}: its restored state does not fit the widget now ({error}); it keeps its own")
 
     # -- when it saves --
-    def _save_when_idle(self) -> None:
-        """Saves once the program is idle, a short while after a change. This stands for the
-        engine's dirty marking and autosave: when Amber has them, this is the one place to
-        switch over."""
-        if self._save_pending is not None or self._closed or self._restoring:
+    def _state_of(self, widget: tk.Misc) -> List[amber.Object]:
+        """The restorable objects whose state a change to ``widget`` may have changed: the
+        widget's own (if it is a restorable view) and its window's (focus, geometry). A widget
+        made since the last sync has none yet: the next save registers it and encodes it."""
+        try:
+            toplevel = widget.winfo_toplevel()
+        except tk.TclError:
+            return []  # destroyed
+        window = self._windows.get(restoration_name(toplevel) or "")
+        if window is None or window.window is not toplevel:
+            return []
+        view = window.views.get(restoration_name(widget) or "")
+        return [window] if view is None or view.widget is not widget else [view, window]
+
+    def _mark(self, widget: tk.Misc) -> None:
+        """Marks the state a change to ``widget`` changed, and has the event loop tick the
+        engine when its autosave is due. Any change in a window not restorable (an unnamed
+        one) marks the root window, so that the change is saved all the same."""
+        if self._closed or self._restoring:
             return
         try:
-            self._save_pending = self.root.after(self.save_delay_ms,
-                                                 lambda: self.root.after_idle(self.save))
+            for state in self._state_of(widget) or self._state_of(self.root):
+                state.mark_dirty()
+        except amber.AmberError as error:
+            self._warn(f"a change could not be marked for saving: {error}")
+            return
+        self._schedule_tick()
+
+    def _schedule_tick(self) -> None:
+        """Sets the event loop's timer for the engine's autosave, unless one is set or nothing
+        is to be saved. A change made while the timer runs moves the save later: when the timer
+        fires too early, ``_tick`` sets it again."""
+        if self._tick_pending is not None or self._closed:
+            return
+        timeout = self.engine.autosave_timeout()
+        if timeout is None:
+            return
+        try:
+            # Once due, the save waits until the program is idle: its own work comes first.
+            self._tick_pending = self.root.after(timeout, lambda: self.root.after_idle(self._tick))
         except tk.TclError:
             pass  # the root window is being destroyed
 
+    def _tick(self) -> None:
+        """The timer: saves if the autosave is due (the engine decides), then sets the timer for
+        the changes still unsaved (made since, or a save that failed)."""
+        self._tick_pending = None
+        if self._closed:
+            return
+        try:
+            self.sync()  # widgets made since the last save
+            if self.engine.tick():
+                report = self.engine.last_preservation
+                if report is not None:
+                    self._warn_left_out(report)
+        except (amber.AmberError, OSError, tk.TclError) as error:
+            self._warn(f"the interface was not saved: {error}")
+        self._schedule_tick()
+
     def _on_user_event(self, event: "tk.Event[tk.Misc]") -> None:
-        self._save_when_idle()
+        # The widget is a name only for a widget Tkinter did not make (a combobox's list).
+        self._mark(event.widget if isinstance(event.widget, tk.Misc) else self.root)
 
     def _on_close(self, previous: str) -> None:
         self.save()
@@ -899,7 +976,8 @@ class Restorer:
         if event.widget is self.root:
             self.close()
         elif isinstance(event.widget, tk.Toplevel):
-            self._save_when_idle()  # a dialog closed
+            # A dialog closed: its record goes at the next save, which the window under it starts.
+            self._mark(event.widget.master if event.widget.master is not None else self.root)
 
     def _on_signal(self, signum: int, frame: Optional[FrameType]) -> None:
         # Runs between two Python instructions: the save waits for the event loop.
@@ -919,7 +997,8 @@ class Restorer:
         """Installs the saves: on WM_DELETE_WINDOW of the root, on SIGTERM and SIGINT, and
         after changes made with the keyboard, the mouse or the window manager (bindings added
         to the ``all`` tag with ``add="+"``: a program's own ``bind_all`` of the same events
-        without ``add`` replaces them, and then ``mark_dirty`` is its way to ask for a save)."""
+        without ``add`` replaces them, and then ``mark_dirty`` is its way to ask for a save). The
+        save after changes is the engine's autosave, set in the constructor."""
         previous = str(self.root.protocol("WM_DELETE_WINDOW") or "")
         self.root.protocol("WM_DELETE_WINDOW", lambda: self._on_close(previous))
         for sequence in ("<KeyRelease>", "<ButtonRelease>", "<MouseWheel>", "<Button-4>", "<Button-5>",
@@ -965,7 +1044,8 @@ def attach(root: tk.Tk, app_id: str, *, state_directory: Optional[str] = None,
     :param windows: for each window made on demand, by its path name (".prefs"), a function of
         no arguments that makes it and returns the Toplevel: a dialog open at the save comes back.
     :param bundle_version: the program's version, recorded in each archive.
-    :param save_delay_ms: how long after a change the save waits (default DEFAULT_SAVE_DELAY_MS).
+    :param save_delay_ms: how long after the last of a burst of changes the save waits (default
+        DEFAULT_SAVE_DELAY_MS): the quiet time of the engine's autosave.
     :param restore: False to call ``Restorer.restore`` later (after ``Restorer.keep``).
 
     A WM_DELETE_WINDOW handler the program set on the root before ``attach`` still runs, after

@@ -5,6 +5,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -213,6 +214,45 @@ def test_an_archive_from_another_app_is_declined(tmp_path):
         assert w["tabs"].index("current") == 0
         assert restorer.warnings == ["amber.tk: fresh launch: the archive was not written by org.example.tktest "
                                      "(another app's?)"]
+    finally:
+        root.destroy()
+
+
+def run_loop(root, seconds):
+    """The Tk event loop for a while, as mainloop() would run it."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        root.update()
+        time.sleep(0.01)
+
+
+def test_a_change_is_saved_by_the_engines_autosave_a_delay_after_it_and_nothing_without(tmp_path):
+    archive = tmp_path / "state.archive"
+    root, w = build()
+    restorer = attach(root, w, tmp_path, save_delay_ms=300)
+    def written():
+        return (archive.stat().st_ino, archive.stat().st_mtime_ns) if archive.exists() else None
+    try:
+        run_loop(root, 0.8)  # the window shown (its <Configure> counts as a change) and saved
+        before = written()
+        run_loop(root, 0.5)  # no change: no save, nothing for the event loop to wait for
+        assert written() == before and restorer.engine.autosave_timeout() is None
+        w["listbox"].selection_set(7)
+        w["listbox"].event_generate("<<ListboxSelect>>")  # as a click would
+        assert restorer.engine.autosave_timeout() is not None
+        run_loop(root, 0.1)
+        assert written() == before  # not before the delay
+        run_loop(root, 0.6)
+        assert written() not in (None, before) and restorer.engine.autosave_timeout() is None
+        w["tabs"].select(1)
+        restorer.mark_dirty(w["tabs"])  # a change made by the program
+        run_loop(root, 0.8)
+    finally:
+        root.destroy()  # without the close button: only the autosave saved
+    root, w = build()
+    attach(root, w, tmp_path)
+    try:
+        assert w["listbox"].curselection() == (7,) and w["tabs"].index("current") == 1
     finally:
         root.destroy()
 
