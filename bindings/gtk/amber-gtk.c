@@ -28,14 +28,17 @@
 #define CODING_KEY "amber-gtk-coding"
 #define HOOKED_KEY "amber-gtk-hooked"
 #define CLOSED_KEY "amber-gtk-closed"
+/* On an adjustment, selection model or text buffer: the widget it was hooked for (compared as a
+ * pointer only, never dereferenced: the widget may be gone). */
+#define OWNER_KEY "amber-gtk-owner"
 #define CLASS_PREFIX "AmberGtkWindow:"
 #define BLUEPRINT_KEY "amber-gtk-blueprint"
 /* The blueprint factory of windows built from registered .ui files: blueprint ids are
  * "AmberGtkBuilder/<file's short name>/<object id>". */
 #define BUILDER_FACTORY "AmberGtkBuilder"
 
-/* How long the program must be idle after a change before the adapter saves it. */
-#define AUTOSAVE_DELAY_MS 1000
+/* The autosave policy's quiet time: how long after the last change the engine saves it. */
+#define AUTOSAVE_QUIET_MS 1000
 /* How long a scroll position waits for its widget to be laid out large enough to take it. */
 #define PENDING_SCROLL_MS 3000
 /* Amber's bound on the selected items of a view (R17). */
@@ -60,6 +63,7 @@ struct AmberGtk {
     guint present_source;
     /* Scroll positions still waiting for their widget's layout: no autosave meanwhile. */
     int pending_scrolls;
+    /* The timeout after which the engine's autosave is due (amber_engine_autosave_timeout()). */
     guint autosave_source;
     guint sigterm_source;
     guint sigint_source;
@@ -114,7 +118,7 @@ typedef struct Maker {
     void *ctx;
 } Maker;
 
-static void request_autosave(AmberGtk *gtk);
+static void changed(AmberGtk *gtk, gpointer instance);
 static int save(AmberGtk *gtk, const char *why);
 
 /* ---- names and paths ------------------------------------------------------------------------ */
@@ -697,13 +701,22 @@ static int window_decode(amber_object *object, amber_decoder *decoder, void *ctx
 
 /* ---- following the widgets: objects made, renamed and freed ------------------------------- */
 
-static void on_change(GtkApplication *app) {
-    AmberGtk *gtk = amber_gtk_from_application(app);
-    if (gtk != NULL) request_autosave(gtk);
+/* The marshaller of every signal hooked below, whatever its parameters: the first is the
+ * instance that emitted it, and the closure's data the application. */
+static void on_change(GClosure *closure, GValue *return_value, guint n_params, const GValue *params,
+                      gpointer hint, gpointer marshal_data) {
+    (void)return_value;
+    (void)hint;
+    (void)marshal_data;
+    AmberGtk *gtk = amber_gtk_from_application(closure->data);
+    if (gtk != NULL && n_params > 0) changed(gtk, g_value_get_object(&params[0]));
 }
 
 static void hook(gpointer instance, const char *signal, GtkApplication *app) {
-    g_signal_connect_object(instance, signal, G_CALLBACK(on_change), app, G_CONNECT_SWAPPED);
+    /* Invalidated when the application goes, as g_signal_connect_object() would. */
+    GClosure *closure = g_closure_new_object(sizeof(GClosure), G_OBJECT(app));
+    g_closure_set_marshal(closure, on_change);
+    g_signal_connect_closure(instance, signal, closure, FALSE);
 }
 
 /* Connects, once per object, the signals that tell the adapter a widget's state changed. */
@@ -733,20 +746,28 @@ static void hook_once(GObject *object, GtkApplication *app) {
         hook(object, "notify::model", app); /* the save that follows hooks the new model */
 }
 
+/* Hooks an object that belongs to `widget` (an adjustment, a model, a buffer), and remembers
+ * the widget, whose object is the one marked dirty when it changes. */
+static void hook_part(GObject *object, GtkWidget *widget, GtkApplication *app) {
+    if (object == NULL) return;
+    hook_once(object, app);
+    g_object_set_data(object, OWNER_KEY, widget);
+}
+
 /* The objects whose signals say that `widget`'s state changed (the model and adjustments may be
  * replaced, so this runs at every walk; hook_once connects each object once). */
 static void hook_widget(GtkWidget *widget, GtkApplication *app) {
     hook_once(G_OBJECT(widget), app);
     if (GTK_IS_SCROLLED_WINDOW(widget)) {
-        hook_once(G_OBJECT(gtk_scrolled_window_get_vadjustment(GTK_SCROLLED_WINDOW(widget))), app);
-        hook_once(G_OBJECT(gtk_scrolled_window_get_hadjustment(GTK_SCROLLED_WINDOW(widget))), app);
+        hook_part(G_OBJECT(gtk_scrolled_window_get_vadjustment(GTK_SCROLLED_WINDOW(widget))), widget, app);
+        hook_part(G_OBJECT(gtk_scrolled_window_get_hadjustment(GTK_SCROLLED_WINDOW(widget))), widget, app);
     }
     if (GTK_IS_SCROLLABLE(widget)) {
-        hook_once(G_OBJECT(gtk_scrollable_get_vadjustment(GTK_SCROLLABLE(widget))), app);
-        hook_once(G_OBJECT(gtk_scrollable_get_hadjustment(GTK_SCROLLABLE(widget))), app);
+        hook_part(G_OBJECT(gtk_scrollable_get_vadjustment(GTK_SCROLLABLE(widget))), widget, app);
+        hook_part(G_OBJECT(gtk_scrollable_get_hadjustment(GTK_SCROLLABLE(widget))), widget, app);
     }
-    if (is_list(widget)) hook_once(G_OBJECT(list_model(widget)), app);
-    if (GTK_IS_TEXT_VIEW(widget)) hook_once(G_OBJECT(gtk_text_view_get_buffer(GTK_TEXT_VIEW(widget))), app);
+    if (is_list(widget)) hook_part(G_OBJECT(list_model(widget)), widget, app);
+    if (GTK_IS_TEXT_VIEW(widget)) hook_part(G_OBJECT(gtk_text_view_get_buffer(GTK_TEXT_VIEW(widget))), widget, app);
 }
 
 static void view_entry_free(void *data) {
@@ -971,38 +992,95 @@ static void report_left_out(AmberGtk *gtk) {
     amber_preservation_free(report);
 }
 
-/* Saves the interface; `why` is for the error line. */
+/*
+ * When changes are saved is the engine's: the signals hooked above mark objects dirty
+ * (amber_object_mark_dirty(), R32), and the engine's autosave policy makes a save due a quiet
+ * time after the last change. GLib's main loop is the event loop the engine has not: a timeout
+ * waits for amber_engine_autosave_timeout(), then amber_engine_tick() saves.
+ */
+
+static void schedule_autosave(AmberGtk *gtk);
+
+/* Saves the interface now; `why` is for the error line. */
 static int save(AmberGtk *gtk, const char *why) {
     if (!gtk->restored) return AMBER_OK; /* the archive has not been read yet: keep it */
-    if (gtk->autosave_source != 0) {
-        g_source_remove(gtk->autosave_source);
-        gtk->autosave_source = 0;
-    }
     sync_all(gtk, FALSE);
     int saved = 0;
     int rc = amber_engine_preserve(&saved, gtk->engine);
     if (rc != AMBER_OK) g_printerr("amber-gtk: saving %s failed: %s\n", why, amber_error_last());
     else report_left_out(gtk);
+    /* The save took the changes marked before it: no autosave is due, unless it failed. */
+    schedule_autosave(gtk);
     return rc;
 }
 
 static gboolean on_autosave(gpointer data) {
     AmberGtk *gtk = data;
-    if (gtk->pending_scrolls > 0) return G_SOURCE_CONTINUE; /* restoring still */
     gtk->autosave_source = 0;
-    save(gtk, "after a change");
+    if (gtk->pending_scrolls > 0) {
+        /* Restoring still: try again a quiet time later. */
+        gtk->autosave_source = g_timeout_add(AUTOSAVE_QUIET_MS, on_autosave, gtk);
+        return G_SOURCE_REMOVE;
+    }
+    int due = -1;
+    if (amber_engine_autosave_timeout(&due, gtk->engine) == AMBER_OK && due == 0) {
+        /* The objects follow the widgets before the save, as for any other save. */
+        sync_all(gtk, FALSE);
+        int saved = 0;
+        if (amber_engine_tick(&saved, gtk->engine) != AMBER_OK)
+            g_printerr("amber-gtk: saving after a change failed: %s\n", amber_error_last());
+        else if (saved) report_left_out(gtk);
+    }
+    /* Not due yet (the timeout fired early), or a failed save to try again. */
+    schedule_autosave(gtk);
     return G_SOURCE_REMOVE;
 }
 
-/*
- * Asks for a save once the program has been idle for AUTOSAVE_DELAY_MS. This is the one place
- * that decides when changes are saved: it stands in for the engine's dirty marking and autosave
- * (R32), to be replaced by marking the engine dirty once that is available.
- */
-static void request_autosave(AmberGtk *gtk) {
-    if (!gtk->restored || gtk->restoring || gtk->quitting) return;
+/* Waits in the main loop for the engine's autosave, as long as it asks; nothing when nothing is
+ * to be saved. */
+static void schedule_autosave(AmberGtk *gtk) {
     if (gtk->autosave_source != 0) g_source_remove(gtk->autosave_source);
-    gtk->autosave_source = g_timeout_add(AUTOSAVE_DELAY_MS, on_autosave, gtk);
+    gtk->autosave_source = 0;
+    int timeout = -1;
+    if (gtk->quitting || amber_engine_autosave_timeout(&timeout, gtk->engine) != AMBER_OK || timeout < 0) return;
+    gtk->autosave_source = g_timeout_add((guint)timeout, on_autosave, gtk);
+}
+
+/* The object whose state `instance` is part of: a window's root, a widget's view, or the view of
+ * the widget an adjustment, a model or a buffer was hooked for; NULL if it has none (yet). */
+static amber_object *object_of(AmberGtk *gtk, gpointer instance) {
+    WindowEntry *w = g_hash_table_lookup(gtk->windows, instance);
+    if (w != NULL) return w->root;
+    gpointer widget = GTK_IS_WIDGET(instance) ? instance : g_object_get_data(G_OBJECT(instance), OWNER_KEY);
+    if (widget == NULL) return NULL;
+    GHashTableIter iter;
+    gpointer value;
+    g_hash_table_iter_init(&iter, gtk->windows);
+    while (g_hash_table_iter_next(&iter, NULL, &value)) {
+        ViewEntry *entry = g_hash_table_lookup(((WindowEntry *)value)->views, widget);
+        if (entry != NULL) return entry->object;
+    }
+    return NULL;
+}
+
+/* Marks `object` dirty, or, when the change belongs to no object (a window added or removed,
+ * whose objects need no mark), the root of a window taking part, so that a save is due. */
+static void mark_dirty(AmberGtk *gtk, amber_object *object) {
+    if (object == NULL) {
+        GHashTableIter iter;
+        gpointer value;
+        g_hash_table_iter_init(&iter, gtk->windows);
+        if (g_hash_table_iter_next(&iter, NULL, &value)) object = ((WindowEntry *)value)->root;
+    }
+    if (object == NULL) return; /* no window takes part: nothing to save */
+    if (amber_object_mark_dirty(object) != AMBER_OK) report_failure("cannot mark dirty", amber_object_identifier(object));
+    schedule_autosave(gtk);
+}
+
+/* A hooked signal: `instance` (a widget, a window, an adjustment, a model, a buffer) changed. */
+static void changed(AmberGtk *gtk, gpointer instance) {
+    if (!gtk->restored || gtk->restoring || gtk->quitting) return;
+    mark_dirty(gtk, object_of(gtk, instance));
 }
 
 /* Whether `window` is transient for `other`, directly or through other windows. */
@@ -1036,9 +1114,14 @@ static gboolean on_close_request(GtkWindow *window, GtkApplication *app) {
     return FALSE;
 }
 
-/* A window shown again (one that hides on close) takes part again. */
+/* A window shown (again, for one that hides on close) takes part: its object is made now and
+ * marked, so that a save is due with it. */
 static void on_window_shown(GtkWidget *window) {
     g_object_set_data(G_OBJECT(window), CLOSED_KEY, NULL);
+    AmberGtk *gtk = amber_gtk_from_application(gtk_window_get_application(GTK_WINDOW(window)));
+    if (gtk == NULL || !gtk->restored || gtk->restoring || gtk->quitting) return;
+    WindowEntry *w = window_entry(gtk, GTK_WINDOW(window));
+    if (w != NULL) mark_dirty(gtk, w->root);
 }
 
 static void on_window_added(GtkApplication *app, GtkWindow *window) {
@@ -1048,14 +1131,14 @@ static void on_window_added(GtkApplication *app, GtkWindow *window) {
     g_signal_connect(window, "show", G_CALLBACK(on_window_shown), NULL);
     g_object_set_data(G_OBJECT(window), CLOSED_KEY, NULL);
     AmberGtk *gtk = amber_gtk_from_application(app);
-    if (gtk != NULL) request_autosave(gtk);
+    if (gtk != NULL && gtk_widget_get_visible(GTK_WIDGET(window))) on_window_shown(GTK_WIDGET(window));
 }
 
 static void on_window_removed(GtkApplication *app, GtkWindow *window) {
     AmberGtk *gtk = amber_gtk_from_application(app);
     if (gtk == NULL) return;
     g_hash_table_remove(gtk->windows, window);
-    request_autosave(gtk);
+    if (gtk->restored && !gtk->restoring && !gtk->quitting) mark_dirty(gtk, NULL);
 }
 
 static void on_shutdown(GtkApplication *app) {
@@ -1159,6 +1242,23 @@ AmberGtk *amber_gtk_attach(amber_engine *engine, GtkApplication *app) {
     factory.make = make_from_blueprint;
     if (amber_engine_register_blueprint_factory(engine, BUILDER_FACTORY, &factory, gtk, NULL) != AMBER_OK)
         g_printerr("amber-gtk: windows built from .ui files will not come back: %s\n", amber_error_last());
+    /*
+     * The engine's autosave saves a quiet time after the user's last change, with no minimum
+     * interval: every burst of changes is saved soon after it, as the user would expect.
+     *
+     * Full saves (every encode callback at every save) rather than the dirty objects' alone: the
+     * adapter knows which widget a signal came from, and marks that widget's object, but not
+     * every change of what the callbacks write. The window's callback writes the focused
+     * widget, which moves without a signal hooked here, and the host's own encode callbacks
+     * (amber_gtk_set_coding()) write state the adapter cannot watch. A save that wrote again
+     * what they wrote before would lose those changes.
+     */
+    amber_autosave policy = AMBER_AUTOSAVE_INIT;
+    policy.quiet_ms = AUTOSAVE_QUIET_MS;
+    policy.min_interval_ms = -1;
+    policy.full_saves = 1;
+    if (amber_engine_set_autosave(engine, &policy) != AMBER_OK)
+        g_printerr("amber-gtk: cannot set the engine's autosave: %s\n", amber_error_last());
     gtk->sigterm_source = g_unix_signal_add(SIGTERM, on_terminate, gtk);
     gtk->sigint_source = g_unix_signal_add(SIGINT, on_terminate, gtk);
     return gtk;

@@ -43,12 +43,18 @@
  * When it saves: when a window closes (a transient window, such as a dialog, closing alone is
  * saved as closed; the last main window closing saves everything, since the application
  * quits), when the application shuts down with windows open, on SIGTERM and SIGINT (then the
- * application quits), and after changes: the widgets' own signals ask for a save, made once the
- * program has been idle for a moment.
+ * application quits), and after changes, through the engine's dirty marking and autosave (R32):
+ * the widgets' own signals mark the changed widget's object dirty, and the engine saves a quiet
+ * time after the last change. GLib's main loop drives it: a timeout waits for
+ * amber_engine_autosave_timeout(), then calls amber_engine_tick().
  *
- * The adapter sets the engine's delegate (save and restore always); the host keeps the engine
- * and closes it after g_application_run() returned. The adapter lives as long as the
- * application. Nothing here aborts the host: a failure is a line on stderr ("amber-gtk: ...")
+ * The adapter sets the engine's delegate (save and restore always) and its autosave policy (a
+ * short quiet time, no minimum interval, full saves: every encode callback is called at every
+ * save, since the window's focus and the host's own coding change without a signal the adapter
+ * can watch). A host may set another policy after amber_gtk_attach(); the adapter's timeout
+ * follows it, and it should keep full_saves. The host keeps the engine and closes it after
+ * g_application_run() returned. The adapter lives as long as the application. Nothing here
+ * aborts the host: a failure is a line on stderr ("amber-gtk: ...")
  * and the program goes on, with its interface in its default state.
  */
 #ifndef AMBER_GTK_H

@@ -6,7 +6,7 @@
 #
 #   1. close      the window's close button
 #   2. SIGTERM    the adapter saves on the signal and the application quits
-#   3. SIGKILL    after the idle save (the program killed without warning)
+#   3. SIGKILL    after the autosave (the program killed without warning)
 #
 # After each relaunch it checks the restored state, from the demo's own --print-state output
 # (the state printed on SIGUSR1 just before the end against the state printed once restored),
@@ -198,7 +198,7 @@ check "SIGTERM: the demo quits" wait_exit
 launch
 compare_runs sigterm "$before" "$work/before-term.png"
 
-# ---- 3. SIGKILL after the idle save --------------------------------------------------------
+# ---- 3. SIGKILL after the autosave ---------------------------------------------------------
 xdotool mousemove 60 320 click 1; sleep 0.3                     # another row
 xdotool mousemove $((split + 46)) 94 click 1; sleep 0.3         # back to the Editor tab
 xdotool mousemove $((760 - 193)) 27 click 1; sleep 1            # Preferences again
