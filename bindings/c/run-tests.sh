@@ -6,7 +6,7 @@
 # test_envelope (R20, R22), test_files (R19, R20, R22, R28: special files, key file leftovers,
 # the kept restoration report),
 # test_bounds (R1, R2, R22: depth, value and closing bounds), test_app (R23, R24, R25, R27),
-# test_views (R17, R18, R21) and
+# test_views (R17, R18, R21), test_budgets (R31) and
 # test_kill (R19: SIGKILL while saving, AMBER_KILLS times, default 1000) against libamber.so.
 # Each test points the XDG directories at a scratch directory of its own (tests/scratch.h,
 # test_app its own), so nothing is written into the home directory.
@@ -106,4 +106,8 @@ $CC "${flags[@]}" bindings/c/tests/test_app.c -o "$out/test_app" "${link[@]}" ||
 echo "== test_views (R17, R18, R21)"
 $CC "${flags[@]}" bindings/c/tests/test_views.c -o "$out/test_views" "${link[@]}" || { echo "test_views does not compile"; exit 1; }
 "$out/test_views" || status=1
+
+echo "== test_budgets (R31)"
+$CC "${flags[@]}" bindings/c/tests/test_budgets.c -o "$out/test_budgets" "${link[@]}" || { echo "test_budgets does not compile"; exit 1; }
+"$out/test_budgets" || status=1
 exit $status

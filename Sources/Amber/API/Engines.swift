@@ -24,18 +24,24 @@ func engineBox(_ handle: OpaquePointer?) throws(AmberError) -> EngineBox {
         o.version = CUnsignedInt(AMBER_ENGINE_OPTIONS_VERSION)
         if let options {
             // The struct's version says how much of it the host has: version 1 ends before
-            // keep_restoration_report, so only that prefix is read (the rest keeps its default).
+            // keep_restoration_report, version 2 before object_budget, so only that prefix is
+            // read (the rest keeps its default).
             let version = UnsafeRawPointer(options).load(as: CUnsignedInt.self)
+            func readPrefix(_ size: Int) {
+                let prefix = UnsafeRawBufferPointer(start: UnsafeRawPointer(options), count: size)
+                withUnsafeMutableBytes(of: &o) { UnsafeMutableRawBufferPointer(rebasing: $0[..<size]).copyMemory(from: prefix) }
+                o.version = CUnsignedInt(AMBER_ENGINE_OPTIONS_VERSION)
+            }
             switch version {
             case CUnsignedInt(AMBER_ENGINE_OPTIONS_VERSION):
                 o = options.pointee
             case 1:
-                let size = MemoryLayout<amber_engine_options>.offset(of: \.keep_restoration_report)!
-                let prefix = UnsafeRawBufferPointer(start: UnsafeRawPointer(options), count: size)
-                withUnsafeMutableBytes(of: &o) { UnsafeMutableRawBufferPointer(rebasing: $0[..<size]).copyMemory(from: prefix) }
-                o.version = CUnsignedInt(AMBER_ENGINE_OPTIONS_VERSION)
+                readPrefix(MemoryLayout<amber_engine_options>.offset(of: \.keep_restoration_report)!)
+            case 2:
+                // Up to the end of keep_restoration_report (the padding after it is not read).
+                readPrefix(MemoryLayout<amber_engine_options>.offset(of: \.keep_restoration_report)! + MemoryLayout<CInt>.size)
             default:
-                throw invalid("amber_engine_options version \(version) is not supported (expected \(AMBER_ENGINE_OPTIONS_VERSION), or 1)")
+                throw invalid("amber_engine_options version \(version) is not supported (expected \(AMBER_ENGINE_OPTIONS_VERSION), 2 or 1)")
             }
         }
         // The options as the engine's own (EngineOptions, which holds the defaults).
@@ -69,6 +75,9 @@ func engineBox(_ handle: OpaquePointer?) throws(AmberError) -> EngineBox {
             throw invalid("\(o.protection.rawValue) is not an amber_protection")
         }
         choices.keepsRestorationReport = o.keep_restoration_report != 0
+        // 0 is the default; a budget the engine cannot count to is no budget at all.
+        if o.object_budget != 0 { choices.objectBudget = Int(clamping: o.object_budget) }
+        if o.archive_budget != 0 { choices.archiveBudget = Int(clamping: o.archive_budget) }
         let configuration = try EngineConfiguration(appID: appID, options: choices)
         let box = EngineBox(engine: Engine(configuration: configuration))
         box.storeContext = storeContext

@@ -17,15 +17,21 @@ extension Engine {
     ///    objects they reference are recorded after, and encoded in turn. An encode callback
     ///    that fails leaves its object and what is under it out: their records stay, marked
     ///    omitted and without state, and the rest is saved.
+    ///    An object whose record takes more than the budget per object
+    ///    (`EngineConfiguration.objectBudget`) is left out the same way (SPEC R31).
     /// 5. One keyed archive (`ArchiveLayout`), with the snapshot attached (SPEC R21), sealed by
-    ///    the envelope, written by the store.
+    ///    the envelope, written by the store. An archive over its budget
+    ///    (`EngineConfiguration.archiveBudget`, else the limit of SPEC R22) is not written
+    ///    (SPEC R31).
     ///
     /// The report names every object preserved, with its size, and every object of the trees
     /// left out, with why (SPEC R28); the engine keeps the last one (`lastPreservation`).
     ///
     /// - Throws: `.misuse` if called while the engine preserves or restores; an error thrown by
-    ///   should-save or will-encode, unchanged; `AmberError` from the codec, envelope or store.
-    ///   Nothing is written when it throws: the previous archive stays.
+    ///   should-save or will-encode, unchanged; `AmberError` from the codec, envelope or store;
+    ///   `.limitExceeded` for an archive over its budget, whose report (`lastPreservation`)
+    ///   still lists every object with its size and the largest ones. Nothing is written when
+    ///   it throws: the previous archive stays.
     @discardableResult
     public func preserve() throws -> PreservationReport {
         guard activity == .idle else {
@@ -34,17 +40,21 @@ extension Engine {
         activity = .preserving
         defer { activity = .idle }
         let started = FileSystem.monotonicSeconds()
+        let report: PreservationReport
         do {
-            let report = try writeArchive()
-            lastPreservation = report
-            logPreservation(report, seconds: FileSystem.monotonicSeconds() - started)
-            return report
+            report = try writeArchive()
         } catch {
             let e = AmberError.wrapping(error)
             lastPreservation = PreservationReport(notSaved: .failed(e.message))
             log(.warn) { "preserve: failed, the previous archive is kept: \(e.message)" }
             throw error
         }
+        lastPreservation = report
+        logPreservation(report, seconds: FileSystem.monotonicSeconds() - started)
+        if case .overBudget(let message) = report.notSaved {
+            throw AmberError(.limitExceeded, "the archive is over its budget, the previous archive is kept: \(message)")
+        }
+        return report
     }
 
     /// Steps 1–5 of `preserve()`.
@@ -132,17 +142,32 @@ extension Engine {
             i += 1
         }
         encoding.spare = nil
-        let report = preservationReport(pass, PreservedRecords(encoding.records))
+        var report = preservationReport(pass, PreservedRecords(encoding.records))
+        let bytes: [UInt8]
         do {
             try archiver.encode(objectUIDs: uids, forKey: ArchiveLayout.objectsKey)
             snapshots.encode(into: archiver)
             let hint = archiver.sizeHint
-            let bytes = try archiver.finishEncoding()
+            var finished = try archiver.finishEncoding()
+            if encoding.overBudget {
+                // The values of the objects over their budget are dropped from the archive.
+                finished = try KeyedArchive.compacted(finished, limits: configuration.limits)
+            }
+            bytes = finished
             lastPreservedSize = (uids.count, hint)
-            return (bytes, report)
+        } catch let e where e.code == .limitExceeded {
+            // Over the limit of SPEC R22, the archive budget's bound: as over the budget.
+            report.notSaved = .overBudget(e.message)
+            return ([], report)
         } catch {
             throw AmberError(error)
         }
+        let budget = configuration.effectiveArchiveBudget
+        if bytes.count > budget {
+            report.notSaved = .overBudget("the archive would be \(bytes.count) bytes; its budget is \(budget) bytes")
+            return ([], report)
+        }
+        return (bytes, report)
     }
 
     /// The report of a pass whose records are encoded (SPEC R28): its records in order, each
@@ -224,9 +249,17 @@ extension Engine {
     }
 
     /// Logs a preservation (SPEC R29): one line at info, and at debug each object preserved
-    /// with its size and each object left out with why.
+    /// with its size and each object left out with why. An archive over its budget is a
+    /// warning naming the largest objects (SPEC R31).
     private func logPreservation(_ report: PreservationReport, seconds: Double) {
         let ms = (seconds * 1000 * 100).rounded() / 100
+        if case .overBudget = report.notSaved {
+            log(.warn) {
+                let largest = report.largest.map { "\($0.pathDescription) (\($0.className), \($0.byteCount) bytes)" }
+                return "preserve: nothing saved: \(report.notSaved!); the largest objects: \(largest.joined(separator: ", "))"
+            }
+            return
+        }
         if let notSaved = report.notSaved {
             log(.info) { "preserve: nothing saved: \(notSaved)" }
             return
@@ -277,6 +310,9 @@ extension Engine {
         var spare: StateCoder?
         /// What the report keeps of each record (SPEC R28).
         var records: PreservedRecords.Columns
+        /// Whether a record's state was taken back for its budget (SPEC R31): the values it
+        /// wrote are then left in the archive, unreferenced, until it is compacted.
+        var overBudget = false
 
         init(records: PreservedRecords.Columns) {
             self.records = records
@@ -354,6 +390,20 @@ extension Engine {
                     // then the whole save fails.
                     guard s.rollBack(to: checkpoint) else { throw error }
                     omitted = .encodeFailed(AmberError.wrapping(error).message)
+                }
+                // Its size against the budget per object (SPEC R31): what the record has added
+                // so far, its values and the objects its state encoded.
+                if omitted == nil, let budget = configuration.objectBudget {
+                    let size = archiver.bytesWritten - start
+                    if size > budget {
+                        guard s.rollBack(to: checkpoint) else {
+                            throw AmberError(
+                                .limitExceeded,
+                                "'\(PathComponent.describe(pass.components(ofRecord: i)))' (\(object.className)) is \(size) bytes, over the budget of \(budget) bytes per object, and its state cannot be taken back (it encoded an object of a coding class)")
+                        }
+                        omitted = .overBudget(size: size, budget: budget)
+                        e.overBudget = true
+                    }
                 }
             }
             if omitted != nil { a.encode(true, forKey: L.omitted) }

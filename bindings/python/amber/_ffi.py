@@ -187,7 +187,8 @@ class EngineOptions(Structure):
                 ("store", POINTER(Store)), ("store_ctx", c_void_p), ("store_ctx_free", CtxFree),
                 ("state_directory", c_char_p), ("memory_store", c_int), ("protection", c_int),
                 ("key_file", c_char_p), ("fixed_key", POINTER(c_uint8)), ("key_callback", KeyCallback),
-                ("key_ctx", c_void_p), ("key_ctx_free", CtxFree), ("keep_restoration_report", c_int)]
+                ("key_ctx", c_void_p), ("key_ctx_free", CtxFree), ("keep_restoration_report", c_int),
+                ("object_budget", c_uint64), ("archive_budget", c_uint64)]
 
 
 class ObjectCallbacks(Structure):
@@ -226,7 +227,7 @@ class ModelAssociation(Structure):
 # The versions of the structs above (the *_VERSION macros): a struct zeroed with its version set is
 # valid (AMBER_*_INIT); zero members mean the defaults.
 STORE_VERSION = 1
-ENGINE_OPTIONS_VERSION = 2
+ENGINE_OPTIONS_VERSION = 3
 OBJECT_CALLBACKS_VERSION = 1
 RESTORATION_CLASS_VERSION = 1
 BLUEPRINT_FACTORY_VERSION = 1
@@ -353,6 +354,8 @@ FUNCTIONS: Tuple[Proto, ...] = (
     plain("amber_preservation_message", _s, PreservationP),
     plain("amber_preservation_not_saved", _i, PreservationP),
     plain("amber_preservation_size", c_uint64, PreservationP),
+    plain("amber_preservation_largest_count", _sz, PreservationP),
+    status("amber_preservation_largest_at", POINTER(PreservationEntry), PreservationP, _sz),
     status("amber_preservation_format", _buf, PreservationP),
     plain("amber_preservation_free", None, PreservationP),
     # view.h
