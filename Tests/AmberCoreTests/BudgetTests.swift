@@ -134,6 +134,27 @@ import Testing
         #expect(report.count == 5 && report.byteCount == 0)
     }
 
+    // R31 R22: an archive over the reader's limit, with no budget given, is over its budget
+    // (the limit), reported as such with the largest objects.
+    @Test func testR31ArchiveOverTheLimitIsOverBudget() throws {
+        let store = MemoryStore()
+        let engine = Engine(configuration: EngineConfiguration(
+            appID: "org.amber.tests", store: store, limits: ArchiveLimits(maxBytes: 4000)))
+        engine.delegate.shouldSave = { _ in true }
+        let root = controller("root")
+        saving(root, String(repeating: "x", count: 5000))
+        try engine.addRoot(root)
+        #expect(throws: AmberError.self) { try engine.preserve() }
+        #expect(store.bytes == nil)
+        let report = try #require(engine.lastPreservation)
+        guard case .overBudget(let message)? = report.notSaved else {
+            Issue.record("not saved: \(String(describing: report.notSaved))")
+            return
+        }
+        #expect(message.contains("its budget is 4000 bytes"))
+        #expect(report.largest.map { $0.path.map(\.identifier) } == [["root"]])
+    }
+
     // R31
     @Test func testR31ArchiveBudgetIsBoundedByTheLimit() throws {
         var configuration = makeEngine().configuration

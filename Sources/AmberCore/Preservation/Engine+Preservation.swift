@@ -90,7 +90,11 @@ extension Engine {
     /// Steps 1–4 of `preserve()`: the archive's bytes and the report (without the sealed size);
     /// no bytes when nothing is to be saved.
     private func encodeArchive() throws -> (bytes: [UInt8], report: PreservationReport) {
-        let archiver = KeyedArchiver(registry: codingClasses, limits: configuration.limits)
+        // The archive's size is checked against its budget here (SPEC R31), which the limit of
+        // SPEC R22 bounds, so that an archive too large is reported as over its budget.
+        var encodingLimits = configuration.limits
+        encodingLimits.maxBytes = .max
+        let archiver = KeyedArchiver(registry: codingClasses, limits: encodingLimits)
         archiver.encode(ArchiveLayout.formatVersion, forKey: ArchiveLayout.formatKey)
         let pass = PreservationPass(limits: configuration.limits)
         // Sized for as many records as last time before the walk (which stores identifiers),
@@ -151,14 +155,10 @@ extension Engine {
             var finished = try archiver.finishEncoding()
             if encoding.overBudget {
                 // The values of the objects over their budget are dropped from the archive.
-                finished = try KeyedArchive.compacted(finished, limits: configuration.limits)
+                finished = try KeyedArchive.compacted(finished, limits: encodingLimits)
             }
             bytes = finished
             lastPreservedSize = (uids.count, hint)
-        } catch let e where e.code == .limitExceeded {
-            // Over the limit of SPEC R22, the archive budget's bound: as over the budget.
-            report.notSaved = .overBudget(e.message)
-            return ([], report)
         } catch {
             throw AmberError(error)
         }
