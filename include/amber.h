@@ -16,6 +16,7 @@
  *   amber/app.h      notifications, user info, directories, files
  *   amber/archive.h  keyed archiving of the host's own data
  *   amber/plugin.h   advanced: plugin loading and the batch calls (see its stability note)
+ *   amber/testing.h  tests: a kill and a relaunch in one call
  *
  * Conventions (house style, after SQLite, libgit2 and zstd), one rule each:
  * - Names: functions and types amber_, macros and enum constants AMBER_, functions
@@ -71,5 +72,6 @@
 #include "amber/app.h"
 #include "amber/archive.h"
 #include "amber/plugin.h"
+#include "amber/testing.h"
 
 #endif /* AMBER_H */

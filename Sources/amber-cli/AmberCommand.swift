@@ -157,7 +157,14 @@ func readFile(_ path: String) throws -> [UInt8] {
 /// The archive inside Amber's envelope, or the bytes themselves if they are not in one.
 /// - Throws: for an encrypted archive without `keyFile`, a key file that is refused, or an
 ///   archive that does not authenticate under it.
+/// Sensitive values (SPEC R34) come back hidden (`SensitiveMask`): nothing the command prints
+/// shows them.
 func openEnvelope(_ bytes: [UInt8], keyFile: String?) throws -> [UInt8] {
+    SensitiveMask.apply(try openedEnvelope(bytes, keyFile: keyFile))
+}
+
+/// The archive inside Amber's envelope, as it is.
+private func openedEnvelope(_ bytes: [UInt8], keyFile: String?) throws -> [UInt8] {
     guard EnvelopeFormat.looksLikeEnvelope(bytes) else { return bytes }
     let header = try EnvelopeFormat.header(of: bytes)
     switch header.algorithm {

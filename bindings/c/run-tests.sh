@@ -6,7 +6,9 @@
 # test_envelope (R20, R22), test_files (R19, R20, R22, R28: special files, key file leftovers,
 # the kept restoration report),
 # test_bounds (R1, R2, R22: depth, value and closing bounds), test_app (R23, R24, R25, R27),
-# test_views (R17, R18, R21), test_budgets (R31) and
+# test_views (R17, R18, R21), test_budgets (R31), test_relaunch (R33, the relaunch test helper;
+# R34, sensitive values, scanned in the files, the log and the output of .build/debug/amber when
+# it is built) and
 # test_kill (R19: SIGKILL while saving, AMBER_KILLS times, default 1000) against libamber.so.
 # Each test points the XDG directories at a scratch directory of its own (tests/scratch.h,
 # test_app its own), so nothing is written into the home directory.
@@ -102,6 +104,13 @@ $CC "${flags[@]}" bindings/c/tests/test_files.c -o "$out/test_files" "${link[@]}
 echo "== test_app"
 $CC "${flags[@]}" bindings/c/tests/test_app.c -o "$out/test_app" "${link[@]}" || { echo "test_app does not compile"; exit 1; }
 "$out/test_app" || status=1
+
+echo "== test_relaunch (R33, R34)"
+$CC "${flags[@]}" bindings/c/tests/test_relaunch.c -o "$out/test_relaunch" "${link[@]}" || { echo "test_relaunch does not compile"; exit 1; }
+# The amber command (swift build), for the scans of `amber inspect` and `amber dump` (R34).
+amber_cli=()
+[ -x .build/debug/amber ] && amber_cli=("$root/.build/debug/amber")
+"$out/test_relaunch" "${amber_cli[@]}" || status=1
 
 echo "== test_views (R17, R18, R21)"
 $CC "${flags[@]}" bindings/c/tests/test_views.c -o "$out/test_views" "${link[@]}" || { echo "test_views does not compile"; exit 1; }

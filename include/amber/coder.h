@@ -68,6 +68,31 @@ AMBER_API int amber_coder_encode_bytes(amber_coder *coder, const char *key, cons
 AMBER_API int amber_coder_encode_object(amber_coder *coder, const char *key, amber_object *object);
 
 /**
+ * Marks a key of this coder sensitive (R34), before or after its value is written, whatever
+ * its type (also a key written by amber_coder_encode_values()). A sensitive value:
+ * - is kept only in an encrypted archive: with AMBER_PROTECTION_NONE this returns
+ *   AMBER_KEY_UNAVAILABLE (there is no key to seal it under), and the whole preservation then
+ *   writes nothing and fails with AMBER_KEY_UNAVAILABLE, the previous archive kept;
+ * - is named (its key, never its value) under the reserved key "amber.sensitive" of the
+ *   object's state, so that `amber inspect` and `amber dump` print `<sensitive>` instead;
+ * - is never logged (no value is, R29);
+ * - is zeroed where Amber holds it in plaintext: the archive's plaintext once sealed, and the
+ *   strings and bytes a decoder lent for a state that has sensitive keys, once the decode
+ *   callback returns. Copies Amber does not own are not: the host's own buffers, and the
+ *   Python or Swift strings a binding makes (docs/behaviour.md, R34, says what is zeroed).
+ *
+ * Snapshots (amber_engine_set_snapshot(), R21) are the host's images of its screen: take them
+ * after the observers of AMBER_NOTIFICATION_WILL_RESIGN_ACTIVE have run (R24), which is where a
+ * host hides its sensitive fields; Amber stores a snapshot as it is given.
+ *
+ * @return AMBER_OK (marking a key twice is harmless); AMBER_KEY_UNAVAILABLE as above;
+ *   AMBER_RESERVED_KEY for a reserved key; AMBER_INVALID_ARGUMENT; AMBER_MISUSE outside the
+ *   callback.
+ * Ownership: the key is copied. Thread safety: as the engine.
+ */
+AMBER_API int amber_coder_mark_sensitive(amber_coder *coder, const char *key);
+
+/**
  * Decoders: read the value under a key from the object's own coder (R12).
  *
  * @param out receives the value.

@@ -18,6 +18,13 @@ func withCoderBox(_ handle: OpaquePointer?, _ body: (CoderBox) throws(AmberError
     try body(box.takeUnretainedValue())
 }
 
+/// Backs `amber_coder_mark_sensitive`.
+@c @implementation public func amber_coder_mark_sensitive(_ coder: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> CInt {
+    guarded {
+        try withCoderBox(coder) { c throws(AmberError) in try c.markSensitive(try c.key(key)) }
+    }
+}
+
 /// Backs `amber_coder_encode_bool`.
 @c @implementation public func amber_coder_encode_bool(_ coder: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ value: CInt) -> CInt {
     guarded {

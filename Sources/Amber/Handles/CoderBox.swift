@@ -104,6 +104,11 @@ final class CoderBox {
 
     private func idle() -> AmberError { misuse("the coder is used outside its callback") }
 
+    /// Marks a key sensitive (SPEC R34).
+    func markSensitive(_ key: ArchiveKey) throws(AmberError) {
+        try withCoder { c throws(AmberError) in try c.markSensitive(key.string) }
+    }
+
     /// The keys the host gave, interned.
     private var keys = KeyInterner()
 

@@ -55,10 +55,11 @@ final class DecoderBox {
             box = DecoderBox(source, engine: engine)
         }
         let handle = try HandleRegistry.shared.lend(box, .decoder)
+        let sensitive = box.keyed?.takeUnretainedValue().holdsSensitiveValues ?? false
         defer {
             HandleRegistry.shared.endLoan(handle)
             box.source = .idle
-            box.arena.reset()
+            box.arena.reset(wiping: sensitive)
             // `engine` is the box's own (a spare's, or the one a new box was made with).
             if let engine, engine.spareDecoder == nil { engine.spareDecoder = box }
         }

@@ -131,8 +131,9 @@ final class ScratchArena {
     private var chunk: UnsafeMutableRawPointer?
     private var used = 0
     private var capacity = 0
-    /// Chunks filled before the current one and blocks too large for a chunk, freed at `reset`.
-    private var retired: [UnsafeMutableRawPointer] = []
+    /// Chunks filled before the current one and blocks too large for a chunk, with the bytes
+    /// given out of each, freed at `reset`.
+    private var retired: [(block: UnsafeMutableRawPointer, used: Int)] = []
     private static let chunkSize = 4096
 
     /// `count` bytes aligned for pointers, valid until `reset`.
@@ -140,12 +141,12 @@ final class ScratchArena {
         let n = (max(count, 1) + 7) & ~7
         if n > Self.chunkSize / 4 {
             guard let raw = malloc(n) else { throw AmberError(.limitExceeded, "out of memory for \(count) bytes") }
-            retired.append(raw)
+            retired.append((raw, n))
             return raw
         }
         if chunk == nil || used + n > capacity {
             guard let raw = malloc(Self.chunkSize) else { throw AmberError(.limitExceeded, "out of memory for \(count) bytes") }
-            if let chunk { retired.append(chunk) }
+            if let chunk { retired.append((chunk, used)) }
             chunk = raw
             capacity = Self.chunkSize
             used = 0
@@ -185,16 +186,22 @@ final class ScratchArena {
     }
 
     /// Makes every block given out since the last reset invalid; keeps the current chunk.
-    func reset() {
+    /// `wiping`: zeroes every byte given out first (a decoder's loans from a state with
+    /// sensitive values, SPEC R34).
+    func reset(wiping: Bool = false) {
+        if wiping {
+            if let chunk { explicit_bzero(chunk, used) }
+            for b in retired { explicit_bzero(b.block, b.used) }
+        }
         if !retired.isEmpty {
-            for b in retired { free(b) }
+            for b in retired { free(b.block) }
             retired.removeAll(keepingCapacity: true)
         }
         used = 0
     }
 
     deinit {
-        for b in retired { free(b) }
+        for b in retired { free(b.block) }
         free(chunk)
     }
 }

@@ -9,6 +9,9 @@ public struct TransitionResult {
     public var preservation: PreservationReport?
     /// Entering the background: why preservation failed (the previous archive is kept).
     public var preservationError: AmberError?
+    /// The same failure as thrown, unchanged (a host callback's own error, whose code
+    /// `preservationError` cannot carry).
+    public var preservationFailure: (any Error)?
     /// The first error an observer of the transition's notification threw.
     public var observerError: (any Error)?
 
@@ -88,7 +91,10 @@ extension Engine {
         case (.inactive, .background):
             applicationState = next
             post(AppNotification.didEnterBackground)
-            do { result.preservation = try preserve() } catch { result.preservationError = AmberError.wrapping(error) }
+            do { result.preservation = try preserve() } catch {
+                result.preservationError = AmberError.wrapping(error)
+                result.preservationFailure = error
+            }
         case (.background, .inactive):
             post(AppNotification.willEnterForeground)
             applicationState = next

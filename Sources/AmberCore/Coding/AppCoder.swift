@@ -10,7 +10,11 @@ import AmberArchive
 /// objects (SPEC R4) are recorded by `references`, which walks the trees first if they have not
 /// been walked yet.
 public final class AppCoder: KeyedStateCoder {
-    init(archiver: KeyedArchiver, limits: ArchiveLimits, references: @escaping (RestorableObject) throws(AmberError) -> Int) {
-        super.init(core: EncoderCore(archiver: archiver, owner: .application, limits: limits, references: references))
+    init(
+        archiver: KeyedArchiver, limits: ArchiveLimits, sensitive: SensitiveValues,
+        references: @escaping (RestorableObject) throws(AmberError) -> Int
+    ) {
+        super.init(core: EncoderCore(
+            archiver: archiver, owner: .application, limits: limits, sensitive: sensitive, references: references))
     }
 }

@@ -12,6 +12,10 @@ final class EncoderCore {
     private var record = -1
     /// Keys written so far, to refuse a second write.
     private var written = WrittenKeys()
+    /// The keys marked sensitive in this coder (SPEC R34), in the order marked, each once.
+    private(set) var sensitiveKeys: [String] = []
+    /// The preservation's policy for sensitive values.
+    let sensitive: SensitiveValues
 
     /// Records a referenced object for preservation and gives its record index (SPEC R4).
     let references: (RestorableObject) throws(AmberError) -> Int
@@ -19,9 +23,10 @@ final class EncoderCore {
     let limits: ArchiveLimits
 
     init(
-        archiver: KeyedArchiver, owner: CoderOwner, limits: ArchiveLimits,
+        archiver: KeyedArchiver, owner: CoderOwner, limits: ArchiveLimits, sensitive: SensitiveValues,
         references: @escaping (RestorableObject) throws(AmberError) -> Int
     ) {
+        self.sensitive = sensitive
         self.archiver = archiver
         self.baseOwner = owner
         self.limits = limits
@@ -97,6 +102,33 @@ final class EncoderCore {
         self.record = record
         isActive = true
         written.removeAll()
+        sensitiveKeys.removeAll(keepingCapacity: true)
+    }
+
+    /// Marks `key` sensitive (SPEC R34), before or after it is written.
+    /// - Throws: `.misuse` outside the coder's callback; `.reservedKey` for a reserved key;
+    ///   `.keyUnavailable` when the archive will not be encrypted: the preservation then writes
+    ///   nothing and fails with the same error.
+    func markSensitive(_ key: String) throws(AmberError) {
+        guard isActive else {
+            throw AmberError(.misuse, "the coder of \(owner) was used after its callback returned")
+        }
+        guard !ReservedKeys.contains(key) else {
+            throw AmberError(.reservedKey, "'\(key)' is a reserved key and cannot be marked sensitive (in the coder of \(owner))")
+        }
+        guard sensitive.encrypts else {
+            let message = "the key '\(key)' was marked sensitive (in the coder of \(owner)), but the archive would not be encrypted (protection none): a sensitive value is never written unencrypted, so nothing is saved"
+            if sensitive.refusal == nil { sensitive.refusal = message }
+            throw AmberError(.keyUnavailable, message)
+        }
+        if !sensitiveKeys.contains(key) { sensitiveKeys.append(key) }
+    }
+
+    /// Records the keys marked sensitive under `SensitiveValues.key` in the object the coder
+    /// wrote, once its callback has returned.
+    func recordSensitiveKeys() {
+        guard !sensitiveKeys.isEmpty else { return }
+        archiver.encode(.array(sensitiveKeys.map { .string($0) }), forKey: SensitiveValues.key)
     }
 
     /// Checks that `key` may be written now, and remembers it.

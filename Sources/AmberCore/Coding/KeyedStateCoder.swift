@@ -15,6 +15,19 @@ public class KeyedStateCoder {
         self.archiver = core.archiver
     }
 
+    /// Marks `key` sensitive (SPEC R34), before or after its value is written: the value is
+    /// kept only in an encrypted archive, the archive records the key's name (not its value)
+    /// under `amber.sensitive` so that `amber inspect` and `amber dump` show `<sensitive>`, and
+    /// the plaintext archive is zeroed once sealed. Any value type.
+    /// - Throws: `.keyUnavailable` when the engine does not encrypt (protection none): the
+    ///   preservation then writes nothing and fails with the same error; `.reservedKey`;
+    ///   `.misuse` outside the coder's callback.
+    ///
+    /// Backs `amber_coder_mark_sensitive`.
+    public func markSensitive(_ key: String) throws(AmberError) {
+        try core.markSensitive(key)
+    }
+
     /// Encodes a boolean.
     public func encode(_ value: Bool, forKey key: String) throws(AmberError) {
         try core.admit(key)

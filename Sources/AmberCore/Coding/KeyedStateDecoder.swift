@@ -21,6 +21,10 @@ public class KeyedStateDecoder {
     /// Whether the state has a value for the key.
     public func containsValue(forKey key: String) -> Bool { core.containsValue(forKey: key) }
 
+    /// Whether the state holds values marked sensitive at preservation (SPEC R34): the C layer
+    /// then zeroes the copies it lent once the callback returns.
+    public var holdsSensitiveValues: Bool { core.containsValue(forKey: SensitiveValues.key) }
+
     /// The keys the state holds, in stored order.
     public func allKeys() -> [String] { core.allKeys() }
 

@@ -16,7 +16,8 @@ public final class StateCoder: KeyedStateCoder {
         self.pass = pass
         self.object = object
         super.init(core: EncoderCore(
-            archiver: archiver, owner: .preserving(pass, record), limits: pass.limits, references: pass.reference(to:)))
+            archiver: archiver, owner: .preserving(pass, record), limits: pass.limits, sensitive: pass.sensitive,
+            references: pass.reference(to:)))
     }
 
     /// Points the coder at another record of the same pass, as if new: the engine reuses a

@@ -48,6 +48,12 @@ enum FileSystem {
 
     // MARK: Clock and kernel
 
+    /// Overwrites `bytes` with zeros in place (a plaintext archive once sealed, SPEC R34), so
+    /// that what they held does not stay in freed memory.
+    static func zero(_ bytes: inout [UInt8]) {
+        bytes.withUnsafeMutableBytes { b in if let base = b.baseAddress { system_explicit_bzero(base, b.count) } }
+    }
+
     /// Seconds since 2001-01-01T00:00:00Z (the reference date of NSDate), from the real-time clock.
     static func now() -> Double {
         var ts = timespec()

@@ -31,6 +31,9 @@ func system_geteuid() -> uid_t { geteuid() }
 @discardableResult
 func system_getpwuid(_ uid: uid_t) -> UnsafeMutablePointer<passwd>? { getpwuid(uid) }
 
+/// Zeroes memory in a way the compiler may not remove as a dead store.
+func system_explicit_bzero(_ p: UnsafeMutableRawPointer, _ count: Int) { explicit_bzero(p, count) }
+
 @discardableResult
 func system_clock_gettime(_ clock: clockid_t, _ time: inout timespec) -> Int32 { clock_gettime(clock, &time) }
 

@@ -66,6 +66,7 @@ extension Engine {
         guard archive.report.saved else { return archive.report }
         do {
             let sealed = try configuration.envelope.seal(archive.bytes)
+            FileSystem.zero(&archive.bytes)  // the plaintext, sensitive values and all (SPEC R34)
             archive.bytes = []
             try store.write(sealed)
             snapshots.didWrite()
@@ -96,7 +97,7 @@ extension Engine {
         encodingLimits.maxBytes = .max
         let archiver = KeyedArchiver(registry: codingClasses, limits: encodingLimits)
         archiver.encode(ArchiveLayout.formatVersion, forKey: ArchiveLayout.formatKey)
-        let pass = PreservationPass(limits: configuration.limits)
+        let pass = PreservationPass(limits: configuration.limits, encrypts: SensitiveValues.encrypts(configuration.envelope))
         // Sized for as many records as last time before the walk (which stores identifiers),
         // and again for the records found if that differs.
         let expected = lastPreservedSize.records
@@ -108,7 +109,7 @@ extension Engine {
         }
         var notSaved: PreservationReport.NotSaved?
         try archiver.encodeObject(forKey: ArchiveLayout.appKey, className: ArchiveLayout.appClass) { a in
-            let coder = AppCoder(archiver: a, limits: configuration.limits) { (target: RestorableObject) throws(AmberError) -> Int in
+            let coder = AppCoder(archiver: a, limits: configuration.limits, sensitive: pass.sensitive) { (target: RestorableObject) throws(AmberError) -> Int in
                 walk()
                 return try pass.reference(to: target)
             }
@@ -122,6 +123,7 @@ extension Engine {
                 return
             }
             try delegate.willEncode?(coder)
+            coder.core.recordSensitiveKeys()
             let now = FileSystem.now(), system = configuration.systemVersion ?? FileSystem.systemRelease()
             typealias L = ArchiveLayout
             for (bundleVersion, idiom, timestamp, systemVersion) in [
@@ -146,6 +148,8 @@ extension Engine {
             i += 1
         }
         encoding.spare = nil
+        // A key marked sensitive without encryption: nothing is written (SPEC R34).
+        if let refusal = pass.sensitive.refusal { throw AmberError(.keyUnavailable, refusal) }
         var report = preservationReport(pass, PreservedRecords(encoding.records))
         let bytes: [UInt8]
         do {
@@ -433,6 +437,7 @@ extension Engine {
                 if isKnownUniquelyReferenced(&coder) { spare = coder }
             }
             try encode(object, coder)
+            coder.core.recordSensitiveKeys()
         }
         // A view's standard state, under reserved keys beside the host's (SPEC R17, R18).
         try ViewStateArchive.encode(object, into: s)

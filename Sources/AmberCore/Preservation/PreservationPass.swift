@@ -56,9 +56,13 @@ final class PreservationPass {
     /// The deepest path recorded (`limits.maxDepth`).
     var maxDepth: Int { limits.maxDepth }
 
-    init(limits: ArchiveLimits = .default) {
+    /// What the pass's coders know of sensitive values (SPEC R34).
+    let sensitive: SensitiveValues
+
+    init(limits: ArchiveLimits = .default, encrypts: Bool = true) {
         id = UInt64.random(in: 1 ... UInt64.max)
         self.limits = limits
+        sensitive = SensitiveValues(encrypts: encrypts)
     }
 
     /// The object of record `index`, taken out of the record (moved, not copied): each record

@@ -14,7 +14,7 @@
 
 The modules follow the header's sections: engine (amber/engine.h), objects (object.h and
 coder.h), report (report.h), views (view.h), storage (stores and keys), app (app.h), archive
-(archive.h), log (the log, R29); _ffi holds every ctypes declaration and the trampolines.
+(archive.h), log (the log, R29), testing (testing.h: amber.testing.relaunch, R33); _ffi holds every ctypes declaration and the trampolines.
 
 Where the binding departs from the C API:
 
@@ -118,6 +118,7 @@ from .views import Transform as Transform
 from .views import View as View
 from .views import ViewState as ViewState
 from .views import WebPage as WebPage
+from . import testing as testing  # noqa: E402  (after Engine: amber.testing.relaunch)
 
 __version__ = "0.2.0"
 
@@ -148,5 +149,5 @@ __all__ = [
     "ReservedKeyError", "Size", "Store", "TextRange", "Transform", "TypeMismatchError", "Unarchiver", "View",
     "ViewField", "ViewKind", "ViewState", "WebPage", "app_directory", "app_state_name", "archive",
     "date_from_seconds", "library_path", "library_version", "read_file", "seconds_from_date", "set_log_level",
-    "unarchive", "write_file_atomic",
+    "testing", "unarchive", "write_file_atomic",
 ]

@@ -173,6 +173,7 @@ ViewTextLength = CFUNCTYPE(c_int, POINTER(c_uint64), c_void_p, c_void_p)
 ModelIdForPath = CFUNCTYPE(c_int, POINTER(c_char_p), c_void_p, POINTER(c_int64), c_size_t, c_void_p)
 ModelPathForId = CFUNCTYPE(c_int, POINTER(c_int64), c_size_t, POINTER(c_size_t), c_void_p, c_char_p, c_void_p)
 PluginEntry = CFUNCTYPE(c_int, EngineP, c_int)  # amber_plugin_entry: only C calls it
+RelaunchStep = CFUNCTYPE(c_int, c_void_p, c_void_p)  # amber_relaunch's tear_down and set_up
 
 
 # ---- structs with callbacks (vtables and options) ----------------------------------------------
@@ -224,6 +225,10 @@ class ModelAssociation(Structure):
                 ("index_path_for_identifier", ModelPathForId)]
 
 
+class Relaunch(Structure):
+    _fields_ = [("version", c_uint), ("tear_down", RelaunchStep), ("set_up", RelaunchStep), ("launch_state", c_int)]
+
+
 # The versions of the structs above (the *_VERSION macros): a struct zeroed with its version set is
 # valid (AMBER_*_INIT); zero members mean the defaults.
 STORE_VERSION = 1
@@ -236,6 +241,7 @@ CODING_CLASS_VERSION = 1
 VIEW_STATE_VERSION = 1
 VIEW_ACCESSORS_VERSION = 1
 MODEL_ASSOCIATION_VERSION = 1
+RELAUNCH_VERSION = 1
 
 # amber_value_type
 VALUE_ANY, VALUE_BOOL, VALUE_INT64, VALUE_DOUBLE, VALUE_STRING, VALUE_BYTES, VALUE_DATE, VALUE_INDEX_PATH = range(8)
@@ -333,6 +339,7 @@ FUNCTIONS: Tuple[Proto, ...] = (
     status("amber_coder_encode_bool", CoderP, _s, _i),
     status("amber_coder_encode_bytes", CoderP, _s, _p, _sz),
     status("amber_coder_encode_object", CoderP, _s, ObjectP),
+    status("amber_coder_mark_sensitive", CoderP, _s),
     status("amber_decoder_decode_string", POINTER(_s), DecoderP, _s),
     status("amber_decoder_decode_int64", POINTER(c_int64), DecoderP, _s),
     status("amber_decoder_decode_double", POINTER(c_double), DecoderP, _s),
@@ -398,6 +405,8 @@ FUNCTIONS: Tuple[Proto, ...] = (
     status("amber_engine_load_plugin", EngineP, _s),
     status("amber_coder_encode_values", CoderP, _kv, _sz),
     status("amber_decoder_decode_values", _kv, _sz, DecoderP),
+    # testing.h
+    status("amber_testing_relaunch", POINTER(ReportP), POINTER(EngineP), POINTER(Relaunch), _p),
 )
 
 
@@ -837,6 +846,22 @@ def _t_index_path_for_identifier(out: Any, capacity: int, out_length: Any, view_
         return E.callback_failed(failure)
 
 
+def _t_relaunch_tear_down(engine_h: int, ctx: int) -> int:
+    try:
+        holder(ctx).c_tear_down()
+        return 0
+    except BaseException as failure:
+        return E.callback_failed(failure)
+
+
+def _t_relaunch_set_up(engine_h: int, ctx: int) -> int:
+    try:
+        holder(ctx).c_set_up(engine_h)
+        return 0
+    except BaseException as failure:
+        return E.callback_failed(failure)
+
+
 #: The hook the log trampoline calls with (level, message bytes): set by log.py.
 on_log: Callable[[int, bytes], None] = lambda level, message: None
 
@@ -872,3 +897,4 @@ T_CODING = (CodingEncode(_t_coding_encode), CodingMake(_t_coding_make), CodingDe
 T_VIEW = (ViewRead(_t_view_read), ViewApply(_t_view_apply), ViewTextLength(_t_view_text_length))
 T_MODEL = (ModelIdForPath(_t_identifier_for_index_path), ModelPathForId(_t_index_path_for_identifier))
 T_LOG = LogFn(_t_log)
+T_RELAUNCH = (RelaunchStep(_t_relaunch_tear_down), RelaunchStep(_t_relaunch_set_up))

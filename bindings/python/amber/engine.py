@@ -182,13 +182,40 @@ class Engine:
             lib.amber_engine_close(self._h)
             if lib.amber_error_last_code() == E.MISUSE:
                 raise _ffi.error(E.MISUSE)
-            self._h = None
-            for obj in list(self._objects.values()):
-                obj._h = None
-            self._objects.clear()
-            for key in list(self._keep):
-                _ffi._contexts.pop(key, None)
-            self._keep.clear()
+            self._closed_by_amber()
+
+    def _closed_by_amber(self) -> None:
+        """Forgets the C engine, closed by Amber (amber_engine_close(), or a relaunch): its
+        objects' wrappers become dead and its contexts are forgotten."""
+        self._h = None
+        for obj in list(self._objects.values()):
+            obj._h = None
+        self._objects.clear()
+        for key in list(self._keep):
+            _ffi._contexts.pop(key, None)
+        self._keep.clear()
+
+    def _successor(self, handle: int) -> "Engine":
+        """The Engine for the C engine a relaunch opened in this one's place (amber.testing,
+        R33): the same application id and options; the contexts of the store and of the key
+        provider pass to it, as they do in C."""
+        new = Engine.__new__(Engine)
+        new._h = None
+        new._keep = {}
+        new._objects = {}
+        new._reports = weakref.WeakSet()
+        new._senders = {}
+        new._delegate = None
+        new._preservation = None
+        new.app_id = self.app_id
+        new._options = self._options
+        for box in self._options.holders:
+            if self._keep.pop(box.c_context, None) is not None:
+                box.c_owner = new
+                new._keep[box.c_context] = box
+        new._h = _ffi.EngineP(handle)
+        new.set_log_level()
+        return new
 
     def __enter__(self) -> "Engine":
         return self

@@ -85,15 +85,19 @@ class Coder:
             raise misuse("a coder is valid only during its callback")
         return self._h
 
-    def update(self, values: Mapping[str, Value]) -> None:
+    def update(self, values: Mapping[str, Value], *, sensitive: Sequence[str] = ()) -> None:
         """Writes every value of a mapping in one call (amber_coder_encode_values), all or nothing:
         if a value is refused — by the binding (a type it cannot encode, an int beyond int64, a
         string with a NUL) or by Amber (a reserved key, a key written before, invalid UTF-8) —
         nothing of the mapping is written. Values: bool, int, float, str, bytes, datetime,
         IndexPath. References to objects are written one by one, with ``coder[key] = obj`` or
-        encode_object."""
+        encode_object. ``sensitive``: keys to mark sensitive first (``mark_sensitive``, R34)."""
         if not isinstance(values, Mapping):
             raise TypeError(f"update() takes a mapping, not {type(values).__name__}")
+        if isinstance(sensitive, str):
+            raise TypeError("sensitive= takes a sequence of keys, not one str")
+        for key in sensitive:
+            self.mark_sensitive(key)
         count = len(values)
         if not count:
             return
@@ -125,6 +129,15 @@ class Coder:
             load().amber_coder_encode_values(handle, array, count)
         finally:
             _give_back(keys, entry)
+
+    def mark_sensitive(self, key: str) -> None:
+        """Marks a key sensitive (R34), before or after its value is written, any type: its value
+        is kept only in an encrypted archive, never logged, shown as ``<sensitive>`` by ``amber
+        inspect`` and ``amber dump``, and the plaintext copies Amber holds are zeroed (the
+        Python strings made from it are not: Python cannot zero them). KeyUnavailableError when
+        the engine does not encrypt (NoEncryption): the preservation then writes nothing and
+        fails with KeyUnavailableError too."""
+        load().amber_coder_mark_sensitive(self._handle(), c_key(key))
 
     def __setitem__(self, key: str, value: Union[Value, "Object", None]) -> None:
         """Writes one value, or a reference to an Object (or None) as encode_object does."""

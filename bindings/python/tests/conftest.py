@@ -105,3 +105,19 @@ def open_engine(store):
     yield make
     for e in engines:
         e.close()
+
+
+@pytest.fixture
+def relaunch():
+    """amber.testing.relaunch (R33): a kill and a relaunch in one call; the engines it opens are
+    closed at the end of the test."""
+    engines = []
+
+    def run(engine, set_up, tear_down=None, **kw):
+        relaunched = amber.testing.relaunch(engine, set_up, tear_down, **kw)
+        engines.append(relaunched.engine)
+        return relaunched
+
+    yield run
+    for e in engines:
+        e.close()

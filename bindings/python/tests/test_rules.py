@@ -36,17 +36,17 @@ def test_r1_r3_objects_tree_and_paths(open_engine):  # R1, R3
         items.add_child(nav)
 
 
-def test_r2_objects_without_identifier_left_out(open_engine, delegate):  # R2
+def test_r2_objects_without_identifier_left_out(open_engine, delegate, relaunch):  # R2, with R33's relaunch
     e = open_engine(delegate)
     root = e.add_root(Screen(e, "Root", {"selectedRow": 1}))
     hidden = root.add_child(Screen(e, None, {"selectedRow": 2}))
     hidden.add_child(Screen(e, "Under", {"selectedRow": 3}))
     assert hidden.path is None
-    e.preserve()
-    e.close()
-    e2 = open_engine(Delegate())
-    e2.add_root(Screen(e2, "Root"))
-    report = e2.launch()
+
+    def set_up(e2):
+        e2.set_delegate(Delegate())
+        e2.add_root(Screen(e2, "Root"))
+    _, report = relaunch(e, set_up)
     assert [r.path for r in report] == [("Root",)]
 
 
@@ -98,17 +98,13 @@ def test_r5_nothing_saved_without_should_save(open_engine, store):  # R5, R28
     assert str(report) == "nothing saved: should-save declined" and e.last_preservation == report
 
 
-def test_r6_r12_values_round_trip_typed(open_engine):  # R6, R12
+def test_r6_r12_values_round_trip_typed(open_engine, relaunch):  # R6, R12
     state = {"selectedRow": 3, "isEditing": True, "offset": 1.5, "title": "Spork ✓", "blob": b"\x00\x01",
              "when": dt.datetime(2020, 1, 2, 3, 4, 5, tzinfo=dt.timezone.utc), "sel": amber.IndexPath(0, 4)}
     e = open_engine(Delegate())
     e.add_root(Screen(e, "Root", state))
-    e.preserve()
-    e.close()
     got = {}
     errors = {}
-    e2 = open_engine(Delegate())
-    root = e2.add_root(Screen(e2, "Root"))
 
     def decode(d):
         got.update({k: d[k] for k in state})
@@ -120,8 +116,11 @@ def test_r6_r12_values_round_trip_typed(open_engine):  # R6, R12
         with pytest.raises(KeyError):  # R12: a missing key is a distinct error
             d.decode_int("nothing")
         errors["ok"] = "nothing" not in d and "title" in d
-    root.decode_restorable_state = decode
-    report = e2.launch()
+
+    def set_up(e2):
+        e2.set_delegate(Delegate())
+        e2.add_root(Screen(e2, "Root")).decode_restorable_state = decode
+    _, report = relaunch(e, set_up)  # R33
     assert report.outcome("Root") == amber.Outcome.RESTORED, report.text
     assert got == state and errors["ok"]
 
@@ -168,19 +167,22 @@ def test_r7_reserved_keys_are_an_error(open_engine, delegate, key):  # R7, R28
         e.preserve()
 
 
-def test_r8_r9_application_state_and_metadata(open_engine):  # R8, R9
+def test_r8_r9_application_state_and_metadata(open_engine, relaunch):  # R8, R9, with R33's relaunch
     d = Delegate()
     e = open_engine(d, bundle_version="4.2", interface_idiom="desktop")
     e.add_root(Screen(e, "Root"))
+    d2 = Delegate()
+
+    def tear_down(old):
+        assert d.calls[:2] == ["should_save", "will_encode"]  # preserved before the tear-down
+
+    def set_up(e2):
+        e2.set_delegate(d2)
+        e2.add_root(Screen(e2, "Root"))
     before = time.time()  # clock_gettime(CLOCK_REALTIME), the clock the engine stamps with
-    e.preserve()
+    _, report = relaunch(e, set_up, tear_down)
     after = time.time()
     assert d.calls[:2] == ["should_save", "will_encode"]
-    e.close()
-    d2 = Delegate()
-    e2 = open_engine(d2, bundle_version="4.2")
-    e2.add_root(Screen(e2, "Root"))
-    report = e2.launch()
     assert d2.calls == ["will_finish_launching", "should_restore", "did_decode", "did_finish_launching"]  # R9, R13
     assert d2.app["bundleVersion"] == "4.2" and d2.app["interfaceIdiom"] == "desktop"
     assert d2.app["appVersion"] == "1.0" and d2.app["systemVersion"]
@@ -254,18 +256,19 @@ def test_r10_implicit_lookup(open_engine):  # R10 step 3
     assert items.finished  # R13
 
 
-def test_r11_class_check(open_engine):  # R11
+def test_r11_class_check(open_engine, relaunch):  # R11, with R33's relaunch
     e = open_engine(Delegate())
     e.add_root(Screen(e, "Root", class_name="Base"))
     e.add_root(Screen(e, "Sub", class_name="Base"))
-    e.preserve()
-    e.close()
-    e2 = open_engine(Delegate())
-    wrong = e2.add_root(Screen(e2, "Root", class_name="Other"))
-    sub = e2.add_root(Screen(e2, "Sub", class_name="Derived"))
-    e2.register_subclass("Derived", "Base")
-    report = e2.launch()
-    assert report.outcome("Root") == amber.Outcome.CLASS_MISMATCH and wrong.decoded is None
+    made = {}
+
+    def set_up(e2):
+        e2.set_delegate(Delegate())
+        made["wrong"] = e2.add_root(Screen(e2, "Root", class_name="Other"))
+        e2.add_root(Screen(e2, "Sub", class_name="Derived"))
+        e2.register_subclass("Derived", "Base")
+    _, report = relaunch(e, set_up)
+    assert report.outcome("Root") == amber.Outcome.CLASS_MISMATCH and made["wrong"].decoded is None
     assert report.outcome("Sub") == amber.Outcome.RESTORED
 
 
