@@ -274,3 +274,133 @@ extension BinaryPropertyList {
         }
     }
 }
+
+// MARK: Sizes
+
+extension KeyedArchive {
+    /// The bytes that `$objects` item `uid` and everything it reaches take in the file: its own
+    /// object, and each object its references and UIDs lead to, counted once. A restoration
+    /// record reaches its state and values but not the other records (they are named by index).
+    /// What `amber inspect --sizes` shows per object (SPEC R31). 0 for a UID out of range.
+    public func byteSize(ofUID uid: Int) -> Int {
+        guard uid >= 0, uid < objectRefs.count else { return 0 }
+        var visited = Set<Int>()
+        return reachableBytes(from: objectRefs[uid], visited: &visited)
+    }
+
+    /// The keys of `$objects` item `uid`, each with the bytes its value reaches (as
+    /// `byteSize(ofUID:)` counts them), in stored order, `$class` left out; empty when the item
+    /// is not a dictionary. What `amber inspect --sizes` shows per key (SPEC R31).
+    public func keySizes(ofUID uid: Int) -> [(key: String, bytes: Int)] {
+        guard uid >= 0, uid < objectRefs.count else { return [] }
+        let ref = objectRefs[uid]
+        let h = plist.header(ref)
+        guard h.marker >> 4 == 0xD else { return [] }
+        var sizes: [(key: String, bytes: Int)] = []
+        for i in 0 ..< h.count {
+            let keyRef = plist.ref(at: h.start + i * plist.refSize)
+            let valueRef = plist.ref(at: h.start + (h.count + i) * plist.refSize)
+            let keyHeader = plist.header(keyRef)
+            guard keyHeader.marker >> 4 == 0x5 || keyHeader.marker >> 4 == 0x6,
+                  let key = try? plist.string(keyHeader, ref: keyRef), key != "$class"
+            else { continue }
+            var visited = Set<Int>()
+            sizes.append((key, reachableBytes(from: valueRef, visited: &visited)))
+        }
+        return sizes
+    }
+
+    /// The bytes of the objects reachable from property list reference `start` that `visited`
+    /// does not hold yet (each added to it): markers, lengths, contents and references.
+    /// Iterative, so that deep nesting does not exhaust the stack; the file was validated, so
+    /// every reference and length read is in range.
+    private func reachableBytes(from start: Int, visited: inout Set<Int>) -> Int {
+        var total = 0
+        var stack = [start]
+        let refSize = plist.refSize
+        while let ref = stack.popLast() {
+            guard visited.insert(ref).inserted else { continue }
+            let h = plist.header(ref)
+            let nibble = Int(h.marker & 0x0F)
+            let contents: Int
+            switch h.marker >> 4 {
+            case 0x1, 0x2: contents = 1 << nibble
+            case 0x3: contents = 8
+            case 0x4, 0x5: contents = h.count
+            case 0x6: contents = 2 * h.count
+            case 0x8:
+                contents = nibble + 1
+                if contents <= 8 {
+                    let uid = BinaryPropertyList.readUInt(plist.bytes, at: h.start, width: contents)
+                    if uid < UInt64(objectRefs.count) { stack.append(objectRefs[Int(uid)]) }
+                }
+            case 0xA, 0xC, 0xD:
+                let refs = h.marker >> 4 == 0xD ? 2 * h.count : h.count
+                contents = refs * refSize
+                for i in 0 ..< refs { stack.append(plist.ref(at: h.start + i * refSize)) }
+            default: contents = 0
+            }
+            total += h.start - plist.offsets[ref] + contents
+        }
+        return total
+    }
+}
+
+// MARK: Compacting
+
+extension KeyedArchive {
+    /// A keyed archive's bytes without the `$objects` items that nothing reaches from `$top`
+    /// (the values an encoding taken back left behind, `KeyedArchiver.rollBack(to:)`), the UIDs
+    /// renumbered in their order: the same archive to a reader, smaller. The bytes themselves
+    /// when every item is reached.
+    /// - Throws: `.corrupt` or `.limitExceeded` for the property list; `.notKeyedArchive` when
+    ///   it has no `$objects` array or no `$top`.
+    public static func compacted(_ bytes: [UInt8], limits: ArchiveLimits = .default) throws(ArchiveError) -> [UInt8] {
+        guard case .dictionary(var pairs) = try BinaryPropertyList.decode(bytes, limits: limits),
+              let objectsAt = pairs.firstIndex(where: { $0.key == .string("$objects") }),
+              case .array(let objects) = pairs[objectsAt].value, !objects.isEmpty,
+              let topAt = pairs.firstIndex(where: { $0.key == .string("$top") })
+        else { throw .notKeyed("not a keyed archive: no $objects array or no $top") }
+        // The items reached from $top ($null, the first, always kept).
+        var reached = [Bool](repeating: false, count: objects.count)
+        reached[0] = true
+        var stack = [pairs[topAt].value]
+        while let value = stack.popLast() {
+            switch value {
+            case .uid(let u):
+                if u < UInt64(objects.count), !reached[Int(u)] {
+                    reached[Int(u)] = true
+                    stack.append(objects[Int(u)])
+                }
+            case .array(let items), .set(let items): stack.append(contentsOf: items)
+            case .dictionary(let items):
+                for pair in items {
+                    stack.append(pair.key)
+                    stack.append(pair.value)
+                }
+            default: break
+            }
+        }
+        guard reached.contains(false) else { return bytes }
+        var renumber = [UInt64](repeating: 0, count: objects.count)
+        var kept: [PropertyList] = []
+        for i in objects.indices where reached[i] {
+            renumber[i] = UInt64(kept.count)
+            kept.append(objects[i])
+        }
+        /// A value with its UIDs renumbered (nesting is bounded by `limits.maxDepth`, which
+        /// reading checked).
+        func renumbered(_ value: PropertyList) -> PropertyList {
+            switch value {
+            case .uid(let u): return .uid(u < UInt64(objects.count) ? renumber[Int(u)] : u)
+            case .array(let items): return .array(items.map(renumbered))
+            case .set(let items): return .set(items.map(renumbered))
+            case .dictionary(let items): return .dictionary(items.map { PropertyListPair(renumbered($0.key), renumbered($0.value)) })
+            default: return value
+            }
+        }
+        pairs[objectsAt].value = .array(kept.map(renumbered))
+        pairs[topAt].value = renumbered(pairs[topAt].value)
+        return BinaryPropertyList.encode(.dictionary(pairs))
+    }
+}

@@ -17,7 +17,9 @@ extension Amber {
                 objects are shown by the path they name. --json prints the same as one JSON \
                 document; --dot draws the tree as a Graphviz graph (identifiers, classes, kinds \
                 and the number of keys of each state; `amber inspect --dot ... | dot -Tsvg`). \
-                Nothing is restored: no host code runs.
+                --sizes prints, instead of the values, the bytes each object's record takes in \
+                the archive and the bytes of each key of its state, the largest objects last \
+                (the size budgets, R31). Nothing is restored: no host code runs.
 
                 With --app, the archive and its key are those of an engine opened with the \
                 default options for that application id: state.archive and archive.key in \
@@ -33,6 +35,9 @@ extension Amber {
         @Flag(name: .long, help: "Print the tree as a Graphviz DOT graph instead of text.")
         var dot = false
 
+        @Flag(name: .long, help: "Print the bytes of each object and of each key of its state instead of the values.")
+        var sizes = false
+
         @Option(name: .long, help: "The key file of an encrypted archive (32 bytes, mode 0600).")
         var keyFile: String?
 
@@ -43,7 +48,7 @@ extension Amber {
         var file: String?
 
         func validate() throws {
-            if json && dot { throw ValidationError("--json and --dot are two outputs: give one") }
+            if [json, dot, sizes].filter({ $0 }).count > 1 { throw ValidationError("--json, --dot and --sizes are three outputs: give one") }
             if app != nil && file != nil { throw ValidationError("give a file or --app, not both") }
             if app == nil && file == nil { throw ValidationError("give the archive to read, or --app <app-id>") }
         }
@@ -69,6 +74,8 @@ extension Amber {
                     output = JSONWriter.format(inspection.json())
                 } else if dot {
                     output = Array(inspection.dot().utf8)
+                } else if sizes {
+                    output = Array(inspection.sizes().utf8)
                 } else {
                     output = Array(inspection.text().utf8)
                 }
@@ -343,6 +350,46 @@ struct Inspection {
     static func pathText(_ path: [PathComponent]) -> String { PathComponent.describe(path) }
 
     // MARK: Text
+
+    /// The sizes (SPEC R31): the archive's, then each object in archive order, indented by
+    /// depth, with the bytes its record reaches (`KeyedArchive.byteSize(ofUID:)`) and under it
+    /// the bytes of each key of its state; then the ten largest objects, the largest first.
+    /// Objects share strings (class names, keys): each object counts those it reaches.
+    func sizes() -> String {
+        var out = ""
+        func line(_ indent: Int, _ text: String) {
+            out += String(repeating: " ", count: indent) + text + "\n"
+        }
+        let keyed = archive.unarchiver.archive
+        line(0, "file: \(oneLine(file)) (\(size) bytes)")
+        line(0, "archive: \(keyed.plist.bytes.count) bytes before the envelope")
+        line(0, "objects: \(objects.count)")
+        var recordSizes: [(index: Int, bytes: Int)] = []
+        for object in objects {
+            let r = object.record
+            let indent = 2 * max(r.path.count - 1, 0)
+            let uid = object.index < archive.recordUIDs.count ? archive.recordUIDs[object.index] : -1
+            let bytes = keyed.byteSize(ofUID: uid)
+            recordSizes.append((object.index, bytes))
+            let omitted = r.isOmitted ? ", omitted: no state" : ""
+            line(indent, "\(oneLine(Inspection.pathText(r.components))) (\(oneLine(r.className))\(omitted)): \(bytes) bytes")
+            for (key, keyBytes) in keyed.keySizes(ofUID: r.stateUID) {
+                line(indent + 4, "\(oneLine(key)): \(keyBytes) bytes")
+            }
+        }
+        // The largest first, ties in archive order (a stable sort).
+        let largest = recordSizes.enumerated().sorted { a, b in
+            a.element.bytes != b.element.bytes ? a.element.bytes > b.element.bytes : a.offset < b.offset
+        }.prefix(10)
+        if !largest.isEmpty {
+            line(0, "largest:")
+            for (rank, entry) in largest.enumerated() {
+                let r = objects[entry.element.index].record
+                line(2, "\(rank + 1). \(oneLine(Inspection.pathText(r.components))) (\(oneLine(r.className))): \(entry.element.bytes) bytes")
+            }
+        }
+        return out
+    }
 
     func text() -> String {
         var out = ""

@@ -781,6 +781,35 @@ if [[ $rc -eq 0 && ! -s err ]] && diff -u rich.expected out > msg; then
     pass "inspect: an unencrypted archive, no key: the tree, indented by depth, every kind of value"
 else fail "inspect: an unencrypted archive" "exit $rc $(cat err msg)"; fi
 
+# R31: --sizes, the bytes of each object and of each key. "title" holds "Homepwner": a UID (2
+# bytes) to a 9-character ASCII string (1 + 9 bytes).
+run inspect --sizes rich.archive
+if [[ $rc -eq 0 && ! -s err ]] && python3 - > msg 2>&1 <<'PY'
+import os, re
+lines = open("out").read().splitlines()
+assert lines[0] == "file: rich.archive (%d bytes)" % os.path.getsize("rich.archive"), lines[0]
+assert re.fullmatch(r"archive: \d+ bytes before the envelope", lines[1]), lines[1]
+count = int(lines[2].split(": ")[1])
+records = [l for l in lines[3:lines.index("largest:")] if l.lstrip().startswith("/")]
+assert len(records) == count, (records, count)
+assert records[0].startswith("/Nav (UINavigationController): "), records[0]
+assert "    title: 12 bytes" in lines, lines
+assert all(int(l.rsplit(": ", 1)[1].split()[0]) > 0 for l in lines[3:] if l.endswith(" bytes")), lines
+largest = lines[lines.index("largest:") + 1:]
+assert 0 < len(largest) <= 10 and largest[0].startswith("  1. /"), largest
+sizes = [int(l.rsplit(": ", 1)[1].split()[0]) for l in largest]
+assert sizes == sorted(sizes, reverse=True), sizes
+biggest = max(int(l.rsplit(": ", 1)[1].split()[0]) for l in records)
+assert sizes[0] == biggest, (sizes, biggest)
+PY
+then
+    pass "inspect --sizes (R31): the bytes of each object and each key, then the largest objects, the largest first"
+else fail "inspect --sizes" "exit $rc $(cat err msg; head -30 out)"; fi
+run inspect --sizes --json rich.archive
+if [[ $rc -ne 0 ]] && grep -q "give one" err; then
+    pass "inspect --sizes --json: one output at a time"
+else fail "inspect --sizes --json" "exit $rc $(cat err)"; fi
+
 run inspect --json rich.archive
 if [[ $rc -eq 0 && ! -s err ]] && python3 -c 'import json,sys; json.load(sys.stdin)' < out && python3 -c '
 import json, os

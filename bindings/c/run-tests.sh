@@ -6,9 +6,9 @@
 # test_envelope (R20, R22), test_files (R19, R20, R22, R28: special files, key file leftovers,
 # the kept restoration report),
 # test_bounds (R1, R2, R22: depth, value and closing bounds), test_app (R23, R24, R25, R27),
-# test_views (R17, R18, R21), test_autosave (R32), test_versions (R30), test_late_claims (R35),
-# test_relaunch (R33, the relaunch test helper; R34, sensitive values, scanned in the files,
-# the log and the output of .build/debug/amber when it is built) and
+# test_views (R17, R18, R21), test_versions (R30), test_budgets (R31), test_autosave (R32),
+# test_late_claims (R35), test_relaunch (R33, the relaunch test helper; R34, sensitive values,
+# scanned in the files, the log and the output of .build/debug/amber when it is built) and
 # test_kill (R19: SIGKILL while saving, AMBER_KILLS times, default 1000) against libamber.so.
 # Each test points the XDG directories at a scratch directory of its own (tests/scratch.h,
 # test_app its own), so nothing is written into the home directory.
@@ -115,6 +115,10 @@ amber_cli=()
 echo "== test_views (R17, R18, R21)"
 $CC "${flags[@]}" bindings/c/tests/test_views.c -o "$out/test_views" "${link[@]}" || { echo "test_views does not compile"; exit 1; }
 "$out/test_views" || status=1
+
+echo "== test_budgets (R31)"
+$CC "${flags[@]}" bindings/c/tests/test_budgets.c -o "$out/test_budgets" "${link[@]}" || { echo "test_budgets does not compile"; exit 1; }
+"$out/test_budgets" || status=1
 
 echo "== test_autosave (R32)"
 $CC "${flags[@]}" bindings/c/tests/test_autosave.c -o "$out/test_autosave" "${link[@]}" || { echo "test_autosave does not compile"; exit 1; }

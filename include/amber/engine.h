@@ -121,11 +121,23 @@ typedef struct amber_engine_options {
      *  kept with it, so two launches in a row that crash before a save still discard it (R14).
      *  0 (default): UIKit's behaviour, the archive is discarded once restored. Since version 3. */
     int keep_archive_after_restore;
+    /** The most bytes one object's record may take in the archive (R31): an object whose record
+     *  is larger is left out with everything under it (AMBER_LEFT_OUT_OVER_BUDGET, its entry's
+     *  `size` the bytes it took), and the rest is saved. 0 (default): no budget per object.
+     *  Since version 3. */
+    uint64_t object_budget;
+    /** The most bytes the archive may take before encryption (R31): a save over it writes
+     *  nothing, amber_engine_preserve() returns AMBER_LIMIT_EXCEEDED, the previous archive is
+     *  kept, and the preservation report says AMBER_NOT_SAVED_OVER_BUDGET and lists every
+     *  object with its size (amber_preservation_largest_at() the largest). 0 (default), or more
+     *  than the archive limit of R22 (512 MiB): that limit. Since version 3. */
+    uint64_t archive_budget;
 } amber_engine_options;
 
-/** 3: keep_archive_after_restore added at the end. 2: keep_restoration_report added at the end.
- *  Options of versions 1 and 2 (from hosts built with earlier headers) are still accepted: only
- *  their members are read. */
+/** 3: keep_archive_after_restore, object_budget and archive_budget added at the end. 2:
+ *  keep_restoration_report added at the end. Options of versions 1 and 2 (from hosts built with
+ *  earlier headers) are still accepted: only their members are read, the others keep their
+ *  defaults. */
 #define AMBER_ENGINE_OPTIONS_VERSION 3
 /** Options with every member at its default and the version set. */
 #define AMBER_ENGINE_OPTIONS_INIT AMBER_STRUCT_INIT_(AMBER_ENGINE_OPTIONS_VERSION)
@@ -376,12 +388,17 @@ AMBER_API int amber_engine_launch(amber_report **out, amber_engine *engine, ambe
  * than 512 levels is left out with what is under it (AMBER_LEFT_OUT_TOO_DEEP), and a value
  * over 64 MiB is refused by the coder.
  *
+ * Budgets (R31): an object whose record is over the option object_budget is left out with what
+ * is under it (AMBER_LEFT_OUT_OVER_BUDGET) and the rest is saved (AMBER_OK); an archive over
+ * archive_budget is not written (AMBER_LIMIT_EXCEEDED, AMBER_NOT_SAVED_OVER_BUDGET in the report,
+ * which lists the largest objects).
+ *
  * @param out_saved receives 1 if an archive was written, 0 if nothing was (no should_save, or
  *   it declined); may be NULL.
  * @param engine the engine.
  * @return AMBER_OK; should_save's or will_encode's code; AMBER_IO; AMBER_KEY_UNAVAILABLE; the
  *   key callback's own code; AMBER_INVALID_ARGUMENT; AMBER_LIMIT_EXCEEDED when the archive
- *   would be over 512 MiB or 32 Mi objects. On failure the previous archive is kept, except
+ *   would be over its budget (archive_budget, at most 512 MiB) or 32 Mi objects. On failure the previous archive is kept, except
  *   AMBER_IO from the directory's fsync after the rename: the new archive is in place,
  *   durability not confirmed (the message says so). Something other than a regular file at the
  *   archive's path (a FIFO, a directory, a socket, a device) is AMBER_IO and left as it is.

@@ -159,7 +159,12 @@ typedef enum amber_not_saved {
     AMBER_NOT_SAVED_NONE = 0,           /* an archive was written */
     AMBER_NOT_SAVED_NO_SHOULD_SAVE = 1, /* the delegate has no should_save callback */
     AMBER_NOT_SAVED_DECLINED = 2,       /* should_save returned 0 */
-    AMBER_NOT_SAVED_FAILED = 3          /* the save failed (see the message); the previous archive is kept */
+    AMBER_NOT_SAVED_FAILED = 3,         /* the save failed (see the message); the previous archive is kept */
+    /** The archive would have been larger than its budget (the engine option archive_budget,
+     *  else 512 MiB, R31): the previous archive is kept, amber_engine_preserve() returned
+     *  AMBER_LIMIT_EXCEEDED, and the report still lists every object with its size and the
+     *  largest ones (amber_preservation_largest_at()). */
+    AMBER_NOT_SAVED_OVER_BUDGET = 4
 } amber_not_saved;
 
 /** Why an object was not preserved. */
@@ -171,9 +176,13 @@ typedef enum amber_left_out {
     AMBER_LEFT_OUT_ENCODE_FAILED = 4,               /* its encode callback failed: the message says why */
     AMBER_LEFT_OUT_UNDER_LEFT_OUT = 5,              /* an object above it was left out (duplicate, failed encode) */
     AMBER_LEFT_OUT_NOT_REFERENCED = 6,              /* a plain object that nothing referenced (R4) */
-    AMBER_LEFT_OUT_TOO_DEEP = 7                     /* its path would be deeper than the limit restoration
+    AMBER_LEFT_OUT_TOO_DEEP = 7,                    /* its path would be deeper than the limit restoration
                                                        reads (512 levels); the message counts the objects
                                                        under it, left out with it (R22) */
+    AMBER_LEFT_OUT_OVER_BUDGET = 8                  /* its record took more than the engine option
+                                                       object_budget: its state was taken back, the objects
+                                                       under it are left out too (AMBER_LEFT_OUT_UNDER_LEFT_OUT),
+                                                       and its entry's size is the bytes it took (R31) */
 } amber_left_out;
 
 /** One object of a preservation report. Pointers are borrowed from the report. */
@@ -188,7 +197,9 @@ typedef struct amber_preservation_entry {
     amber_left_out left_out;
     /** The reason in words ("" for a preserved object). */
     const char *message;
-    /** The bytes its record added to the archive before encryption (0 if left out). */
+    /** The bytes its record added to the archive before encryption; for
+     *  AMBER_LEFT_OUT_OVER_BUDGET, the bytes it took before it was taken back; 0 if left out for
+     *  any other reason. */
     uint64_t size;
     /** Its position among the children of its stack with the same identifier (R3). */
     size_t position;
@@ -220,8 +231,28 @@ AMBER_API amber_not_saved amber_preservation_not_saved(const amber_preservation 
 AMBER_API uint64_t amber_preservation_size(const amber_preservation *report);
 
 /**
+ * How many objects amber_preservation_largest_at() lists: the objects whose records are in the
+ * archive, at most ten (R31). Also when the archive was over its budget and not written
+ * (AMBER_NOT_SAVED_OVER_BUDGET). 0 when nothing was encoded, and for a bad handle.
+ *
+ * Ownership: none. Thread safety: as the engine.
+ */
+AMBER_API size_t amber_preservation_largest_count(const amber_preservation *report);
+
+/**
+ * Reads one of the largest objects (R31): rank 0 is the largest; objects of equal size come in
+ * archive order. The entry is the one amber_preservation_entry_at() gives for that object.
+ *
+ * @param out filled with borrowed pointers, valid until the report is freed.
+ * @param rank from 0 to amber_preservation_largest_count() - 1.
+ * @return AMBER_OK; AMBER_NOT_FOUND past the last; AMBER_INVALID_ARGUMENT.
+ * Ownership: see `out`. Thread safety: as the engine.
+ */
+AMBER_API int amber_preservation_largest_at(amber_preservation_entry *out, const amber_preservation *report, size_t rank);
+
+/**
  * The whole report as text: a first line (what was saved, or why nothing was), then a line per
- * object left out and per object preserved.
+ * object left out and per object preserved, then the largest objects (R31), one a line.
  *
  * @param out receives the text; release it with amber_buf_dispose().
  * @return AMBER_OK or AMBER_INVALID_ARGUMENT.

@@ -71,6 +71,9 @@ func engineBox(_ handle: OpaquePointer?) throws(AmberError) -> EngineBox {
         }
         choices.keepsRestorationReport = o.keep_restoration_report != 0
         choices.keepsArchiveAfterRestore = o.keep_archive_after_restore != 0
+        // 0 is the default; a budget the engine cannot count to is no budget at all.
+        if o.object_budget != 0 { choices.objectBudget = Int(clamping: o.object_budget) }
+        if o.archive_budget != 0 { choices.archiveBudget = Int(clamping: o.archive_budget) }
         let configuration = try EngineConfiguration(appID: appID, options: choices)
         let box = EngineBox(engine: Engine(configuration: configuration))
         box.storeContext = storeContext

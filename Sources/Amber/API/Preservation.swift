@@ -55,6 +55,26 @@ func preservationBox(_ handle: OpaquePointer?) throws(AmberError) -> Preservatio
     }
 }
 
+/// Backs `amber_preservation_largest_count`.
+@c @implementation public func amber_preservation_largest_count(_ report: OpaquePointer?) -> Int {
+    guarded(0) { try preservationBox(report).largest.count }
+}
+
+/// Backs `amber_preservation_largest_at`.
+@c @implementation public func amber_preservation_largest_at(
+    _ out: UnsafeMutablePointer<amber_preservation_entry>?, _ report: OpaquePointer?, _ rank: Int
+) -> CInt {
+    guarded {
+        guard let out else { throw invalid("out is NULL") }
+        let r = try preservationBox(report)
+        let largest = r.largest
+        guard rank >= 0, rank < largest.count else {
+            throw AmberError(.notFound, "rank \(UInt(bitPattern: rank)) is past the last of the \(largest.count) largest objects")
+        }
+        out.pointee = try r.entry(at: largest[rank])
+    }
+}
+
 /// Backs `amber_preservation_format`.
 @c @implementation public func amber_preservation_format(_ out: UnsafeMutablePointer<amber_buf>?, _ report: OpaquePointer?) -> CInt {
     guarded {

@@ -21,6 +21,7 @@ final class PreservationBox {
         case .noShouldSave: code = AMBER_NOT_SAVED_NO_SHOULD_SAVE
         case .shouldSaveDeclined: code = AMBER_NOT_SAVED_DECLINED
         case .failed: code = AMBER_NOT_SAVED_FAILED
+        case .overBudget: code = AMBER_NOT_SAVED_OVER_BUDGET
         }
         notSaved = CInt(code.rawValue)
         if let notSaved = report.notSaved {
@@ -31,6 +32,9 @@ final class PreservationBox {
     }
 
     var count: Int { report.count }
+
+    /// The entry indices of the largest objects, the largest first (SPEC R31), found once.
+    private(set) lazy var largest: [Int] = report.largestIndices
 
     /// Entry `index` (in range) in the C layout; its pointers live as long as the report.
     func entry(at index: Int) throws(AmberError) -> amber_preservation_entry {
@@ -66,6 +70,7 @@ final class PreservationBox {
         case .underLeftOut: return AMBER_LEFT_OUT_UNDER_LEFT_OUT
         case .notReferenced: return AMBER_LEFT_OUT_NOT_REFERENCED
         case .tooDeep: return AMBER_LEFT_OUT_TOO_DEEP
+        case .overBudget: return AMBER_LEFT_OUT_OVER_BUDGET
         }
     }
 }

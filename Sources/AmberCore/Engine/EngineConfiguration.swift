@@ -32,6 +32,12 @@ public struct EngineConfiguration {
     /// Its launch guard count is kept too, so two launches in a row that crash still discard it
     /// (SPEC R14). Default false: UIKit's behaviour, the archive discarded once restored.
     public var keepsArchiveAfterRestore = false
+    /// The most bytes one object's record may take (SPEC R31); nil: no budget per object.
+    /// `EngineOptions.objectBudget` says what it does.
+    public var objectBudget: Int?
+    /// The most bytes the keyed archive may take (SPEC R31); nil: `limits.maxBytes`, which
+    /// also bounds a larger budget. `EngineOptions.archiveBudget` says what it does.
+    public var archiveBudget: Int?
 
     /// Creates a configuration. An `envelope` of nil is the default protection for `store`
     /// (`defaultEnvelope(for:appID:bundleVersion:)`): archives are encrypted unless the host
@@ -45,7 +51,9 @@ public struct EngineConfiguration {
         envelope: (any ArchiveEnvelope)? = nil,
         attachesRestoredObjects: Bool = true,
         systemVersion: String? = nil,
-        reportDirectory: String? = nil
+        reportDirectory: String? = nil,
+        objectBudget: Int? = nil,
+        archiveBudget: Int? = nil
     ) {
         self.appID = appID
         self.bundleVersion = bundleVersion
@@ -55,6 +63,8 @@ public struct EngineConfiguration {
         self.envelope = envelope ?? Self.defaultEnvelope(for: store, appID: appID, bundleVersion: bundleVersion)
         self.attachesRestoredObjects = attachesRestoredObjects
         self.systemVersion = systemVersion
+        self.objectBudget = objectBudget
+        self.archiveBudget = archiveBudget
         if let reportDirectory {
             self.reportDirectory = reportDirectory
         } else if EngineOptions.environmentKeepsReport(), let files = store as? FileStore {
@@ -64,6 +74,10 @@ public struct EngineConfiguration {
 }
 
 extension EngineConfiguration {
+    /// The archive budget in force (SPEC R31): the host's, bounded by the archive limit of
+    /// SPEC R22, or that limit.
+    var effectiveArchiveBudget: Int { min(archiveBudget ?? limits.maxBytes, limits.maxBytes) }
+
     /// The key file the envelope seals with, if it is one: the engine removes what a save
     /// killed while creating it left behind, at each restore, as the store does for its files.
     var keyFile: KeyFileProvider? { (envelope as? SealedEnvelope)?.keyProvider as? KeyFileProvider }

@@ -54,6 +54,15 @@ public struct EngineOptions {
     /// (`EngineConfiguration.keepsArchiveAfterRestore`, SPEC R32). Default false: discarded
     /// once restored (SPEC R14).
     public var keepsArchiveAfterRestore = false
+    /// The most bytes one object's record may take in the archive (SPEC R31): an object whose
+    /// record is larger is left out with its subtree, and the preservation report names it with
+    /// its size. Nil (default): no budget per object. Must be positive.
+    public var objectBudget: Int?
+    /// The most bytes the keyed archive may take, before the envelope (SPEC R31): a save over it
+    /// writes nothing and keeps the previous archive, and its report says so and lists the
+    /// largest objects. Nil (default), or more than the archive limit of SPEC R22
+    /// (`ArchiveLimits.maxBytes`): that limit. Must be positive.
+    public var archiveBudget: Int?
 
     public init() {}
 
@@ -123,9 +132,14 @@ extension EngineConfiguration {
                 envelope = Self.defaultEnvelope(for: store, appID: appID, bundleVersion: options.bundleVersion)
             }
         }
+        for (name, budget) in [("object budget", options.objectBudget), ("archive budget", options.archiveBudget)] {
+            if let budget, budget <= 0 { throw AmberError(.invalidArgument, "the \(name) is \(budget) bytes; a budget must be positive") }
+        }
         self.init(
             appID: appID, bundleVersion: options.bundleVersion, interfaceIdiom: options.interfaceIdiom,
             store: store, envelope: envelope)
+        objectBudget = options.objectBudget
+        archiveBudget = options.archiveBudget
         let keeps = options.keepsRestorationReport || EngineOptions.environmentKeepsReport()
         reportDirectory = keeps ? filesDirectory.map { StateFiles(directory: $0).directory } : nil
         keepsArchiveAfterRestore = options.keepsArchiveAfterRestore

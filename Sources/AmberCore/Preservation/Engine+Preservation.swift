@@ -17,15 +17,21 @@ extension Engine {
     ///    objects they reference are recorded after, and encoded in turn. An encode callback
     ///    that fails leaves its object and what is under it out: their records stay, marked
     ///    omitted and without state, and the rest is saved.
+    ///    An object whose record takes more than the budget per object
+    ///    (`EngineConfiguration.objectBudget`) is left out the same way (SPEC R31).
     /// 5. One keyed archive (`ArchiveLayout`), with the snapshot attached (SPEC R21), sealed by
-    ///    the envelope, written by the store.
+    ///    the envelope, written by the store. An archive over its budget
+    ///    (`EngineConfiguration.archiveBudget`, else the limit of SPEC R22) is not written
+    ///    (SPEC R31).
     ///
     /// The report names every object preserved, with its size, and every object of the trees
     /// left out, with why (SPEC R28); the engine keeps the last one (`lastPreservation`).
     ///
     /// - Throws: `.misuse` if called while the engine preserves or restores; an error thrown by
-    ///   should-save or will-encode, unchanged; `AmberError` from the codec, envelope or store.
-    ///   Nothing is written when it throws: the previous archive stays.
+    ///   should-save or will-encode, unchanged; `AmberError` from the codec, envelope or store;
+    ///   `.limitExceeded` for an archive over its budget, whose report (`lastPreservation`)
+    ///   still lists every object with its size and the largest ones. Nothing is written when
+    ///   it throws: the previous archive stays.
     @discardableResult
     public func preserve() throws -> PreservationReport {
         guard activity == .idle else {
@@ -36,12 +42,9 @@ extension Engine {
         defer { activity = .idle }
         let started = FileSystem.monotonicSeconds()
         let changesAtStart = autosave.changes
+        let report: PreservationReport
         do {
-            let report = try writeArchive()
-            lastPreservation = report
-            notePreservation(changesAtStart: changesAtStart, completed: true)
-            logPreservation(report, seconds: FileSystem.monotonicSeconds() - started)
-            return report
+            report = try writeArchive()
         } catch {
             notePreservation(changesAtStart: changesAtStart, completed: false)
             let e = AmberError.wrapping(error)
@@ -49,6 +52,14 @@ extension Engine {
             log(.warn) { "preserve: failed, the previous archive is kept: \(e.message)" }
             throw error
         }
+        lastPreservation = report
+        logPreservation(report, seconds: FileSystem.monotonicSeconds() - started)
+        if case .overBudget(let message) = report.notSaved {
+            notePreservation(changesAtStart: changesAtStart, completed: false)
+            throw AmberError(.limitExceeded, "the archive is over its budget, the previous archive is kept: \(message)")
+        }
+        notePreservation(changesAtStart: changesAtStart, completed: true)
+        return report
     }
 
     /// Steps 1–5 of `preserve()`.
@@ -90,7 +101,11 @@ extension Engine {
     /// Steps 1–4 of `preserve()`: the archive's bytes and the report (without the sealed size);
     /// no bytes when nothing is to be saved.
     private func encodeArchive() throws -> (bytes: [UInt8], report: PreservationReport) {
-        let archiver = KeyedArchiver(registry: codingClasses, limits: configuration.limits)
+        // The archive's size is checked against its budget here (SPEC R31), which the limit of
+        // SPEC R22 bounds, so that an archive too large is reported as over its budget.
+        var encodingLimits = configuration.limits
+        encodingLimits.maxBytes = .max
+        let archiver = KeyedArchiver(registry: codingClasses, limits: encodingLimits)
         archiver.encode(ArchiveLayout.formatVersion, forKey: ArchiveLayout.formatKey)
         let pass = PreservationPass(limits: configuration.limits, encrypts: SensitiveValues.encrypts(configuration.envelope))
         // Sized for as many records as last time before the walk (which stores identifiers),
@@ -146,17 +161,28 @@ extension Engine {
         encoding.spare = nil
         // A key marked sensitive without encryption: nothing is written (SPEC R34).
         if let refusal = pass.sensitive.refusal { throw AmberError(.keyUnavailable, refusal) }
-        let report = preservationReport(pass, PreservedRecords(encoding.records))
+        var report = preservationReport(pass, PreservedRecords(encoding.records))
+        let bytes: [UInt8]
         do {
             try archiver.encode(objectUIDs: uids, forKey: ArchiveLayout.objectsKey)
             snapshots.encode(into: archiver)
             let hint = archiver.sizeHint
-            let bytes = try archiver.finishEncoding()
+            var finished = try archiver.finishEncoding()
+            if encoding.overBudget {
+                // The values of the objects over their budget are dropped from the archive.
+                finished = try KeyedArchive.compacted(finished, limits: encodingLimits)
+            }
+            bytes = finished
             lastPreservedSize = (uids.count, hint)
-            return (bytes, report)
         } catch {
             throw AmberError(error)
         }
+        let budget = configuration.effectiveArchiveBudget
+        if bytes.count > budget {
+            report.notSaved = .overBudget("the archive would be \(bytes.count) bytes; its budget is \(budget) bytes")
+            return ([], report)
+        }
+        return (bytes, report)
     }
 
     /// The report of a pass whose records are encoded (SPEC R28): its records in order, each
@@ -238,9 +264,17 @@ extension Engine {
     }
 
     /// Logs a preservation (SPEC R29): one line at info, and at debug each object preserved
-    /// with its size and each object left out with why.
+    /// with its size and each object left out with why. An archive over its budget is a
+    /// warning naming the largest objects (SPEC R31).
     private func logPreservation(_ report: PreservationReport, seconds: Double) {
         let ms = (seconds * 1000 * 100).rounded() / 100
+        if case .overBudget = report.notSaved {
+            log(.warn) {
+                let largest = report.largest.map { "\($0.pathDescription) (\($0.className), \($0.byteCount) bytes)" }
+                return "preserve: nothing saved: \(report.notSaved!); the largest objects: \(largest.joined(separator: ", "))"
+            }
+            return
+        }
         if let notSaved = report.notSaved {
             log(.info) { "preserve: nothing saved: \(notSaved)" }
             return
@@ -293,6 +327,9 @@ extension Engine {
         var recorder: StateRecorder?
         /// What the report keeps of each record (SPEC R28).
         var records: PreservedRecords.Columns
+        /// Whether a record's state was taken back for its budget (SPEC R31): the values it
+        /// wrote are then left in the archive, unreferenced, until it is compacted.
+        var overBudget = false
 
         init(records: PreservedRecords.Columns) {
             self.records = records
@@ -373,6 +410,20 @@ extension Engine {
                     // then the whole save fails.
                     guard s.rollBack(to: checkpoint) else { throw error }
                     omitted = .encodeFailed(AmberError.wrapping(error).message)
+                }
+                // Its size against the budget per object (SPEC R31): what the record has added
+                // so far, its values and the objects its state encoded.
+                if omitted == nil, let budget = configuration.objectBudget {
+                    let size = archiver.bytesWritten - start
+                    if size > budget {
+                        guard s.rollBack(to: checkpoint) else {
+                            throw AmberError(
+                                .limitExceeded,
+                                "'\(PathComponent.describe(pass.components(ofRecord: i)))' (\(object.className)) is \(size) bytes, over the budget of \(budget) bytes per object, and its state cannot be taken back (it encoded an object of a coding class)")
+                        }
+                        omitted = .overBudget(size: size, budget: budget)
+                        e.overBudget = true
+                    }
                 }
             }
             if omitted != nil { a.encode(true, forKey: L.omitted) }

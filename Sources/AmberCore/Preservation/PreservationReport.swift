@@ -25,6 +25,9 @@ public struct PreservationReport: RandomAccessCollection, CustomStringConvertibl
         /// Its path would be deeper than `limit` levels (`ArchiveLimits.maxDepth`, what restoration
         /// reads): it and the `below` objects under it are left out (SPEC R22).
         case tooDeep(limit: Int, below: Int)
+        /// Its record took `size` bytes, more than the budget per object of `budget` bytes
+        /// (SPEC R31): its state is taken back, and it and what is under it are left out.
+        case overBudget(size: Int, budget: Int)
 
         /// The reason in words.
         public var description: String {
@@ -37,6 +40,8 @@ public struct PreservationReport: RandomAccessCollection, CustomStringConvertibl
             case .notReferenced: return "a plain object that nothing referenced"
             case .tooDeep(let limit, let below):
                 return "deeper than the limit of \(limit) levels" + (below > 0 ? "; the \(below) objects under it are left out with it" : "")
+            case .overBudget(let size, let budget):
+                return "its record is \(size) bytes, over the budget of \(budget) bytes per object"
             }
         }
     }
@@ -49,6 +54,10 @@ public struct PreservationReport: RandomAccessCollection, CustomStringConvertibl
         case shouldSaveDeclined
         /// The save failed with this message; the previous archive is kept.
         case failed(String)
+        /// The archive would have been larger than its budget (SPEC R31), as this message says;
+        /// the previous archive is kept, and the report lists every object with its size and
+        /// the largest ones (`largest`).
+        case overBudget(String)
 
         /// The reason in words.
         public var description: String {
@@ -56,6 +65,7 @@ public struct PreservationReport: RandomAccessCollection, CustomStringConvertibl
             case .noShouldSave: return "the delegate has no should-save callback"
             case .shouldSaveDeclined: return "should-save declined"
             case .failed(let m): return "the save failed, the previous archive is kept: \(m)"
+            case .overBudget(let m): return "the archive is over its budget, the previous archive is kept: \(m)"
             }
         }
     }
@@ -82,7 +92,9 @@ public struct PreservationReport: RandomAccessCollection, CustomStringConvertibl
         public var kind: ObjectKind
         /// Nil if it was preserved; otherwise why not.
         public var leftOut: Reason?
-        /// The bytes its record added to the archive (before the envelope); 0 if left out.
+        /// The bytes its record added to the archive (before the envelope); for an object left
+        /// out over its budget, the bytes its record took before it was taken back (SPEC R31);
+        /// 0 for any other object left out.
         public var byteCount: Int
 
         /// Creates an entry.
@@ -175,8 +187,33 @@ public struct PreservationReport: RandomAccessCollection, CustomStringConvertibl
         }
     }
 
+    /// How many objects `largest` lists at most.
+    public static let largestCount = 10
+
+    /// The largest objects whose records are in the archive, the largest first (SPEC R31): at
+    /// most `largestCount`, objects of equal size in archive order. Also when the archive was
+    /// over its budget and not written, so that the host can tell what made it so large.
+    public var largest: [Entry] { largestIndices.map { self[$0] } }
+
+    /// The indices of the `largest` entries, the largest first.
+    public var largestIndices: [Int] {
+        guard let r = records else { return [] }
+        // The indices of the largest so far, the largest first: a short list kept sorted.
+        var top: [Int] = []
+        top.reserveCapacity(PreservationReport.largestCount + 1)
+        for i in 0 ..< r.count where r.sizes[i] > 0 && (r.omitted.isEmpty || r.omitted[i] == nil) {
+            let size = r.sizes[i]
+            if top.count == PreservationReport.largestCount, size <= r.sizes[top[top.count - 1]] { continue }
+            var at = top.count
+            while at > 0, r.sizes[top[at - 1]] < size { at -= 1 }
+            top.insert(i, at: at)
+            if top.count > PreservationReport.largestCount { top.removeLast() }
+        }
+        return top
+    }
+
     /// A first line (saved or why not), then a line per object left out and per object
-    /// preserved with its size.
+    /// preserved with its size, then the largest objects.
     public var description: String {
         var lines: [String]
         if let notSaved {
@@ -192,6 +229,13 @@ public struct PreservationReport: RandomAccessCollection, CustomStringConvertibl
         for e in self where e.isPreserved {
             lines.append("  preserved \(e.pathDescription) (\(e.className)): \(e.byteCount) bytes")
         }
+        let top = largest
+        if !top.isEmpty {
+            lines.append("  largest:")
+            for (rank, e) in top.enumerated() {
+                lines.append("    \(rank + 1). \(e.pathDescription) (\(e.className)): \(e.byteCount) bytes")
+            }
+        }
         return lines.joined(separator: "\n")
     }
 }
@@ -205,7 +249,8 @@ final class PreservedRecords {
         let paths = RecordPaths()
         var classNames: [String] = []
         var kinds: [ObjectKind] = []
-        /// The bytes each record added to the archive (0 for an omitted one).
+        /// The bytes each record added to the archive (0 for an omitted one, except one over its
+        /// budget: the bytes it took before it was taken back).
         var sizes: [Int] = []
         /// Why a record's state was left out (its encode callback, or one above it, failed), by
         /// record index: only the omitted records.
@@ -228,7 +273,11 @@ final class PreservedRecords {
         /// Completes the last record appended: its size, or why its state was left out.
         mutating func complete(size: Int, omitted reason: PreservationReport.Reason?) {
             if let reason { omitted[classNames.count - 1] = reason }
-            sizes.append(reason == nil ? size : 0)
+            switch reason {
+            case nil: sizes.append(size)
+            case .overBudget(let taken, _)?: sizes.append(taken)
+            default: sizes.append(0)
+            }
         }
     }
 

@@ -55,6 +55,9 @@ public final class RestorationArchive {
     public let unarchiver: KeyedUnarchiver
     /// The archived objects, in archive order.
     public let records: [Record]
+    /// The UID of each record's own object (`AmberObjectRecord`), in archive order: what
+    /// `KeyedArchive.byteSize(ofUID:)` measures a record from.
+    public let recordUIDs: [Int]
     /// The layout's format (`amber.format`).
     public let formatVersion: Int64
     /// The UID of the application state (`AmberAppState`).
@@ -90,6 +93,11 @@ public final class RestorationArchive {
                 isOmitted: r.isOmitted, className: r.className, kind: r.kind, relation: r.relation,
                 parent: r.parent >= 0 ? r.parent : nil, isRoot: r.isRoot, restorationClassName: r.restorationClassName,
                 blueprintIdentifier: r.blueprintIdentifier, stateVersion: r.version, stateUID: r.stateUID)
+        }
+        do {
+            recordUIDs = try session.unarchiver.decodeObjectUIDs(forKey: ArchiveLayout.objectsKey)
+        } catch {
+            throw AmberError(error)
         }
         formatVersion = session.format
         appUID = session.app.core.uid

@@ -191,7 +191,7 @@ class EngineOptions(Structure):
                 ("state_directory", c_char_p), ("memory_store", c_int), ("protection", c_int),
                 ("key_file", c_char_p), ("fixed_key", POINTER(c_uint8)), ("key_callback", KeyCallback),
                 ("key_ctx", c_void_p), ("key_ctx_free", CtxFree), ("keep_restoration_report", c_int),
-                ("keep_archive_after_restore", c_int)]
+                ("keep_archive_after_restore", c_int), ("object_budget", c_uint64), ("archive_budget", c_uint64)]
 
 
 class Autosave(Structure):
@@ -380,6 +380,8 @@ FUNCTIONS: Tuple[Proto, ...] = (
     plain("amber_preservation_message", _s, PreservationP),
     plain("amber_preservation_not_saved", _i, PreservationP),
     plain("amber_preservation_size", c_uint64, PreservationP),
+    plain("amber_preservation_largest_count", _sz, PreservationP),
+    status("amber_preservation_largest_at", POINTER(PreservationEntry), PreservationP, _sz),
     status("amber_preservation_format", _buf, PreservationP),
     plain("amber_preservation_free", None, PreservationP),
     # view.h

@@ -139,13 +139,21 @@ class Engine:
     :param keep_archive_after_restore: a restoration that succeeds keeps the archive until the
         next save, for desktop programs (R32); two launches in a row that crash before a save
         still discard it (R14). Default off: the archive is discarded once restored.
+    :param object_budget: the most bytes one object's record may take (R31): an object over it is
+        left out with its subtree (``LeftOut.OVER_BUDGET`` in the preservation report, with its
+        size), the rest is saved. Default: no budget per object.
+    :param archive_budget: the most bytes the archive may take before encryption (R31): a save
+        over it writes nothing, keeps the previous archive and raises LimitExceeded; the report
+        (``engine.preservation``) says ``NotSaved.OVER_BUDGET`` and lists the largest objects.
+        Default: the archive limit of R22 (512 MiB), which also bounds a larger budget.
     """
 
     def __init__(self, app_id: str, *, state_directory: Optional[str] = None, memory_store: bool = False,
                  store: Optional[Store] = None, protection: Optional[Protection] = None,
                  bundle_version: Optional[str] = None, interface_idiom: Optional[str] = None,
                  delegate: Any = None, keep_restoration_report: bool = False,
-                 keep_archive_after_restore: bool = False):
+                 keep_archive_after_restore: bool = False,
+                 object_budget: Optional[int] = None, archive_budget: Optional[int] = None):
         lib = load()
         self._h: Optional[_ffi.EngineP] = None
         self._keep: Dict[int, Any] = {}  # context number -> holder, until Amber frees the context
@@ -158,7 +166,8 @@ class Engine:
         options = Options(self, state_directory=state_directory, memory_store=memory_store, store=store,
                           protection=protection, bundle_version=bundle_version, interface_idiom=interface_idiom,
                           keep_restoration_report=keep_restoration_report,
-                          keep_archive_after_restore=keep_archive_after_restore)
+                          keep_archive_after_restore=keep_archive_after_restore,
+                          object_budget=object_budget, archive_budget=archive_budget)
         out = _ffi.EngineP()
         try:
             lib.amber_engine_open(byref(out), c_text(app_id), byref(options.struct))
@@ -419,7 +428,9 @@ class Engine:
 
         An exception raised by should_save, will_encode, the store or the key provider is
         re-raised here (nothing is written; the previous archive is kept), with the report as
-        ``exception.amber_preservation`` when there is one. An exception raised by an object's
+        ``exception.amber_preservation`` when there is one. An archive over its budget (R31)
+        raises LimitExceededError with that report: ``NotSaved.OVER_BUDGET``, every object
+        with its size, and the ``largest``. An exception raised by an object's
         encode callback is not: that object and everything under it are left out, the rest is
         saved, and the report's entry for it holds the exception (``entry.error``, named in
         ``entry.message``); a warning goes to the ``amber`` logger. KeyboardInterrupt and the
@@ -480,7 +491,8 @@ class Engine:
             # A preserve() that failed wrote a report that says so; any other report is an
             # older one (it failed before it began). A transition that was allowed (not MISUSE)
             # preserved, whatever its observers did.
-            if code and not transition and report is not None and report.not_saved != NotSaved.FAILED:
+            if code and not transition and report is not None and \
+                    report.not_saved not in (NotSaved.FAILED, NotSaved.OVER_BUDGET):
                 report = None
         self._preservation = report  # None: last_preservation reads the engine's
         reported = [(error, source) for error, source in raised if source is not None] if code == 0 else []
@@ -498,6 +510,9 @@ class Engine:
                 first.__context__ = failure
             raise first
         if failure is not None:
+            if report is not None:
+                # An archive over its budget (R31): the report lists the largest objects.
+                failure.amber_preservation = report  # type: ignore[attr-defined]
             raise failure
         return report
 

@@ -330,19 +330,22 @@ class PreservationReport(_LazyReport):
     archive's ``size`` in bytes (after encryption), one PreservationEntry per record of the
     archive (in archive order: preserved, or left out because its encode callback or one above
     it failed) and then per object of the trees not recorded, with why (``entries``), and
-    Amber's ``text`` of it (``str(report)``).
+    Amber's ``text`` of it (``str(report)``), and the ten ``largest`` objects in the archive, the
+    largest first (R31; also when the archive was over its budget: NotSaved.OVER_BUDGET).
 
     As for Report, the summary is read at once, ``entries`` and ``text`` when first asked for;
     the C report is freed once both are read, or when the report is collected. A report is true
     when an archive was written (``bool(report) == report.saved``)."""
-    __slots__ = ("not_saved", "message", "size")
+    __slots__ = ("not_saved", "message", "size", "largest")
 
     def __init__(self, not_saved: NotSaved, message: str, size: int,
-                 entries: Sequence[PreservationEntry] = (), text: str = ""):
+                 entries: Sequence[PreservationEntry] = (), text: str = "",
+                 largest: Sequence[PreservationEntry] = ()):
         super().__init__(entries, text)
         self.not_saved = not_saved
         self.message = message
         self.size = size
+        self.largest = tuple(largest)
 
     @classmethod
     def from_c(cls, handle: _ffi.PreservationP) -> "PreservationReport":
@@ -352,10 +355,11 @@ class PreservationReport(_LazyReport):
             message = py_text(lib.amber_preservation_message(handle)) or ""
             size = int(lib.amber_preservation_size(handle))
             count = int(lib.amber_preservation_count(handle))
+            largest = _largest(handle)
         except BaseException:
             lib.amber_preservation_free(handle)
             raise
-        report = cls(not_saved, message, size)
+        report = cls(not_saved, message, size, largest=largest)
         report._items = None
         report._text = None
         report._source = _CReport(handle, count, weakref.finalize(report, lib.amber_preservation_free, handle),
@@ -430,7 +434,7 @@ class PreservationReport(_LazyReport):
         self._items = tuple(entries)
 
     def _values(self) -> Tuple[Any, ...]:
-        return (self.not_saved, self.message, self.size, self.entries, self.text)
+        return (self.not_saved, self.message, self.size, self.entries, self.text, self.largest)
 
     def __bool__(self) -> bool:
         return self.not_saved == NotSaved.NONE
@@ -446,7 +450,7 @@ class PreservationReport(_LazyReport):
 
     def __repr__(self) -> str:
         return (f"PreservationReport(not_saved={self.not_saved!r}, message={self.message!r}, size={self.size!r}, "
-                f"entries={self.entries!r}, text={self.text!r})")
+                f"entries={self.entries!r}, text={self.text!r}, largest={self.largest!r})")
 
 
 def _entries(handle: _ffi.PreservationP, count: int) -> Tuple[PreservationEntry, ...]:
@@ -454,6 +458,21 @@ def _entries(handle: _ffi.PreservationP, count: int) -> Tuple[PreservationEntry,
     table = (_ffi.PreservationEntry * count)()
     for i in range(count):
         entry_at(table[i], handle, i)  # the element, passed by reference
+    return _converted(table)
+
+
+def _largest(handle: _ffi.PreservationP) -> Tuple[PreservationEntry, ...]:
+    """The largest objects of the archive, the largest first, as Amber ranks them (R31)."""
+    lib = load()
+    count = int(lib.amber_preservation_largest_count(handle))
+    table = (_ffi.PreservationEntry * count)()
+    for rank in range(count):
+        lib.amber_preservation_largest_at(table[rank], handle, rank)
+    return _converted(table)
+
+
+def _converted(table: Any) -> Tuple[PreservationEntry, ...]:
+    """The PreservationEntry of each amber_preservation_entry of ``table``, a ctypes array."""
     strings: Dict[int, str] = {0: ""}  # by address: the messages of preserved entries share one
     names: Dict[bytes, str] = {}  # class names, by their bytes (each entry lends its own copy)
     entries = []

@@ -159,7 +159,8 @@ class Options:
     def __init__(self, engine: "Engine", *, state_directory: Optional[str], memory_store: bool,
                  store: Optional[Store], protection: Optional[Protection], bundle_version: Optional[str],
                  interface_idiom: Optional[str], keep_restoration_report: bool = False,
-                 keep_archive_after_restore: bool = False):
+                 keep_archive_after_restore: bool = False,
+                 object_budget: Optional[int] = None, archive_budget: Optional[int] = None):
         opts = _ffi.EngineOptions(_ffi.ENGINE_OPTIONS_VERSION)  # zeroed (the defaults), the version set
         opts.bundle_version = c_text_or_none(bundle_version)
         opts.interface_idiom = c_text_or_none(interface_idiom)
@@ -167,6 +168,11 @@ class Options:
         opts.memory_store = 1 if memory_store else 0
         opts.keep_restoration_report = 1 if keep_restoration_report else 0
         opts.keep_archive_after_restore = 1 if keep_archive_after_restore else 0
+        for name, budget in (("object_budget", object_budget), ("archive_budget", archive_budget)):
+            if budget is not None and budget <= 0:
+                raise ValueError(f"{name} must be a positive number of bytes, not {budget}")
+        opts.object_budget = object_budget or 0
+        opts.archive_budget = archive_budget or 0
         self.holders: List[_ffi.Holder] = []
         self.keep: List[Any] = []
         if store is not None:

@@ -56,6 +56,7 @@ class NotSaved(enum.IntEnum):
     NO_SHOULD_SAVE = 1
     DECLINED = 2
     FAILED = 3
+    OVER_BUDGET = 4  # the archive was over its budget (R31): the previous one is kept
 
 
 class LeftOut(enum.IntEnum):
@@ -68,6 +69,7 @@ class LeftOut(enum.IntEnum):
     UNDER_LEFT_OUT = 5
     NOT_REFERENCED = 6
     TOO_DEEP = 7  # deeper than the limit restoration reads (512 levels), with what is under it (R22)
+    OVER_BUDGET = 8  # its record took more than the engine's object_budget; its size is in the entry (R31)
 
 
 class AppState(enum.IntEnum):

@@ -68,7 +68,7 @@ def test_r33_relaunch_restores_into_a_new_engine():  # R33
 
 def test_r33_relaunch_on_a_host_store_keeps_the_store(store, relaunch):  # R33
     program = Program("on a host store")
-    before = len(_ffi._contexts)
+    before = set(_ffi._contexts)  # contexts of earlier tests may still be released meanwhile
     old = launched(program, store=store, protection=amber.KeyProvider(lambda for_saving: b"q" * 32))
     engine, report = relaunch(old, program.set_up)
     assert store.writes == 1 and program.restored == "on a host store"
@@ -78,7 +78,7 @@ def test_r33_relaunch_on_a_host_store_keeps_the_store(store, relaunch):  # R33
     engine, report = relaunch(engine, program.set_up)
     assert store.writes == 2 and program.restored == "second"
     engine.close()
-    assert len(_ffi._contexts) == before  # every context released: the store's, the key's, the objects'
+    assert set(_ffi._contexts) <= before  # every context released: the store's, the key's, the objects'
 
 
 def test_r33_should_save_declining_is_a_fresh_launch(relaunch):  # R33, R5
@@ -95,7 +95,7 @@ def test_r33_should_save_declining_is_a_fresh_launch(relaunch):  # R33, R5
 
 def test_r33_a_failing_set_up_closes_both_engines():  # R33
     program = Program()
-    before = len(_ffi._contexts)
+    before = set(_ffi._contexts)  # contexts of earlier tests may still be released meanwhile
     old = launched(program, store=amber.MemoryStore())
 
     def set_up(engine):
@@ -105,7 +105,7 @@ def test_r33_a_failing_set_up_closes_both_engines():  # R33
         amber.testing.relaunch(old, set_up)
     assert any("*engine is NULL" in note for note in getattr(raised.value, "__notes__", []))
     assert old.closed
-    assert len(_ffi._contexts) == before  # nothing leaked: the store's context was released too
+    assert set(_ffi._contexts) <= before  # nothing leaked: the store's context was released too
 
 
 def test_r33_a_failing_tear_down_keeps_the_engine():  # R33
