@@ -1,13 +1,16 @@
 # Amber's install step, a thin layer over SwiftPM and scripts/build-lib.sh:
 #
-#   make                                   builds the library and the `amber` command (release)
+#   make                                   builds the library and the `amber` command (release),
+#                                          and the GTK 4 adapter when pkg-config finds gtk4
 #   make install [PREFIX=/usr/local] [DESTDIR=]
 #   make uninstall [PREFIX=/usr/local] [DESTDIR=]
-#   make gtk, make install-gtk, make uninstall-gtk   the GTK 4 adapter (at the end of this file)
+#   make gtk, make install-gtk, make uninstall-gtk   the GTK 4 adapter alone (at the end of this file)
 #
 # install puts in $(DESTDIR)$(PREFIX):
 #   lib/libamber.so.X.Y.Z (stripped, SONAME libamber.so.X) and the symlinks libamber.so.X and
-#   libamber.so; include/amber.h and include/amber/*.h; lib/pkgconfig/amber.pc; bin/amber.
+#   libamber.so; include/amber.h and include/amber/*.h; lib/pkgconfig/amber.pc; bin/amber; and,
+#   when pkg-config finds gtk4 (libgtk-4-dev), the GTK 4 adapter: lib/libamber-gtk.so.*,
+#   include/amber-gtk.h, lib/pkgconfig/amber-gtk.pc. Without GTK 4 it says it leaves the adapter out.
 # uninstall removes exactly those files, and include/amber if it is then empty; it leaves the
 # prefix's other directories (bin, lib, lib/pkgconfig, include) as they are.
 # The version is the header's (AMBER_VERSION_* in include/amber/common.h), defined there once.
@@ -48,7 +51,10 @@ CLI_SOURCES := $(CORE_SOURCES) $(shell find Sources/amber-cli -type f)
 # Two SwiftPM builds at once would only fight over the cores.
 .NOTPARALLEL:
 
-all: lib cli
+# The GTK 4 adapter takes part when its toolkit is installed.
+HAVE_GTK := $(shell pkg-config --exists gtk4 2>/dev/null && echo yes)
+
+all: lib cli $(if $(HAVE_GTK),gtk)
 lib: $(LIB_BUILT)
 cli: $(CLI_BUILT)
 
@@ -75,6 +81,11 @@ install: $(LIB_BUILT) $(CLI_BUILT)
 	$(INSTALL) -m 755 $(CLI_BUILT) "$(DESTDIR)$(BINDIR)/amber"
 	$(STRIP) "$(DESTDIR)$(BINDIR)/amber"
 	@echo "installed Amber $(VERSION) in $(DESTDIR)$(PREFIX): the library is $$(stat -c %s "$(DESTDIR)$(LIBDIR)/$(LIB_REAL)") bytes"
+ifeq ($(HAVE_GTK),yes)
+	$(GTK_MAKE) install
+else
+	@echo "pkg-config finds no gtk4 (libgtk-4-dev): the GTK 4 adapter, libamber-gtk, is not installed"
+endif
 
 uninstall:
 	rm -f "$(DESTDIR)$(LIBDIR)/$(LIB_REAL)" "$(DESTDIR)$(LIBDIR)/$(LIB_SONAME)" "$(DESTDIR)$(LIBDIR)/libamber.so"
@@ -82,9 +93,12 @@ uninstall:
 	cd "$(DESTDIR)$(INCLUDEDIR)/amber" 2>/dev/null && rm -f $(notdir $(HEADERS)) || true
 	rm -f "$(DESTDIR)$(PKGCONFIGDIR)/amber.pc" "$(DESTDIR)$(BINDIR)/amber"
 	-rmdir "$(DESTDIR)$(INCLUDEDIR)/amber" 2>/dev/null || true
+ifeq ($(HAVE_GTK),yes)
+	$(GTK_MAKE) uninstall
+endif
 
-# The GTK 4 adapter, libamber-gtk (bindings/gtk; needs libgtk-4-dev): built and installed on
-# request, so that the library's build does not need GTK.
+# The GTK 4 adapter, libamber-gtk (bindings/gtk; needs libgtk-4-dev): built and installed with
+# the rest when pkg-config finds gtk4, so that the library's build does not need GTK; or alone:
 #   make gtk                      the adapter and its demo, against the library built here
 #   make install-gtk [PREFIX=] [DESTDIR=]    lib/libamber-gtk.so.*, include/amber-gtk.h,
 #                                 lib/pkgconfig/amber-gtk.pc (Requires: amber gtk4)

@@ -10,7 +10,9 @@
 #   3. the installed `amber` runs;
 #   4. `make uninstall` leaves no file in the prefix;
 #   5. the same with DESTDIR (a staged install, as packagers do): the files land under
-#      DESTDIR/PREFIX, amber.pc names PREFIX, `make uninstall DESTDIR=...` removes them.
+#      DESTDIR/PREFIX, amber.pc names PREFIX, `make uninstall DESTDIR=...` removes them;
+#   6. with GTK 4 installed, the GTK 4 adapter is installed too, and a program built with
+#      `pkg-config --cflags --libs amber-gtk` links and runs.
 # Prints the installed library's size. Exits non-zero on any failure.
 # Usage: scripts/test-install.sh   (builds what `make install` needs; a cold build takes minutes)
 set -uo pipefail
@@ -36,6 +38,14 @@ real=libamber.so.$version
 soname=libamber.so.$major
 expected=$(printf '%s\n' bin/amber include/amber.h lib/$real lib/$soname lib/libamber.so lib/pkgconfig/amber.pc \
     $(cd include && ls amber/*.h | sed 's|^|include/|') | sort)
+# With GTK 4 (libgtk-4-dev), make install also installs the GTK 4 adapter (bindings/gtk).
+gtk=0
+if pkg-config --exists gtk4; then
+    gtk=1
+    gtk_version=$(sed -n 's/^VERSION := //p' bindings/gtk/Makefile)
+    expected=$(printf '%s\n' $expected include/amber-gtk.h lib/libamber-gtk.so.$gtk_version lib/libamber-gtk.so.0 \
+        lib/libamber-gtk.so lib/pkgconfig/amber-gtk.pc | sort)
+fi
 installed() { (cd "$1" && find . \( -type f -o -type l \) | sed 's|^\./||' | sort); }
 
 echo "== make install PREFIX=$work/prefix"
@@ -90,6 +100,17 @@ if $CC -std=c99 -Wall -Wextra -Werror bindings/c/examples/install_check.c -o "$w
         $([ $rc -eq 0 ] && grep -q '^restored 3 of 3$' "$work/run2.log" && grep -q 'text = "Shiny Sp"' "$work/run2.log"; echo $?)
 else
     check "cc install_check.c \$(pkg-config --cflags --libs amber)" 1
+fi
+
+if [ $gtk = 1 ]; then
+    echo "== a GTK 4 host built against the prefix (pkg-config amber-gtk)"
+    printf '#include <amber-gtk.h>\nint main(void) { return amber_gtk_attach == 0; }\n' > "$work/gtk_check.c"
+    # shellcheck disable=SC2046 # pkg-config's output is flags, split on purpose
+    $CC -std=c11 "$work/gtk_check.c" -o "$work/gtk_check" $(pkg-config --cflags --libs amber-gtk) -Wl,-rpath,"$libdir" \
+        > "$work/gtk_check.log" 2>&1
+    check "cc gtk_check.c \$(pkg-config --cflags --libs amber-gtk) (version $(pkg-config --modversion amber-gtk))" $?
+    "$work/gtk_check" > /dev/null 2>&1
+    check "it runs: libamber-gtk.so.0 and libamber.so.0 found in the prefix" $?
 fi
 
 echo "== the installed amber command"
