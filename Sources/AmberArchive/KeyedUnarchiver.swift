@@ -99,12 +99,18 @@ public final class KeyedUnarchiver {
     /// The value reference under a key of the current object.
     @inline(__always)
     func valueRef(_ key: String) throws(ArchiveError) -> Int {
+        guard let ref = findValueRef(key) else { throw keyNotFound(key) }
+        return ref
+    }
+
+    /// The reference of the current object's value for `key`, or nil if it has none.
+    private func findValueRef(_ key: String) -> Int? {
         let dict = state.cursor.dict
         // Fast path: the key's string object is known; compare references, not bytes.
         let (cached, slot) = state.caches.keyRefs.find(key)
         if cached >= 0, let ref = plist.lookup(keyRef: cached, in: dict) { return ref }
         let stored = key.utf8.first == 0x24 ? "$" + key : key  // Foundation's escape
-        guard let (keyRef, ref) = plist.lookupPair(stored, in: dict) else { throw keyNotFound(key) }
+        guard let (keyRef, ref) = plist.lookupPair(stored, in: dict) else { return nil }
         state.caches.keyRefs.store(key, keyRef, at: slot)
         return ref
     }
@@ -117,7 +123,7 @@ public final class KeyedUnarchiver {
 
     /// Whether the current object has a value for the key.
     public func containsValue(forKey key: String) -> Bool {
-        (try? valueRef(key)) != nil
+        findValueRef(key) != nil
     }
 
     /// The keys of the current object (unescaped, without `$class`), in stored order.

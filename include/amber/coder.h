@@ -77,8 +77,8 @@ AMBER_API int amber_coder_encode_object(amber_coder *coder, const char *key, amb
  *   object's state, so that `amber inspect` and `amber dump` print `<sensitive>` instead;
  * - is never logged (no value is, R29);
  * - is zeroed where Amber holds it in plaintext: the archive's plaintext once sealed, and the
- *   strings and bytes a decoder lent for a state that has sensitive keys, once the decode
- *   callback returns. Copies Amber does not own are not: the host's own buffers, and the
+ *   strings and bytes a decoder lent (all of them, sensitive or not), once the callback
+ *   returns. Copies Amber does not own are not: the host's own buffers, and the
  *   Python or Swift strings a binding makes (docs/behaviour.md, R34, says what is zeroed).
  *
  * Snapshots (amber_engine_set_snapshot(), R21) are the host's images of its screen: take them

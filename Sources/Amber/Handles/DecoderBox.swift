@@ -55,11 +55,12 @@ final class DecoderBox {
             box = DecoderBox(source, engine: engine)
         }
         let handle = try HandleRegistry.shared.lend(box, .decoder)
-        let sensitive = box.keyed?.takeUnretainedValue().holdsSensitiveValues ?? false
         defer {
             HandleRegistry.shared.endLoan(handle)
             box.source = .idle
-            box.arena.reset(wiping: sensitive)
+            // Every loan is zeroed, so that a sensitive value (SPEC R34) never outlives its
+            // callback: cheaper than looking up, per state, whether it holds one.
+            box.arena.reset(wiping: true)
             // `engine` is the box's own (a spare's, or the one a new box was made with).
             if let engine, engine.spareDecoder == nil { engine.spareDecoder = box }
         }

@@ -186,8 +186,7 @@ final class ScratchArena {
     }
 
     /// Makes every block given out since the last reset invalid; keeps the current chunk.
-    /// `wiping`: zeroes every byte given out first (a decoder's loans from a state with
-    /// sensitive values, SPEC R34).
+    /// `wiping`: zeroes every byte given out first (a decoder's loans, SPEC R34).
     func reset(wiping: Bool = false) {
         if wiping {
             if let chunk { explicit_bzero(chunk, used) }

@@ -21,8 +21,7 @@ public class KeyedStateDecoder {
     /// Whether the state has a value for the key.
     public func containsValue(forKey key: String) -> Bool { core.containsValue(forKey: key) }
 
-    /// Whether the state holds values marked sensitive at preservation (SPEC R34): the C layer
-    /// then zeroes the copies it lent once the callback returns.
+    /// Whether the state holds values marked sensitive at preservation (SPEC R34).
     public var holdsSensitiveValues: Bool { core.containsValue(forKey: SensitiveValues.key) }
 
     /// The keys the state holds, in stored order.
