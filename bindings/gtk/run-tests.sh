@@ -11,7 +11,8 @@
 # After each relaunch it checks the restored state, from the demo's own --print-state output
 # (the state printed on SIGUSR1 just before the end against the state printed once restored),
 # and a screenshot of the screen before the end against one after the relaunch (ImageMagick
-# `compare -metric AE -fuzz 5%`, at most GTK_PIXEL_TOLERANCE pixels apart, see below). Then:
+# `compare -metric AE` with the colour fuzz of pixels_apart(), at most GTK_PIXEL_TOLERANCE
+# pixels apart, see below). Then:
 #
 #   4. the notes reordered, and the selected note deleted, between runs (model association); the
 #      run before the reordering ends with SIGINT, so that the selection found proves its save

@@ -15,7 +15,8 @@
 #   5. broken:  no display; an archive from another app; a widget renamed: a fresh launch (or
 #               the state that fits) and a warning line, never a crash.
 # Also: mypy --strict of amber.tk and the demo, and the demo's Amber-specific lines (at most 15);
-# with AMBER_TK_BENCH=1, the start-up cost of restoring a 1,000-row list (bench-startup.py, at most 16 ms).
+# with AMBER_TK_BENCH=1, the start-up cost of restoring a 1,000-row list (bench-startup.py,
+# against the limit of issue 31 given as its --limit-ms).
 # It keeps the screenshots of run 2 as .build/pictures/tk-before.png and tk-after.png, and with
 # AMBER_UPDATE_PICTURES=1 copies them to docs/img/, the README's pictures.
 # Needs: Xvfb, xdotool, ImageMagick (import, compare), python3-tk (scripts/setup.sh installs them),
