@@ -123,6 +123,15 @@ static inline int decoder_decode_date(double *out, amber_decoder *d, const char 
     return AMBER_OK;
 }
 
+/* Decodes the string under `key` and copies it into `buf` (cut to `size`); buf is left as it
+ * is when the decoder returns an error, which is returned. */
+static inline int decoder_copy_string(char *buf, size_t size, amber_decoder *d, const char *key) {
+    const char *s = NULL;
+    int status = amber_decoder_decode_string(&s, d, key);
+    if (status == AMBER_OK) snprintf(buf, size, "%s", s);
+    return status;
+}
+
 /* Copies at most `capacity` indexes into `out`, sets *out_length to the path's length. */
 static inline int decoder_decode_index_path(int64_t *out, size_t capacity, size_t *out_length, amber_decoder *d,
                                             const char *key) {

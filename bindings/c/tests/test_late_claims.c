@@ -56,19 +56,13 @@ static int encode_text(amber_object *o, amber_coder *c, void *ctx) {
 }
 static int decode_title(amber_object *o, amber_decoder *d, void *ctx) {
     decoded *r = ctx;
-    const char *s = NULL;
-    int status = amber_decoder_decode_string(&s, d, "title");
     (void)o;
-    if (status == AMBER_OK) snprintf(r->title, sizeof r->title, "%s", s);
-    return status;
+    return decoder_copy_string(r->title, sizeof r->title, d, "title");
 }
 static int decode_text(amber_object *o, amber_decoder *d, void *ctx) {
     decoded *r = ctx;
-    const char *s = NULL;
-    int status = amber_decoder_decode_string(&s, d, "text");
     (void)o;
-    if (status == AMBER_OK) snprintf(r->text, sizeof r->text, "%s", s);
-    return status;
+    return decoder_copy_string(r->text, sizeof r->text, d, "text");
 }
 static void finished(amber_object *o, void *ctx) {
     (void)o;

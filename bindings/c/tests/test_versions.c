@@ -99,20 +99,14 @@ static void free_restored(void *ctx) { ((restored *)ctx)->ctx_freed++; }
 
 static int decode_caption(amber_object *o, amber_decoder *d, void *ctx) {
     restored *r = ctx;
-    const char *s = NULL;
-    int status = amber_decoder_decode_string(&s, d, "caption");
     (void)o;
-    if (status == AMBER_OK) snprintf(r->caption, sizeof r->caption, "%s", s);
-    return status;
+    return decoder_copy_string(r->caption, sizeof r->caption, d, "caption");
 }
 
 static int decode_text(amber_object *o, amber_decoder *d, void *ctx) {
     restored *r = ctx;
-    const char *s = NULL;
-    int status = amber_decoder_decode_string(&s, d, "text");
     (void)o;
-    if (status == AMBER_OK) snprintf(r->text, sizeof r->text, "%s", s);
-    return status;
+    return decoder_copy_string(r->text, sizeof r->text, d, "text");
 }
 
 /* The record of the report whose path ends with `id`, or -1. */
