@@ -38,7 +38,9 @@ import Testing
     // R7
     @Test func leavesOtherKeysToTheCaller() {
         var interner = KeyInterner()
-        for name in ["", "sixteen-bytes-ke", "a much longer key than sixteen bytes", "clé", "a\u{0}"] {
+        // A zero or non-ASCII byte in either of a slot's two words.
+        let others = ["", "sixteen-bytes-ke", "a much longer key than sixteen bytes", "clé", "a\u{0}", "eight-by\u{0}x", "eight-byté"]
+        for name in others {
             #expect(Self.withBytes(name) { interner.key(utf8: $0) } == nil, "\(name)")
         }
     }

@@ -23,17 +23,10 @@ public struct KeyInterner {
     public mutating func key(utf8: Span<UInt8>) -> ArchiveKey? {
         let n = utf8.count
         guard n > 0, n < 16 else { return nil }
-        // The key's bytes into two words; `high`: their high bits.
-        var lo: UInt64 = 0
-        var hi: UInt64 = 0
-        var high: UInt8 = 0
-        for i in 0 ..< n {
-            let b = utf8[i]
-            if b == 0 { return nil }  // zero bytes stand for "beyond the key" in the words
-            if i < 8 { lo |= UInt64(b) << UInt64(i &* 8) } else { hi |= UInt64(b) << UInt64((i &- 8) &* 8) }
-            high |= b
-        }
-        guard high < 0x80 else { return nil }
+        guard let (lo, loHigh) = Self.word(utf8, 0 ..< min(n, 8)),
+              let (hi, hiHigh) = Self.word(utf8, min(n, 8) ..< n),
+              (loHigh | hiHigh) < 0x80
+        else { return nil }
         let home = Int(truncatingIfNeeded: ((lo &* 0x9E37_79B9_7F4A_7C15 ^ hi) &* 0xFF51_AFD7_ED55_8CCD) >> 58)
         var slot = home
         for _ in 0 ..< 4 {
@@ -51,5 +44,22 @@ public struct KeyInterner {
         words[slot &* 2] = lo
         words[slot &* 2 &+ 1] = hi
         return made
+    }
+
+    /// Bytes `range` of `utf8` (at most 8) in a word, the first in the lowest byte, and their
+    /// high bits; nil if one of them is zero (zero stands for "beyond the key" in a slot).
+    @inline(__always)
+    private static func word(_ utf8: Span<UInt8>, _ range: Range<Int>) -> (UInt64, high: UInt8)? {
+        var word: UInt64 = 0
+        var high: UInt8 = 0
+        var shift: UInt64 = 0
+        for i in range {
+            let b = utf8[i]
+            if b == 0 { return nil }
+            word |= UInt64(b) &<< shift
+            high |= b
+            shift &+= 8
+        }
+        return (word, high)
     }
 }
