@@ -43,7 +43,7 @@ HEADERS := $(wildcard include/amber/*.h)
 # What each build reads: a build runs again when one of these is newer than its output (SwiftPM
 # then decides what to recompile). install only copies, so that `make && sudo make install`
 # writes nothing into the build directories as root.
-CORE_SOURCES := Package.swift $(shell find Sources/AmberArchive Sources/AmberCore -type f)
+CORE_SOURCES := Package.swift $(shell find Sources/AmberArchive Sources/AmberCore Sources/CSystem -type f)
 LIB_SOURCES := $(CORE_SOURCES) scripts/build-lib.sh include/amber.h $(HEADERS) $(shell find Sources/Amber Sources/CAmber -type f)
 CLI_SOURCES := $(CORE_SOURCES) $(shell find Sources/amber-cli -type f)
 

@@ -20,9 +20,11 @@ let package = Package(
         // Binary property lists and the NSKeyedArchiver layout. Pure Swift, no Foundation.
         .target(name: "AmberArchive"),
         // The restoration engine, pure Swift (SPEC R1-R16, R25); the envelope (R20) on swift-crypto.
+        // C library calls Swift's C library module does not declare (AmberCore's Platform/Syscalls.swift).
+        .systemLibrary(name: "CSystem", path: "Sources/CSystem"),
         .target(
             name: "AmberCore",
-            dependencies: ["AmberArchive", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["AmberArchive", "CSystem", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // include/amber.h and include/amber/*.h as a Swift module, and the C ABI implementing it.
         .systemLibrary(name: "CAmber", path: "Sources/CAmber"),

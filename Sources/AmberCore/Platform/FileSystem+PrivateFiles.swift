@@ -65,7 +65,7 @@ extension FileSystem {
         let (fd, temporary) = try createTemporaryFile(directory: directory, name: name)
         defer { system_unlink(temporary) }
         do throws(AmberError) {
-            try writeAll(fd, bytes, temporary)
+            try writeAll(fd, bytes[...], temporary)
         } catch {
             system_close(fd)
             throw error

@@ -281,7 +281,7 @@ enum FileSystem {
         }
         do throws(AmberError) {
             try faults?.step("write", temporary)
-            try writeAll(fd, bytes, temporary)
+            if durable { try PipelinedWrite.write(fd, bytes, temporary) } else { try writeAll(fd, bytes[...], temporary) }
             try faults?.step("fsync", temporary)
             if durable, system_fsync(fd) != 0 { throw failure("sync", temporary, system_errno) }
         } catch {
@@ -332,7 +332,7 @@ enum FileSystem {
     }
 
     /// Writes all of `bytes`, however many calls it takes.
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8], _ path: String) throws(AmberError) {
+    static func writeAll(_ fd: Int32, _ bytes: ArraySlice<UInt8>, _ path: String) throws(AmberError) {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { buffer in system_write(fd, buffer.baseAddress! + offset, buffer.count - offset) }

@@ -1,3 +1,4 @@
+import CSystem
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -56,6 +57,17 @@ func system_write(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int
 
 @discardableResult
 func system_fsync(_ fd: Int32) -> Int32 { fsync(fd) }
+
+/// Starts writing bytes `offset ..< offset + count` of `fd` back to the device without waiting
+/// (Linux's `sync_file_range` with `SYNC_FILE_RANGE_WRITE`); elsewhere does nothing and gives 0.
+@discardableResult
+func system_start_write_back(_ fd: Int32, _ offset: Int, _ count: Int) -> Int32 {
+    #if os(Linux)
+    csystem_start_write_back(fd, Int64(offset), Int64(count))
+    #else
+    0
+    #endif
+}
 
 @discardableResult
 func system_fcntl(_ fd: Int32, _ command: Int32) -> Int32 { fcntl(fd, command) }
