@@ -64,6 +64,8 @@ let package = Package(
             path: "Fuzz/Harnesses"
         ),
         .testTarget(name: "AmberArchiveTests", dependencies: ["AmberArchive"]),
+        // The C-ABI layer's internal types (the C API itself is tested from C, bindings/c).
+        .testTarget(name: "AmberTests", dependencies: ["Amber"]),
         // Crypto: the envelope tests seal version 1 envelopes by hand, as earlier releases did.
         .testTarget(
             name: "AmberCoreTests",

@@ -36,7 +36,8 @@ final class ThreadError {
     /// Clears this thread's failure (`set(0, nil)`).
     static func clearCurrent() {
         if let raw = pthread_getspecific(key) {
-            Unmanaged<ThreadError>.fromOpaque(raw).takeUnretainedValue().set(0, nil)
+            // Held by the thread's key until the thread ends.
+            Borrowed(Unmanaged<ThreadError>.fromOpaque(raw)).with { $0.set(0, nil) }
         } else {
             current.set(0, nil)
         }

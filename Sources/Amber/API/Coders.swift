@@ -15,7 +15,7 @@ func coderBox(_ handle: OpaquePointer?) throws(AmberError) -> CoderBox {
 @inline(__always)
 func withCoderBox(_ handle: OpaquePointer?, _ body: (CoderBox) throws(AmberError) -> Void) throws(AmberError) {
     let box = try HandleRegistry.shared.resolveLentUnretained(handle, .coder, as: CoderBox.self)
-    try body(box.takeUnretainedValue())
+    try Borrowed(box).with(body)  // held by its loan
 }
 
 /// Backs `amber_coder_mark_sensitive`.

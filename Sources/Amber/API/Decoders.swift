@@ -13,7 +13,7 @@ func decoderBox(_ handle: OpaquePointer?) throws(AmberError) -> DecoderBox {
 @inline(__always)
 func withDecoderBox<T>(_ handle: OpaquePointer?, _ body: (DecoderBox) throws(AmberError) -> T) throws(AmberError) -> T {
     let box = try HandleRegistry.shared.resolveLentUnretained(handle, .decoder, as: DecoderBox.self)
-    return try body(box.takeUnretainedValue())
+    return try Borrowed(box).with(body)  // held by its loan
 }
 
 /// Checks an out pointer and clears nothing (the value is written on success only).

@@ -71,7 +71,7 @@ final class CoderBox {
     @inline(__always)
     private func withCoder(_ body: (KeyedStateCoder) throws(AmberError) -> Void) throws(AmberError) {
         guard let keyed else { throw idle() }
-        try body(keyed.takeUnretainedValue())
+        try Borrowed(keyed).with(body)  // held by the engine for the callback
     }
 
     /// Lends a coder handle to `body`; the handle is dead once it returns. `source`'s coder must
@@ -86,8 +86,9 @@ final class CoderBox {
     @inline(__always)
     static func with<T>(_ source: Source, engine: Unmanaged<EngineBox>?, _ body: (OpaquePointer) throws -> T) throws -> T {
         guard let engineRef = engine else { return try CoderBox(engine: nil).lend(source, body) }
-        let engine = engineRef.takeUnretainedValue()
-        do {
+        // The engine box is held by the host's engine handle, which the callback runs under;
+        // the spare coder box by the engine box.
+        return try Borrowed(engineRef).with { engine throws in
             guard !engine.spareCoderLent else { return try CoderBox(engine: engine).lend(source, body) }
             let spare: Unmanaged<CoderBox>
             if let made = engine.spareCoderRef {
@@ -100,7 +101,7 @@ final class CoderBox {
             }
             engine.spareCoderLent = true
             defer { engine.spareCoderLent = false }
-            return try spare.takeUnretainedValue().lend(source, body)
+            return try Borrowed(spare).with { box throws in try box.lend(source, body) }
         }
     }
 

@@ -73,7 +73,7 @@ final class DecoderBox {
     @inline(__always)
     private func withDecoder<T>(_ body: (KeyedStateDecoder) throws(AmberError) -> T) throws(AmberError) -> T {
         guard let keyed else { throw idle() }
-        return try body(keyed.takeUnretainedValue())
+        return try Borrowed(keyed).with(body)  // held by the engine for the callback
     }
 
     /// The keys the host gave, interned.
