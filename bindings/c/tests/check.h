@@ -132,6 +132,16 @@ static inline int decoder_copy_string(char *buf, size_t size, amber_decoder *d, 
     return status;
 }
 
+/* The index of the first record of `report` whose path ends with `id` (its record in *out), or -1. */
+static inline long report_record_ending_with(amber_report *report, const char *id, amber_report_record *out) {
+    size_t i, n = amber_report_count(report);
+    for (i = 0; i < n; i++) {
+        if (amber_report_record_at(out, report, i) != AMBER_OK) continue;
+        if (out->path_length > 0 && strcmp(out->path[out->path_length - 1], id) == 0) return (long)i;
+    }
+    return -1;
+}
+
 /* Copies at most `capacity` indexes into `out`, sets *out_length to the path's length. */
 static inline int decoder_decode_index_path(int64_t *out, size_t capacity, size_t *out_length, amber_decoder *d,
                                             const char *key) {

@@ -126,13 +126,9 @@ static amber_engine *relaunch_without_the_tab(run2 *r, amber_report **out_report
 static int current_outcome(amber_engine *e, const char *id, char *message, size_t size) {
     amber_report *report = NULL;
     amber_report_record rec;
-    size_t i, n;
     int outcome = -1;
     if (amber_engine_restoration_report(&report, e) != AMBER_OK) return -1;
-    n = amber_report_count(report);
-    for (i = 0; i < n; i++) {
-        if (amber_report_record_at(&rec, report, i) != AMBER_OK || rec.path_length == 0) continue;
-        if (strcmp(rec.path[rec.path_length - 1], id) != 0) continue;
+    if (report_record_ending_with(report, id, &rec) >= 0) {
         outcome = (int)rec.outcome;
         if (message) snprintf(message, size, "%s", rec.message);
     }

@@ -109,16 +109,6 @@ static int decode_text(amber_object *o, amber_decoder *d, void *ctx) {
     return decoder_copy_string(r->text, sizeof r->text, d, "text");
 }
 
-/* The record of the report whose path ends with `id`, or -1. */
-static long record_of(amber_report *report, const char *id, amber_report_record *out) {
-    size_t i, n = amber_report_count(report);
-    for (i = 0; i < n; i++) {
-        if (amber_report_record_at(out, report, i) != AMBER_OK) continue;
-        if (out->path_length > 0 && strcmp(out->path[out->path_length - 1], id) == 0) return (long)i;
-    }
-    return -1;
-}
-
 /* The relaunch's set-up: the delegate, "Tab" at version 2 with migrate_tab, the tree. */
 static int set_up_run2(amber_engine *e, void *ctx) {
     restored *r = ctx;
@@ -173,11 +163,11 @@ static void test_r30_migrates_v1_to_v2(void) {
            r.migrations, r.from, r.to);
     checkf(strcmp(r.caption, "[Inbox]") == 0, "R30 the tab's decode read the migrated caption (got '%s')", r.caption);
     checkf(strcmp(r.text, "typed") == 0, "R30 the field under it restored as archived (got '%s')", r.text);
-    check(record_of(report, "tab", &rec) >= 0 && rec.outcome == AMBER_OUTCOME_MIGRATED,
+    check(report_record_ending_with(report, "tab", &rec) >= 0 && rec.outcome == AMBER_OUTCOME_MIGRATED,
           "R30 the tab's outcome is AMBER_OUTCOME_MIGRATED");
     checkf(strcmp(rec.message, "migrated from version 1 to version 2") == 0, "R30 its message names the versions ('%s')",
            rec.message);
-    check(record_of(report, "field", &rec) >= 0 && rec.outcome == AMBER_OUTCOME_RESTORED, "R30 the field is restored");
+    check(report_record_ending_with(report, "field", &rec) >= 0 && rec.outcome == AMBER_OUTCOME_RESTORED, "R30 the field is restored");
     check(amber_report_format(&text, report) == AMBER_OK && text.ptr
               && strstr((const char *)text.ptr, "migrated (from 1 to 2)  /root/tab") != NULL,
           "R30 amber_report_format prints 'migrated (from 1 to 2)'");
@@ -199,11 +189,11 @@ static void test_r30_declines_v3(void) {
     check(report != NULL, "R30 R33 relaunch from Tab at version 3 to Tab at version 2");
     if (!report) return;
     check(r.migrations == 0 && r.caption[0] == '\0' && r.text[0] == '\0', "R30 nothing migrated or decoded");
-    check(record_of(report, "tab", &rec) >= 0 && rec.outcome == AMBER_OUTCOME_DECLINED_VERSION,
+    check(report_record_ending_with(report, "tab", &rec) >= 0 && rec.outcome == AMBER_OUTCOME_DECLINED_VERSION,
           "R30 the v3 tab is AMBER_OUTCOME_DECLINED_VERSION");
     checkf(strstr(rec.message, "archived at state version 3; class Tab is at version 2") != NULL,
            "R30 its message names the versions ('%s')", rec.message);
-    check(record_of(report, "field", &rec) >= 0 && rec.outcome == AMBER_OUTCOME_LEFT_OUT,
+    check(report_record_ending_with(report, "field", &rec) >= 0 && rec.outcome == AMBER_OUTCOME_LEFT_OUT,
           "R30 the field under it is left out, as under a declining restoration class (R10)");
     check(amber_report_format(&text, report) == AMBER_OK && text.ptr
               && strstr((const char *)text.ptr, "declined: version  /root/tab") != NULL,
@@ -226,9 +216,9 @@ static void test_r30_decline_and_arguments(void) {
         check(0, "R30 R33 relaunch");
         return;
     }
-    check(r.migrations == 1 && record_of(report, "tab", &rec) >= 0 && rec.outcome == AMBER_OUTCOME_DECLINED_VERSION,
+    check(r.migrations == 1 && report_record_ending_with(report, "tab", &rec) >= 0 && rec.outcome == AMBER_OUTCOME_DECLINED_VERSION,
           "R30 a migrate callback that sets AMBER_MIGRATION_DECLINED declines the record");
-    check(record_of(report, "field", &rec) >= 0 && rec.outcome == AMBER_OUTCOME_LEFT_OUT, "R30 and its subtree");
+    check(report_record_ending_with(report, "field", &rec) >= 0 && rec.outcome == AMBER_OUTCOME_LEFT_OUT, "R30 and its subtree");
     check_status(amber_engine_register_state_version(e, "Tab", 3, NULL, NULL, NULL), AMBER_DUPLICATE,
                  "R30 a second version for Tab");
     check_status(amber_engine_register_state_version(e, "Other", 0, NULL, NULL, NULL), AMBER_INVALID_ARGUMENT,

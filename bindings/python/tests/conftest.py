@@ -64,6 +64,20 @@ class Screen(amber.Controller):
         self.finished = True
 
 
+class Field(amber.Controller):
+    """A controller whose state is one text, "typed", kept in ``text`` when restored."""
+
+    def __init__(self, engine):
+        super().__init__(engine, "field", class_name="Field")
+        self.text = None
+
+    def encode_restorable_state(self, coder):
+        coder["text"] = "typed"
+
+    def decode_restorable_state(self, decoder):
+        self.text = decoder["text"]
+
+
 XDG_VARIABLES = ("XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_RUNTIME_DIR")
 
 

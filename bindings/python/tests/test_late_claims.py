@@ -7,7 +7,7 @@ import time
 import pytest
 
 import amber
-from conftest import Delegate
+from conftest import Delegate, Field
 
 
 class Tab(amber.Controller):
@@ -20,18 +20,6 @@ class Tab(amber.Controller):
 
     def decode_restorable_state(self, decoder):
         self.title = decoder["title"]
-
-
-class Field(amber.Controller):
-    def __init__(self, engine):
-        super().__init__(engine, "field", class_name="Field")
-        self.text = None
-
-    def encode_restorable_state(self, coder):
-        coder["text"] = "typed"
-
-    def decode_restorable_state(self, decoder):
-        self.text = decoder["text"]
 
 
 def tab_with_field(engine):

@@ -4,7 +4,7 @@ subtree. Each test relaunches with the relaunch test helper (R33, the ``relaunch
 import pytest
 
 import amber
-from conftest import Delegate
+from conftest import Delegate, Field
 
 
 class Tab(amber.Controller):
@@ -19,18 +19,6 @@ class Tab(amber.Controller):
 
     def decode_restorable_state(self, decoder):
         self.caption = decoder["caption"]
-
-
-class Field(amber.Controller):
-    def __init__(self, engine):
-        super().__init__(engine, "field", class_name="Field")
-        self.text = None
-
-    def encode_restorable_state(self, coder):
-        coder["text"] = "typed"
-
-    def decode_restorable_state(self, decoder):
-        self.text = decoder["text"]
 
 
 class Program:
