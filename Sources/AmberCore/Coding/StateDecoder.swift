@@ -11,13 +11,8 @@ public final class StateDecoder: KeyedStateDecoder {
     /// The index of the object's record in the archive.
     public private(set) var recordIndex: Int
 
-    init(session: RestoreSession, record: Int) {
-        self.session = session
-        self.recordIndex = record
-        super.init(core: DecoderCore(
-            unarchiver: session.unarchiver, uid: session.records[record].stateUID,
-            owner: .restoring(session, record)))
-        core.session = session
+    convenience init(session: RestoreSession, record: Int) {
+        self.init(session: session, record: record, unarchiver: session.unarchiver, uid: session.records[record].stateUID)
     }
 
     /// A decoder of record `record` reading the state `uid` of `unarchiver`: a migrated state

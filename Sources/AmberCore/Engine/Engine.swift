@@ -57,8 +57,10 @@ public final class Engine {
     /// The size of the last archive preserved (its records, and its archiver's table sizes):
     /// the next preservation sizes its archiver from it (`Engine.encodeArchive`).
     var lastPreservedSize: (records: Int, hint: KeyedArchiver.SizeHint?) = (0, nil)
-    /// Whether this engine marked the launch guard `LaunchGuard.consumed`: the next save clears it.
-    var consumedMarkWritten = false
+    /// Whether the launch guard on disk is this launch's mark on the restored archive: marked
+    /// `LaunchGuard.consumed` (it could not be removed), or a count of one launch (it was kept,
+    /// `EngineOptions.keepsArchiveAfterRestore`). The next save replaces the archive and clears it.
+    var guardMarksRestoredArchive = false
     /// The report of the last preservation (SPEC R28), nil before the first.
     public internal(set) var lastPreservation: PreservationReport?
     /// The snapshot attached for the next preservation, and the one being restored (SPEC R21).
@@ -83,9 +85,6 @@ public final class Engine {
     /// The epoch of the objects' state recordings: a recording of another epoch is stale. It
     /// changes whenever reuse is turned off, since changes are then no longer marked.
     var recordingEpoch = UInt64.random(in: 1 ... UInt64.max)
-    /// Whether the archive restored was kept (`EngineOptions.keepsArchiveAfterRestore`) with its
-    /// launch guard count: the next save clears the count.
-    var keptArchiveGuard = false
 
     /// Creates an engine.
     public init(configuration: EngineConfiguration, codingClasses: ArchiveClassRegistry = ArchiveClassRegistry()) {
@@ -236,7 +235,7 @@ public final class Engine {
             // Kept until the next save (SPEC R32); the guard's extended mark becomes a count of
             // one launch, which the next save clears.
             try store.writeGuard(1)
-            keptArchiveGuard = true
+            guardMarksRestoredArchive = true
             return
         }
         if !restoredArchiveSuperseded {

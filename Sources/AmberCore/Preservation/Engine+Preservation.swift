@@ -71,19 +71,17 @@ extension Engine {
         guard archive.report.saved else { return archive.report }
         do {
             let sealed = try configuration.envelope.seal(archive.bytes)
-            FileSystem.zero(&archive.bytes)  // the plaintext, sensitive values and all (SPEC R34)
+            // The plaintext, sensitive values and all (SPEC R34). Unencrypted, it holds none, and
+            // it is the very buffer being written: wiping it would copy the archive first.
+            if SensitiveValues.encrypts(configuration.envelope) { FileSystem.zero(&archive.bytes) }
             archive.bytes = []
             try store.write(sealed)
             snapshots.didWrite()
-            if consumedMarkWritten {
-                // The consumed archive is replaced: the mark must not discard the new one.
+            if guardMarksRestoredArchive {
+                // The restored archive is replaced: its mark (consumed, or the launch count of a
+                // kept archive, SPEC R32) must not discard the new one.
                 try? store.removeGuard()
-                consumedMarkWritten = false
-            }
-            if keptArchiveGuard {
-                // The kept archive is replaced: its launch count goes with it (SPEC R32).
-                try? store.removeGuard()
-                keptArchiveGuard = false
+                guardMarksRestoredArchive = false
             }
             if waitingForExtensions {
                 // A newer archive than the one restored: a death before the extensions complete

@@ -498,7 +498,7 @@ extension Engine {
     /// with the launch count this launch wrote: the next save clears it, and a crash before
     /// then counts, so that two launches in a row that crash still discard the archive (R14).
     func keepRestoredArchive(_ notes: inout [String]) {
-        keptArchiveGuard = true
+        guardMarksRestoredArchive = true
         notes.append("the archive is kept until the next save (keep the archive after restore)")
     }
 
@@ -508,7 +508,7 @@ extension Engine {
     func markConsumed(_ notes: inout [String]) {
         do {
             try store.writeGuard(LaunchGuard.consumed)
-            consumedMarkWritten = true
+            guardMarksRestoredArchive = true
         } catch {
             notes.append("the launch guard could not be marked either: \(AmberError.wrapping(error).message)")
         }

@@ -263,11 +263,6 @@ final class RestoreSession {
     /// Whether record `record`'s state was migrated (SPEC R30).
     func isMigrated(_ record: Int) -> Bool { migratedStates[record] != nil }
 
-    /// A decoder of record `record`'s state as archived, even when it was migrated.
-    func archivedDecoder(record: Int) -> StateDecoder {
-        StateDecoder(session: self, record: record, unarchiver: unarchiver, uid: records[record].stateUID)
-    }
-
     /// Makes `bytes` (an archive holding one `AmberState` under `ArchiveLayout.state`) the state
     /// that record `record`'s callbacks read from now on (SPEC R30).
     /// - Throws: `.corrupt` if the bytes cannot be read back.

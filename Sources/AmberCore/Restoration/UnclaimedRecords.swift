@@ -48,7 +48,7 @@ final class UnclaimedRecords {
         byPath = [:]
         // Nothing else holds the storage now (unless a host kept a decoder past its callback):
         // the bytes are overwritten in place.
-        for i in plain.indices { plain[i] = 0 }
+        FileSystem.zero(&plain)
         plain = []
     }
 }
