@@ -364,13 +364,13 @@ struct Inspection {
         line(0, "file: \(oneLine(file)) (\(size) bytes)")
         line(0, "archive: \(keyed.plist.bytes.count) bytes before the envelope")
         line(0, "objects: \(objects.count)")
-        var recordSizes: [(index: Int, bytes: Int)] = []
+        var recordSizes: [Int] = []  // by object, in archive order
         for object in objects {
             let r = object.record
             let indent = 2 * max(r.path.count - 1, 0)
             let uid = object.index < archive.recordUIDs.count ? archive.recordUIDs[object.index] : -1
             let bytes = keyed.byteSize(ofUID: uid)
-            recordSizes.append((object.index, bytes))
+            recordSizes.append(bytes)
             let omitted = r.isOmitted ? ", omitted: no state" : ""
             line(indent, "\(oneLine(Inspection.pathText(r.components))) (\(oneLine(r.className))\(omitted)): \(bytes) bytes")
             for (key, keyBytes) in keyed.keySizes(ofUID: r.stateUID) {
@@ -378,14 +378,14 @@ struct Inspection {
             }
         }
         // The largest first, ties in archive order (a stable sort).
-        let largest = recordSizes.enumerated().sorted { a, b in
-            a.element.bytes != b.element.bytes ? a.element.bytes > b.element.bytes : a.offset < b.offset
-        }.prefix(10)
+        let largest = recordSizes.indices.sorted { a, b in
+            recordSizes[a] != recordSizes[b] ? recordSizes[a] > recordSizes[b] : a < b
+        }.prefix(PreservationReport.largestCount)
         if !largest.isEmpty {
             line(0, "largest:")
-            for (rank, entry) in largest.enumerated() {
-                let r = objects[entry.element.index].record
-                line(2, "\(rank + 1). \(oneLine(Inspection.pathText(r.components))) (\(oneLine(r.className))): \(entry.element.bytes) bytes")
+            for (rank, i) in largest.enumerated() {
+                let r = objects[i].record
+                line(2, "\(rank + 1). \(oneLine(Inspection.pathText(r.components))) (\(oneLine(r.className))): \(recordSizes[i]) bytes")
             }
         }
         return out

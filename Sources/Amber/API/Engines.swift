@@ -89,8 +89,7 @@ func engineBox(_ handle: OpaquePointer?) throws(AmberError) -> EngineBox {
     _ = guarded {
         let box = try engineBox(engine)
         guard box.busy == 0 else { throw misuse("amber_engine_close was called from a callback of the same engine") }
-        HandleRegistry.shared.unregister(engine)
-        withExtendedLifetime(box) { box.close() }
+        box.closeHandle()
     }
 }
 

@@ -29,8 +29,7 @@ import CAmber
             throw invalid("a launch goes to AMBER_APP_INACTIVE or AMBER_APP_BACKGROUND, not \(state.rawValue)")
         }
         let report = box.operation { background ? box.engine.launchInBackground() : box.engine.launch() }
-        let r = try ReportBox(report, protection: box.engine.configuration.envelope.protection)
-        out.pointee = try HandleRegistry.shared.register(r, .report)
+        out.pointee = try box.registerReport(report)
     }
 }
 
@@ -89,7 +88,6 @@ import CAmber
         guard let report = box.operation({ box.engine.currentRestorationReport() }) else {
             throw AmberError(.notFound, "the engine has not restored yet")
         }
-        let r = try ReportBox(report, protection: box.engine.configuration.envelope.protection)
-        out.pointee = try HandleRegistry.shared.register(r, .report)
+        out.pointee = try box.registerReport(report)
     }
 }

@@ -55,8 +55,7 @@ import CAmber
                         box.keyContext = old.keyContext
                         old.storeContext = nil
                         old.keyContext = nil
-                        HandleRegistry.shared.unregister(handle)
-                        withExtendedLifetime(old) { old.close() }
+                        old.closeHandle()
                         oldClosed = true
                         // Busy until the launch is over: the set-up and the launch's callbacks
                         // may not close the new engine under the launch.
@@ -68,8 +67,7 @@ import CAmber
             var consequence = "; nothing was torn down by Amber, *engine is the engine given, still open"
             if let box = fresh {
                 box.busy = 0
-                HandleRegistry.shared.unregister(box.handle)
-                withExtendedLifetime(box) { box.close() }
+                box.closeHandle()
             }
             if oldClosed {
                 engine.pointee = nil
@@ -81,7 +79,6 @@ import CAmber
         guard let box = fresh else { throw misuse("the relaunch did not set up a new engine") }
         box.busy -= 1
         engine.pointee = box.handle
-        let report = try ReportBox(result.report, protection: result.engine.configuration.envelope.protection)
-        out.pointee = try HandleRegistry.shared.register(report, .report)
+        out.pointee = try box.registerReport(result.report)
     }
 }

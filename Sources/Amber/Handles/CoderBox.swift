@@ -15,12 +15,8 @@ final class CoderBox {
         case idle
     }
 
-    /// The coder lent, unretained: the lender (`with`) holds it for the loan and clears these
-    /// when the loan ends.
-    private var lentState: Unmanaged<StateCoder>?
-    private var lentApp: Unmanaged<AppCoder>?
-    private var lentMigration: Unmanaged<MigrationCoder>?
-    /// The coder lent, either kind (nil when idle), as the scalar and string calls use it.
+    /// The coder lent, unretained: the lender (`with`) holds it for the loan and clears it when
+    /// the loan ends. Every kind is a `KeyedStateCoder`, which has every write.
     private var keyed: Unmanaged<KeyedStateCoder>?
     /// The engine whose callback the coder serves. Unowned, as `DecoderBox.engine`: the engine's
     /// box holds its spare box, and a box made for a nested callback lives only during that
@@ -32,38 +28,14 @@ final class CoderBox {
         self.engine = engine
     }
 
-    /// The coder lent (taken with a reference: for the calls off the hot path).
-    var source: Source {
-        if let c = lentState { return .state(c.takeUnretainedValue()) }
-        if let c = lentApp { return .app(c.takeUnretainedValue()) }
-        if let c = lentMigration { return .migration(c.takeUnretainedValue()) }
-        return .idle
-    }
-
     /// Points the box at `source`'s coder, unretained (the lender holds it), or at none.
     @inline(__always)
     private func point(at source: Source) {
         switch source {
-        case .state(let c):
-            lentState = .passUnretained(c)
-            lentApp = nil
-            lentMigration = nil
-            keyed = .passUnretained(c)
-        case .app(let c):
-            lentApp = .passUnretained(c)
-            lentState = nil
-            lentMigration = nil
-            keyed = .passUnretained(c)
-        case .migration(let c):
-            lentMigration = .passUnretained(c)
-            lentState = nil
-            lentApp = nil
-            keyed = .passUnretained(c)
-        case .idle:
-            lentState = nil
-            lentApp = nil
-            lentMigration = nil
-            keyed = nil
+        case .state(let c): keyed = .passUnretained(c)
+        case .app(let c): keyed = .passUnretained(c)
+        case .migration(let c): keyed = .passUnretained(c)
+        case .idle: keyed = nil
         }
     }
 
@@ -238,40 +210,20 @@ final class CoderBox {
     }
 
     func encode(bytes: [UInt8], _ key: String) throws(AmberError) {
-        switch source {
-        case .state(let c): try c.encode(bytes: bytes, forKey: key)
-        case .idle: throw idle()
-        case .app(let c): try c.encode(bytes: bytes, forKey: key)
-        case .migration(let c): try c.encode(bytes: bytes, forKey: key)
-        }
+        try withCoder { c throws(AmberError) in try c.encode(bytes: bytes, forKey: key) }
     }
 
     func encode(date: Double, _ key: String) throws(AmberError) {
-        switch source {
-        case .state(let c): try c.encode(date: date, forKey: key)
-        case .idle: throw idle()
-        case .app(let c): try c.encode(date: date, forKey: key)
-        case .migration(let c): try c.encode(date: date, forKey: key)
-        }
+        try withCoder { c throws(AmberError) in try c.encode(date: date, forKey: key) }
     }
 
     func encode(indexPath: [Int], _ key: String) throws(AmberError) {
-        switch source {
-        case .state(let c): try c.encode(indexPath: indexPath, forKey: key)
-        case .idle: throw idle()
-        case .app(let c): try c.encode(indexPath: indexPath, forKey: key)
-        case .migration(let c): try c.encode(indexPath: indexPath, forKey: key)
-        }
+        try withCoder { c throws(AmberError) in try c.encode(indexPath: indexPath, forKey: key) }
     }
 
     /// A reference to a restorable object (SPEC R4), from an object's coder or the application
     /// coder.
     func reference(to object: RestorableObject?, _ key: String) throws(AmberError) {
-        switch source {
-        case .state(let c): try c.encodeReference(to: object, forKey: key)
-        case .idle: throw idle()
-        case .app(let c): try c.encodeReference(to: object, forKey: key)
-        case .migration(let c): try c.encodeReference(to: object, forKey: key)
-        }
+        try withCoder { c throws(AmberError) in try c.encodeReference(to: object, forKey: key) }
     }
 }

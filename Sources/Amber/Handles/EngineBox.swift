@@ -166,6 +166,19 @@ final class EngineBox {
 
     // MARK: Closing
 
+    /// Takes the engine's handle out of the registry, then closes the box (`close()`): what
+    /// amber_engine_close does once it is allowed.
+    func closeHandle() {
+        HandleRegistry.shared.unregister(handle)
+        withExtendedLifetime(self) { close() }
+    }
+
+    /// The handle of a new report of `report`, which this engine made (its protection goes
+    /// with it).
+    func registerReport(_ report: RestorationReport) throws(AmberError) -> OpaquePointer {
+        try HandleRegistry.shared.register(ReportBox(report, protection: engine.configuration.envelope.protection), .report)
+    }
+
     /// Frees every object, releases every context (ctx_free), closes plugins. The box is dead
     /// afterwards.
     func close() {
