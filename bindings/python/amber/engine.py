@@ -16,7 +16,7 @@ from .log import amber_level
 from .objects import Coder, Controller, Decoder, Object, PlainObject, object_handle
 from .report import PreservationReport, Report, _CReport
 from .storage import Options, Protection, Store
-from .values import AppState, LeftOut, NotSaved, Path, c_text, c_text_or_none, misuse
+from .values import AppState, LeftOut, NotSaved, Path, c_text, c_text_or_none, invalid_argument, misuse
 from .views import View
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -148,13 +148,8 @@ class Engine:
         Default: the archive limit of R22 (512 MiB), which also bounds a larger budget.
     """
 
-    def __init__(self, app_id: str, *, state_directory: Optional[str] = None, memory_store: bool = False,
-                 store: Optional[Store] = None, protection: Optional[Protection] = None,
-                 bundle_version: Optional[str] = None, interface_idiom: Optional[str] = None,
-                 delegate: Any = None, keep_restoration_report: bool = False,
-                 keep_archive_after_restore: bool = False,
-                 object_budget: Optional[int] = None, archive_budget: Optional[int] = None):
-        lib = load()
+    def _init_fields(self, app_id: str) -> None:
+        """The fields of an engine not open yet, for ``__init__`` and ``_successor``."""
         self._h: Optional[_ffi.EngineP] = None
         self._keep: Dict[int, Any] = {}  # context number -> holder, until Amber frees the context
         self._objects: Dict[Optional[int], Object] = {}  # handle -> Object, for reports and references
@@ -163,6 +158,15 @@ class Engine:
         self._delegate: Any = None
         self._preservation: Optional[PreservationReport] = None  # the last one preserve() returned
         self.app_id = app_id
+
+    def __init__(self, app_id: str, *, state_directory: Optional[str] = None, memory_store: bool = False,
+                 store: Optional[Store] = None, protection: Optional[Protection] = None,
+                 bundle_version: Optional[str] = None, interface_idiom: Optional[str] = None,
+                 delegate: Any = None, keep_restoration_report: bool = False,
+                 keep_archive_after_restore: bool = False,
+                 object_budget: Optional[int] = None, archive_budget: Optional[int] = None):
+        lib = load()
+        self._init_fields(app_id)
         options = Options(self, state_directory=state_directory, memory_store=memory_store, store=store,
                           protection=protection, bundle_version=bundle_version, interface_idiom=interface_idiom,
                           keep_restoration_report=keep_restoration_report,
@@ -221,14 +225,7 @@ class Engine:
         R33): the same application id and options; the contexts of the store and of the key
         provider pass to it, as they do in C."""
         new = Engine.__new__(Engine)
-        new._h = None
-        new._keep = {}
-        new._objects = {}
-        new._reports = weakref.WeakSet()
-        new._senders = {}
-        new._delegate = None
-        new._preservation = None
-        new.app_id = self.app_id
+        new._init_fields(self.app_id)
         new._options = self._options
         for box in self._options.holders:
             if self._keep.pop(box.c_context, None) is not None:
@@ -354,8 +351,7 @@ class Engine:
         (Outcome.DECLINED_VERSION) with everything under it. DuplicateError if the class has a
         version already; ValueError for version 0."""
         if not 0 <= version <= 0xFFFFFFFF:
-            raise E.InvalidArgumentError(f"the state version of class {class_name} is {version}, not an unsigned int",
-                                         E.INVALID_ARGUMENT, "AMBER_INVALID_ARGUMENT")
+            raise invalid_argument(f"the state version of class {class_name} is {version}, not an unsigned int")
         box = _Migrator(migrate) if migrate is not None else None
         key = box.register(self) if box is not None else None
         try:
@@ -575,8 +571,7 @@ class Engine:
         (``restore_pending``, ``restoration_report``, ``preserve``, ``transition``, a launch),
         and the records still kept are dropped then, their bytes zeroed."""
         if not 0 <= milliseconds <= 0xFFFFFFFFFFFFFFFF:
-            raise E.InvalidArgumentError(f"the time to keep unclaimed records is {milliseconds} ms; it is 0 or more",
-                                         E.INVALID_ARGUMENT, "AMBER_INVALID_ARGUMENT")
+            raise invalid_argument(f"the time to keep unclaimed records is {milliseconds} ms; it is 0 or more")
         load().amber_engine_keep_unclaimed(self._handle(), milliseconds)
 
     def end_restoration(self) -> None:

@@ -115,6 +115,17 @@ def _tcl_list(widget: tk.Misc, *args: Any) -> Tuple[Any, ...]:
     return tuple(widget.tk.splitlist(_tcl(widget, *args)))
 
 
+def _replace_content(widget: tk.Misc, replace: Callable[[], None]) -> None:
+    """Calls ``replace`` with the widget's ``-state`` normal (a disabled Text or Entry takes no
+    text), then puts its state back."""
+    state = str(widget.cget("state"))
+    _tcl(widget, "configure", "-state", "normal")
+    try:
+        replace()
+    finally:
+        _tcl(widget, "configure", "-state", state)
+
+
 def _text_index(offset: int) -> str:
     return f"1.0 + {int(offset)} chars"
 
@@ -370,12 +381,11 @@ class TextState(WidgetState):
         self.pending = {key: decoder.get(key) for key in ("cursor", "yview", "xview")}
         restored = decoder.get("text") if self.keep_content else None
         if isinstance(restored, str):
-            state = str(self.text.cget("state"))
-            _tcl(self.text, "configure", "-state", "normal")
-            self.text.delete("1.0", "end")
-            self.text.insert("1.0", restored)
-            self.text.edit_reset()
-            _tcl(self.text, "configure", "-state", state)
+            def replace() -> None:
+                self.text.delete("1.0", "end")
+                self.text.insert("1.0", restored)
+                self.text.edit_reset()
+            _replace_content(self.text, replace)
 
     def apply_pending(self) -> None:
         text, state = self.text, self.pending_view
@@ -433,11 +443,10 @@ class EntryState(WidgetState):
         restored = decoder.get("text") if self.keep_content else None
         if isinstance(restored, str):
             entry = self.entry
-            state = str(entry.cget("state"))
-            _tcl(entry, "configure", "-state", "normal")
-            entry.delete(0, "end")
-            entry.insert(0, restored)
-            _tcl(entry, "configure", "-state", state)
+            def replace() -> None:
+                entry.delete(0, "end")
+                entry.insert(0, restored)
+            _replace_content(entry, replace)
 
     def apply_pending(self) -> None:
         entry, state = self.entry, self.pending_view
@@ -733,15 +742,10 @@ class Restorer:
         try:
             try:
                 report = self.engine.launch()
-            except amber.AmberError as error:
+            except Exception as error:  # an AmberError, or a widget's callback's: the rest was restored
                 launched: Optional[Report] = getattr(error, "amber_report", None)
-                self._warn(f"restoration failed: {error}")
-                if launched is None:
-                    raise
-                report = launched
-            except Exception as error:  # a widget's callback: the rest was restored
-                launched = getattr(error, "amber_report", None)
-                self._warn(f"restoration failed: {type(error).__name__}: {error}")
+                prefix = "" if isinstance(error, amber.AmberError) else f"{type(error).__name__}: "
+                self._warn(f"restoration failed: {prefix}{error}")
                 if launched is None:
                     raise
                 report = launched

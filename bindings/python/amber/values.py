@@ -214,9 +214,12 @@ def date_from_seconds(seconds: float) -> _dt.datetime:
 
 # ---- text between Python and C ---------------------------------------------------------------
 
+def invalid_argument(message: str) -> E.InvalidArgumentError:
+    return E.InvalidArgumentError(message, E.INVALID_ARGUMENT, "AMBER_INVALID_ARGUMENT")
+
+
 def nul_error() -> E.InvalidArgumentError:
-    return E.InvalidArgumentError("a string with a NUL character cannot cross the C ABI", E.INVALID_ARGUMENT,
-                                  "AMBER_INVALID_ARGUMENT")
+    return invalid_argument("a string with a NUL character cannot cross the C ABI")
 
 
 def c_text(text: str) -> bytes:
