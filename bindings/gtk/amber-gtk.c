@@ -1074,12 +1074,17 @@ static void mark_dirty(AmberGtk *gtk, amber_object *object) {
     }
     if (object == NULL) return; /* no window takes part: nothing to save */
     if (amber_object_mark_dirty(object) != AMBER_OK) report_failure("cannot mark dirty", amber_object_identifier(object));
-    schedule_autosave(gtk);
+    /* A waiting timer stays: a change only moves the save later, and on_autosave asks the engine
+     * again when it fires before the save is due. */
+    if (gtk->autosave_source == 0) schedule_autosave(gtk);
 }
+
+/* Whether changes are followed now: after restoration, and not while quitting. */
+static gboolean tracking(const AmberGtk *gtk) { return gtk->restored && !gtk->restoring && !gtk->quitting; }
 
 /* A hooked signal: `instance` (a widget, a window, an adjustment, a model, a buffer) changed. */
 static void changed(AmberGtk *gtk, gpointer instance) {
-    if (!gtk->restored || gtk->restoring || gtk->quitting) return;
+    if (!tracking(gtk)) return;
     mark_dirty(gtk, object_of(gtk, instance));
 }
 
@@ -1119,7 +1124,7 @@ static gboolean on_close_request(GtkWindow *window, GtkApplication *app) {
 static void on_window_shown(GtkWidget *window) {
     g_object_set_data(G_OBJECT(window), CLOSED_KEY, NULL);
     AmberGtk *gtk = amber_gtk_from_application(gtk_window_get_application(GTK_WINDOW(window)));
-    if (gtk == NULL || !gtk->restored || gtk->restoring || gtk->quitting) return;
+    if (gtk == NULL || !tracking(gtk)) return;
     WindowEntry *w = window_entry(gtk, GTK_WINDOW(window));
     if (w != NULL) mark_dirty(gtk, w->root);
 }
@@ -1138,7 +1143,7 @@ static void on_window_removed(GtkApplication *app, GtkWindow *window) {
     AmberGtk *gtk = amber_gtk_from_application(app);
     if (gtk == NULL) return;
     g_hash_table_remove(gtk->windows, window);
-    if (gtk->restored && !gtk->restoring && !gtk->quitting) mark_dirty(gtk, NULL);
+    if (tracking(gtk)) mark_dirty(gtk, NULL);
 }
 
 static void on_shutdown(GtkApplication *app) {
@@ -1437,7 +1442,11 @@ int amber_gtk_register_ui_file(AmberGtk *gtk, const char *name, const char *path
 
 GtkWindow *amber_gtk_build_window(AmberGtk *gtk, const char *name, const char *object_id) {
     UiFile *file = gtk != NULL && name != NULL ? g_hash_table_lookup(gtk->ui_files, name) : NULL;
-    if (file == NULL || object_id == NULL) {
+    if (object_id == NULL) {
+        g_printerr("amber-gtk: amber_gtk_build_window: object_id is NULL\n");
+        return NULL;
+    }
+    if (file == NULL) {
         g_printerr("amber-gtk: no .ui file registered as %s\n", name != NULL ? name : "(null)");
         return NULL;
     }

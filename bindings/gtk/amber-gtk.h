@@ -133,12 +133,16 @@ typedef GtkWindow *(*AmberGtkWindowMaker)(GtkApplication *app, void *ctx);
  *
  * @param gtk the adapter; call before amber_gtk_restore().
  * @param name the window's name (copied).
- * @return AMBER_OK; AMBER_DUPLICATE for a name registered already; AMBER_INVALID_ARGUMENT.
+ * @param make the window's maker.
+ * @param ctx passed to `make`; the adapter keeps it for the application's life and never frees it.
+ * @return AMBER_OK; AMBER_DUPLICATE for a name registered already; AMBER_INVALID_ARGUMENT for a
+ *         NULL or empty name or a NULL maker.
  */
 int amber_gtk_register_window(AmberGtk *gtk, const char *name, AmberGtkWindowMaker make, void *ctx);
 
 /** Called on a window amber_gtk_build_window() built, with its builder, before it is shown: the
- *  host connects its signals and opts content in there, as for a window it builds itself. */
+ *  host connects its signals and opts content in there, as for a window it builds itself. The
+ *  builder is the adapter's and lives only for the call (take a reference to keep it). */
 typedef void (*AmberGtkBuilt)(GtkWindow *window, GtkBuilder *builder, void *ctx);
 
 /**
@@ -152,7 +156,9 @@ typedef void (*AmberGtkBuilt)(GtkWindow *window, GtkBuilder *builder, void *ctx)
  * @param name the file's short name (copied), without '/'.
  * @param path the .ui file (copied).
  * @param built called on every window built from the file; may be NULL.
- * @return AMBER_OK; AMBER_DUPLICATE for a name registered already; AMBER_INVALID_ARGUMENT.
+ * @param ctx passed to `built`; the adapter keeps it for the application's life and never frees it.
+ * @return AMBER_OK; AMBER_DUPLICATE for a name registered already; AMBER_INVALID_ARGUMENT for a
+ *         NULL or empty name, a name with '/', or a NULL path.
  */
 int amber_gtk_register_ui_file(AmberGtk *gtk, const char *name, const char *path, AmberGtkBuilt built, void *ctx);
 
@@ -161,8 +167,9 @@ int amber_gtk_register_ui_file(AmberGtk *gtk, const char *name, const char *path
  * application and calls the file's `built` callback; the host presents it. The window remembers
  * where it came from, so that it comes back at the next launch if it is open at the save.
  *
- * @return the window, or NULL (a line on stderr says why: no such file registered, a file that
- *         does not build, no window with that id).
+ * @return the window, owned by GTK as every toplevel is (the application holds it until it is
+ *         destroyed; do not unref it), or NULL (a line on stderr says why: a NULL object_id, no
+ *         such file registered, a file that does not build, no window with that id).
  */
 GtkWindow *amber_gtk_build_window(AmberGtk *gtk, const char *name, const char *object_id);
 
