@@ -225,11 +225,31 @@ static void test_r35_end_restoration(void) {
     amber_engine_close(e);
 }
 
+/* R35: an engine that has not restored has no report; a time to keep out of range is refused. */
+static void test_r35_before_restoration(void) {
+    amber_engine *e = NULL;
+    amber_engine_options opts = AMBER_ENGINE_OPTIONS_INIT;
+    amber_report *report = NULL;
+    opts.memory_store = 1;
+    if (amber_engine_open(&e, "org.example.late.fresh", &opts) != AMBER_OK) {
+        check(0, "R35 open an engine");
+        return;
+    }
+    check_status(amber_engine_restoration_report(&report, e), AMBER_NOT_FOUND,
+                 "R35 amber_engine_restoration_report before the first restoration");
+    check(report == NULL, "R35 ... and gives no report");
+    check_status(amber_engine_keep_unclaimed(e, UINT64_MAX), AMBER_INVALID_ARGUMENT,
+                 "R35 amber_engine_keep_unclaimed(UINT64_MAX)");
+    check_status(amber_engine_keep_unclaimed(e, 1000), AMBER_OK, "R35 ... the engine still takes a time in range");
+    amber_engine_close(e);
+}
+
 int main(void) {
     if (!scratch_xdg("late-claims")) return 1;
     test_r35_tab_created_later();
     test_r35_after_the_deadline();
     test_r35_end_restoration();
+    test_r35_before_restoration();
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

@@ -73,6 +73,7 @@ typedef struct restored {
     int migrations;
     unsigned from, to;
     int decline;
+    int bogus_answer; /* sets *out to neither AMBER_MIGRATION_DONE nor AMBER_MIGRATION_DECLINED */
     int ctx_freed;
 } restored;
 
@@ -85,6 +86,10 @@ static int migrate_tab(amber_migration *out, amber_coder *new_state, amber_decod
     r->migrations++;
     r->from = from_version;
     r->to = to_version;
+    if (r->bogus_answer) {
+        *out = (amber_migration)42;
+        return AMBER_OK;
+    }
     if (r->decline) {
         *out = AMBER_MIGRATION_DECLINED;
         return AMBER_OK;
@@ -231,11 +236,36 @@ static void test_r30_decline_and_arguments(void) {
     amber_engine_close(e);
 }
 
+/* R30: a migrate callback's answer that is neither DONE nor DECLINED is a callback failure. */
+static void test_r30_bad_answer(void) {
+    restored r;
+    amber_engine *e = NULL;
+    amber_report *report;
+    amber_report_record rec;
+    memset(&r, 0, sizeof r);
+    r.bogus_answer = 1;
+    report = relaunch_tabs(0, &r, &e);
+    if (!report) {
+        check(0, "R30 R33 relaunch");
+        return;
+    }
+    check(report_record_ending_with(report, "tab", &rec) >= 0 && rec.outcome == AMBER_OUTCOME_DECODE_ERROR,
+          "R30 the tab whose migrate callback answered 42 is AMBER_OUTCOME_DECODE_ERROR");
+    checkf(strstr(rec.message, "set *out to 42, which is neither AMBER_MIGRATION_DONE nor AMBER_MIGRATION_DECLINED") != NULL,
+           "R30 ... its message says what the callback answered ('%s')", rec.message);
+    check(r.caption[0] == '\0', "R30 ... the tab decoded nothing");
+    check(report_record_ending_with(report, "field", &rec) >= 0 && rec.outcome == AMBER_OUTCOME_RESTORED,
+          "R30 ... the field under it is restored");
+    amber_report_free(report);
+    amber_engine_close(e);
+}
+
 int main(void) {
     if (!scratch_xdg("versions")) return 1;
     test_r30_migrates_v1_to_v2();
     test_r30_declines_v3();
     test_r30_decline_and_arguments();
+    test_r30_bad_answer();
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

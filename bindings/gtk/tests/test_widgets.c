@@ -205,6 +205,12 @@ static void activate(GtkApplication *app) {
         gtk_window_present(prefs);
         gtk_check_button_set_active(GTK_CHECK_BUTTON(child_named(GTK_WIDGET(prefs), "spellcheck")), TRUE);
         expect(amber_gtk_build_window(gtk, "elsewhere", "prefs") == NULL, "save: no window from a file not registered");
+        expect(amber_gtk_build_window(gtk, "notes", "spellcheck") == NULL, "save: no window from an object that is no window");
+        expect(amber_gtk_build_window(gtk, "notes", NULL) == NULL, "save: no window for a NULL object id");
+        expect(amber_gtk_register_ui_file(gtk, "notes", NOTES_UI, NULL, NULL) == AMBER_DUPLICATE,
+               "save: a .ui file name registered twice is AMBER_DUPLICATE");
+        expect(amber_gtk_register_ui_file(gtk, "a/b", NOTES_UI, NULL, NULL) == AMBER_INVALID_ARGUMENT,
+               "save: a .ui file name with '/' is AMBER_INVALID_ARGUMENT");
         expect(amber_gtk_save(gtk) == AMBER_OK, "save: amber_gtk_save succeeds");
         g_application_quit(G_APPLICATION(app));
         return;
