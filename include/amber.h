@@ -39,7 +39,8 @@
  * - Callbacks take a context pointer as their last parameter. When Amber keeps a callback
  *   beyond the call that registers it, it also takes an optional `ctx_free`, called once when
  *   Amber no longer needs the context. A callback reports its own failure by returning a
- *   non-zero code; Amber stops the operation and passes that code up unchanged.
+ *   non-zero code, saying why with amber_error_set() first if it wishes; Amber stops the
+ *   operation and passes that code up unchanged, with that message.
  * - Structs given to Amber carry a `version` field first and only ever grow at the end: zero
  *   one and set its version (AMBER_*_INIT does both); zero members mean the defaults.
  * - The version numbers and status names are written once, in amber/common.h: the library

@@ -160,6 +160,24 @@ AMBER_API int amber_error_last_code(void);
 AMBER_API void amber_error_clear(void);
 
 /**
+ * Records a failure on the calling thread, as a failing Amber call does: for a host callback to
+ * say why it fails. When a callback returns non-zero, Amber reads the calling thread's failure
+ * (cleared before the callback runs): if its code is the one returned, its message follows the
+ * code wherever Amber reports it (a record's message at restoration, R12 and R30; an entry's at
+ * preservation, R28; amber_error_last() after the call that passes the code up). So a decode
+ * callback that fails for a reason of its own ends with
+ * `return amber_error_set(AMBER_CALLBACK_FAILED, "row 7 is gone");`, and the bindings put an
+ * exception's type and text there.
+ *
+ * @param code the code the callback will return; AMBER_OK forgets the failure, as
+ *   amber_error_clear() does.
+ * @param message the reason, UTF-8 (invalid sequences are replaced with U+FFFD); NULL: "".
+ * @return `code`, unchanged.
+ * Ownership: `message` is copied. Thread safety: per thread.
+ */
+AMBER_API int amber_error_set(int code, const char *message);
+
+/**
  * The name of a status code, e.g. "AMBER_NOT_FOUND" (AMBER_STATUS_NAMES).
  *
  * @param status any value (an amber_status, or a callback's own code); values that are no

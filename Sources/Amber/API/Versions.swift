@@ -29,6 +29,18 @@ import CAmber
     ThreadError.current.set(0, nil)
 }
 
+/// Records a host callback's failure on this thread, for `hostFailure` to put after the code it
+/// returns. Backs `amber_error_set`.
+@c @implementation public func amber_error_set(_ code: CInt, _ message: UnsafePointer<CChar>?) -> CInt {
+    if code == 0 {
+        ThreadError.current.set(0, nil)
+    } else {
+        // String(cString:) repairs invalid UTF-8 rather than failing: the host's text is kept.
+        ThreadError.current.set(code, message.map { String(cString: $0) } ?? "")
+    }
+    return code
+}
+
 /// The name of a status code. Backs `amber_status_string`.
 @c @implementation public func amber_status_string(_ status: CInt) -> UnsafePointer<CChar>? {
     staticStatusName(status)

@@ -291,6 +291,17 @@ static void test_versions_and_errors(void) {
     check(strcmp(amber_status_string(999), "AMBER_UNKNOWN_STATUS") == 0, "amber_status_string of an unknown code");
     amber_error_clear();
     check(strcmp(amber_error_last(), "") == 0 && amber_error_last_code() == AMBER_OK, "no error: \"\" and AMBER_OK");
+    /* amber_error_set: a host callback's own failure, recorded as a failing call records one. */
+    check(amber_error_set(AMBER_CALLBACK_FAILED, "row 7 is gone") == AMBER_CALLBACK_FAILED
+              && amber_error_last_code() == AMBER_CALLBACK_FAILED && strcmp(amber_error_last(), "row 7 is gone") == 0,
+          "amber_error_set records a code and a message, and returns the code");
+    check(amber_error_set(-40, NULL) == -40 && amber_error_last_code() == -40 && strcmp(amber_error_last(), "") == 0,
+          "amber_error_set takes any code, and NULL as \"\"");
+    check(amber_error_set(42, "bad \xc3\x28 byte") == 42 && strcmp(amber_error_last(), "bad \xef\xbf\xbd( byte") == 0,
+          "amber_error_set repairs invalid UTF-8 (U+FFFD)");
+    check(amber_error_set(AMBER_OK, "ignored") == AMBER_OK && amber_error_last_code() == AMBER_OK
+              && strcmp(amber_error_last(), "") == 0,
+          "amber_error_set(AMBER_OK, ...) forgets the failure, as amber_error_clear does");
 
     /* R22: bad arguments are codes, never crashes. */
     check_status(amber_engine_open(NULL, "app", NULL), AMBER_INVALID_ARGUMENT, "R22 open with out NULL");

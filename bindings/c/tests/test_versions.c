@@ -74,6 +74,7 @@ typedef struct restored {
     unsigned from, to;
     int decline;
     int bogus_answer; /* sets *out to neither AMBER_MIGRATION_DONE nor AMBER_MIGRATION_DECLINED */
+    int own_failure;  /* fails for a reason of its own, said with amber_error_set() */
     int ctx_freed;
 } restored;
 
@@ -94,6 +95,7 @@ static int migrate_tab(amber_migration *out, amber_coder *new_state, amber_decod
         *out = AMBER_MIGRATION_DECLINED;
         return AMBER_OK;
     }
+    if (r->own_failure) return amber_error_set(AMBER_CALLBACK_FAILED, "no title in this state");
     status = amber_decoder_decode_string(&title, old_state, "title");
     if (status != AMBER_OK) return status;
     snprintf(caption, sizeof caption, "[%s]", title);
@@ -260,12 +262,39 @@ static void test_r30_bad_answer(void) {
     amber_engine_close(e);
 }
 
+/* R30: a migrate callback that fails with a message of its own (amber_error_set): the record's
+ * message gives it after the code. */
+static void test_r30_failure_with_its_message(void) {
+    restored r;
+    amber_engine *e = NULL;
+    amber_report *report;
+    amber_report_record rec;
+    memset(&r, 0, sizeof r);
+    r.own_failure = 1;
+    report = relaunch_tabs(0, &r, &e);
+    if (!report) {
+        check(0, "R30 R33 relaunch");
+        return;
+    }
+    check(report_record_ending_with(report, "tab", &rec) >= 0 && rec.outcome == AMBER_OUTCOME_DECODE_ERROR,
+          "R30 the tab whose migrate callback failed is AMBER_OUTCOME_DECODE_ERROR");
+    checkf(strcmp(rec.message, "the migrate callback of class Tab returned 12 (AMBER_CALLBACK_FAILED): "
+                               "no title in this state") == 0,
+           "R30 ... its message gives the code and the message the callback set with amber_error_set ('%s')",
+           rec.message);
+    check(report_record_ending_with(report, "field", &rec) >= 0 && rec.outcome == AMBER_OUTCOME_RESTORED,
+          "R30 ... the field under it is restored");
+    amber_report_free(report);
+    amber_engine_close(e);
+}
+
 int main(void) {
     if (!scratch_xdg("versions")) return 1;
     test_r30_migrates_v1_to_v2();
     test_r30_declines_v3();
     test_r30_decline_and_arguments();
     test_r30_bad_answer();
+    test_r30_failure_with_its_message();
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }
