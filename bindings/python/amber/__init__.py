@@ -35,9 +35,12 @@ Where the binding departs from the C API:
   text only: Object.path splits it (Object.path_string is the exact text) and has position 0.
 - Callbacks are methods: a subclass of Object, View or Store overrides them, a delegate or data
   source has them. An exception a callback raises is kept, reported to Amber as a callback
-  failure, and re-raised once the C call that led to it returns; except in an object's encode
-  callback, where preservation leaves the object out and goes on (R28): the exception is then on
-  the preservation report's entry (entry.error).
+  failure with its type and text as the message (amber_error_set), and re-raised once the C call
+  that led to it returns; except where C reports a callback's failure instead of returning it:
+  in an object's encode callback, preservation leaves the object out and goes on (R28), the
+  exception on the preservation report's entry (entry.error); during a launch, the exception is
+  its step's outcome (a decode callback's record is DECODE_ERROR, R12) and is on the launch
+  report's ``errors`` (Engine.launch).
 - Coders and decoders are valid only during their callback (afterwards a MisuseError).
   Coder.update(mapping) writes any Mapping in one call, all or nothing; values are bool, int,
   float, str, bytes, datetime (an NSDate) and IndexPath; references to objects are written
@@ -101,6 +104,7 @@ from .values import FreshReason as FreshReason
 from .values import IndexPath as IndexPath
 from .values import Kind as Kind
 from .values import LeftOut as LeftOut
+from .values import Migration as Migration
 from .values import NotSaved as NotSaved
 from .values import Outcome as Outcome
 from .values import Path as Path
@@ -143,8 +147,8 @@ __all__ = [
     "CallbackFailedError", "Coder", "CodingRegistry", "Controller", "CorruptError", "Decoder", "Directory",
     "DuplicateError", "Engine", "FixedKey", "FreshReason", "IndexPath", "Insets", "InvalidArgumentError",
     "KeyFile", "KeyProvider", "KeyUnavailableError", "Kind", "LOGGER_NAME", "LeftOut", "LibraryNotFound",
-    "LimitExceededError", "MemoryStore", "MisuseError", "ModelAssociation", "NoEncryption", "NotFoundError",
-    "NotSaved", "Notification", "Notifications", "Object", "Outcome", "Path", "PlainObject", "Point",
+    "LimitExceededError", "MemoryStore", "Migration", "MisuseError", "ModelAssociation", "NoEncryption",
+    "NotFoundError", "NotSaved", "Notification", "Notifications", "Object", "Outcome", "Path", "PlainObject", "Point",
     "PreservationEntry", "PreservationReport", "Protection", "Record", "RecordInfo", "Rect", "Report",
     "ReservedKeyError", "Size", "Store", "TextRange", "Transform", "TypeMismatchError", "Unarchiver", "View",
     "ViewField", "ViewKind", "ViewState", "WebPage", "app_directory", "app_state_name", "archive",

@@ -5,8 +5,10 @@ AMBER_TYPE_MISMATCH a TypeError, AMBER_INVALID_ARGUMENT a ValueError; each is al
 carrying the code and amber_error_last()'s message. The other codes are AmberError subclasses.
 
 An exception raised inside a Python callback is caught by the trampoline that called it, kept
-in a per-thread list, reported to Amber as a non-zero code, and re-raised (the same object, with
-its traceback) once the C call that led to the callback returns: see ``callbacks_raised``.
+in a per-thread list, and reported to Amber as a non-zero code (``status_code``) with its type and
+text as the message (``describe``). The caller of the C call that led to the callback then
+re-raises it (the same object, with its traceback: see ``callbacks_raised``), or reports it where
+C reports the code (a launch's report, a preservation's entry).
 """
 from __future__ import annotations
 
@@ -27,6 +29,9 @@ AUTHENTICATION_FAILED = 9
 LIMIT_EXCEEDED = 10
 MISUSE = 11
 CALLBACK_FAILED = 12
+
+#: The largest code a C int holds (amber_status travels as an int).
+INT_MAX = 2**31 - 1
 
 
 class AmberError(Exception):
@@ -139,14 +144,34 @@ class _Pending(threading.local):
 _pending = _Pending()
 
 
+def status_code(code: object) -> int:
+    """The code to give Amber for a failure a callback reports with ``code`` (a code it returned,
+    or an AmberError's): ``code`` itself when it is an int from 1 to INT_MAX, else
+    AMBER_CALLBACK_FAILED. ctypes would pass a larger int cut to its low 32 bits, so that 2**32
+    would reach Amber as 0, success, and a half-done step would count as done; 0 and below are
+    not failures' codes (an AmberError without a code of its own has -1)."""
+    if isinstance(code, int) and not isinstance(code, bool) and 0 < code <= INT_MAX:
+        return code
+    return CALLBACK_FAILED
+
+
+def describe(error: BaseException) -> str:
+    """What Amber is told of an exception a callback raised: its type and its text
+    ("LookupError: no title"), the type alone when it has no text."""
+    try:
+        text = error.message if isinstance(error, AmberError) else str(error)
+    except Exception:  # a __str__ that fails: the type alone still says what was raised
+        text = ""
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
 def callback_failed(error: BaseException, source: Any = None) -> int:
     """Called by a trampoline that caught ``error``: keeps it for the caller and returns the code
-    to give Amber (an AmberError's own code, else AMBER_CALLBACK_FAILED). ``source``: the
-    object whose encode callback raised it (see ``take_all``)."""
+    to give Amber (an AmberError's own code, else AMBER_CALLBACK_FAILED: see ``status_code``).
+    ``source``: the object whose encode callback raised it (see ``take_all``)."""
     _pending.items.append(error)
     _pending.sources.append(source)
-    code = getattr(error, "code", None) if isinstance(error, AmberError) else None
-    return code if isinstance(code, int) and code > 0 else CALLBACK_FAILED
+    return status_code(error.code) if isinstance(error, AmberError) else CALLBACK_FAILED
 
 
 def mark() -> int:

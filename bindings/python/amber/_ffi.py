@@ -250,9 +250,6 @@ VIEW_ACCESSORS_VERSION = 1
 MODEL_ASSOCIATION_VERSION = 1
 RELAUNCH_VERSION = 1
 
-# amber_migration (R30)
-MIGRATION_DONE, MIGRATION_DECLINED = 0, 1
-
 # amber_value_type
 VALUE_ANY, VALUE_BOOL, VALUE_INT64, VALUE_DOUBLE, VALUE_STRING, VALUE_BYTES, VALUE_DATE, VALUE_INDEX_PATH = range(8)
 
@@ -299,6 +296,7 @@ FUNCTIONS: Tuple[Proto, ...] = (
     plain("amber_error_last", _s),
     plain("amber_error_last_code", _i),
     plain("amber_error_clear", None),
+    plain("amber_error_set", _i, _i, _s),
     plain("amber_status_string", _s, _i),
     plain("amber_buf_dispose", None, _buf),
     plain("amber_app_state_string", _s, _i),
@@ -618,8 +616,19 @@ CTX_FREE = CtxFree(_t_ctx_free)
 # ---- trampolines ------------------------------------------------------------------------------
 # C calls these; each converts C's arguments, finds the holder by its context and calls one of its
 # ``c_*`` methods (defined by the module that owns the holder), and turns an exception into a
-# status code (E.callback_failed keeps it for the C call's caller, which re-raises it). The
-# CFUNCTYPE objects are module globals: alive as long as the module, as long as C may call them.
+# status code with a message (``_failed``). The CFUNCTYPE objects are module globals: alive as
+# long as the module, as long as C may call them.
+
+def _failed(failure: BaseException, source: Any = None) -> int:
+    """What a trampoline that returns a status does with the exception it caught: keeps it for
+    the C call's caller (E.callback_failed, which gives the code) and tells Amber why with
+    amber_error_set(), as a C callback does: Amber puts the message after the code wherever it
+    reports the failure (a record's message at restoration, R12 and R30; an entry's at
+    preservation, R28; a launch report's message). Returns the code."""
+    code = E.callback_failed(failure, source)
+    load().amber_error_set(code, E.describe(failure).encode("utf-8", "replace"))
+    return code
+
 
 def _t_encode(obj_h: int, coder_h: CoderP, ctx: int) -> int:
     obj = None
@@ -628,14 +637,14 @@ def _t_encode(obj_h: int, coder_h: CoderP, ctx: int) -> int:
         return obj.c_encode(coder_h)  # type: ignore[union-attr, no-any-return]
     except BaseException as failure:
         # The source: a preservation leaves the object out, reports the exception, goes on (R28).
-        return E.callback_failed(failure, obj)
+        return _failed(failure, obj)
 
 
 def _t_decode(obj_h: int, decoder_h: DecoderP, ctx: int) -> int:
     try:
         return _contexts[ctx]().c_decode(decoder_h)  # type: ignore[union-attr, no-any-return]
     except BaseException as failure:
-        return E.callback_failed(failure)
+        return _failed(failure)
 
 
 def _t_finished(obj_h: int, ctx: int) -> None:
@@ -652,17 +661,16 @@ def _t_class_make(out: Any, engine_h: int, path: Any, length: int, decoder_h: De
         out[0] = result
         return 0
     except BaseException as failure:
-        return E.callback_failed(failure)
+        return _failed(failure)
 
 
 def _t_migrate(out: Any, coder_h: CoderP, decoder_h: DecoderP, from_version: int, to_version: int,
                ctx: int) -> int:
     try:
-        out[0] = MIGRATION_DONE if holder(ctx).c_migrate(coder_h, decoder_h, from_version, to_version) \
-            else MIGRATION_DECLINED
+        out[0] = holder(ctx).c_migrate(coder_h, decoder_h, from_version, to_version)
         return 0
     except BaseException as failure:
-        return E.callback_failed(failure)
+        return _failed(failure)
 
 
 def _t_blueprint_make(out: Any, engine_h: int, blueprint_id: bytes, path: Any, length: int,
@@ -671,7 +679,7 @@ def _t_blueprint_make(out: Any, engine_h: int, blueprint_id: bytes, path: Any, l
         out[0] = holder(ctx).c_make_blueprint(decoder_h, blueprint_id, path[:length])
         return 0
     except BaseException as failure:
-        return E.callback_failed(failure)
+        return _failed(failure)
 
 
 def _t_should_save(engine_h: int, coder_h: CoderP, ctx: int) -> int:
@@ -687,7 +695,7 @@ def _t_will_encode(engine_h: int, coder_h: CoderP, ctx: int) -> int:
         holder(ctx).c_will_encode(coder_h)
         return 0
     except BaseException as failure:
-        return E.callback_failed(failure)
+        return _failed(failure)
 
 
 def _t_should_restore(engine_h: int, decoder_h: DecoderP, ctx: int) -> int:
@@ -703,7 +711,7 @@ def _t_did_decode(engine_h: int, decoder_h: DecoderP, ctx: int) -> int:
         holder(ctx).c_did_decode(decoder_h)
         return 0
     except BaseException as failure:
-        return E.callback_failed(failure)
+        return _failed(failure)
 
 
 def _t_object_for_path(out: Any, engine_h: int, path: Any, length: int, decoder_h: DecoderP, ctx: int) -> int:
@@ -711,7 +719,7 @@ def _t_object_for_path(out: Any, engine_h: int, path: Any, length: int, decoder_
         out[0] = holder(ctx).c_object_for_path(decoder_h, path[:length])
         return 0
     except BaseException as failure:
-        return E.callback_failed(failure)
+        return _failed(failure)
 
 
 def _t_will_finish(engine_h: int, ctx: int) -> None:
@@ -732,7 +740,7 @@ def _t_observer(note_h: NotificationP, ctx: int) -> int:
     try:
         return int(holder(ctx).c_notify(note_h))
     except BaseException as failure:
-        return E.callback_failed(failure)
+        return _failed(failure)
 
 
 def _t_store_read(alloc: Any, alloc_ctx: int, out: Any, out_size: Any, out_found: Any, ctx: int) -> int:
@@ -751,7 +759,7 @@ def _t_store_read(alloc: Any, alloc_ctx: int, out: Any, out_size: Any, out_found
         out_found[0] = 1
         return 0
     except BaseException as failure:
-        return E.callback_failed(failure)
+        return _failed(failure)
 
 
 def _t_store_write(data: Any, size: int, ctx: int) -> int:
@@ -759,7 +767,7 @@ def _t_store_write(data: Any, size: int, ctx: int) -> int:
         holder(ctx).c_write(ctypes.string_at(data, size) if size else b"")
         return 0
     except BaseException as failure:
-        return E.callback_failed(failure)
+        return _failed(failure)
 
 
 def _t_store_remove(ctx: int) -> int:
@@ -767,7 +775,7 @@ def _t_store_remove(ctx: int) -> int:
         holder(ctx).c_remove()
         return 0
     except BaseException as failure:
-        return E.callback_failed(failure)
+        return _failed(failure)
 
 
 def _t_store_read_guard(out: Any, ctx: int) -> int:
@@ -775,7 +783,7 @@ def _t_store_read_guard(out: Any, ctx: int) -> int:
         out[0] = int(holder(ctx).c_read_guard())
         return 0
     except BaseException as failure:
-        return E.callback_failed(failure)
+        return _failed(failure)
 
 
 def _t_store_write_guard(count: int, ctx: int) -> int:
@@ -783,7 +791,7 @@ def _t_store_write_guard(count: int, ctx: int) -> int:
         holder(ctx).c_write_guard(count)
         return 0
     except BaseException as failure:
-        return E.callback_failed(failure)
+        return _failed(failure)
 
 
 def _t_key(key_out: Any, for_saving: int, ctx: int) -> int:
@@ -796,7 +804,7 @@ def _t_key(key_out: Any, for_saving: int, ctx: int) -> int:
     except E.KeyUnavailableError:
         return E.KEY_UNAVAILABLE
     except BaseException as failure:
-        return E.callback_failed(failure)
+        return _failed(failure)
 
 
 def _t_coding_encode(obj_p: int, archiver_h: ArchiverP, ctx: int) -> int:
@@ -804,7 +812,7 @@ def _t_coding_encode(obj_p: int, archiver_h: ArchiverP, ctx: int) -> int:
         holder(ctx).c_encode_object(obj_p, archiver_h)
         return 0
     except BaseException as failure:
-        return E.callback_failed(failure)
+        return _failed(failure)
 
 
 def _t_coding_make(out: Any, unarchiver_h: UnarchiverP, ctx: int) -> int:
@@ -812,7 +820,7 @@ def _t_coding_make(out: Any, unarchiver_h: UnarchiverP, ctx: int) -> int:
         out[0] = holder(ctx).c_make_object(unarchiver_h)
         return 0
     except BaseException as failure:
-        return E.callback_failed(failure)
+        return _failed(failure)
 
 
 def _t_coding_decode(obj_p: int, unarchiver_h: UnarchiverP, ctx: int) -> int:
@@ -820,7 +828,7 @@ def _t_coding_decode(obj_p: int, unarchiver_h: UnarchiverP, ctx: int) -> int:
         holder(ctx).c_decode_object(obj_p, unarchiver_h)
         return 0
     except BaseException as failure:
-        return E.callback_failed(failure)
+        return _failed(failure)
 
 
 def _t_view_read(view_h: int, state: Any, ctx: int) -> int:
@@ -831,7 +839,7 @@ def _t_view_read(view_h: int, state: Any, ctx: int) -> int:
         return 0
     except BaseException as failure:
         # The source: at preservation the view is left out and the rest saved (R17, R28).
-        return E.callback_failed(failure, box.view if box is not None else None)
+        return _failed(failure, box.view if box is not None else None)
 
 
 def _t_view_apply(view_h: int, state: Any, ctx: int) -> int:
@@ -839,7 +847,7 @@ def _t_view_apply(view_h: int, state: Any, ctx: int) -> int:
         holder(ctx).c_apply_view(state.contents)
         return 0
     except BaseException as failure:
-        return E.callback_failed(failure)
+        return _failed(failure)
 
 
 def _t_view_text_length(out: Any, view_h: int, ctx: int) -> int:
@@ -847,7 +855,7 @@ def _t_view_text_length(out: Any, view_h: int, ctx: int) -> int:
         out[0] = holder(ctx).c_text_length()
         return 0
     except BaseException as failure:
-        return E.callback_failed(failure)
+        return _failed(failure)
 
 
 def _t_identifier_for_index_path(out: Any, view_h: int, indexes: Any, length: int, ctx: int) -> int:
@@ -859,7 +867,7 @@ def _t_identifier_for_index_path(out: Any, view_h: int, indexes: Any, length: in
         return 0
     except BaseException as failure:
         # Called at preservation only: the view is left out and the rest saved (R18, R28).
-        return E.callback_failed(failure, box.view if box is not None else None)
+        return _failed(failure, box.view if box is not None else None)
 
 
 def _t_index_path_for_identifier(out: Any, capacity: int, out_length: Any, view_h: int, identifier: bytes,
@@ -872,7 +880,7 @@ def _t_index_path_for_identifier(out: Any, capacity: int, out_length: Any, view_
                 out[i] = index
         return 0
     except BaseException as failure:
-        return E.callback_failed(failure)
+        return _failed(failure)
 
 
 def _t_relaunch_tear_down(engine_h: int, ctx: int) -> int:
@@ -880,7 +888,7 @@ def _t_relaunch_tear_down(engine_h: int, ctx: int) -> int:
         holder(ctx).c_tear_down()
         return 0
     except BaseException as failure:
-        return E.callback_failed(failure)
+        return _failed(failure)
 
 
 def _t_relaunch_set_up(engine_h: int, ctx: int) -> int:
@@ -888,7 +896,7 @@ def _t_relaunch_set_up(engine_h: int, ctx: int) -> int:
         holder(ctx).c_set_up(engine_h)
         return 0
     except BaseException as failure:
-        return E.callback_failed(failure)
+        return _failed(failure)
 
 
 #: The hook the log trampoline calls with (level, message bytes): set by log.py.

@@ -8,6 +8,7 @@ from ctypes import byref, c_char_p
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Union
 
+from . import _errors as E
 from . import _ffi
 from ._ffi import load
 from .values import c_text, fill_value, py_text, read_value, take_bytes, take_text
@@ -103,7 +104,9 @@ class ObserverHolder(_ffi.Holder):
         note = Notification(py_text(lib.amber_notification_name(note_h)) or "", sender,
                             read_user_info(lib.amber_notification_user_info(note_h)))
         result = self.fn(note)
-        return result if isinstance(result, int) and not isinstance(result, bool) else 0
+        if not isinstance(result, int) or isinstance(result, bool) or result == 0:
+            return 0
+        return E.status_code(result)
 
 
 # ---- directories and files (R27) ---------------------------------------------------------------

@@ -6,17 +6,17 @@ from __future__ import annotations
 import ctypes
 import weakref
 from ctypes import POINTER, byref, c_int, c_size_t, c_uint8, c_uint64
-from typing import Any, Callable, Dict, List, Mapping, Optional, TypeVar, overload
+from typing import Any, Callable, Dict, List, Mapping, Optional, TypeVar, Union, overload
 
 from . import _errors as E
 from . import _ffi
 from ._ffi import load
 from .app import Notification, ObserverHolder, UserInfoValue, make_user_info
-from .log import amber_level
+from .log import amber_level, logger as _logger
 from .objects import Coder, Controller, Decoder, Object, PlainObject, object_handle
 from .report import PreservationReport, Report, _CReport
 from .storage import Options, Protection, Store
-from .values import AppState, LeftOut, NotSaved, Path, c_text, c_text_or_none, invalid_argument, misuse
+from .values import AppState, LeftOut, Migration, NotSaved, Path, c_text, c_text_or_none, invalid_argument, misuse
 from .views import View
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -59,13 +59,29 @@ class _Migrator(_ffi.Holder):
     def __init__(self, fn: Callable[..., Any]):
         self.fn = fn
 
-    def c_migrate(self, coder_h: _ffi.CoderP, decoder_h: _ffi.DecoderP, from_version: int, to_version: int) -> bool:
+    def c_migrate(self, coder_h: _ffi.CoderP, decoder_h: _ffi.DecoderP, from_version: int, to_version: int) -> int:
+        """The amber_migration of the function's answer (see ``migration_answer``)."""
         coder, decoder = Coder(coder_h), Decoder(decoder_h)
         try:
-            return self.fn(coder, decoder, from_version, to_version) is not False
+            return migration_answer(self.fn(coder, decoder, from_version, to_version))
         finally:
             coder._h = None
             decoder._h = None
+
+
+def migration_answer(answer: Any) -> int:
+    """The amber_migration of what a migrate function returned: Migration.DONE for DONE, True or
+    None (no answer, as C's *out left at AMBER_MIGRATION_DONE), Migration.DECLINED for DECLINED
+    or False. Any other answer (0, "no", 42) raises CallbackFailedError naming it, as C's *out
+    set to another value is a failure: taking it for an answer would restore a half-written
+    state or drop a good one."""
+    if answer is None or answer is True or answer is Migration.DONE:
+        return int(Migration.DONE)
+    if answer is False or answer is Migration.DECLINED:
+        return int(Migration.DECLINED)
+    raise E.CallbackFailedError(f"the migrate function returned {answer!r}, which is neither amber.Migration.DONE "
+                                "(or True) nor amber.Migration.DECLINED (or False)", E.CALLBACK_FAILED,
+                                "AMBER_CALLBACK_FAILED")
 
 
 class _DelegateHolder(_ffi.Holder):
@@ -115,6 +131,23 @@ class _DelegateHolder(_ffi.Holder):
 
     def c_launch_step(self, name: str) -> None:
         getattr(self.delegate, name)(self.c_owner)
+
+
+def launched(report: Report, raised: List[BaseException], what: str, raise_errors: bool) -> Report:
+    """The report of a launch (``what``: "launch" or "relaunch") during which callbacks raised
+    ``raised``: they go on ``report.errors``, each named in a warning; the first is raised instead
+    (with the report as ``amber_report``) if ``raise_errors``, or if one is not an Exception
+    (KeyboardInterrupt)."""
+    report.errors = raised
+    interrupts = [error for error in raised if not isinstance(error, Exception)]
+    first = E.first(interrupts or (raised if raise_errors else []))
+    if first is not None:
+        first.amber_report = report  # type: ignore[attr-defined]
+        raise first
+    for error in raised:
+        _logger.warning("%s: a callback raised %s; the %s went on (the exception is in report.errors)",
+                        what, type(error).__name__, what)
+    return report
 
 
 class Engine:
@@ -340,13 +373,18 @@ class Engine:
         load().amber_engine_register_subclass(self._handle(), c_text(name), c_text(superclass))
 
     def register_state_version(self, class_name: str, version: int,
-                               migrate: Optional[Callable[[Coder, Decoder, int, int], Optional[bool]]] = None) -> None:
+                               migrate: Optional[Callable[[Coder, Decoder, int, int],
+                                                          Union[Migration, bool, None]]] = None) -> None:
         """Declares the version of the state that objects of class ``class_name`` write (R30):
         their records are preserved with it (a record without one is version 1). At restoration
         a record of an older version goes to ``migrate(new, old, from_version, to_version)``
         before its object is looked up: it reads the old state from ``old`` (a Decoder) and
         writes the current version's values into ``new`` (a Coder, without references to
-        restorable objects), which the object's callbacks then read; it returns False to decline.
+        restorable objects), which the object's callbacks then read. It answers
+        ``Migration.DONE`` (or True, or nothing) when it migrated, ``Migration.DECLINED`` (or
+        False) to decline: the record is then Outcome.DECLINED_VERSION with everything under it.
+        Any other answer, or an exception, makes the record Outcome.DECODE_ERROR, its message
+        naming the answer or the exception (which is on the report's ``errors``).
         A record of a newer version, or of an older one without ``migrate``, is declined
         (Outcome.DECLINED_VERSION) with everything under it. DuplicateError if the class has a
         version already; ValueError for version 0."""
@@ -540,10 +578,19 @@ class Engine:
             return []
         return [entry.path_string for entry in report.entries if entry.left_out == LeftOut.DUPLICATE_PATH]
 
-    def launch(self, *, in_background: bool = False) -> Report:
+    def launch(self, *, in_background: bool = False, raise_errors: bool = False) -> Report:
         """The launch sequence (R9-R16, R23): will_finish_launching, restoration,
-        did_finish_launching; returns the report. If a callback raised, its exception is
-        re-raised after the launch completes, with the report as ``exception.amber_report``."""
+        did_finish_launching; returns the report, as amber_engine_launch() does.
+
+        An exception a callback raises does not stop the launch and is not raised: it is what
+        the callback's step came to, as a C callback's code is. A decode, migrate, restoration
+        class or blueprint factory callback's makes its record Outcome.DECODE_ERROR (R12, R30);
+        the delegate's object_for_path's or did_decode's is noted in the report's message; the
+        record's or report's message ends with the exception's type and text. Every one is on
+        ``report.errors`` (with its traceback), and a warning on the ``amber`` logger names its
+        type. ``raise_errors=True`` (for tests) raises the first instead, once the launch is
+        done, with the report as ``exception.amber_report``. KeyboardInterrupt and the other
+        exceptions that are not Exceptions are always raised, once the launch is done."""
         out = _ffi.ReportP()
         state = _ffi.APP_BACKGROUND if in_background else _ffi.APP_INACTIVE
         since = E.mark()
@@ -552,16 +599,10 @@ class Engine:
             load().amber_engine_launch(byref(out), self._handle(), state)
         except E.AmberError as error:
             failure = error
-        raised = E.take(since)
-        report = Report.from_c(out, self) if out else None
-        if raised is not None:
-            if report is not None:
-                raised.amber_report = report  # type: ignore[attr-defined]
-            raise raised
-        if failure is not None:
-            raise failure
-        assert report is not None
-        return report
+        raised = [error for error, _ in E.take_all(since)]
+        if failure is not None:  # refused before it began (a bad state, a call from a callback)
+            raise E.first(raised) or failure
+        return launched(Report.from_c(out, self), raised, "launch", raise_errors)
 
     def keep_unclaimed(self, milliseconds: int) -> None:
         """Keeps the records that find no object at the next launches in memory for
@@ -670,7 +711,8 @@ class Engine:
                      sender: Any = None) -> int:
         """Registers ``callback(notification)`` for notifications named ``name`` (None: all) from
         ``sender`` (None: any; the engine for its own). Returns a token for remove_observer. A
-        callback may return a non-zero int, which the post raises (as an AmberError of that code)."""
+        callback may return a non-zero int, which the post raises (as an AmberError of that code;
+        a code a C int cannot hold, or below 0, as CallbackFailedError)."""
         box = ObserverHolder(callback)
         key = box.register(self)
         out = c_uint64()

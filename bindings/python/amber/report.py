@@ -11,7 +11,6 @@ from ctypes import byref, c_char_p
 from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple,
                     Union, cast)
 
-from . import _errors as E
 from . import _ffi
 from ._ffi import load
 from .values import KINDS, FreshReason, Kind, LeftOut, NotSaved, Outcome, Path, as_path, py_text, take_text
@@ -194,8 +193,12 @@ class Report(_LazyReport):
     Python objects (``len(report)`` needs neither). What each record's ``object`` is does not
     depend on when it is read: the engine reads the records not read yet before it frees an
     object or closes. The C report is freed once both are read, by ``close()``, or when the
-    report is collected. ``Report(...)`` makes one from values, all read already."""
-    __slots__ = ("fresh_reason", "message", "protection")
+    report is collected. ``Report(...)`` makes one from values, all read already.
+
+    ``errors``: the exceptions the launch's callbacks raised, in the order raised, with their
+    tracebacks (``Engine.launch`` says where each is reported); they are not part of the
+    report's value (equality, hash, repr), which is C's."""
+    __slots__ = ("fresh_reason", "message", "protection", "errors")
 
     def __init__(self, fresh_reason: FreshReason, message: str, protection: str,
                  records: Sequence[Record] = (), text: str = ""):
@@ -203,6 +206,7 @@ class Report(_LazyReport):
         self.fresh_reason = fresh_reason
         self.message = message
         self.protection = protection
+        self.errors: List[BaseException] = []
 
     @classmethod
     def from_c(cls, handle: _ffi.ReportP, engine: Optional["Engine"]) -> "Report":
@@ -408,8 +412,9 @@ class PreservationReport(_LazyReport):
 
     def attach_errors(self, failures: Sequence[Tuple[BaseException, "Object"]]) -> None:
         """Puts each exception an encode callback raised on the entry of its object (left out
-        as ENCODE_FAILED), in order: the message gains the exception's type and text, and a
-        warning names the object and the exception's type (not its text: it may hold state)."""
+        as ENCODE_FAILED), in order, and a warning names the object and the exception's type
+        (not its text: it may hold state). Amber's message for the entry already ends with the
+        exception's type and text: the trampoline gave them with amber_error_set()."""
         pending = list(failures)
         entries = list(self.entries)
         for n, entry in enumerate(entries):
@@ -424,10 +429,7 @@ class PreservationReport(_LazyReport):
                 if obj.class_name == entry.class_name and \
                         (identifier is None or (len(entry.path) > 0 and entry.path[-1] == identifier)):
                     del pending[i]
-                    text = error.message if isinstance(error, E.AmberError) else str(error)
-                    said = f"raised {type(error).__name__}" + (f": {text}" if text and text not in entry.message
-                                                                else "")
-                    entries[n] = entry._replace(message=f"{entry.message}; {said}", error=error)
+                    entries[n] = entry._replace(error=error)
                     _logger.warning("preserve: left out /%s (%s): its encode callback raised %s; the rest is saved",
                                     entry.path_string, entry.class_name, type(error).__name__)
                     break

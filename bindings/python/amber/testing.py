@@ -24,7 +24,7 @@ from typing import Any, Callable, NamedTuple, Optional
 from . import _errors as E
 from . import _ffi
 from ._ffi import load
-from .engine import Engine
+from .engine import Engine, launched
 from .report import Report
 
 
@@ -54,7 +54,7 @@ class _Relaunch(_ffi.Holder):
 
 
 def relaunch(engine: Engine, set_up: Callable[[Engine], Any], tear_down: Optional[Callable[[Engine], Any]] = None, *,
-             in_background: bool = False) -> Relaunched:
+             in_background: bool = False, raise_errors: bool = False) -> Relaunched:
     """Simulates killing the program and launching it again (R33), in one call:
 
     1. the application goes to the background as before a kill (from active: will-resign-active,
@@ -72,9 +72,10 @@ def relaunch(engine: Engine, set_up: Callable[[Engine], Any], tear_down: Optiona
     raised (an exception of ``set_up`` or ``tear_down`` itself, or the AmberError of the
     preservation), with the message of the C call in a note: a failed preservation or
     tear-down leaves ``engine`` open; a failed set-up closes both engines. An exception of a
-    callback during the launch (a decode callback, say) is raised after the relaunch, as
-    ``Engine.launch`` does, with ``amber_report`` and ``amber_engine`` (the new engine, open)
-    on it."""
+    callback during the preservation or the launch (a decode callback, say) is reported as
+    ``Engine.launch`` reports it, on the report's ``errors``; with ``raise_errors`` it is raised
+    after the relaunch instead, with ``amber_report`` and ``amber_engine`` (the new engine,
+    open) on it."""
     lib = load()
     handle = engine._handle()
     engine._pin_reports()  # the C records name objects that the relaunch frees
@@ -92,20 +93,23 @@ def relaunch(engine: Engine, set_up: Callable[[Engine], Any], tear_down: Optiona
         failure = error
     finally:
         box.unregister()
-    raised = E.take(since)
+    raised = [error for error, _ in E.take_all(since)]
     if current.value != handle.value:
         engine._closed_by_amber()  # closed after the tear-down
     new = box.new
     if new is not None and current.value != (new._h.value if new._h is not None else None):
         new._closed_by_amber()  # the set-up failed: Amber closed the new engine too
-    if raised is not None:
-        if failure is not None and hasattr(raised, "add_note"):
-            raised.add_note(f"amber: {failure}")
-        if failure is None and new is not None:
-            raised.amber_engine = new  # type: ignore[attr-defined]
-            raised.amber_report = Report.from_c(out, new) if out else None  # type: ignore[attr-defined]
-        raise raised
-    if failure is not None:
-        raise failure
+    if failure is not None:  # a step failed: what it raised, else its AmberError
+        first = E.first(raised)
+        if first is None:
+            raise failure
+        if hasattr(first, "add_note"):
+            first.add_note(f"amber: {failure}")
+        raise first
     assert new is not None and out
-    return Relaunched(new, Report.from_c(out, new))
+    try:
+        report = launched(Report.from_c(out, new), raised, "relaunch", raise_errors)
+    except BaseException as error:
+        error.amber_engine = new  # type: ignore[attr-defined]
+        raise
+    return Relaunched(new, report)

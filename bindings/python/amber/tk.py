@@ -740,15 +740,8 @@ class Restorer:
         self.sync()
         self._restoring = True
         try:
-            try:
-                report = self.engine.launch()
-            except Exception as error:  # an AmberError, or a widget's callback's: the rest was restored
-                launched: Optional[Report] = getattr(error, "amber_report", None)
-                prefix = "" if isinstance(error, amber.AmberError) else f"{type(error).__name__}: "
-                self._warn(f"restoration failed: {prefix}{error}")
-                if launched is None:
-                    raise
-                report = launched
+            # A widget callback's exception is its record's outcome (R12), warned of below.
+            report = self.engine.launch()
         finally:
             self._restoring = False
         self.report = report

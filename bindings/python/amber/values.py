@@ -34,6 +34,14 @@ class Outcome(enum.IntEnum):
     DECLINED_VERSION = 8
 
 
+class Migration(enum.IntEnum):
+    """What a migrate function answers (amber_migration, R30): DONE (or True, or no answer:
+    None) when the new coder holds the current version's state, DECLINED (or False) to leave the
+    record and everything under it unrestored. Any other answer is a failure of the function."""
+    DONE = 0
+    DECLINED = 1
+
+
 class FreshReason(enum.IntEnum):
     """Why a launch was fresh (amber_fresh_reason); NONE: restoration ran."""
     NONE = 0

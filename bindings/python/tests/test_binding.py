@@ -57,7 +57,7 @@ def test_exception_in_encode(open_engine, store, caplog):  # R28
     assert entry.left_out == amber.LeftOut.ENCODE_FAILED and isinstance(entry.error, Boom)
     assert "raiser" in frames(entry.error)  # with its traceback
     assert entry.message == ("its encode callback failed: the encode callback of 'Screen' returned 12 "
-                             "(AMBER_CALLBACK_FAILED); raised Boom: from a callback")
+                             "(AMBER_CALLBACK_FAILED): Boom: from a callback")
     assert report.errors == [entry.error] and report.entry("Root/Child").left_out == amber.LeftOut.UNDER_LEFT_OUT
     assert e.last_preservation is report
     warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
@@ -79,36 +79,107 @@ def test_exception_in_encode_with_a_failing_store(open_engine):  # R28
 
 @pytest.mark.parametrize("method", ["should_restore", "did_decode", "object_for_path", "will_finish_launching",
                                     "did_finish_launching"])
-def test_exception_in_launch_delegate_methods(open_engine, method):
+def test_r16_exception_in_launch_delegate_methods_is_reported(open_engine, method, caplog):  # R16
+    """launch() returns its report as C's does: a delegate method that raised is on
+    ``report.errors`` (with its traceback), named in the report's message where C notes a
+    failing callback (did_decode, object_for_path), and in a warning; it is not raised."""
     saved_tree(open_engine)
     d = Delegate()
     setattr(d, method, raiser)
     e = open_engine(d)
+    report = e.launch()
+    assert len(report.errors) == 1 and isinstance(report.errors[0], Boom)
+    assert "raiser" in frames(report.errors[0])
+    if method in ("did_decode", "object_for_path"):
+        assert "Boom: from a callback" in report.message
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert warnings == ["launch: a callback raised Boom; the launch went on (the exception is in report.errors)"]
+
+
+def test_r16_launch_raises_callback_errors_when_asked(open_engine):  # R16
+    """``launch(raise_errors=True)``, for tests: the first exception is raised once the launch
+    completes, with the report on it."""
+    saved_tree(open_engine)
+    e = open_engine(Delegate())
+    e.add_root(Screen(e, "Root")).decode_restorable_state = raiser
     with pytest.raises(Boom) as info:
-        e.launch()
-    assert "raiser" in frames(info.value) and isinstance(info.value.amber_report, amber.Report)
+        e.launch(raise_errors=True)
+    assert "raiser" in frames(info.value)
+    assert info.value.amber_report.outcome("Root") == amber.Outcome.DECODE_ERROR
 
 
-@pytest.mark.parametrize("where", ["decode", "finished", "restoration_class", "blueprint"])
-def test_exception_in_object_callbacks_and_makers(open_engine, where):
+@pytest.mark.parametrize("where", ["decode", "restoration_class", "blueprint"])
+def test_r12_exception_in_a_record_callback_is_its_outcome(open_engine, where):  # R12, R10
+    """An exception of a decode callback, a restoration class's make or a blueprint factory is
+    its record's outcome, DECODE_ERROR, with the exception's type and text in the record's
+    message (through the C API: the callback's code is followed by the message it set); the
+    launch goes on and returns its report."""
     e = open_engine(Delegate())
     e.add_root(Screen(e, "Root", {"selectedRow": 1}, restoration_class="Cls" if where == "restoration_class" else None,
                       blueprint="BP" if where == "blueprint" else None))
+    e.add_root(Screen(e, "Other", {"selectedRow": 2}))
     e.preserve()
     e.close()
     e2 = open_engine(Delegate())
-    if where in ("decode", "finished"):
-        root = e2.add_root(Screen(e2, "Root"))
-        setattr(root, "decode_restorable_state" if where == "decode" else "application_finished_restoring", raiser)
+    if where == "decode":
+        e2.add_root(Screen(e2, "Root")).decode_restorable_state = raiser
     elif where == "restoration_class":
         e2.register_restoration_class("Cls", raiser)
     else:
         e2.register_blueprint_factory("BP", raiser)
-    with pytest.raises(Boom) as info:
-        e2.launch()
-    assert "raiser" in frames(info.value)
-    if where != "finished":
-        assert info.value.amber_report.outcome("Root") == amber.Outcome.DECODE_ERROR
+    other = e2.add_root(Screen(e2, "Other"))
+    report = e2.launch()
+    record = next(r for r in report.records if r.path_string == "Root")
+    assert record.outcome == amber.Outcome.DECODE_ERROR
+    assert record.message.endswith("returned 12 (AMBER_CALLBACK_FAILED): Boom: from a callback"), record.message
+    assert report.outcome("Other") == amber.Outcome.RESTORED and other.decoded == {"selectedRow": 2}
+    assert [type(error) for error in report.errors] == [Boom] and "raiser" in frames(report.errors[0])
+
+
+def test_r13_exception_in_finished_restoring_is_reported(open_engine):  # R13
+    saved_tree(open_engine)
+    e = open_engine(Delegate())
+    e.add_root(Screen(e, "Root")).application_finished_restoring = raiser
+    report = e.launch()
+    assert report.outcome("Root") == amber.Outcome.RESTORED
+    assert [type(error) for error in report.errors] == [Boom]
+
+
+def test_r12_amber_error_keeps_its_code_and_message(open_engine):  # R12
+    """An AmberError raised by a decode callback gives Amber its own code, and its message."""
+    saved_tree(open_engine)
+    e = open_engine(Delegate())
+
+    def fails(decoder):
+        raise amber.CorruptError("row 7 is gone")
+    e.add_root(Screen(e, "Root")).decode_restorable_state = fails
+    record = e.launch().records[0]
+    assert record.outcome == amber.Outcome.DECODE_ERROR
+    assert record.message.endswith("returned 7 (AMBER_CORRUPT): CorruptError: row 7 is gone"), record.message
+
+
+@pytest.mark.parametrize("code", [2**32, 2**32 + 3, 2**31, -2**40, -1, 0])
+def test_r12_a_code_out_of_range_is_callback_failed(open_engine, code):  # R12
+    """A code a callback raises that C cannot carry (not 1 to 2**31-1) is AMBER_CALLBACK_FAILED,
+    never truncated: 2**32 would reach Amber as 0, success."""
+    saved_tree(open_engine)
+    e = open_engine(Delegate())
+
+    def fails(decoder):
+        raise amber.AmberError("half read", code=code)
+    e.add_root(Screen(e, "Root")).decode_restorable_state = fails
+    record = e.launch().records[0]
+    assert record.outcome == amber.Outcome.DECODE_ERROR
+    assert "returned 12 (AMBER_CALLBACK_FAILED): AmberError: half read" in record.message, record.message
+
+
+@pytest.mark.parametrize("code", [2**32, 2**32 + 3, 2**31, -2**40])
+def test_r24_an_observers_code_out_of_range_is_callback_failed(open_engine, code):  # R24
+    e = open_engine(Delegate())
+    e.add_observer(lambda note: code, "X")
+    with pytest.raises(amber.CallbackFailedError) as info:
+        e.post_notification("X")
+    assert info.value.code == 12  # AMBER_CALLBACK_FAILED
 
 
 def test_exception_in_observer_and_store_and_key_provider(open_engine, store):

@@ -123,8 +123,8 @@ def test_r4_a_reference_needs_an_identifier_of_its_own(open_engine, store):  # R
     report = info.value.amber_preservation  # R28: a preserve that saved nothing is never silent
     assert report.not_saved == amber.NotSaved.FAILED and report is e.last_preservation
     assert report.message.startswith("the save failed, the previous archive is kept: the delegate's will_encode "
-                                     "callback returned 1 (AMBER_INVALID_ARGUMENT): the referenced object "
-                                     "(UINavigationController) has no restoration identifier")
+                                     "callback returned 1 (AMBER_INVALID_ARGUMENT): InvalidArgumentError: the "
+                                     "referenced object (UINavigationController) has no restoration identifier")
 
 
 # ---- R10: the delegate is asked for controllers only; lookups read the record -------------------
@@ -323,7 +323,7 @@ def test_r28_an_encode_callback_that_raises_leaves_out_only_its_object(open_engi
     entry = report.entry("root/bad")
     assert (entry.left_out, entry.size, type(entry.error)) == (amber.LeftOut.ENCODE_FAILED, 0, ValueError)
     assert entry.message == ("its encode callback failed: the encode callback of 'Screen' returned 12 "
-                             "(AMBER_CALLBACK_FAILED); raised ValueError: the model is gone")
+                             "(AMBER_CALLBACK_FAILED): ValueError: the model is gone")
     assert report.entry("root/bad/under").left_out == amber.LeftOut.UNDER_LEFT_OUT
     assert report.entry("root/bad/under").message == "an object above it was left out (/root/bad (Screen))"
     assert "  left out /root/bad (Screen): its encode callback failed: " in str(report)

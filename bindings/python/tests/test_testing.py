@@ -93,6 +93,33 @@ def test_r33_should_save_declining_is_a_fresh_launch(relaunch):  # R33, R5
     assert report.fresh_reason == amber.FreshReason.NO_ARCHIVE and program.restored is None
 
 
+@pytest.mark.parametrize("raise_errors", [False, True])
+def test_r33_r12_a_decode_exception_is_reported_as_launch_reports_it(raise_errors):  # R33, R12
+    """The relaunch's launch reports a decode callback's exception as Engine.launch does: on the
+    record (DECODE_ERROR, its type and text) and ``report.errors``; ``raise_errors`` raises it
+    after the relaunch, with the new engine and the report on it."""
+    program = Program()
+    old = launched(program, memory_store=True)
+
+    def set_up(engine):
+        program.set_up(engine)
+
+        def fails(decoder):
+            raise LookupError("no title")
+        program.detail.decode_restorable_state = fails
+    if raise_errors:
+        with pytest.raises(LookupError) as raised:
+            amber.testing.relaunch(old, set_up, raise_errors=True)
+        engine, report = raised.value.amber_engine, raised.value.amber_report
+    else:
+        engine, report = amber.testing.relaunch(old, set_up)
+    with engine:
+        assert not engine.closed and report.outcome("Root/Detail") == amber.Outcome.DECODE_ERROR
+        record = next(r for r in report.records if r.path_string == "Root/Detail")
+        assert record.message.endswith("returned 12 (AMBER_CALLBACK_FAILED): LookupError: no title")
+        assert [type(error) for error in report.errors] == [LookupError]
+
+
 def test_r33_a_failing_set_up_closes_both_engines():  # R33
     program = Program()
     before = set(_ffi._contexts)  # contexts of earlier tests may still be released meanwhile

@@ -86,12 +86,57 @@ def test_r30_migrate_declines_or_raises(relaunch):  # R30
     def broken(new, old, f, t):
         raise LookupError("no title in this state")
 
-    with pytest.raises(LookupError) as raised:  # re-raised once the launch completes
-        relaunch_tabs(relaunch, Program(), Program(2, broken))
-    report = raised.value.amber_report
-    raised.value.amber_engine.close()
+    report = relaunch_tabs(relaunch, Program(), Program(2, broken))  # the record's outcome, not raised
     assert report.outcome("root/tab") == amber.Outcome.DECODE_ERROR
     assert report.outcome("root/tab/field") == amber.Outcome.RESTORED
+    record = next(r for r in report.records if r.path_string == "root/tab")
+    assert record.message == ("the migrate callback of class Tab returned 12 (AMBER_CALLBACK_FAILED): "
+                              "LookupError: no title in this state")
+    assert [type(error) for error in report.errors] == [LookupError]
+
+
+@pytest.mark.parametrize("answer, outcome", [
+    (amber.Migration.DONE, amber.Outcome.MIGRATED), (True, amber.Outcome.MIGRATED),
+    (None, amber.Outcome.MIGRATED),  # no answer: C's *out left at AMBER_MIGRATION_DONE
+    (amber.Migration.DECLINED, amber.Outcome.DECLINED_VERSION), (False, amber.Outcome.DECLINED_VERSION)])
+def test_r30_migrate_answers(relaunch, answer, outcome):  # R30
+    def migrate(new, old, f, t):
+        new["caption"] = old["title"]
+        return answer
+    report = relaunch_tabs(relaunch, Program(), Program(2, migrate))
+    assert report.outcome("root/tab") == outcome and report.errors == []
+
+
+@pytest.mark.parametrize("answer", [0, 1, "", "no", 42, 1.0, [], amber.Outcome.MIGRATED])
+def test_r30_any_other_migrate_answer_is_a_decode_error(relaunch, answer):  # R30
+    """As C's *out set to neither AMBER_MIGRATION_DONE nor AMBER_MIGRATION_DECLINED: the record
+    is DECODE_ERROR, its message naming what the function returned; the records under it are
+    looked up on their own."""
+    def migrate(new, old, f, t):
+        new["caption"] = old["title"]
+        return answer
+    run2 = Program(2, migrate)
+    report = relaunch_tabs(relaunch, Program(), run2)
+    assert report.outcome("root/tab") == amber.Outcome.DECODE_ERROR and run2.tab.caption is None
+    assert report.outcome("root/tab/field") == amber.Outcome.RESTORED
+    record = next(r for r in report.records if r.path_string == "root/tab")
+    assert record.message == ("the migrate callback of class Tab returned 12 (AMBER_CALLBACK_FAILED): "
+                              f"CallbackFailedError: the migrate function returned {answer!r}, which is neither "
+                              "amber.Migration.DONE "
+                              "(or True) nor amber.Migration.DECLINED (or False)")
+
+
+def test_r30_a_code_out_of_range_is_callback_failed(relaunch):  # R30
+    """A half-written migration that raises a code C cannot carry is not MIGRATED: 2**32 would
+    reach Amber as 0, success."""
+    def migrate(new, old, f, t):
+        new["caption"] = old["title"]
+        raise amber.AmberError("half written", code=2**32)
+    run2 = Program(2, migrate)
+    report = relaunch_tabs(relaunch, Program(), run2)
+    assert report.outcome("root/tab") == amber.Outcome.DECODE_ERROR and run2.tab.caption is None
+    record = next(r for r in report.records if r.path_string == "root/tab")
+    assert record.message.endswith("returned 12 (AMBER_CALLBACK_FAILED): AmberError: half written")
 
 
 def test_r30_registration_is_checked():  # R30
