@@ -174,11 +174,12 @@ class Engine:
         still discard it (R14). Default off: the archive is discarded once restored.
     :param object_budget: the most bytes one object's record may take (R31): an object over it is
         left out with its subtree (``LeftOut.OVER_BUDGET`` in the preservation report, with its
-        size), the rest is saved. Default: no budget per object.
+        size), the rest is saved. Default (None or 0): no budget per object.
     :param archive_budget: the most bytes the archive may take before encryption (R31): a save
         over it writes nothing, keeps the previous archive and raises LimitExceeded; the report
         (``engine.preservation``) says ``NotSaved.OVER_BUDGET`` and lists the largest objects.
-        Default: the archive limit of R22 (512 MiB), which also bounds a larger budget.
+        Default (None or 0): the archive limit of R22 (512 MiB), which also bounds a larger
+        budget. A budget that is not an int from 0 to 2**64-1 is an InvalidArgumentError.
     """
 
     def _init_fields(self, app_id: str) -> None:

@@ -7,7 +7,7 @@ from ctypes import POINTER, c_uint8
 from typing import TYPE_CHECKING, Any, Callable, List, Optional
 
 from . import _ffi
-from .values import c_text_or_none
+from .values import c_text_or_none, invalid_argument
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -152,6 +152,18 @@ class _KeyHolder(_ffi.Holder):
         return key
 
 
+def _budget(name: str, budget: Optional[int]) -> int:
+    """A size budget (R31) as amber_engine_options takes it, a uint64_t: None and 0 are no
+    budget, as in C. InvalidArgumentError for anything else that is not an int from 0 to 2**64-1:
+    ctypes would keep the low 64 bits of a larger int (2**64 + 100 would be a budget of 100
+    bytes)."""
+    if budget is None:
+        return 0
+    if not isinstance(budget, int) or isinstance(budget, bool) or not 0 <= budget <= 0xFFFFFFFFFFFFFFFF:
+        raise invalid_argument(f"{name} is {budget!r}; it is a number of bytes from 0 (no budget) to 2**64-1")
+    return budget
+
+
 class Options:
     """An amber_engine_options filled for Engine(), with what it points to kept alive until the
     engine is open. ``holders``: the contexts registered, to forget if opening fails."""
@@ -168,11 +180,8 @@ class Options:
         opts.memory_store = 1 if memory_store else 0
         opts.keep_restoration_report = 1 if keep_restoration_report else 0
         opts.keep_archive_after_restore = 1 if keep_archive_after_restore else 0
-        for name, budget in (("object_budget", object_budget), ("archive_budget", archive_budget)):
-            if budget is not None and budget <= 0:
-                raise ValueError(f"{name} must be a positive number of bytes, not {budget}")
-        opts.object_budget = object_budget or 0
-        opts.archive_budget = archive_budget or 0
+        opts.object_budget = _budget("object_budget", object_budget)
+        opts.archive_budget = _budget("archive_budget", archive_budget)
         self.holders: List[_ffi.Holder] = []
         self.keep: List[Any] = []
         if store is not None:

@@ -95,8 +95,25 @@ def test_r31_archive_over_budget_keeps_previous(open_engine):  # R31
     assert screens["Big"].decoded == {"title": "b" * 5000}
 
 
-def test_r31_budgets_must_be_positive(open_engine):  # R31
-    with pytest.raises(ValueError):
-        open_engine(Delegate(), object_budget=0)
-    with pytest.raises(ValueError):
-        open_engine(Delegate(), archive_budget=-1)
+@pytest.mark.parametrize("budget", ["object_budget", "archive_budget"])
+def test_r31_a_budget_of_zero_is_none(open_engine, budget):  # R31
+    """0 means no budget, as in C's options (today's default)."""
+    e = open_engine(Delegate(), **{budget: 0})
+    build(e)
+    report = e.preserve()
+    assert report.saved and not report.left_out
+
+
+@pytest.mark.parametrize("budget", ["object_budget", "archive_budget"])
+@pytest.mark.parametrize("value", [-1, 2**64, 2**64 + 100, 1.5, "100"])
+def test_r31_a_budget_outside_a_uint64_is_refused(open_engine, budget, value):  # R31
+    """A budget C's uint64_t cannot hold is refused, never cut to its low bits (2**64 + 100
+    would be a budget of 100 bytes)."""
+    with pytest.raises(amber.InvalidArgumentError, match=budget):
+        open_engine(Delegate(), **{budget: value})
+
+
+def test_r31_the_largest_budget_is_accepted(open_engine):  # R31
+    e = open_engine(Delegate(), object_budget=2**64 - 1, archive_budget=2**64 - 1)
+    build(e)
+    assert e.preserve().saved
