@@ -12,9 +12,9 @@ from . import _errors as E
 from . import _ffi
 from ._ffi import load
 from .app import Notification, ObserverHolder, UserInfoValue, make_user_info
-from .log import amber_level, logger as _logger
+from .log import amber_level
 from .objects import Coder, Controller, Decoder, Object, PlainObject, object_handle
-from .report import PreservationReport, Report, _CReport
+from .report import PreservationReport, Report, _CReport, report_restoration_errors
 from .storage import Options, Protection, Store
 from .values import AppState, LeftOut, Migration, NotSaved, Path, c_text, c_text_or_none, invalid_argument, misuse
 from .views import View
@@ -131,23 +131,6 @@ class _DelegateHolder(_ffi.Holder):
 
     def c_launch_step(self, name: str) -> None:
         getattr(self.delegate, name)(self.c_owner)
-
-
-def launched(report: Report, raised: List[BaseException], what: str, raise_errors: bool) -> Report:
-    """The report of a launch (``what``: "launch" or "relaunch") during which callbacks raised
-    ``raised``: they go on ``report.errors``, each named in a warning; the first is raised instead
-    (with the report as ``amber_report``) if ``raise_errors``, or if one is not an Exception
-    (KeyboardInterrupt)."""
-    report.errors = raised
-    interrupts = [error for error in raised if not isinstance(error, Exception)]
-    first = E.first(interrupts or (raised if raise_errors else []))
-    if first is not None:
-        first.amber_report = report  # type: ignore[attr-defined]
-        raise first
-    for error in raised:
-        _logger.warning("%s: a callback raised %s; the %s went on (the exception is in report.errors)",
-                        what, type(error).__name__, what)
-    return report
 
 
 class Engine:
@@ -603,7 +586,15 @@ class Engine:
         raised = [error for error, _ in E.take_all(since)]
         if failure is not None:  # refused before it began (a bad state, a call from a callback)
             raise E.first(raised) or failure
-        return launched(Report.from_c(out, self), raised, "launch", raise_errors)
+        return self._launched(out, raised, "launch", raise_errors)
+
+    def _launched(self, out: _ffi.ReportP, raised: List[BaseException], what: str, raise_errors: bool) -> Report:
+        """The Report of a launch (or relaunch, amber.testing) that gave ``out``, during which
+        callbacks raised ``raised``: they are its ``errors`` (see report_restoration_errors)."""
+        report = Report.from_c(out, self)
+        report.errors = raised
+        report_restoration_errors(raised, what, raise_errors, report)
+        return report
 
     def keep_unclaimed(self, milliseconds: int) -> None:
         """Keeps the records that find no object at the next launches in memory for
@@ -624,7 +615,8 @@ class Engine:
     def restoration_report(self) -> Report:
         """The report of the last restoration as it stands now (R16): with the records claimed
         since by ``Object.restore_pending()`` and the kept records dropped since (R35).
-        NotFoundError before the first launch."""
+        NotFoundError before the first launch. The exceptions of callbacks are not on it (its
+        ``errors`` is empty): they are on the launch's report and restore_pending()'s result."""
         out = _ffi.ReportP()
         load().amber_engine_restoration_report(byref(out), self._handle())
         return Report.from_c(out, self)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, 
 from . import _errors as E
 from . import _ffi
 from ._ffi import load
+from .report import report_restoration_errors
 from .values import (KINDS, VALUE_TYPES, IndexPath, Kind, Path, Value, c_key, c_text, c_text_or_none,
                      date_from_seconds, fill_value, misuse, not_found, py_text, read_value, seconds_from_date,
                      take_text)
@@ -613,15 +614,27 @@ class Object(_ffi.Holder):
         """The restoration parent of a plain object (UIStateRestoring)."""
         load().amber_object_set_restoration_parent(self._handle(), None if parent is None else parent._handle())
 
-    def restore_pending(self) -> None:
+    def restore_pending(self, *, raise_errors: bool = False) -> List[BaseException]:
         """Claims, for an object created after launch, the state kept for its restoration path
         (R35, see ``Engine.keep_unclaimed``): decodes it, then the kept records under it whose
         paths match objects under it. ``Engine.restoration_report()`` then records them. Raises
         NotFoundError (a KeyError) when no state is kept for its path, with the reason: none was
         kept, none has this path, or the kept records were dropped (at their deadline, or by
-        ``Engine.end_restoration``). An exception of a decode callback is raised after the call."""
-        with E.callbacks_raised():
+        ``Engine.end_restoration``). An exception of a decode callback is reported as
+        ``Engine.launch`` reports it: its record is DECODE_ERROR in ``Engine.restoration_report()``,
+        its type and text in the record's message, and a warning names it. Returns those
+        exceptions (with their tracebacks; [] if none); ``raise_errors`` raises the first instead."""
+        since = E.mark()
+        failure: Optional[E.AmberError] = None
+        try:
             load().amber_object_restore_pending(self._handle())
+        except E.AmberError as error:
+            failure = error
+        raised = [error for error, _ in E.take_all(since)]
+        if failure is not None:
+            raise E.first(raised) or failure
+        report_restoration_errors(raised, "restore_pending", raise_errors)
+        return raised
 
     def free(self) -> None:
         """Frees the object now (its children are not freed). Harmless twice."""

@@ -11,6 +11,7 @@ from ctypes import byref, c_char_p
 from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple,
                     Union, cast)
 
+from . import _errors as E
 from . import _ffi
 from ._ffi import load
 from .values import KINDS, FreshReason, Kind, LeftOut, NotSaved, Outcome, Path, as_path, py_text, take_text
@@ -327,6 +328,23 @@ def _records(handle: _ffi.ReportP, count: int, objects: Dict[Optional[int], "Obj
 _ENTRY_LAYOUT = struct.Struct("@PNPiiPQN")
 assert _ENTRY_LAYOUT.size == ctypes.sizeof(_ffi.PreservationEntry)
 _LEFT_OUT = {int(r): r for r in LeftOut}
+
+
+def report_restoration_errors(raised: List[BaseException], what: str, raise_errors: bool,
+                              report: Optional[Report] = None) -> None:
+    """Reports the exceptions that callbacks raised during a restoration (``what``: "launch",
+    "relaunch", "restore_pending"), where C reports their codes (a record's outcome, the
+    report's message): a warning names each. The first is raised instead, with ``report`` as
+    its ``amber_report``, if ``raise_errors`` or if one is not an Exception (KeyboardInterrupt)."""
+    interrupts = [error for error in raised if not isinstance(error, Exception)]
+    first = E.first(interrupts or (raised if raise_errors else []))
+    if first is not None:
+        if report is not None:
+            first.amber_report = report  # type: ignore[attr-defined]
+        raise first
+    for error in raised:
+        _logger.warning("%s: a callback raised %s (reported, not raised: see the report's errors)",
+                        what, type(error).__name__)
 
 
 class PreservationReport(_LazyReport):

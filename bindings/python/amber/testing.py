@@ -24,7 +24,7 @@ from typing import Any, Callable, NamedTuple, Optional
 from . import _errors as E
 from . import _ffi
 from ._ffi import load
-from .engine import Engine, launched
+from .engine import Engine
 from .report import Report
 
 
@@ -108,7 +108,7 @@ def relaunch(engine: Engine, set_up: Callable[[Engine], Any], tear_down: Optiona
         raise first
     assert new is not None and out
     try:
-        report = launched(Report.from_c(out, new), raised, "relaunch", raise_errors)
+        report = new._launched(out, raised, "relaunch", raise_errors)
     except BaseException as error:
         error.amber_engine = new  # type: ignore[attr-defined]
         raise

@@ -83,3 +83,28 @@ def test_r35_end_restoration(relaunch):  # R35
     with pytest.raises(KeyError):
         tab.restore_pending()
     assert "when the host ended restoration" in engine.restoration_report().message
+
+
+@pytest.mark.parametrize("raise_errors", [False, True])
+def test_r35_r12_a_late_decode_exception_is_the_records_outcome(relaunch, raise_errors):  # R35, R12
+    """As at launch: a decode callback's exception during a late claim is its record's outcome
+    (DECODE_ERROR, its type and text in the message) and restore_pending() returns as C's does,
+    giving the exception back; ``raise_errors`` raises it."""
+    engine, root, _ = relaunch_without_the_tab(relaunch, 10_000)
+    tab = root.add_child(tab_with_field(engine))
+
+    def fails(decoder):
+        raise LookupError("no title")
+    tab.decode_restorable_state = fails
+    if raise_errors:
+        with pytest.raises(LookupError):
+            tab.restore_pending(raise_errors=True)
+    else:
+        raised = tab.restore_pending()
+        assert [type(error) for error in raised] == [LookupError] and str(raised[0]) == "no title"
+    now = engine.restoration_report()
+    assert now.outcome("root/tab") == amber.Outcome.DECODE_ERROR
+    assert now.outcome("root/tab/field") == amber.Outcome.RESTORED
+    record = next(r for r in now.records if r.path_string == "root/tab")
+    assert record.message.endswith("returned 12 (AMBER_CALLBACK_FAILED): LookupError: no title"), record.message
+    assert now.errors == []  # C's report as it stands: the exception went to restore_pending's caller
