@@ -178,7 +178,8 @@ def classify_ctypes(t):
 
 
 # The functions returning an int that is no status: a value, a flag or an enum.
-NOT_STATUS = {"amber_version_number", "amber_error_last_code", "amber_error_set"}  # amber_error_set returns its argument
+# amber_error_set returns its argument, not a status of its own.
+NOT_STATUS = {"amber_version_number", "amber_error_last_code", "amber_error_set"}
 
 
 def test_header_and_binding_declare_the_same_functions():
