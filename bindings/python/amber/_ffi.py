@@ -14,14 +14,12 @@ the exception of a non-zero code (``_errors.error_for``) and returns 0 otherwise
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import itertools
 import os
 import threading
 import weakref
 from ctypes import (CFUNCTYPE, POINTER, Structure, c_char_p, c_double, c_int, c_int64, c_size_t, c_uint,
                     c_uint32, c_uint64, c_uint8, c_void_p)
-from pathlib import Path as _FilePath
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from . import _errors as E
@@ -32,7 +30,9 @@ ABI_MAJOR = 0
 ABI_MINOR = 2
 
 LIBRARY_NAME = "libamber.so"
-PACKAGE_DIR = _FilePath(__file__).resolve().parent
+# os.path rather than pathlib, and ctypes.util only in candidates(): `import amber` does not pay
+# for what only loading the library needs (pathlib, and subprocess through ctypes.util).
+PACKAGE_DIR = os.path.dirname(os.path.realpath(__file__))
 
 
 # ---- opaque handle types: one per kind of handle, so that they cannot be mixed up -------------
@@ -459,16 +459,18 @@ def candidates() -> List[Tuple[str, str]]:
        for a source checkout or an editable install;
     4. the system search path (``ctypes.util.find_library("amber")``, else ``libamber.so``).
     """
+    import ctypes.util  # here, not at the top: it imports subprocess
+
     env = os.environ.get("AMBER_LIBRARY")
     if env:
         return [("AMBER_LIBRARY", env)]
     found: List[Tuple[str, str]] = []
-    bundled = PACKAGE_DIR / LIBRARY_NAME
-    if bundled.is_file():
-        found.append(("package", str(bundled)))
-    tree = PACKAGE_DIR.parents[2] / ".build-lib" / "lib" / LIBRARY_NAME
-    if tree.is_file():
-        found.append(("source tree", str(tree)))
+    bundled = os.path.join(PACKAGE_DIR, LIBRARY_NAME)
+    if os.path.isfile(bundled):
+        found.append(("package", bundled))
+    tree = os.path.join(PACKAGE_DIR, "..", "..", "..", ".build-lib", "lib", LIBRARY_NAME)
+    if os.path.isfile(tree):
+        found.append(("source tree", os.path.normpath(tree)))
     found.append(("system", ctypes.util.find_library("amber") or LIBRARY_NAME))
     return found
 

@@ -4,25 +4,40 @@
 The engine builds a line only when a sink takes its level, so the level given to Amber is the
 logger's effective level (read when the library loads, for the process-wide function, and when
 an engine opens, for the engine's own), not DEBUG filtered by logging afterwards; set_log_level()
-and Engine.set_log_level() read it again."""
+and Engine.set_log_level() read it again.
+
+The logging module is imported when first needed (the library's load, a warning), not by
+``import amber``: with what it imports (traceback, string, textwrap) it would be a large share of
+the package's import time."""
 from __future__ import annotations
 
-import logging
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from . import _ffi
 
+if TYPE_CHECKING:
+    import logging
+
 #: The name of the logger Amber's lines go to.
 LOGGER_NAME = "amber"
-logger = logging.getLogger(LOGGER_NAME)
-_PY_LEVELS = (logging.DEBUG, logging.INFO, logging.WARNING)
+_logger: Optional[logging.Logger] = None
+
+
+def logger() -> logging.Logger:
+    """The ``amber`` logger."""
+    global _logger
+    if _logger is None:
+        import logging
+        _logger = logging.getLogger(LOGGER_NAME)
+    return _logger
 
 
 def amber_level(level: Optional[int]) -> int:
     """The amber_log_level that lets through the lines of Python level ``level`` (None: the
     ``amber`` logger's effective level)."""
+    import logging
     if level is None:
-        level = logger.getEffectiveLevel()
+        level = logger().getEffectiveLevel()
     if level <= logging.DEBUG:
         return 0
     return 1 if level <= logging.INFO else 2
@@ -30,9 +45,11 @@ def amber_level(level: Optional[int]) -> int:
 
 def _log(level: int, message: bytes) -> None:
     """The log trampoline's hook: one line of Amber's."""
-    py_level = _PY_LEVELS[level] if 0 <= level <= 2 else logging.WARNING
-    if logger.isEnabledFor(py_level):
-        logger.log(py_level, "%s", message.decode("utf-8", "replace"))
+    import logging
+    py_level = (logging.DEBUG, logging.INFO, logging.WARNING)[level] if 0 <= level <= 2 else logging.WARNING
+    amber = logger()
+    if amber.isEnabledFor(py_level):
+        amber.log(py_level, "%s", message.decode("utf-8", "replace"))
 
 
 def set_log_level(level: Optional[int] = None) -> None:

@@ -3,7 +3,6 @@ section of the header (amber/report.h)."""
 from __future__ import annotations
 
 import ctypes
-import logging
 import struct
 import threading
 import weakref
@@ -14,13 +13,13 @@ from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterator, List, NamedTup
 from . import _errors as E
 from . import _ffi
 from ._ffi import load
+from .log import logger
 from .values import KINDS, FreshReason, Kind, LeftOut, NotSaved, Outcome, Path, as_path, py_text, take_text
 
 if TYPE_CHECKING:
     from .engine import Engine
     from .objects import Object
 
-_logger = logging.getLogger("amber")
 
 
 class Record(NamedTuple):
@@ -343,7 +342,7 @@ def report_restoration_errors(raised: List[BaseException], what: str, raise_erro
             first.amber_report = report  # type: ignore[attr-defined]
         raise first
     for error in raised:
-        _logger.warning("%s: a callback raised %s (reported, not raised: see the report's errors)",
+        logger().warning("%s: a callback raised %s (reported, not raised: see the report's errors)",
                         what, type(error).__name__)
 
 
@@ -448,7 +447,7 @@ class PreservationReport(_LazyReport):
                         (identifier is None or (len(entry.path) > 0 and entry.path[-1] == identifier)):
                     del pending[i]
                     entries[n] = entry._replace(error=error)
-                    _logger.warning("preserve: left out /%s (%s): its encode callback raised %s; the rest is saved",
+                    logger().warning("preserve: left out /%s (%s): its encode callback raised %s; the rest is saved",
                                     entry.path_string, entry.class_name, type(error).__name__)
                     break
         self._items = tuple(entries)

@@ -389,6 +389,26 @@ def test_loader_search_order(tmp_path):
     assert out.startswith("ERROR") and "AMBER_LIBRARY" in out
 
 
+IMPORTED = """
+import sys; sys.path.insert(0, {pkg!r})
+before = set(sys.modules)
+import amber
+print(" ".join(sorted(set(sys.modules) - before)))
+"""
+
+
+def test_import_leaves_out_what_only_the_library_needs():
+    """``import amber`` does not import what only loading the library or logging needs: logging
+    (with traceback, string, textwrap), ctypes.util (with subprocess) and pathlib were a third
+    of the package's import time (issue 40)."""
+    pkg_dir = os.path.dirname(os.path.dirname(os.path.abspath(amber.__file__)))
+    out = subprocess.run([sys.executable, "-c", IMPORTED.format(pkg=pkg_dir)], capture_output=True, text=True,
+                         timeout=60, check=True)
+    imported = set(out.stdout.split())
+    assert "amber.engine" in imported
+    assert imported.isdisjoint({"logging", "ctypes.util", "subprocess", "pathlib"}), sorted(imported)
+
+
 def test_loader_checks_major_version(monkeypatch):
     monkeypatch.setattr(_ffi, "ABI_MAJOR", 99)
     with pytest.raises(amber.LibraryNotFound, match="needs major version 99"):
