@@ -567,10 +567,11 @@ class Engine:
         did_finish_launching; returns the report, as amber_engine_launch() does.
 
         An exception a callback raises does not stop the launch and is not raised: it is what
-        the callback's step came to, as a C callback's code is. A decode, migrate, restoration
-        class or blueprint factory callback's makes its record Outcome.DECODE_ERROR (R12, R30);
-        the delegate's object_for_path's or did_decode's is noted in the report's message; the
-        record's or report's message ends with the exception's type and text. Every one is on
+        the callback's step came to, as a C callback's code is. The exception of a decode,
+        migrate, restoration class or blueprint factory callback makes its record
+        Outcome.DECODE_ERROR (R12, R30); that of the delegate's object_for_path or did_decode is
+        noted in the report's message; the record's or report's message ends with the
+        exception's type and text. Every one is on
         ``report.errors`` (with its traceback), and a warning on the ``amber`` logger names its
         type. ``raise_errors=True`` (for tests) raises the first instead, once the launch is
         done, with the report as ``exception.amber_report``. KeyboardInterrupt and the other
