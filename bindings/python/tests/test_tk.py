@@ -305,3 +305,29 @@ def test_a_named_widget_keeps_state_of_the_programs_own_beside_its_standard_stat
         assert zoom["level"] == 7 and w["text"].index("insert") == "5.2"
     finally:
         root.destroy()
+
+
+def test_a_decode_callback_that_raises_gives_a_warning_and_the_rest_comes_back(tmp_path):  # R12
+    """The program's own decode callback raises at restoration: its widget's record is a decode
+    error, named in a warning line with the exception, and restore() goes on (launch() reports
+    it, as C does, rather than raising)."""
+    root, w = build()
+    restorer = attach(root, w, tmp_path, restore=False)
+    restorer.keep(w["text"], encode=lambda coder: coder.update({"zoom": 3}), decode=lambda decoder: None)
+    restorer.restore()
+    w["tabs"].select(1)
+    root.tk.call(root.protocol("WM_DELETE_WINDOW"))
+    root, w = build()
+    restorer = attach(root, w, tmp_path, restore=False)
+
+    def fails(decoder):
+        raise LookupError("no zoom level")
+    restorer.keep(w["text"], encode=lambda coder: None, decode=fails)
+    report = restorer.restore()
+    try:
+        assert w["tabs"].index("current") == 1
+        assert [type(error) for error in report.errors] == [LookupError]
+        assert any(".split.tabs.page.text (" in line and "not restored: decode error" in line
+                   and "LookupError: no zoom level" in line for line in restorer.warnings), restorer.warnings
+    finally:
+        root.destroy()
