@@ -117,8 +117,9 @@ typedef struct amber_engine_options {
      *  memory_store. Since version 2. */
     int keep_restoration_report;
     /** Non-zero: a restoration that succeeds keeps the archive until the next save, for desktop
-     *  programs (R32): a crash before that save restores it again. The launch guard's count is
-     *  kept with it, so two launches in a row that crash before a save still discard it (R14).
+     *  programs (R32): a crash before that save restores it again. A restoration that completes
+     *  clears the launch guard's count, so launches that complete never add up to
+     *  AMBER_FRESH_CRASH_LOOP, while two in a row that crash while restoring still discard it (R14).
      *  0 (default): UIKit's behaviour, the archive is discarded once restored. Since version 3. */
     int keep_archive_after_restore;
     /** The most bytes one object's record may take in the archive (R31): an object whose record

@@ -52,8 +52,10 @@ typedef enum amber_fresh_reason {
     /* the key is not available now (locked, a key file refused, a key callback that failed);
        the archive is kept */
     AMBER_FRESH_KEY_UNAVAILABLE = 5,
-    /* the store could not read the archive; it is kept (the file store: also a FIFO, a
-       directory, a socket or a device at the archive's path, never read and never deleted) */
+    /* the store could not read the archive, or could not read or write the launch guard
+       (R14: then a crash while restoring could not be counted); the archive is kept (the file
+       store: also a FIFO, a directory, a socket or a device at the archive's or the guard's
+       path, never read and never deleted) */
     AMBER_FRESH_STORE_ERROR = 6,
     AMBER_FRESH_AUTHENTICATION_FAILED = 7, /* tampered, or sealed with another key; discarded */
     AMBER_FRESH_DISCARDED_BY_HOST = 8,     /* amber_engine_discard() ran before this launch */

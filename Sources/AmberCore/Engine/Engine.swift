@@ -230,23 +230,20 @@ public final class Engine {
 
     /// Discards the restored archive (unless superseded) and removes the launch guard; if the
     /// archive cannot be removed, the guard marks it consumed (`LaunchGuard.consumed`).
+    /// - Throws: `.io` naming what failed when the archive could be neither removed nor marked,
+    ///   or the guard not removed.
     func finishRestoration() throws {
-        if !restoredArchiveSuperseded, configuration.keepsArchiveAfterRestore {
-            // Kept until the next save (SPEC R32); the guard's extended mark becomes a count of
-            // one launch, which the next save clears.
-            try store.writeGuard(1)
-            guardMarksRestoredArchive = true
-            return
-        }
-        if !restoredArchiveSuperseded {
-            do { try store.remove() } catch {
-                var notes: [String] = []
-                markConsumed(&notes)
-                throw error
-            }
+        // What could not be done: the helpers note only failures.
+        var failures: [String] = []
+        if restoredArchiveSuperseded || configuration.keepsArchiveAfterRestore {
+            // Replaced, or kept until the next save (SPEC R32): the restoration completed, so the
+            // guard's extended mark goes and no launch count is left (SPEC R14).
+            clearLaunchGuard(&failures)
+        } else {
+            discardConsumedArchive(&failures)
         }
         restoredArchiveSuperseded = false
-        try store.removeGuard()
+        if !failures.isEmpty { throw AmberError(.io, failures.joined(separator: "; ")) }
     }
 }
 
