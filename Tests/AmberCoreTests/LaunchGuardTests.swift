@@ -1,7 +1,7 @@
-// Issue 39, items 2, 4 and 5: a restoration that completed is not a crash, even when the
+// Issue 39, items 2, 4, 5 and 9: a restoration that completed is not a crash, even when the
 // archive is kept after it (R14, R32); an archive that can be neither removed nor marked
 // consumed is never restored a second time (R14); a launch guard that is not a regular file
-// is refused, never counted as none (R14, R19).
+// is refused, never counted as none (R14, R19); an archive belongs to its application (R9).
 
 import AmberArchive
 @testable import AmberCore
@@ -176,5 +176,40 @@ private func operationsOfALaunch(_ directory: String) throws -> [String] {
             var info = stat()
             #expect(lstat(store.guardPath, &info) == 0 && info.st_mode & S_IFMT != S_IFREG, "R14 the \(kind) is left as it is")
         }
+    }
+
+    // R9 (issue 39, item 9): an archive saved by another application (its archive copied into
+    // this one's store) is refused with one reason naming both ids, and discarded; the same
+    // application restores it.
+    @Test func testR9AnotherApplicationsArchiveIsRefused() throws {
+        let theirs = MemoryStore()
+        try engine(theirs, appID: "org.example.other", value: "their text").0.preserve()
+        let copied = MemoryStore(bytes: theirs.bytes)
+        let (report, value) = try launch(copied, appID: "org.example.mine")
+        #expect(value == nil, "R9 another application's value is never decoded: \(report)")
+        guard case .otherApplication(let why)? = report.freshLaunchReason else {
+            Issue.record("R9 expected another application's archive, got \(report)")
+            return
+        }
+        #expect(why.contains("'org.example.other'") && why.contains("'org.example.mine'"), "R9 \(why)")
+        #expect(copied.bytes == nil, "R9 it is discarded")
+        #expect(try launch(theirs, appID: "org.example.other").value == "their text", "R9 its own application restores it")
+    }
+
+    // R9 (issue 39, item 9): an archive of 0.2, which recorded no application id, still restores.
+    // The id's key is renamed in place in a plain archive, which is then an archive without it.
+    @Test func testR9AnArchiveWithoutAnApplicationIDStillRestores() throws {
+        let store = MemoryStore()
+        try engine(store, appID: "org.example.old").0.preserve()
+        var bytes = try #require(store.bytes)
+        let key = Array(ArchiveLayout.applicationID.utf8)
+        let at = try #require((0 ... bytes.count - key.count).first { Array(bytes[$0 ..< $0 + key.count]) == key })
+        bytes[at + key.count - 1] = UInt8(ascii: "X")
+        let old = MemoryStore(bytes: bytes)
+        let session = try RestoreSession(bytes: bytes, limits: .default, registry: ArchiveClassRegistry())
+        #expect(session.app.applicationID == nil, "R9 the archive has no application id")
+        session.endDecoding()
+        let (report, value) = try launch(old, appID: "org.example.new")
+        #expect(value == "saved" && report.freshLaunchReason == nil, "R9 \(report)")
     }
 }

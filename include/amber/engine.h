@@ -148,7 +148,10 @@ typedef struct amber_engine_options {
  *
  * @param out receives the engine.
  * @param app_id the application's identifier, e.g. "org.example.homepwner": a file name
- *        (no '/', not "." or "..", at most 255 bytes).
+ *        (no '/', not "." or "..", at most 255 bytes). Every archive the engine saves records
+ *        it, and the engine restores only archives of its own application id (R9): another
+ *        one's is AMBER_FRESH_OTHER_APPLICATION, and discarded. Archives of 0.2, which record
+ *        none, restore in any application.
  * @param options NULL for the defaults.
  * @return AMBER_OK; AMBER_INVALID_ARGUMENT (also for options or a store of an unknown version,
  *   a store with a NULL function, an unknown protection); AMBER_NOT_FOUND if no default state

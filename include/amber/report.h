@@ -62,7 +62,10 @@ typedef enum amber_fresh_reason {
     AMBER_FRESH_IN_PROGRESS = 9,    /* a restoration is under way or waits for extensions */
     /* the previous launch's restoration was extended (R15) and the process ended before it
        completed: the archive was discarded, as UIKit does */
-    AMBER_FRESH_EXTENSION_UNFINISHED = 10
+    AMBER_FRESH_EXTENSION_UNFINISHED = 10,
+    /* the archive was saved by another application (the app_id of its engine options is not
+       this engine's, R9): it is not restored, and it is discarded; the message names both */
+    AMBER_FRESH_OTHER_APPLICATION = 11
 } amber_fresh_reason;
 
 /** One record of a report. Pointers are borrowed from the report. */

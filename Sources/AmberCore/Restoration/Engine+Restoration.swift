@@ -12,8 +12,9 @@ extension Engine {
     ///    that cannot be read or written keeps the archive and restores nothing
     ///    (`launchGuardUnusable`).
     /// 3. Opens the envelope (a key that is not available keeps the archive: `keyUnavailable`),
-    ///    reads and checks the whole archive (`corruptArchive`), then asks should-restore with
-    ///    the application coder (`shouldRestoreDeclined`).
+    ///    reads and checks the whole archive (`corruptArchive`), refuses another application's
+    ///    archive (`otherApplication`, SPEC R9), then asks should-restore with the application
+    ///    coder (`shouldRestoreDeclined`).
     /// 4. Finds each archived object, parents first, through the lookup chain (SPEC R10):
     ///    its restoration class's make (none: this object and everything under it are not
     ///    restored, `declinedByClass`/`leftOut`); without a restoration class, the delegate's
@@ -166,6 +167,13 @@ extension Engine {
         }
         session.hierarchy = hierarchy
         defer { session.endDecoding() }
+        // Another application's archive (copied, key file and all) is never restored: its
+        // objects could take this program's paths and its values this program's fields (SPEC R9).
+        if let owner = session.app.applicationID, owner != configuration.appID {
+            discard()
+            return fresh(.otherApplication(
+                "the archive was saved by application '\(owner)', not by '\(configuration.appID)'; it was discarded"))
+        }
         do { snapshots.restoring = try ArchivedSnapshot(reading: session.unarchiver) } catch {
             discard()
             return fresh(.corruptArchive(error.message))

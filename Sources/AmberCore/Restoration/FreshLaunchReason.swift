@@ -23,6 +23,9 @@ public enum FreshLaunchReason: Equatable, Sendable, CustomStringConvertible {
     /// archive's consumption recorded, so it is not restored; it is kept for a later launch
     /// (SPEC R14). The message names the guard and the failure.
     case launchGuardUnusable(String)
+    /// The archive was saved by another application (its id is not this engine's): it is not
+    /// restored, and it is discarded (SPEC R9). The message names both ids.
+    case otherApplication(String)
     /// The host discarded the archive (`Engine.discardArchive()`) before this restoration.
     case discardedByHost
     /// A restoration is already under way (re-entered from a callback, or waiting for
@@ -43,6 +46,7 @@ public enum FreshLaunchReason: Equatable, Sendable, CustomStringConvertible {
         case .authenticationFailed(let m): return "archive did not authenticate: \(m)"
         case .unreadableArchive(let m): return "archive unreadable: \(m)"
         case .launchGuardUnusable(let m): return "launch guard unusable: \(m)"
+        case .otherApplication(let m): return "another application's archive: \(m)"
         case .discardedByHost: return "the host discarded the archive"
         case .restorationInProgress: return "a restoration is already in progress"
         case .extendedRestorationUnfinished:

@@ -284,6 +284,7 @@ public struct KeptRestorationReport: Equatable, Sendable, CustomStringConvertibl
         case .authenticationFailed(let m): return ("authentication-failed", m)
         case .unreadableArchive(let m): return ("unreadable-archive", m)
         case .launchGuardUnusable(let m): return ("launch-guard-unusable", m)
+        case .otherApplication(let m): return ("other-application", m)
         case .discardedByHost: return ("discarded-by-host", nil)
         case .restorationInProgress: return ("restoration-in-progress", nil)
         case .extendedRestorationUnfinished: return ("extended-restoration-unfinished", nil)
@@ -301,6 +302,7 @@ public struct KeptRestorationReport: Equatable, Sendable, CustomStringConvertibl
         case "authentication-failed": return .authenticationFailed(message)
         case "unreadable-archive": return .unreadableArchive(message)
         case "launch-guard-unusable": return .launchGuardUnusable(message)
+        case "other-application": return .otherApplication(message)
         case "discarded-by-host": return .discardedByHost
         case "restoration-in-progress": return .restorationInProgress
         case "extended-restoration-unfinished": return .extendedRestorationUnfinished
