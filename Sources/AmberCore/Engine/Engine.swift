@@ -58,8 +58,9 @@ public final class Engine {
     /// the next preservation sizes its archiver from it (`Engine.encodeArchive`).
     var lastPreservedSize: (records: Int, hint: KeyedArchiver.SizeHint?) = (0, nil)
     /// Whether the launch guard on disk is this launch's mark on the restored archive: marked
-    /// `LaunchGuard.consumed` (it could not be removed), or a count of one launch (it was kept,
-    /// `EngineOptions.keepsArchiveAfterRestore`). The next save replaces the archive and clears it.
+    /// `LaunchGuard.consumed` (it could not be removed), or a count left over because the guard
+    /// could not be removed once restoration completed (SPEC R14). The next save replaces the
+    /// archive and clears it, so that the mark or count does not apply to the new archive.
     var guardMarksRestoredArchive = false
     /// The report of the last preservation (SPEC R28), nil before the first.
     public internal(set) var lastPreservation: PreservationReport?

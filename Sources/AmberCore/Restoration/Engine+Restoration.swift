@@ -521,17 +521,17 @@ extension Engine {
     /// Ends an archive that was consumed (restored, or refused) so that no later launch restores
     /// it (SPEC R14): it is removed, or failing that the launch guard marks it consumed, and the
     /// next launch discards it. If both fail, both are tried once more: two I/O faults cannot
-    /// then leave the archive in place and unmarked. A fault that outlasts the four attempts is
-    /// one that also fails the next launch's write of the guard, which then does not restore.
-    /// Returns whether the archive is removed or marked.
-    @discardableResult
-    func discardConsumedArchive(_ notes: inout [String]) -> Bool {
+    /// then leave the archive in place and unmarked. A fault that outlasts the four attempts and
+    /// still holds at the next launch fails that launch's write of the guard, and it does not
+    /// restore; one that is gone by then makes this launch look like one that died while
+    /// restoring, which the guard counts. Every failure is in `notes`.
+    func discardConsumedArchive(_ notes: inout [String]) {
         var failures: [String] = []
         for _ in 1 ... 2 {
             do {
                 try store.remove()
                 clearLaunchGuard(&notes)
-                return true
+                return
             } catch {
                 failures.append("removing it: \(AmberError.wrapping(error).message)")
             }
@@ -540,13 +540,12 @@ extension Engine {
                 guardMarksRestoredArchive = true
                 notes.append("the archive could not be discarded (\(failures.joined(separator: "; "))); "
                     + "the launch guard marks it consumed, and the next launch discards it")
-                return true
+                return
             } catch {
                 failures.append("marking it consumed: \(AmberError.wrapping(error).message)")
             }
         }
         notes.append("the archive could not be discarded, nor marked consumed (\(failures.joined(separator: "; "))); "
             + "a launch that cannot write the launch guard does not restore it")
-        return false
     }
 }
