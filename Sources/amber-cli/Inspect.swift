@@ -409,6 +409,8 @@ struct Inspection {
         line(2, "interface idiom: \(quoted(archive.interfaceIdiom))")
         line(2, "timestamp: \(archive.timestamp.map(Inspection.dateText) ?? "(none)")")
         line(2, "system version: \(quoted(archive.systemVersion))")
+        // Archives of 0.2 record none.
+        if let id = archive.applicationID { line(2, "application id: \(quoted(id))") }
         for (key, value) in appKeys { line(2, "\(oneLine(key)) = \(Inspection.text(value))") }
         let snapshot = archive.snapshot
         if snapshot.isIgnored {
@@ -541,6 +543,7 @@ struct Inspection {
                 ("interfaceIdiom", string(archive.interfaceIdiom)),
                 ("timestamp", archive.timestamp.map(JSON.date) ?? .null),
                 ("systemVersion", string(archive.systemVersion)),
+                ("appID", string(archive.applicationID)),
                 ("keys", members(appKeys)),
             ])),
             ("snapshot", .object([

@@ -128,7 +128,7 @@ import Testing
         let reasons: [FreshLaunchReason] = [
             .noArchive, .shouldRestoreDeclined, .corruptArchive("bad\tbyte %41"), .crashLoop, .keyUnavailable("locked"),
             .authenticationFailed("tag"), .unreadableArchive("EIO\n"), .discardedByHost, .restorationInProgress,
-            .extendedRestorationUnfinished,
+            .extendedRestorationUnfinished, .launchGuardUnusable("FIFO"), .otherApplication("org.a, not org.b"),
         ]
         for reason in reasons {
             let kept = KeptRestorationReport(RestorationReport(freshLaunchReason: reason, notes: ["n"]), appID: "a", written: 7)

@@ -59,7 +59,7 @@ import Testing
     // R8
     @Test func systemVersionDefaultsToTheKernelRelease() throws {
         let store = MemoryStore()
-        let engine = Engine(configuration: EngineConfiguration(appID: "x", store: store, envelope: PlainEnvelope()))
+        let engine = Engine(configuration: EngineConfiguration(appID: "org.amber.tests", store: store, envelope: PlainEnvelope()))
         engine.delegate.shouldSave = { _ in true }
         try engine.preserve()
         let next = makeEngine(store)

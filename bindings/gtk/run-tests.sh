@@ -17,7 +17,8 @@
 #   4. the notes reordered, and the selected note deleted, between runs (model association); the
 #      run before the reordering ends with SIGINT, so that the selection found proves its save
 #   5. no crash and no hang with no display, a widget renamed in another version of the .ui
-#      file, or an archive from another application: a fresh start and a report line
+#      file, or an archive from another application (one with other widgets, and one with the
+#      same widgets and typed text, its key file copied too): a fresh start and a report line
 #
 # Before them, tests/test_widgets.c checks the widget types the demo does not use (a stack, an
 # expander, a spin button, toggles, a drop-down, a grid view's multiple selection, the host's
@@ -250,6 +251,22 @@ check "renamed widget: a report line names the saved widget not found" \
     grep -q 'amber-gtk: main/split/tabs/details-page/title not restored' "$err"
 check "renamed widget: the window comes up, its other state restored (the typed text)" \
     grep -q 'buy milk and' <<<"$(last_state)"
+kill -TERM "$(app_child)"; wait_exit
+
+# An archive from another application with the same widgets (the demo under another app id),
+# text typed in it, copied with its key into our state directory: the engine refuses it (R9),
+# one report line naming both ids, and none of its state comes back.
+launch --app-id org.amber.othernotes
+xdotool mousemove 460 300 click 1; sleep 0.2                    # the editor
+xdotool key ctrl+End; xdotool type --delay 40 "typed elsewhere"; sleep 0.2
+check "other app id: the typed text is in its editor" grep -q 'typed elsewhere' <<<"$(state_now)"
+kill -TERM "$(app_child)"; wait_exit
+cp "$XDG_STATE_HOME/org.amber.othernotes/state.archive" "$XDG_STATE_HOME/org.amber.othernotes/archive.key" \
+    "$XDG_STATE_HOME/org.amber.notes/"
+launch
+check "same widgets, another app's archive: one line naming both ids, and nothing of it restored" \
+    test -n "$(grep "amber-gtk: fresh launch: .*'org.amber.othernotes', not by 'org.amber.notes'" "$err")" \
+    -a -z "$(grep 'typed elsewhere' <<<"$(last_state)")"
 kill -TERM "$(app_child)"; wait_exit
 
 # An archive from another application: the C quick start's, with its key, in our state directory.

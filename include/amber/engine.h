@@ -117,8 +117,9 @@ typedef struct amber_engine_options {
      *  memory_store. Since version 2. */
     int keep_restoration_report;
     /** Non-zero: a restoration that succeeds keeps the archive until the next save, for desktop
-     *  programs (R32): a crash before that save restores it again. The launch guard's count is
-     *  kept with it, so two launches in a row that crash before a save still discard it (R14).
+     *  programs (R32): a crash before that save restores it again. A restoration that completes
+     *  clears the launch guard's count, so launches that complete never add up to
+     *  AMBER_FRESH_CRASH_LOOP, while two in a row that crash while restoring still discard it (R14).
      *  0 (default): UIKit's behaviour, the archive is discarded once restored. Since version 3. */
     int keep_archive_after_restore;
     /** The most bytes one object's record may take in the archive (R31): an object whose record
@@ -147,7 +148,10 @@ typedef struct amber_engine_options {
  *
  * @param out receives the engine.
  * @param app_id the application's identifier, e.g. "org.example.homepwner": a file name
- *        (no '/', not "." or "..", at most 255 bytes).
+ *        (no '/', not "." or "..", at most 255 bytes). Every archive the engine saves records
+ *        it, and the engine restores only archives of its own application id (R9): another
+ *        one's is AMBER_FRESH_OTHER_APPLICATION, and discarded. Archives of 0.2, which record
+ *        none, restore in any application.
  * @param options NULL for the defaults.
  * @return AMBER_OK; AMBER_INVALID_ARGUMENT (also for options or a store of an unknown version,
  *   a store with a NULL function, an unknown protection); AMBER_NOT_FOUND if no default state

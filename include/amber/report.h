@@ -52,15 +52,20 @@ typedef enum amber_fresh_reason {
     /* the key is not available now (locked, a key file refused, a key callback that failed);
        the archive is kept */
     AMBER_FRESH_KEY_UNAVAILABLE = 5,
-    /* the store could not read the archive; it is kept (the file store: also a FIFO, a
-       directory, a socket or a device at the archive's path, never read and never deleted) */
+    /* the store could not read the archive, or could not read or write the launch guard
+       (R14: then a crash while restoring could not be counted); the archive is kept (the file
+       store: also a FIFO, a directory, a socket or a device at the archive's or the guard's
+       path, never read and never deleted) */
     AMBER_FRESH_STORE_ERROR = 6,
     AMBER_FRESH_AUTHENTICATION_FAILED = 7, /* tampered, or sealed with another key; discarded */
     AMBER_FRESH_DISCARDED_BY_HOST = 8,     /* amber_engine_discard() ran before this launch */
     AMBER_FRESH_IN_PROGRESS = 9,    /* a restoration is under way or waits for extensions */
     /* the previous launch's restoration was extended (R15) and the process ended before it
        completed: the archive was discarded, as UIKit does */
-    AMBER_FRESH_EXTENSION_UNFINISHED = 10
+    AMBER_FRESH_EXTENSION_UNFINISHED = 10,
+    /* the archive was saved by another application (the app_id of its engine options is not
+       this engine's, R9): it is not restored, and it is discarded; the message names both */
+    AMBER_FRESH_OTHER_APPLICATION = 11
 } amber_fresh_reason;
 
 /** One record of a report. Pointers are borrowed from the report. */

@@ -86,7 +86,8 @@ final class ReportBox {
         case .corruptArchive: c = AMBER_FRESH_CORRUPT
         case .crashLoop: c = AMBER_FRESH_CRASH_LOOP
         case .keyUnavailable: c = AMBER_FRESH_KEY_UNAVAILABLE
-        case .unreadableArchive: c = AMBER_FRESH_STORE_ERROR
+        case .unreadableArchive, .launchGuardUnusable: c = AMBER_FRESH_STORE_ERROR
+        case .otherApplication: c = AMBER_FRESH_OTHER_APPLICATION
         case .authenticationFailed: c = AMBER_FRESH_AUTHENTICATION_FAILED
         case .discardedByHost: c = AMBER_FRESH_DISCARDED_BY_HOST
         case .restorationInProgress: c = AMBER_FRESH_IN_PROGRESS

@@ -14,6 +14,9 @@ public final class AppDecoder: KeyedStateDecoder {
     public let timestamp: Double?
     /// The operating system's release when the archive was saved (`uname -r`).
     public let systemVersion: String?
+    /// The id of the application that saved the archive (`EngineConfiguration.appID`); nil in
+    /// an archive of 0.2 or earlier, which did not record it.
+    public let applicationID: String?
 
     init(unarchiver: KeyedUnarchiver, uid: Int) {
         let core = DecoderCore(unarchiver: unarchiver, uid: uid, owner: .application)
@@ -21,6 +24,7 @@ public final class AppDecoder: KeyedStateDecoder {
         interfaceIdiom = try? core.read { try $0.decodeString(forKey: ArchiveLayout.interfaceIdiom) }
         timestamp = try? core.read { try $0.decodeDate(forKey: ArchiveLayout.timestamp) }
         systemVersion = try? core.read { try $0.decodeString(forKey: ArchiveLayout.systemVersion) }
+        applicationID = try? core.read { try $0.decodeString(forKey: ArchiveLayout.applicationID) }
         core.isActive = false
         super.init(core: core)
     }

@@ -58,8 +58,9 @@ public final class Engine {
     /// the next preservation sizes its archiver from it (`Engine.encodeArchive`).
     var lastPreservedSize: (records: Int, hint: KeyedArchiver.SizeHint?) = (0, nil)
     /// Whether the launch guard on disk is this launch's mark on the restored archive: marked
-    /// `LaunchGuard.consumed` (it could not be removed), or a count of one launch (it was kept,
-    /// `EngineOptions.keepsArchiveAfterRestore`). The next save replaces the archive and clears it.
+    /// `LaunchGuard.consumed` (it could not be removed), or a count left over because the guard
+    /// could not be removed once restoration completed (SPEC R14). The next save replaces the
+    /// archive and clears it, so that the mark or count does not apply to the new archive.
     var guardMarksRestoredArchive = false
     /// The report of the last preservation (SPEC R28), nil before the first.
     public internal(set) var lastPreservation: PreservationReport?
@@ -230,23 +231,20 @@ public final class Engine {
 
     /// Discards the restored archive (unless superseded) and removes the launch guard; if the
     /// archive cannot be removed, the guard marks it consumed (`LaunchGuard.consumed`).
+    /// - Throws: `.io` naming what failed when the archive could be neither removed nor marked,
+    ///   or the guard not removed.
     func finishRestoration() throws {
-        if !restoredArchiveSuperseded, configuration.keepsArchiveAfterRestore {
-            // Kept until the next save (SPEC R32); the guard's extended mark becomes a count of
-            // one launch, which the next save clears.
-            try store.writeGuard(1)
-            guardMarksRestoredArchive = true
-            return
-        }
-        if !restoredArchiveSuperseded {
-            do { try store.remove() } catch {
-                var notes: [String] = []
-                markConsumed(&notes)
-                throw error
-            }
+        // What could not be done: the helpers note only failures.
+        var failures: [String] = []
+        if restoredArchiveSuperseded || configuration.keepsArchiveAfterRestore {
+            // Replaced, or kept until the next save (SPEC R32): the restoration completed, so the
+            // guard's extended mark goes and no launch count is left (SPEC R14).
+            clearLaunchGuard(&failures)
+        } else {
+            discardConsumedArchive(&failures)
         }
         restoredArchiveSuperseded = false
-        try store.removeGuard()
+        if !failures.isEmpty { throw AmberError(.io, failures.joined(separator: "; ")) }
     }
 }
 

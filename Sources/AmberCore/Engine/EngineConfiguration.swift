@@ -29,8 +29,9 @@ public struct EngineConfiguration {
     public var reportDirectory: String?
     /// Whether a restoration that succeeded keeps the archive until the next save rather than
     /// discard it (SPEC R32), for desktop programs: a crash before that save restores it again.
-    /// Its launch guard count is kept too, so two launches in a row that crash still discard it
-    /// (SPEC R14). Default false: UIKit's behaviour, the archive discarded once restored.
+    /// The restoration completed, so the launch guard's count is cleared: launches that
+    /// complete never add up to a crash loop, and two in a row that crash while restoring still
+    /// discard it (SPEC R14). Default false: UIKit's behaviour, the archive discarded once restored.
     public var keepsArchiveAfterRestore = false
     /// The most bytes one object's record may take (SPEC R31); nil: no budget per object.
     /// `EngineOptions.objectBudget` says what it does.

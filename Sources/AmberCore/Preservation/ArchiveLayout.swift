@@ -5,6 +5,7 @@
 /// $top = {
 ///   amber.format: 3,              (1 and 2: written by earlier releases, still read)
 ///   app: AmberAppState { bundleVersion, interfaceIdiom, timestamp (NSDate), systemVersion,
+///                        amber.appID (the saving application's id; absent before 0.3),
 ///                        the same four under UIKit's names (UIApplicationStateRestoration…Key),
 ///                        …the keys should-save and will-encode wrote },
 ///   objects: NSArray of AmberObjectRecord {
@@ -72,6 +73,11 @@ enum ArchiveLayout {
     static let interfaceIdiom = "interfaceIdiom"
     static let timestamp = "timestamp"
     static let systemVersion = "systemVersion"
+    /// The id of the application that saved the archive (`EngineConfiguration.appID`): an
+    /// engine restores only its own application's archives (SPEC R9). In the engine's reserved
+    /// `amber.` namespace, so no host key can forge or shadow it; absent from archives of 0.2
+    /// and earlier, which any application reads as before.
+    static let applicationID = "amber.appID"
     /// The same metadata under the names of UIKit's constants, recorded beside Amber's so that
     /// code ported from UIKit reads it as it did there (SPEC R8).
     static let uikitBundleVersion = "UIApplicationStateRestorationBundleVersionKey"

@@ -143,6 +143,7 @@ extension Engine {
                 a.encode(date: now, forKey: timestamp)
                 a.encode(system, forKey: systemVersion)
             }
+            a.encode(configuration.appID, forKey: L.applicationID)
         }
         if let notSaved { return ([], PreservationReport(notSaved: notSaved)) }
         walk()

@@ -48,7 +48,7 @@ public final class RestorationArchive {
     public static let metadataKeys = [
         ArchiveLayout.bundleVersion, ArchiveLayout.interfaceIdiom, ArchiveLayout.timestamp, ArchiveLayout.systemVersion,
         ArchiveLayout.uikitBundleVersion, ArchiveLayout.uikitInterfaceIdiom, ArchiveLayout.uikitTimestamp,
-        ArchiveLayout.uikitSystemVersion,
+        ArchiveLayout.uikitSystemVersion, ArchiveLayout.applicationID,
     ]
 
     /// The archive, to read the states and the application state with.
@@ -68,6 +68,8 @@ public final class RestorationArchive {
     /// When it was saved, in seconds since 2001-01-01T00:00:00Z.
     public let timestamp: Double?
     public let systemVersion: String?
+    /// The id of the application that saved it; nil in an archive of 0.2 or earlier.
+    public let applicationID: String?
     /// The snapshot the archive carries (SPEC R21); the bytes are nil when it is ignored.
     public let snapshot: ArchivedSnapshot
 
@@ -105,6 +107,7 @@ public final class RestorationArchive {
         interfaceIdiom = session.app.interfaceIdiom
         timestamp = session.app.timestamp
         systemVersion = session.app.systemVersion
+        applicationID = session.app.applicationID
         snapshot = try ArchivedSnapshot(reading: session.unarchiver)
     }
 }

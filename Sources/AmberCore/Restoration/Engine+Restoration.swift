@@ -8,10 +8,13 @@ extension Engine {
     /// 1. Reads the archive through the store; none: fresh launch (`noArchive`).
     /// 2. The launch guard (SPEC R14): if restoration started and never completed on the two
     ///    previous launches in a row, the archive is discarded without a third try (`crashLoop`).
-    ///    Otherwise the guard's count goes up by one until this restoration completes.
+    ///    Otherwise the guard's count goes up by one until this restoration completes; a guard
+    ///    that cannot be read or written keeps the archive and restores nothing
+    ///    (`launchGuardUnusable`).
     /// 3. Opens the envelope (a key that is not available keeps the archive: `keyUnavailable`),
-    ///    reads and checks the whole archive (`corruptArchive`), then asks should-restore with
-    ///    the application coder (`shouldRestoreDeclined`).
+    ///    reads and checks the whole archive (`corruptArchive`), refuses another application's
+    ///    archive (`otherApplication`, SPEC R9), then asks should-restore with the application
+    ///    coder (`shouldRestoreDeclined`).
     /// 4. Finds each archived object, parents first, through the lookup chain (SPEC R10):
     ///    its restoration class's make (none: this object and everything under it are not
     ///    restored, `declinedByClass`/`leftOut`); without a restoration class, the delegate's
@@ -29,8 +32,9 @@ extension Engine {
     ///    view's followed by its standard state (SPEC R17, R18, `applyViewState`); then
     ///    finished-restoring on every restored object, then did-decode (SPEC R13).
     /// 7. Discards the archive and the launch guard, whether restoration succeeded or failed
-    ///    (SPEC R14), unless the host extended restoration (SPEC R15): then both stay until the
-    ///    last extension completes.
+    ///    (SPEC R14; `discardConsumedArchive`), unless the host extended restoration (SPEC R15):
+    ///    then both stay until the last extension completes. A kept archive
+    ///    (`keepsArchiveAfterRestore`) stays, and the guard goes.
     ///
     /// Never throws and never traps: everything that went wrong is in the report (SPEC R16).
     /// With `EngineConfiguration.reportDirectory` set, the report is also kept on disk
@@ -85,18 +89,8 @@ extension Engine {
         let stale = store.removeStaleFiles() + (configuration.keyFile?.removeStaleFiles() ?? 0)
         if stale > 0 { notes.append("removed \(stale) temporary file(s) left by a save that did not finish") }
 
-        func discard() {
-            do {
-                try store.remove()
-                clearGuard()
-            } catch {
-                notes.append("the archive could not be discarded: \(AmberError.wrapping(error).message)")
-                markConsumed(&notes)
-            }
-        }
-        func clearGuard() {
-            do { try store.removeGuard() } catch { notes.append("the launch guard could not be removed: \(AmberError.wrapping(error).message)") }
-        }
+        func discard() { discardConsumedArchive(&notes) }
+        func clearGuard() { clearLaunchGuard(&notes) }
         func fresh(_ reason: FreshLaunchReason) -> RestorationReport {
             RestorationReport(freshLaunchReason: reason, notes: notes)
         }
@@ -117,10 +111,12 @@ extension Engine {
             return fresh(.unreadableArchive(AmberError.wrapping(error).message))
         }
 
-        // 2. The launch guard.
+        // 2. The launch guard. Without it a crash while restoring could not be counted, nor the
+        // archive's consumption recorded: the archive is not restored, and is kept (SPEC R14).
         var started = 0
         do { started = try store.readGuard() } catch {
-            notes.append("the launch guard could not be read (\(AmberError.wrapping(error).message)); counted as none")
+            return fresh(.launchGuardUnusable(
+                "the launch guard could not be read (\(AmberError.wrapping(error).message)); the archive is kept, not restored"))
         }
         if started == LaunchGuard.extended {
             discard()
@@ -138,7 +134,9 @@ extension Engine {
             return fresh(.crashLoop)
         }
         do { try store.writeGuard(started + 1) } catch {
-            notes.append("the launch guard could not be written: \(AmberError.wrapping(error).message)")
+            return fresh(.launchGuardUnusable(
+                "the launch guard could not be written (\(AmberError.wrapping(error).message)), so this launch could not "
+                    + "record that it restores the archive; the archive is kept, not restored"))
         }
 
         // 3. Open, read, ask.
@@ -169,6 +167,13 @@ extension Engine {
         }
         session.hierarchy = hierarchy
         defer { session.endDecoding() }
+        // Another application's archive (copied, key file and all) is never restored: its
+        // objects could take this program's paths and its values this program's fields (SPEC R9).
+        if let owner = session.app.applicationID, owner != configuration.appID {
+            discard()
+            return fresh(.otherApplication(
+                "the archive was saved by application '\(owner)', not by '\(configuration.appID)'; it was discarded"))
+        }
         do { snapshots.restoring = try ArchivedSnapshot(reading: session.unarchiver) } catch {
             discard()
             return fresh(.corruptArchive(error.message))
@@ -494,23 +499,53 @@ extension Engine {
         for note in report.notes { log(.debug) { "restore: note: \(note)" } }
     }
 
-    /// Keeps the archive restored until the next save (`keepsArchiveAfterRestore`, SPEC R32),
-    /// with the launch count this launch wrote: the next save clears it, and a crash before
-    /// then counts, so that two launches in a row that crash still discard the archive (R14).
+    /// Keeps the archive restored until the next save (`keepsArchiveAfterRestore`, SPEC R32).
+    /// The restoration completed, so the launch guard's count is cleared (SPEC R14): a later
+    /// launch that dies while restoring counts from zero, and launches that complete, however
+    /// many come before a save, never add up to a crash loop.
     func keepRestoredArchive(_ notes: inout [String]) {
-        guardMarksRestoredArchive = true
+        clearLaunchGuard(&notes)
         notes.append("the archive is kept until the next save (keep the archive after restore)")
     }
 
-    /// Marks the archive consumed when it could not be removed (SPEC R14): the launch guard
-    /// then says so, and the next launch discards it rather than restore it again. A save
-    /// replaces the archive and clears the mark.
-    func markConsumed(_ notes: inout [String]) {
-        do {
-            try store.writeGuard(LaunchGuard.consumed)
+    /// Removes the launch guard once a restoration completed. A guard that cannot be removed
+    /// keeps its count; the next save tries again, so that a count left over does not make a
+    /// later archive look like one that crashed.
+    func clearLaunchGuard(_ notes: inout [String]) {
+        do { try store.removeGuard() } catch {
+            notes.append("the launch guard could not be removed: \(AmberError.wrapping(error).message)")
             guardMarksRestoredArchive = true
-        } catch {
-            notes.append("the launch guard could not be marked either: \(AmberError.wrapping(error).message)")
         }
+    }
+
+    /// Ends an archive that was consumed (restored, or refused) so that no later launch restores
+    /// it (SPEC R14): it is removed, or failing that the launch guard marks it consumed, and the
+    /// next launch discards it. If both fail, both are tried once more: two I/O faults cannot
+    /// then leave the archive in place and unmarked. A fault that outlasts the four attempts and
+    /// still holds at the next launch fails that launch's write of the guard, and it does not
+    /// restore; one that is gone by then makes this launch look like one that died while
+    /// restoring, which the guard counts. Every failure is in `notes`.
+    func discardConsumedArchive(_ notes: inout [String]) {
+        var failures: [String] = []
+        for _ in 1 ... 2 {
+            do {
+                try store.remove()
+                clearLaunchGuard(&notes)
+                return
+            } catch {
+                failures.append("removing it: \(AmberError.wrapping(error).message)")
+            }
+            do {
+                try store.writeGuard(LaunchGuard.consumed)
+                guardMarksRestoredArchive = true
+                notes.append("the archive could not be discarded (\(failures.joined(separator: "; "))); "
+                    + "the launch guard marks it consumed, and the next launch discards it")
+                return
+            } catch {
+                failures.append("marking it consumed: \(AmberError.wrapping(error).message)")
+            }
+        }
+        notes.append("the archive could not be discarded, nor marked consumed (\(failures.joined(separator: "; "))); "
+            + "a launch that cannot write the launch guard does not restore it")
     }
 }

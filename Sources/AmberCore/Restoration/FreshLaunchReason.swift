@@ -18,6 +18,14 @@ public enum FreshLaunchReason: Equatable, Sendable, CustomStringConvertible {
     case authenticationFailed(String)
     /// The store could not read the archive (an I/O error); the archive is kept.
     case unreadableArchive(String)
+    /// The launch guard could not be read or written (an I/O error, or something other than a
+    /// regular file at its path): a crash while restoring could not be counted, nor the
+    /// archive's consumption recorded, so it is not restored; it is kept for a later launch
+    /// (SPEC R14). The message names the guard and the failure.
+    case launchGuardUnusable(String)
+    /// The archive was saved by another application (its id is not this engine's): it is not
+    /// restored, and it is discarded (SPEC R9). The message names both ids.
+    case otherApplication(String)
     /// The host discarded the archive (`Engine.discardArchive()`) before this restoration.
     case discardedByHost
     /// A restoration is already under way (re-entered from a callback, or waiting for
@@ -37,6 +45,8 @@ public enum FreshLaunchReason: Equatable, Sendable, CustomStringConvertible {
         case .keyUnavailable(let m): return "key unavailable: \(m)"
         case .authenticationFailed(let m): return "archive did not authenticate: \(m)"
         case .unreadableArchive(let m): return "archive unreadable: \(m)"
+        case .launchGuardUnusable(let m): return "launch guard unusable: \(m)"
+        case .otherApplication(let m): return "another application's archive: \(m)"
         case .discardedByHost: return "the host discarded the archive"
         case .restorationInProgress: return "a restoration is already in progress"
         case .extendedRestorationUnfinished:

@@ -283,6 +283,8 @@ public struct KeptRestorationReport: Equatable, Sendable, CustomStringConvertibl
         case .keyUnavailable(let m): return ("key-unavailable", m)
         case .authenticationFailed(let m): return ("authentication-failed", m)
         case .unreadableArchive(let m): return ("unreadable-archive", m)
+        case .launchGuardUnusable(let m): return ("launch-guard-unusable", m)
+        case .otherApplication(let m): return ("other-application", m)
         case .discardedByHost: return ("discarded-by-host", nil)
         case .restorationInProgress: return ("restoration-in-progress", nil)
         case .extendedRestorationUnfinished: return ("extended-restoration-unfinished", nil)
@@ -299,6 +301,8 @@ public struct KeptRestorationReport: Equatable, Sendable, CustomStringConvertibl
         case "key-unavailable": return .keyUnavailable(message)
         case "authentication-failed": return .authenticationFailed(message)
         case "unreadable-archive": return .unreadableArchive(message)
+        case "launch-guard-unusable": return .launchGuardUnusable(message)
+        case "other-application": return .otherApplication(message)
         case "discarded-by-host": return .discardedByHost
         case "restoration-in-progress": return .restorationInProgress
         case "extended-restoration-unfinished": return .extendedRestorationUnfinished

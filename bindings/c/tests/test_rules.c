@@ -473,7 +473,9 @@ static void use_delegate(amber_engine *e) {
 
 static amber_store mem_vtable;
 
-static amber_engine *open_mem(mem_store *ms, const char *bundle_version, const char *idiom) {
+/* An engine of application `app_id` on the memory store `ms`; `key_file`: NULL for the default. */
+static amber_engine *open_mem_app(mem_store *ms, const char *app_id, const char *key_file, const char *bundle_version,
+                                  const char *idiom) {
     amber_engine_options opts;
     amber_engine *e = NULL;
     mem_vtable = (amber_store)AMBER_STORE_INIT;
@@ -487,12 +489,17 @@ static amber_engine *open_mem(mem_store *ms, const char *bundle_version, const c
     opts.store_ctx = ms;
     opts.bundle_version = bundle_version;
     opts.interface_idiom = idiom;
-    if (amber_engine_open(&e, "org.example.rules", &opts) != AMBER_OK) {
+    opts.key_file = key_file;
+    if (amber_engine_open(&e, app_id, &opts) != AMBER_OK) {
         printf("note: amber_engine_open failed: %s\n", amber_error_last());
         return NULL;
     }
     use_delegate(e);
     return e;
+}
+
+static amber_engine *open_mem(mem_store *ms, const char *bundle_version, const char *idiom) {
+    return open_mem_app(ms, "org.example.rules", NULL, bundle_version, idiom);
 }
 
 static int preserve(amber_engine *e) {
@@ -1306,6 +1313,29 @@ static void test_r9(void) {
     /* R9 */ check(amber_report_fresh_reason(r) == AMBER_FRESH_CORRUPT && fresh_message_ok(r) && A.should_restore_calls == 0,
                    "R9/R16 a damaged archive: fresh, AMBER_FRESH_CORRUPT with a message; should_restore not asked");
     /* R14 */ check(ms.bytes == NULL, "R14 the damaged archive is discarded");
+    amber_report_free(r);
+    amber_engine_close(e);
+
+    /* Another application's archive (issue 39, item 9): refused by the engine, whatever the
+       host's should_restore would say, with one reason naming both ids; discarded. */
+    save_root(&ms, 46);
+    reset_app();
+    {
+        /* The key file of org.example.rules, as if copied with the archive. */
+        char key[1024];
+        snprintf(key, sizeof key, "%s/org.example.rules/archive.key", getenv("XDG_STATE_HOME"));
+        e = open_mem_app(&ms, "org.example.other", key, NULL, NULL);
+    }
+    r = launch(e);
+    {
+        const char *m = amber_report_message(r);
+        /* R9 */ checkf(amber_report_fresh_reason(r) == AMBER_FRESH_OTHER_APPLICATION && m != NULL &&
+                            strstr(m, "'org.example.rules'") != NULL && strstr(m, "'org.example.other'") != NULL &&
+                            A.should_restore_calls == 0,
+                        "R9/R16 another app id's archive: fresh, AMBER_FRESH_OTHER_APPLICATION naming both ids, "
+                        "should_restore not asked (%d: %s)", (int)amber_report_fresh_reason(r), m ? m : "(null)");
+    }
+    /* R14 */ check(ms.bytes == NULL, "R14 another application's archive is discarded");
     amber_report_free(r);
     amber_engine_close(e);
 

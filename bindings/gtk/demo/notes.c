@@ -7,7 +7,8 @@
  * the app as it would be without Amber (bindings/gtk/count-amber-lines.sh counts the marked
  * lines and checks that no other line calls Amber).
  *
- *   amber-notes [--print-state] [--rows N] [--reverse] [--rotate N] [--drop TITLE] [--ui FILE] [--startup-time]
+ *   amber-notes [--print-state] [--rows N] [--reverse] [--rotate N] [--drop TITLE] [--ui FILE] [--app-id ID]
+ *               [--startup-time]
  *
  *   --print-state   prints the interface's state once restored and settled, and again on
  *                   SIGUSR1 (the tests compare the two); also turns off the cursor's blinking and
@@ -17,11 +18,13 @@
  *   --rotate N      the last N notes first, the others N rows down (moved, too)
  *   --drop TITLE    without the note TITLE (deleted since the last run)
  *   --ui FILE       the interface from FILE instead of notes.ui (another version of the app)
+ *   --app-id ID     the application id ID instead of org.amber.notes (another application with
+ *                   the same widgets: the tests copy its archive to check that it is refused)
  *   --startup-time  prints the time from start to each of the first three frames drawn and the
  *                   time the restoration took (wall clock and this thread's CPU), then exits
  *                   (without saving)
  *
- * The archive is kept in $XDG_STATE_HOME/org.amber.notes (else ~/.local/state/org.amber.notes).
+ * The archive is kept in $XDG_STATE_HOME/<app id> (else ~/.local/state/<app id>).
  */
 #include "amber-gtk.h" /* amber */
 
@@ -35,6 +38,7 @@
 #define APP_ID "org.amber.notes"
 
 static gboolean print_state;
+static char *app_id = APP_ID;
 static gboolean startup_time;
 static gboolean reverse_notes;
 static int rows = 40;
@@ -299,6 +303,7 @@ int main(int argc, char **argv) {
         {"rotate", 0, 0, G_OPTION_ARG_INT, &rotate, "The last N notes first", "N"},
         {"drop", 0, 0, G_OPTION_ARG_STRING, &drop_title, "Leave out the note TITLE", "TITLE"},
         {"ui", 0, 0, G_OPTION_ARG_FILENAME, &ui_file, "The interface (another version of notes.ui)", "FILE"},
+        {"app-id", 0, 0, G_OPTION_ARG_STRING, &app_id, "The application id (another application)", "ID"},
         {"startup-time", 0, 0, G_OPTION_ARG_NONE, &startup_time, "Print the start-up time and exit", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL}};
     GOptionContext *context = g_option_context_new("- the notes demo of libamber-gtk");
@@ -317,9 +322,9 @@ int main(int argc, char **argv) {
         g_object_set(gtk_settings_get_default(), "gtk-cursor-blink", FALSE, "gtk-enable-animations", FALSE, NULL);
 
     amber_engine *engine = NULL;                                                         /* amber */
-    if (amber_engine_open(&engine, APP_ID, NULL) != AMBER_OK)                            /* amber */
+    if (amber_engine_open(&engine, app_id, NULL) != AMBER_OK)                            /* amber */
         g_printerr("amber-notes: no state restoration: %s\n", amber_error_last());      /* amber */
-    GtkApplication *app = gtk_application_new(APP_ID, G_APPLICATION_NON_UNIQUE);
+    GtkApplication *app = gtk_application_new(app_id, G_APPLICATION_NON_UNIQUE);
     AmberGtk *gtk = engine != NULL ? amber_gtk_attach(engine, app) : NULL;              /* amber */
     amber_gtk_register_window(gtk, "prefs", open_prefs, NULL);                          /* amber */
     g_signal_connect(app, "activate", G_CALLBACK(activate), NULL);

@@ -153,8 +153,9 @@ class Engine:
         it). Default off, unless the environment variable AMBER_KEEP_REPORT is "1". Ignored with
         memory_store.
     :param keep_archive_after_restore: a restoration that succeeds keeps the archive until the
-        next save, for desktop programs (R32); two launches in a row that crash before a save
-        still discard it (R14). Default off: the archive is discarded once restored.
+        next save, for desktop programs (R32); a restoration that completes clears the launch
+        guard's count, and two launches in a row that crash while restoring still discard it
+        (R14). Default off: the archive is discarded once restored.
     :param object_budget: the most bytes one object's record may take (R31): an object over it is
         left out with its subtree (``LeftOut.OVER_BUDGET`` in the preservation report, with its
         size), the rest is saved. Default (None or 0): no budget per object.

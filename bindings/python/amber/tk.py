@@ -633,21 +633,13 @@ class WindowState(amber.Controller):
 # ---- the adapter ------------------------------------------------------------------------------
 
 class _Delegate:
-    """Saves always; restores only an archive this app wrote (its app id is in the archive's
-    application state): an archive copied from another app is declined, a fresh launch."""
-
-    def __init__(self, app_id: str):
-        self.app_id = app_id
+    """Saves and restores always. An archive copied from another app is refused by the engine
+    itself (R9: each archive records its app id), a fresh launch with FreshReason.OTHER_APPLICATION."""
 
     def should_save(self, engine: Engine, coder: Coder) -> bool:
-        coder["tkAppId"] = self.app_id
         return True
 
     def should_restore(self, engine: Engine, decoder: Decoder) -> bool:
-        written_by = decoder.get("tkAppId")
-        if written_by != self.app_id:
-            LOGGER.debug("amber.tk: the archive was written by %r, not %r", written_by, self.app_id)
-            return False
         return True
 
 
@@ -666,11 +658,11 @@ class Restorer:
         self.warnings: List[str] = []
         try:
             self.engine = Engine(app_id, state_directory=state_directory, bundle_version=bundle_version,
-                                 delegate=_Delegate(app_id))
+                                 delegate=_Delegate())
         except (amber.AmberError, OSError) as error:
             # The program runs on; its interface is kept in memory only, for this run.
             self._warn(f"the interface cannot be saved or restored: {error}")
-            self.engine = Engine(app_id, memory_store=True, delegate=_Delegate(app_id))
+            self.engine = Engine(app_id, memory_store=True, delegate=_Delegate())
         self.save_delay_ms = _save_delay(save_delay_ms)
         self._content = {str(widget) for widget in keep_content}
         self._factories: Dict[str, WindowFactory] = dict(windows or {})
@@ -746,9 +738,7 @@ class Restorer:
             self._restoring = False
         self.report = report
         if report.fresh:
-            if report.fresh_reason == FreshReason.DECLINED:
-                self._warn(f"fresh launch: the archive was not written by {self.engine.app_id} (another app's?)")
-            elif report.fresh_reason != FreshReason.NO_ARCHIVE:
+            if report.fresh_reason != FreshReason.NO_ARCHIVE:
                 self._warn(f"fresh launch ({report.fresh_reason.name.lower().replace('_', ' ')}): {report.message}")
         else:
             for record in report.records:

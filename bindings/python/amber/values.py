@@ -56,6 +56,8 @@ class FreshReason(enum.IntEnum):
     IN_PROGRESS = 9
     #: the previous process ended while restoration was extended (R15): the archive was discarded
     EXTENSION_UNFINISHED = 10
+    #: the archive was saved by another application (another app id, R9): discarded, not restored
+    OTHER_APPLICATION = 11
 
 
 class NotSaved(enum.IntEnum):

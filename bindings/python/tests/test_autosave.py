@@ -114,11 +114,14 @@ def test_r32_keep_archive_after_restore(open_engine, store, relaunch):  # R32, R
     screens = []
     e = relaunch(e, set_up([0], screens)).engine
     assert screens[0].decoded == 5
-    assert store.data is not None and store.guard == 1
+    assert store.data is not None and store.guard == 0  # the restoration completed: no launch count
     assert e.preserve().saved and store.guard == 0
-    # Two launches that die before a save: the third discards.
-    for _ in range(2):
-        host(open_engine, [0], keep_archive_after_restore=True)[0].launch()
+    # Launches that complete, with no save between them, all restore it (issue 39, item 2).
+    for _ in range(3):
+        report = host(open_engine, [0], keep_archive_after_restore=True)[0].launch()
+        assert report.fresh_reason == amber.FreshReason.NONE and store.data is not None and store.guard == 0
+    # Two launches that died while restoring leave their count: the third discards.
+    store.guard = 2
     report = host(open_engine, [0], keep_archive_after_restore=True)[0].launch()
     assert report.fresh_reason == amber.FreshReason.CRASH_LOOP and store.data is None
     # The default discards once restored.

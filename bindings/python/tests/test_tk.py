@@ -202,7 +202,8 @@ def test_a_dialog_open_at_the_save_is_made_again_by_its_factory(tmp_path):
         root.destroy()
 
 
-def test_an_archive_from_another_app_is_declined(tmp_path):
+def test_r9_an_archive_from_another_app_is_refused_by_the_engine(tmp_path):
+    # R9 (issue 39, item 9): the engine, not amber.tk, refuses another app's archive, with one reason.
     root, w = build()
     amber.tk.attach(root, "org.example.other", state_directory=str(tmp_path))
     w["tabs"].select(1)
@@ -210,10 +211,12 @@ def test_an_archive_from_another_app_is_declined(tmp_path):
     root, w = build()
     restorer = attach(root, w, tmp_path)
     try:
-        assert restorer.report.fresh and restorer.report.fresh_reason == amber.FreshReason.DECLINED
+        assert restorer.report.fresh and restorer.report.fresh_reason == amber.FreshReason.OTHER_APPLICATION == 11
         assert w["tabs"].index("current") == 0
-        assert restorer.warnings == ["amber.tk: fresh launch: the archive was not written by org.example.tktest "
-                                     "(another app's?)"]
+        assert len(restorer.warnings) == 1
+        assert restorer.warnings[0].startswith("amber.tk: fresh launch (other application): ")
+        assert "'org.example.other', not by 'org.example.tktest'" in restorer.warnings[0]
+        assert not (tmp_path / "state.archive").exists()  # discarded
     finally:
         root.destroy()
 
