@@ -436,32 +436,43 @@ public final class KeyedArchiver {
     // MARK: Finishing
 
     /// Finishes the archive and returns its bytes (a binary property list).
-    /// - Throws: `.invalidValue` if an object is still open or the archive was finished already.
+    /// - Throws: `.invalidValue` if an object is still open or the archive was finished already;
+    ///   `.limitExceeded` for an archive its reader would refuse under `limits`: a string or data
+    ///   value longer than `maxValueLength` (counted as stored), more than `maxObjects` objects
+    ///   (every object of the property list, as the reader counts them), more than `maxBytes`;
+    ///   `.invalidValue` for a date outside `ArchiveLimits.dates` (NaN and the infinities included).
     public func finishEncoding() throws(ArchiveError) -> [UInt8] {
         guard !finished else { throw ArchiveError(.invalidValue, "the archive was finished already") }
         guard state.w.open.count == 1, state.pending.isEmpty else {
             throw ArchiveError(.invalidValue, "an object is still being encoded")
         }
-        // `$objects` and the top level, besides what is in the table.
-        let objectCount = state.w.table.objects.count
-        guard objectCount + 2 <= limits.maxObjects else {
-            throw ArchiveError(.limitExceeded, "the archive would hold \(objectCount) objects; the limit is \(limits.maxObjects)")
+        let longest = state.w.table.longestValue
+        guard limits.admitsValue(length: longest) else {
+            throw ArchiveError(.limitExceeded, "the archive would hold a value of \(longest) bytes; the limit is \(limits.maxValueLength)")
+        }
+        if let date = state.w.unreadableDate, let problem = ArchiveLimits.dateProblem(date) {
+            throw ArchiveError(.invalidValue, "the archive would hold \(problem), which no reader takes")
         }
         finished = true
         retained = []
-        let bytes = state.w.finish()
+        let bytes = try state.w.finish(maxObjects: limits.maxObjects)
         guard bytes.count <= limits.maxBytes else {
             throw ArchiveError(.limitExceeded, "the archive would be \(bytes.count) bytes; the limit is \(limits.maxBytes)")
         }
         return bytes
     }
 
-    /// Archives one value of Foundation's standard classes under the key `root`.
-    public static func archive(_ value: ArchiveValue) -> [UInt8] {
+    /// Archives one value of Foundation's standard classes under the key `root`, by reference
+    /// whatever the value (a number or boolean too, as an item of `$objects`), as
+    /// NSKeyedArchiver's `archivedData(withRootObject:)` writes it and
+    /// `KeyedUnarchiver.unarchiveValue` reads it.
+    /// - Throws: what `finishEncoding()` throws for a value its reader would refuse under the
+    ///   default limits.
+    public static func archive(_ value: ArchiveValue) throws(ArchiveError) -> [UInt8] {
         let archiver = KeyedArchiver()
-        archiver.encode(value, forKey: "root")
-        // Cannot fail: nothing is open and it was not finished.
-        return (try? archiver.finishEncoding()) ?? []
+        let root = archiver.state.w.uid(of: value)
+        archiver.state.w.putUID("root", root)
+        return try archiver.finishEncoding()
     }
 }
 
@@ -489,6 +500,8 @@ struct ArchiveWriter {
     var lastClass: (name: String, uid: Int) = ("", -1)
     /// The object table reference of recently used keys.
     var keyRefs = RecentKeys(slots: 128)
+    /// The first date written that no reader takes (`ArchiveLimits.dateProblem`), if any.
+    var unreadableDate: Double?
     let classKey: Int32
     let objectsKey: Int32
 
@@ -656,6 +669,7 @@ struct ArchiveWriter {
         case .string(let s): return stringUID(s)
         case .data(let bytes): return dataUID(bytes)
         case .date(let t):
+            if unreadableDate == nil, !ArchiveLimits.admitsDate(t) { unreadableDate = t }
             let u = beginObject(className: "NSDate", classes: ["NSDate", "NSObject"])
             pairs.append(table.string("NS.time"))
             pairs.append(table.double(t))
@@ -721,7 +735,11 @@ struct ArchiveWriter {
     }
 
     /// The archive's bytes: `$top` from the pairs left, then the root dictionary.
-    mutating func finish() -> [UInt8] {
+    /// Writes the top level and returns the file.
+    /// - Throws: `.limitExceeded` when the property list would hold more than `maxObjects`
+    ///   objects: all of them, keys, numbers and class descriptions included, which is what the
+    ///   reader counts (`ArchiveLimits.maxObjects`), not only the items of `$objects`.
+    mutating func finish(maxObjects: Int) throws(ArchiveError) -> [UInt8] {
         let topDict = table.dictionary(interleaved: pairs[...])
         let objectsRef = table.array(table.objects)
         let root = table.dictionary(interleaved: [
@@ -730,6 +748,9 @@ struct ArchiveWriter {
             table.string("$top"), topDict,
             table.string("$objects"), objectsRef,
         ][...])
+        guard table.count <= maxObjects else {
+            throw ArchiveError(.limitExceeded, "the archive would hold \(table.count) objects; the limit is \(maxObjects)")
+        }
         return table.finish(top: root)
     }
 }

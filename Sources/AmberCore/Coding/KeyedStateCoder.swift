@@ -89,8 +89,11 @@ public class KeyedStateCoder {
     }
 
     /// Encodes a date (NSDate), in seconds since 2001-01-01T00:00:00Z.
+    /// - Throws: `.invalidArgument` for NaN, an infinity or a date outside years 1 to 9999
+    ///   (`ArchiveLimits.dates`), which no reader of the archive takes.
     public func encode(date: Double, forKey key: String) throws(AmberError) {
         try core.admit(key)
+        try core.admitDate(date, forKey: key)
         archiver.encode(date: date, forKey: key)
         recorder?.add(key, .date(date))
     }
@@ -98,7 +101,7 @@ public class KeyedStateCoder {
     /// Encodes an index path (NSIndexPath).
     public func encode(indexPath: [Int], forKey key: String) throws(AmberError) {
         try core.admit(key)
-        try core.admitLength(indexPath.count * 8, forKey: key)
+        try core.admitLength(ArchiveLimits.storedLength(ofIndexPath: indexPath), forKey: key)
         archiver.encode(indexPath: indexPath, forKey: key)
         recorder?.add(key, .indexPath(indexPath))
     }
