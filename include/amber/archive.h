@@ -126,7 +126,10 @@ AMBER_API void amber_archiver_free(amber_archiver *archiver);
  *
  * @param out receives the bytes; release them with amber_buf_dispose().
  * @return AMBER_OK; AMBER_MISUSE if it was finished already or is called from an encode
- *   callback; AMBER_INVALID_ARGUMENT.
+ *   callback; AMBER_LIMIT_EXCEEDED for an archive its reader would refuse (R22): a string or
+ *   data value, or a key, over AMBER_LIMIT_VALUE_BYTES as stored, more than AMBER_LIMIT_OBJECTS
+ *   objects (every object of the property list), more than AMBER_LIMIT_ARCHIVE_BYTES;
+ *   AMBER_INVALID_ARGUMENT, also for a date that is NaN, infinite or outside years 1 to 9999.
  * Ownership: the caller owns *out. Thread safety: as the registry.
  */
 AMBER_API int amber_archiver_finish(amber_buf *out, amber_archiver *archiver);
