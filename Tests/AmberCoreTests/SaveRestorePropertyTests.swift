@@ -105,7 +105,7 @@ import Testing
             }
         }
         print("save then restore, \(trials) random states from seed \(base): \(saved) restored, \(refused) not saved")
-        #expect(saved > trials / 4)
+        #expect(saved > trials / 6)  // the states are near the limits, not all beyond them
     }
 
     // MARK: The property's trial
@@ -164,6 +164,10 @@ import Testing
         // A record takes some 20 to 40 objects of the property list: about as many as fit.
         let siblings = Int.random(in: 0 ... limits.maxObjects / 25, using: &g)
         let count = chain + siblings
+        // Identifiers are strings of the archive too: now and then one about as long as the limit.
+        let ids = (0 ..< count).map { i in
+            Int.random(in: 0 ..< 80, using: &g) == 0 ? "n\(i)" + randomString(maxValue, &g) : "n\(i)"
+        }
         var plans: [[(key: String, write: Write)]] = []
         for _ in 0 ..< count {
             let keys = Int.random(in: 0 ... 12, using: &g)
@@ -171,15 +175,15 @@ import Testing
         }
 
         func tree() throws -> (engineRoot: RestorableObject, objects: [RestorableObject]) {
-            let root = controller("n0")
+            let root = controller(ids[0])
             var objects = [root]
             for i in 1 ..< max(chain, 1) {
-                let c = controller("n\(i)")
+                let c = controller(ids[i])
                 try objects[i - 1].addChild(c)
                 objects.append(c)
             }
             for i in objects.count ..< count {
-                let c = controller("n\(i)")
+                let c = controller(ids[i])
                 try root.addChild(c)
                 objects.append(c)
             }
