@@ -33,9 +33,16 @@ public final class KeyedArchiver {
         /// object met in an array of a registered class: see `encodeArray`).
         let cls: Int32
         let uid: Int32
+        /// How deep the unarchiver will be inside objects when it decodes this one (`$top` is 0).
+        let depth: Int32
     }
     /// Whether `drain` is running: an object met then waits its turn.
     var draining = false
+    /// The unarchiver's object depth of the object open innermost is `depthBase + open.count`:
+    /// outside `drain` the open objects nest as they will be read (`$top` is open, at depth 0);
+    /// inside it, each object is encoded after the one that met it has closed, so its depth is
+    /// its own (`Pending.depth`), not the stack's.
+    private var depthBase = -1
     /// The classes of the objects met, each once: its encode closure and its class
     /// description's UID, and the index of each by name. The closure alone, not the whole
     /// `ArchiveClass`: encoding an object copies its class's entry, and a copy of an
@@ -320,13 +327,21 @@ public final class KeyedArchiver {
         let identity = UInt64(UInt(bitPattern: ObjectIdentifier(object)))
         let (found, slot, tag) = state.w.findObject(identity)
         if found >= 0 { return found }
+        // The unarchiver decodes an object inside the one that refers to it, and refuses objects
+        // nested deeper than the limit (SPEC R22): one that would be is refused here, not written.
+        // The depth is that of this walk, which meets keys in the order they are encoded; a
+        // decoder that reads them in another order can walk a graph deeper (never a chain).
+        let depth = depthBase + state.w.open.count + 1
+        guard depth <= limits.maxDepth else {
+            throw ArchiveError.limit("an object of type \(Swift.type(of: object)) would be decoded \(depth) objects deep; the limit is \(limits.maxDepth)")
+        }
         let cls: Int32
         if let type { cls = try classIndex(type: type, of: { object }) } else { cls = -1 }
         // Describing a class met for the first time (`index(of:)`) adds to `$objects`, not to
         // `objectIndex`: `slot` is still where the object goes.
         let objectUID = state.w.reserveObject(identity: identity, slot: slot, tag: tag)
         retained.append(object)
-        state.pending.append(Pending(object: object, cls: cls, uid: Int32(truncatingIfNeeded: objectUID)))
+        state.pending.append(Pending(object: object, cls: cls, uid: Int32(truncatingIfNeeded: objectUID), depth: Int32(depth)))
         if !draining { try drain() }
         return objectUID
     }
@@ -368,7 +383,11 @@ public final class KeyedArchiver {
     /// host's graph.
     private func drain() throws {
         draining = true
-        defer { draining = false }
+        let outerBase = depthBase
+        defer {
+            draining = false
+            depthBase = outerBase
+        }
         while let next = state.pending.popLast() {
             let mark = state.pending.count
             let object = next.object
@@ -384,6 +403,7 @@ public final class KeyedArchiver {
             }
             let cls = classes[Int(c)]
             state.w.beginObject(reserved: Int(next.uid), classUID: cls.uid)
+            depthBase = Int(next.depth) - state.w.open.count
             try cls.encode(object, self)
             state.w.endObject()
             // What `next` met, first met first.

@@ -74,6 +74,57 @@ import Testing
         #expect(error?.code == .limitExceeded && error?.message.contains("the limit is 60") == true, "\(String(describing: error))")
     }
 
+    // R22 R25: objects of the host's coding classes are decoded one inside the other, and the
+    // unarchiver refuses them nested deeper than the depth limit. A chain deeper than that is
+    // refused by the archiver as it is encoded; an object graph encoded part-way cannot be
+    // taken back, so the save fails, naming the limit, and the previous archive is kept (before,
+    // it was saved and its chain lost at restoration: "objects nest deeper than the limit of
+    // 16"). A chain within the limit is saved and restored whole.
+    @Test func objectsNestedDeeperThanTheReaderTakesAreRefused() throws {
+        final class Link {
+            var next: Link?
+            init(_ next: Link?) { self.next = next }
+            var length: Int { 1 + (next?.length ?? 0) }
+        }
+        let limits = ArchiveLimits(maxDepth: 16)
+        func engine(_ store: MemoryStore) throws -> Engine {
+            let engine = Self.engine(store, limits)
+            try engine.codingClasses.register(ArchiveClass(
+                name: "Link",
+                encode: { object, coder in try coder.encodeObject((object as! Link).next, forKey: "next") },
+                make: { _ in Link(nil) },
+                decode: { object, coder in (object as! Link).next = try coder.decodeObject(forKey: "next", ofClasses: ["Link"]) as? Link }
+            ), for: Link.self)
+            return engine
+        }
+        func chain(_ n: Int) -> Link? { (0 ..< n).reduce(nil) { next, _ in Link(next) } }
+        let store = MemoryStore()
+        let first = try engine(store)
+        let root = controller("root")
+        try first.addRoot(root)
+        var length = 40
+        root.callbacks.encode = { _, coder in try coder.encodeObject(chain(length), forKey: "list") }
+        do {
+            try first.preserve()
+            Issue.record("a chain of 40 objects under a depth limit of 16 was saved")
+        } catch {
+            #expect(code(error) == .limitExceeded && "\(error)".contains("the limit is 16"), "\(error)")
+        }
+        #expect(store.bytes == nil)
+
+        length = 8
+        try first.preserve()
+        let next = try engine(MemoryStore(bytes: store.bytes))
+        let back = controller("root")
+        try next.addRoot(back)
+        var lengths: [Int] = []
+        back.callbacks.decode = { _, coder in
+            lengths.append((try coder.decodeObject(forKey: "list", ofClasses: ["Link"]) as? Link)?.length ?? 0)
+        }
+        let report = next.restore()
+        #expect(report.freshLaunchReason == nil && lengths == [8], "\(report)")
+    }
+
     // R22 R31: the property. Random states near every limit (value size, keys an object, value
     // nesting, record depth, record count, archive size, string encodings, index paths, dates)
     // under random small limits: each save either fails with an error or writes an archive
