@@ -161,8 +161,10 @@ AMBER_API int amber_archiver_encode_values(amber_archiver *archiver, const amber
  * @param object the host's object, identified by its address; NULL encodes nil.
  * @return AMBER_OK; AMBER_TYPE_MISMATCH for a class not registered or without encode;
  *   AMBER_INVALID_ARGUMENT (also for an object encoded before under another class);
- *   AMBER_DUPLICATE; AMBER_MISUSE; an encode callback's code (the archive is then unusable:
- *   free it).
+ *   AMBER_DUPLICATE; AMBER_MISUSE; AMBER_LIMIT_EXCEEDED for an object the unarchiver would
+ *   decode nested deeper than AMBER_LIMIT_DEPTH objects (R22: the depth of the archiver's walk,
+ *   which meets keys in the order they are encoded; a chain of 600 objects is refused); an
+ *   encode callback's code (for either of these two, the archive is then unusable: free it).
  * Ownership: the object stays the host's and must live until the archive is finished.
  * Thread safety: as the registry.
  */

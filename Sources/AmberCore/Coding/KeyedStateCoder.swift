@@ -116,8 +116,11 @@ public class KeyedStateCoder {
 
     /// Encodes an object of a registered coding class (`Engine.codingClasses`, SPEC R25), or nil.
     /// Objects encoded from several coders are stored once and come back shared.
-    /// - Throws: `.invalidArgument` if no registered class encodes the object; whatever the
-    ///   class's encode closure throws (codec errors converted to `AmberError`).
+    /// - Throws: `.invalidArgument` if no registered class encodes the object; `.limitExceeded`
+    ///   for an object restoration would decode nested deeper than `limits.maxDepth` (SPEC R22);
+    ///   whatever the class's encode closure throws (codec errors converted to `AmberError`).
+    ///   After either of the last two, the objects encoded part-way cannot be taken back: the
+    ///   save fails with the error, and the previous archive is kept.
     public func encodeObject(_ object: AnyObject?, forKey key: String) throws {
         try core.admit(key)
         try core.run { try archiver.encodeObject(object, forKey: key) }
