@@ -185,7 +185,12 @@ func walk(_ unarchiver: KeyedUnarchiver, keys: [String]) {
 }
 
 func checkArchiveValue(_ value: ArchiveValue) {
-    let bytes = KeyedArchiver.archive(value)
+    let bytes: [UInt8]
+    do {
+        bytes = try KeyedArchiver.archive(value)
+    } catch {
+        fatalError("a value read back cannot be archived again: \(error)\n  value \(value)")
+    }
     let back: ArchiveValue
     do {
         back = try KeyedUnarchiver.unarchiveValue(bytes, limits: roundTripLimits)

@@ -38,13 +38,13 @@ enum ReaderSeeds {
         ])))
 
         // Keyed archives of values.
-        write("lib-archive-values.bplist", KeyedArchiver.archive(.dictionary([
+        write("lib-archive-values.bplist", try KeyedArchiver.archive(.dictionary([
             "s": .string("x"), "n": .int(3), "u": .uint(UInt64.max), "b": .bool(true), "r": .double(0.5),
             "p": .indexPath([1, 300, 70000]), "p1": .indexPath([4]), "p0": .indexPath([]),
             "d": .date(100), "id": .uuid(Array(0 ..< 16)), "bytes": .data([9, 8, 7]),
             "arr": .array([.null, .double(2), .set([.string("q")]), .string("x")]),
         ])))
-        write("lib-archive-nested-arrays.bplist", KeyedArchiver.archive(
+        write("lib-archive-nested-arrays.bplist", try KeyedArchiver.archive(
             .array([.array([.array([.int(1)]), .dictionary(["k": .null])]), .string("\u{65e5}"),
                     .dictionary([ArchiveValuePair(.int(1), .string("one")), ArchiveValuePair(.array([]), .set([.int(2)]))])])
         ))

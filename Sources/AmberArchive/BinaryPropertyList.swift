@@ -209,12 +209,12 @@ public struct BinaryPropertyList: Sendable {
                 switch marker >> 4 {
                 case 0x4, 0x5:
                     size = count
-                    guard count <= limits.maxValueLength else {
+                    guard limits.admitsValue(length: count) else {
                         throw .limit("object \(index) at offset \(offset) is \(count) bytes long, over the limit of \(limits.maxValueLength)")
                     }
                 case 0x6:
                     size = 2 * count
-                    guard size <= limits.maxValueLength else {
+                    guard limits.admitsValue(length: size) else {
                         throw .limit("object \(index) at offset \(offset) is \(size) bytes long, over the limit of \(limits.maxValueLength)")
                     }
                 case 0xD: size = 2 * count * refSize

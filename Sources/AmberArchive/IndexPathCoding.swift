@@ -15,6 +15,11 @@ enum PackedIntegers {
         out.append(UInt8(v))
     }
 
+    /// The bytes `append` takes for `value`: one per seven bits, at least one.
+    static func length(of value: UInt64) -> Int {
+        max(1, (64 - value.leadingZeroBitCount + 6) / 7)
+    }
+
     /// Exactly `count` integers read from `bytes`, which the caller has checked to be at least
     /// `count` bytes long (each integer takes a byte or more), so that a count the bytes cannot
     /// hold is refused before anything is allocated from it. Each is the 64-bit pattern read
@@ -51,9 +56,11 @@ enum PackedIntegers {
         return values
     }
 
-    /// The bytes of a data field `key` of an object, whose value is `value`: data in place, or
-    /// a UID of a data object (as NSKeyedArchiver writes an NSData it is given); nil if there is
-    /// no such field.
+    /// The bytes of a data field `key` of an object, whose value is `value`: data in place; a
+    /// UID of a data item of `$objects` (as NSKeyedArchiver writes an NSData it is given); or a
+    /// UID of an NSMutableData (or NSData) instance, as Apple's Foundation and
+    /// swift-corelibs-foundation write the `NSIndexPathData` and `NSRangeData` they build
+    /// (`StandardObjects.dataFields`). Nil if there is no such field.
     static func data(
         _ value: PropertyList?, key: String, of what: @autoclosure () -> String, archive: KeyedArchive
     ) throws(ArchiveError) -> [UInt8]? {
@@ -63,10 +70,17 @@ enum PackedIntegers {
         case .data(let d)?:
             return d
         case .uid(let target)?:
-            guard case .value(.data(let d)) = try archive.object(Int(clamping: target)) else {
+            let u = try archive.checkedUID(target)
+            switch try archive.object(u) {
+            case .value(.data(let d)):
+                return d
+            // Only these classes: another standard object (an NSIndexPath) could refer back here.
+            case .instance(let name, _, _) where name == "NSData" || name == "NSMutableData":
+                let fields = StandardObjects.Fields(plist: archive.plist, dict: archive.plist.header(archive.objectRefs[u]))
+                return try StandardObjects.dataFields(name, object: u, archive: archive, fields)
+            default:
                 throw .notKeyed("\(what())'s \(key) does not refer to data")
             }
-            return d
         default:
             throw .notKeyed("\(what())'s \(key) is not data")
         }

@@ -125,6 +125,8 @@ public struct KeyedArchive: Sendable {
             switch plain {
             case .array, .set, .uid:
                 throw .notKeyed("object \(u) is a plain \(plain.typeName), which a keyed archive does not hold")
+            case .date(let t):
+                return .value(.date(try StandardObjects.date(t, "object \(u)")))
             default:
                 return .value(plain)
             }
@@ -168,6 +170,21 @@ public struct KeyedArchive: Sendable {
             throw .notKeyed("the class description \(u) of object \(object) has no $classes")
         }
         return (name, classes)
+    }
+
+    /// Checks that every key of instance `u`, whose dictionary is `h`, is a string, as
+    /// NSKeyedArchiver writes them: the unarchiver, which finds values by their string keys,
+    /// refuses such an object as the raw graph (`object(_:)`) does, rather than read past the key.
+    @inline(__always)
+    func checkStringKeys(_ h: BinaryPropertyList.Header, of u: Int) throws(ArchiveError) {
+        var at = h.start
+        for _ in 0 ..< h.count {
+            let marker = plist.bytes[plist.offsets[plist.ref(at: at)]]
+            guard marker >> 4 == 0x5 || marker >> 4 == 0x6 else {
+                throw .notKeyed("object \(u) has a key that is \(a: KeyedArchive.typeName(marker)), not a string")
+            }
+            at += plist.refSize
+        }
     }
 
     func checkedUID(_ u: UInt64) throws(ArchiveError) -> Int {

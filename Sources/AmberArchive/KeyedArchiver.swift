@@ -33,9 +33,16 @@ public final class KeyedArchiver {
         /// object met in an array of a registered class: see `encodeArray`).
         let cls: Int32
         let uid: Int32
+        /// How deep the unarchiver will be inside objects when it decodes this one (`$top` is 0).
+        let depth: Int32
     }
     /// Whether `drain` is running: an object met then waits its turn.
     var draining = false
+    /// The unarchiver's object depth of the object open innermost is `depthBase + open.count`:
+    /// outside `drain` the open objects nest as they will be read (`$top` is open, at depth 0);
+    /// inside it, each object is encoded after the one that met it has closed, so its depth is
+    /// its own (`Pending.depth`), not the stack's.
+    private var depthBase = -1
     /// The classes of the objects met, each once: its encode closure and its class
     /// description's UID, and the index of each by name. The closure alone, not the whole
     /// `ArchiveClass`: encoding an object copies its class's entry, and a copy of an
@@ -320,13 +327,21 @@ public final class KeyedArchiver {
         let identity = UInt64(UInt(bitPattern: ObjectIdentifier(object)))
         let (found, slot, tag) = state.w.findObject(identity)
         if found >= 0 { return found }
+        // The unarchiver decodes an object inside the one that refers to it, and refuses objects
+        // nested deeper than the limit (SPEC R22): one that would be is refused here, not written.
+        // The depth is that of this walk, which meets keys in the order they are encoded; a
+        // decoder that reads them in another order can walk a graph deeper (never a chain).
+        let depth = depthBase + state.w.open.count + 1
+        guard depth <= limits.maxDepth else {
+            throw ArchiveError.limit("an object of type \(Swift.type(of: object)) would be decoded \(depth) objects deep; the limit is \(limits.maxDepth)")
+        }
         let cls: Int32
         if let type { cls = try classIndex(type: type, of: { object }) } else { cls = -1 }
         // Describing a class met for the first time (`index(of:)`) adds to `$objects`, not to
         // `objectIndex`: `slot` is still where the object goes.
         let objectUID = state.w.reserveObject(identity: identity, slot: slot, tag: tag)
         retained.append(object)
-        state.pending.append(Pending(object: object, cls: cls, uid: Int32(truncatingIfNeeded: objectUID)))
+        state.pending.append(Pending(object: object, cls: cls, uid: Int32(truncatingIfNeeded: objectUID), depth: Int32(depth)))
         if !draining { try drain() }
         return objectUID
     }
@@ -368,7 +383,11 @@ public final class KeyedArchiver {
     /// host's graph.
     private func drain() throws {
         draining = true
-        defer { draining = false }
+        let outerBase = depthBase
+        defer {
+            draining = false
+            depthBase = outerBase
+        }
         while let next = state.pending.popLast() {
             let mark = state.pending.count
             let object = next.object
@@ -384,6 +403,7 @@ public final class KeyedArchiver {
             }
             let cls = classes[Int(c)]
             state.w.beginObject(reserved: Int(next.uid), classUID: cls.uid)
+            depthBase = Int(next.depth) - state.w.open.count
             try cls.encode(object, self)
             state.w.endObject()
             // What `next` met, first met first.
@@ -436,32 +456,43 @@ public final class KeyedArchiver {
     // MARK: Finishing
 
     /// Finishes the archive and returns its bytes (a binary property list).
-    /// - Throws: `.invalidValue` if an object is still open or the archive was finished already.
+    /// - Throws: `.invalidValue` if an object is still open or the archive was finished already;
+    ///   `.limitExceeded` for an archive its reader would refuse under `limits`: a string or data
+    ///   value longer than `maxValueLength` (counted as stored), more than `maxObjects` objects
+    ///   (every object of the property list, as the reader counts them), more than `maxBytes`;
+    ///   `.invalidValue` for a date outside `ArchiveLimits.dates` (NaN and the infinities included).
     public func finishEncoding() throws(ArchiveError) -> [UInt8] {
         guard !finished else { throw ArchiveError(.invalidValue, "the archive was finished already") }
         guard state.w.open.count == 1, state.pending.isEmpty else {
             throw ArchiveError(.invalidValue, "an object is still being encoded")
         }
-        // `$objects` and the top level, besides what is in the table.
-        let objectCount = state.w.table.objects.count
-        guard objectCount + 2 <= limits.maxObjects else {
-            throw ArchiveError(.limitExceeded, "the archive would hold \(objectCount) objects; the limit is \(limits.maxObjects)")
+        let longest = state.w.table.longestValue
+        guard limits.admitsValue(length: longest) else {
+            throw ArchiveError(.limitExceeded, "the archive would hold a value of \(longest) bytes; the limit is \(limits.maxValueLength)")
+        }
+        if let date = state.w.unreadableDate, let problem = ArchiveLimits.dateProblem(date) {
+            throw ArchiveError(.invalidValue, "the archive would hold \(problem), which no reader takes")
         }
         finished = true
         retained = []
-        let bytes = state.w.finish()
+        let bytes = try state.w.finish(maxObjects: limits.maxObjects)
         guard bytes.count <= limits.maxBytes else {
             throw ArchiveError(.limitExceeded, "the archive would be \(bytes.count) bytes; the limit is \(limits.maxBytes)")
         }
         return bytes
     }
 
-    /// Archives one value of Foundation's standard classes under the key `root`.
-    public static func archive(_ value: ArchiveValue) -> [UInt8] {
+    /// Archives one value of Foundation's standard classes under the key `root`, by reference
+    /// whatever the value (a number or boolean too, as an item of `$objects`), as
+    /// NSKeyedArchiver's `archivedData(withRootObject:)` writes it and
+    /// `KeyedUnarchiver.unarchiveValue` reads it.
+    /// - Throws: what `finishEncoding()` throws for a value its reader would refuse under the
+    ///   default limits.
+    public static func archive(_ value: ArchiveValue) throws(ArchiveError) -> [UInt8] {
         let archiver = KeyedArchiver()
-        archiver.encode(value, forKey: "root")
-        // Cannot fail: nothing is open and it was not finished.
-        return (try? archiver.finishEncoding()) ?? []
+        let root = archiver.state.w.uid(of: value)
+        archiver.state.w.putUID("root", root)
+        return try archiver.finishEncoding()
     }
 }
 
@@ -489,6 +520,8 @@ struct ArchiveWriter {
     var lastClass: (name: String, uid: Int) = ("", -1)
     /// The object table reference of recently used keys.
     var keyRefs = RecentKeys(slots: 128)
+    /// The first date written that no reader takes (`ArchiveLimits.dateProblem`), if any.
+    var unreadableDate: Double?
     let classKey: Int32
     let objectsKey: Int32
 
@@ -656,6 +689,7 @@ struct ArchiveWriter {
         case .string(let s): return stringUID(s)
         case .data(let bytes): return dataUID(bytes)
         case .date(let t):
+            if unreadableDate == nil, !ArchiveLimits.admitsDate(t) { unreadableDate = t }
             let u = beginObject(className: "NSDate", classes: ["NSDate", "NSObject"])
             pairs.append(table.string("NS.time"))
             pairs.append(table.double(t))
@@ -721,7 +755,11 @@ struct ArchiveWriter {
     }
 
     /// The archive's bytes: `$top` from the pairs left, then the root dictionary.
-    mutating func finish() -> [UInt8] {
+    /// Writes the top level and returns the file.
+    /// - Throws: `.limitExceeded` when the property list would hold more than `maxObjects`
+    ///   objects: all of them, keys, numbers and class descriptions included, which is what the
+    ///   reader counts (`ArchiveLimits.maxObjects`), not only the items of `$objects`.
+    mutating func finish(maxObjects: Int) throws(ArchiveError) -> [UInt8] {
         let topDict = table.dictionary(interleaved: pairs[...])
         let objectsRef = table.array(table.objects)
         let root = table.dictionary(interleaved: [
@@ -730,6 +768,9 @@ struct ArchiveWriter {
             table.string("$top"), topDict,
             table.string("$objects"), objectsRef,
         ][...])
+        guard table.count <= maxObjects else {
+            throw ArchiveError(.limitExceeded, "the archive would hold \(table.count) objects; the limit is \(maxObjects)")
+        }
         return table.finish(top: root)
     }
 }

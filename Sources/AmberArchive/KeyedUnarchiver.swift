@@ -274,6 +274,7 @@ public final class KeyedUnarchiver {
         let ref = archive.objectRefs[u]
         let h = plist.header(ref)
         guard h.marker >> 4 == 0xD else { return try ArchiveValue(plain: try plist.value(at: ref), what: "object \(u)") }
+        try archive.checkStringKeys(h, of: u)
         // Resolved once per class description, not once per value.
         let name = try className(of: u, h)
         func uids(_ key: String) throws(ArchiveError) -> [Int] {
@@ -457,6 +458,7 @@ public final class KeyedUnarchiver {
         guard saved.depth < plist.limits.maxDepth else {
             throw ArchiveError.limit("objects nest deeper than the limit of \(plist.limits.maxDepth)")
         }
+        try archive.checkStringKeys(h, of: u)
         state.cursor = Cursor(dict: h, uid: u, depth: saved.depth + 1)
         state.made.inProgress[u] = true
         defer {
@@ -483,14 +485,24 @@ public final class KeyedUnarchiver {
         guard saved.depth < plist.limits.maxDepth else {
             throw ArchiveError.limit("objects nest deeper than the limit of \(plist.limits.maxDepth)")
         }
+        try archive.checkStringKeys(h, of: u)
         state.cursor = Cursor(dict: h, uid: u, depth: saved.depth + 1)
         defer { state.cursor = saved }
         return try body(self, name)
     }
 
-    /// Unarchives the value stored under `root`, as `KeyedArchiver.archive(_:)` writes it.
+    /// Unarchives the value stored under `root`, as `KeyedArchiver.archive(_:)` (and
+    /// NSKeyedArchiver's `archivedData(withRootObject:)`) writes it: a reference to an object.
+    /// - Throws: `.notKeyedArchive` for an archive without `root`, or whose root is stored in
+    ///   place (a number, boolean or bytes) rather than referred to; what `decodeValue` throws.
     public static func unarchiveValue(_ bytes: [UInt8], limits: ArchiveLimits = .default) throws(ArchiveError) -> ArchiveValue {
-        try KeyedUnarchiver(bytes: bytes, limits: limits).decodeValue(forKey: "root")
+        let unarchiver = try KeyedUnarchiver(bytes: bytes, limits: limits)
+        guard unarchiver.containsValue(forKey: "root") else { throw .notKeyed("the archive has no root: $top has no key 'root'") }
+        let ref = try unarchiver.valueRef("root")
+        guard unarchiver.plist.header(ref).marker >> 4 == 0x8 else {
+            throw .notKeyed("the root is \(a: KeyedArchive.typeName(unarchiver.plist.header(ref).marker)) in place, not a reference to an object")
+        }
+        return try unarchiver.decodeValue(forKey: "root")
     }
 }
 
@@ -518,7 +530,7 @@ extension ArchiveValue {
         case .double(let d): self = .double(d)
         case .string(let s): self = .string(s)
         case .data(let d): self = .data(d)
-        case .date(let t): self = .date(t)
+        case .date(let t): self = .date(try StandardObjects.date(t, what))
         default:
             throw ArchiveError(.notKeyedArchive, "\(what) is a plain \(plain.typeName), which a keyed archive does not hold")
         }

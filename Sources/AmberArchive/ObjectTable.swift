@@ -24,6 +24,9 @@ struct ObjectTable {
     var objects: [Int32] = []
     /// The width of container references written so far (1 to 4).
     private var refWidth: Int
+    /// The most bytes a string or data object written takes (without its header): what the
+    /// reader's per-value limit (`ArchiveLimits.admitsValue(length:)`) is checked against.
+    private(set) var longestValue = 0
 
     /// Every string, by its text. An entry is the string's reference (≥ 0), or `~uid` (≤ -2)
     /// for a string listed in `objects` at `uid` (its reference is `objects[uid]`).
@@ -321,6 +324,7 @@ struct ObjectTable {
         w.bytes(&at, bytes)
         _ = consume w
         end = at
+        longestValue = max(longestValue, bytes.count)
         return ref
     }
 
@@ -414,6 +418,7 @@ struct ObjectTable {
         at += count
         _ = consume w
         end = at
+        longestValue = max(longestValue, count)
         return ref
     }
 
@@ -448,6 +453,7 @@ struct ObjectTable {
             }
             _ = consume w
             end = at
+            longestValue = max(longestValue, 2 * n)
         }
         return ref
     }

@@ -40,21 +40,14 @@ enum StandardObjects {
             default: throw .notKeyed("the \(name) object \(u)'s NS.string is not a string")
             }
         case "NSData", "NSMutableData":
-            // Apple's Foundation writes NS.bytes, swift-corelibs-foundation NS.data.
-            var key = "NS.bytes"
-            var bytes = try field[key]
-            if bytes == nil {
-                key = "NS.data"
-                bytes = try required(key)
-            }
-            guard case .data(let d)? = bytes else { throw .notKeyed("the \(name) object \(u)'s \(key) is not data") }
-            return .data(d)
+            return .data(try dataFields(name, object: u, archive: archive, field))
         case "NSDate":
+            let what = "the NSDate object \(u)'s NS.time"
             switch try required("NS.time") {
-            case .double(let t): return .date(t)
-            case .float(let t): return .date(Double(t))
-            case .int(let t): return .date(Double(t))
-            default: throw .notKeyed("the NSDate object \(u)'s NS.time is not a real")
+            case .double(let t): return .date(try date(t, what))
+            case .float(let t): return .date(try date(Double(t), what))
+            case .int(let t): return .date(try date(Double(t), what))
+            default: throw .notKeyed("\(what) is not a real")
             }
         case "NSUUID":
             guard case .data(let d) = try required("NS.uuidbytes"), d.count == 16 else {
@@ -70,6 +63,37 @@ enum StandardObjects {
         default:
             return nil
         }
+    }
+
+    /// The bytes of NSData or NSMutableData object `u`, as Foundation writes them: Apple's
+    /// `NS.bytes`, in place; swift-corelibs-foundation's `NS.data`, in place or (as its
+    /// `_encodePropertyList(_:forKey:)` writes it) a UID of a data item of `$objects`.
+    static func dataFields(_ name: String, object u: Int, archive: KeyedArchive, _ field: Fields) throws(ArchiveError) -> [UInt8] {
+        if let bytes = try field["NS.bytes"] {
+            guard case .data(let d) = bytes else { throw .notKeyed("the \(name) object \(u)'s NS.bytes is not data") }
+            return d
+        }
+        switch try field["NS.data"] {
+        case .data(let d)?:
+            return d
+        case .uid(let target)?:
+            guard case .value(.data(let d)) = try archive.object(Int(clamping: target)) else {
+                throw .notKeyed("the \(name) object \(u)'s NS.data does not refer to data")
+            }
+            return d
+        case nil:
+            throw .notKeyed("the \(name) object \(u) has no NS.bytes or NS.data")
+        default:
+            throw .notKeyed("the \(name) object \(u)'s NS.data is not data")
+        }
+    }
+
+    /// `seconds` (since 2001-01-01T00:00:00Z), checked to be a date an archive may hold
+    /// (`ArchiveLimits.dates`): the value of `what`.
+    /// - Throws: `.notKeyedArchive` for NaN, an infinity, or a date outside years 1 to 9999.
+    static func date(_ seconds: Double, _ what: @autoclosure () -> String) throws(ArchiveError) -> Double {
+        guard let problem = ArchiveLimits.dateProblem(seconds) else { return seconds }
+        throw .notKeyed("\(what()) is \(problem), which no reader of an archive takes")
     }
 
     /// The UIDs of the array of UIDs under `key` (NS.objects, NS.keys) of object `u`, whose

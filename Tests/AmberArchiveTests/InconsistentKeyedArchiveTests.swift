@@ -60,8 +60,8 @@ func packed(_ values: [UInt64]) -> [UInt8] {
     // keeps keys that are not strings (`ArchiveValue.dictionary` holds any key; there is no
     // decoder of `[String: …]` to refuse them), as `amber dump --keyed` prints them
     // (`{"$dict": [[key, value]…]}`). The archive's own dictionaries (`$top`, each instance) are
-    // keyed by strings: the raw graph refuses one that is not (the unarchiver, which finds
-    // values by their string keys, never reaches such a key).
+    // keyed by strings: the raw graph refuses one that is not, and so does the unarchiver
+    // (ForeignKeyedArchiveTests.instanceKeysMustBeStrings).
     @Test func dictionaryKeysAreStringsWhereRequired() throws {
         let mixed = keyedArchive([
             instance(2, ["NS.keys": .array([.uid(3), .uid(4)]), "NS.objects": .array([.uid(5), .uid(5)])]),

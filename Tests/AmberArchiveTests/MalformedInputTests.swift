@@ -172,7 +172,7 @@ func classDescription(_ name: String, _ classes: [String]? = nil) -> PropertyLis
     ]))
 
     /// A keyed archive of a few hundred bytes with values of Foundation's classes.
-    static let keyedSample: [UInt8] = KeyedArchiver.archive(.dictionary([
+    static let keyedSample: [UInt8] = try! KeyedArchiver.archive(.dictionary([
         "title": .string("Items"), "n": .int(42), "ok": .bool(true), "when": .date(100.25),
         "path": .indexPath([0, 3, 70000]), "id": .uuid(Array(0 ..< 16)), "bytes": .data([9, 8, 7]),
         "list": .array([.string("a"), .double(2.5), .null, .set([.int(1)])]),

@@ -24,7 +24,7 @@ final class Node {
             "s": .string("x"), "n": .int(3), "p": .indexPath([1, 300, 70000]), "p1": .indexPath([4]), "p0": .indexPath([]),
             "d": .date(100), "u": .uuid(Array(0 ..< 16)), "arr": .array([.null, .double(2), .set([.string("q")])]),
         ])
-        let bytes = KeyedArchiver.archive(v)
+        let bytes = try KeyedArchiver.archive(v)
         #expect(try KeyedUnarchiver.unarchiveValue(bytes) == v)
     }
 

@@ -88,8 +88,9 @@ import Testing
             return
         }
         #expect(why.contains("'blob'"))
-        // Strings (as stored: UTF-16 units beyond ASCII), values inside arrays, and nesting too.
-        let coderLimits = ArchiveLimits(maxDepth: 4, maxValueLength: 10)
+        // Strings (as stored: two bytes a UTF-16 unit beyond ASCII), values inside arrays, and
+        // nesting too. (64 bytes: the engine's own keys, up to 50 bytes, fit.)
+        let coderLimits = ArchiveLimits(maxDepth: 4, maxValueLength: 64)
         let probe = Engine(configuration: EngineConfiguration(appID: "org.amber.tests", store: MemoryStore(), limits: coderLimits))
         probe.delegate.shouldSave = { _ in true }
         let p = controller("p")
@@ -97,14 +98,15 @@ import Testing
         var codes: [AmberError.Code?] = []
         p.callbacks.encode = { _, coder in
             func attempt(_ body: () throws -> Void) { do { try body(); codes.append(nil) } catch { codes.append(code(error)) } }
-            attempt { try coder.encode("0123456789", forKey: "ten") }
-            attempt { try coder.encode("0123456789a", forKey: "eleven") }
-            attempt { try coder.encode("ééééééééé", forKey: "nine UTF-16 units, 18 UTF-8 bytes") }
-            attempt { try coder.encode(.array([.string("short"), .data([UInt8](repeating: 0, count: 11))]), forKey: "inside") }
+            attempt { try coder.encode(String(repeating: "a", count: 64), forKey: "64 bytes") }
+            attempt { try coder.encode(String(repeating: "a", count: 65), forKey: "65 bytes") }
+            attempt { try coder.encode(String(repeating: "é", count: 32), forKey: "32 UTF-16 units, 64 bytes") }
+            attempt { try coder.encode(String(repeating: "a", count: 32) + "é", forKey: "34 UTF-8 bytes, 66 as stored") }
+            attempt { try coder.encode(.array([.string("short"), .data([UInt8](repeating: 0, count: 65))]), forKey: "inside") }
             attempt { try coder.encode(.array([.array([.array([.array([.array([])])])])]), forKey: "deep") }
         }
         try probe.preserve()
-        #expect(codes == [nil, .limitExceeded, nil, .limitExceeded, .limitExceeded])
+        #expect(codes == [nil, .limitExceeded, nil, .limitExceeded, .limitExceeded, .limitExceeded])
     }
 
     // R22: an archive over the reader's size limit is refused by the writer; the previous

@@ -66,7 +66,7 @@ private func savedTree(_ configure: (RestorableObject, RestorableObject, Restora
         #expect(garbage.bytes == nil && garbage.guardCount == 0)
 
         // A keyed archive, but not a restoration archive.
-        let foreign = MemoryStore(bytes: KeyedArchiver.archive(.string("hello")))
+        let foreign = MemoryStore(bytes: try KeyedArchiver.archive(.string("hello")))
         guard case .corruptArchive? = makeEngine(foreign).restore().freshLaunchReason else {
             Issue.record("a foreign keyed archive must be refused")
             return

@@ -282,6 +282,12 @@ entry('plain', o({'$class': c('NSArray'), 'NS.objects': [o(7), o(-1.25), o(b'\x0
 entry('$dollar', shared_string)
 entry('indexset', o({'$class': c('NSIndexSet'), 'NSRangeCount': 2, 'NSRangeData': o(bytes([1, 2, 0xAC, 0x02, 1]))}))
 entry('range', o({'$class': c('NSMutableIndexSet'), 'NSRangeCount': 1, 'NSLocation': 4, 'NSLength': 3}))
+# Foundation's other encodings (issue 39): NSRangeData and NSIndexPathData as an NSMutableData
+# instance, NS.data in place or a reference to the bytes.
+entry('msetdata', o({'$class': c('NSMutableIndexSet'), 'NSRangeCount': 2,
+                     'NSRangeData': o({'$class': c('NSMutableData'), 'NS.data': bytes([1, 2, 0xAC, 0x02, 1])})}))
+entry('mpathdata', o({'$class': c('NSIndexPath'), 'NSIndexPathLength': 3,
+                      'NSIndexPathData': o({'$class': c('NSMutableData'), 'NS.data': o(bytes([1, 0xAC, 0x02, 2]))})}))
 entry('counted', o({'$class': c('NSCountedSet'), 'NS.count': 2, 'NS.object0': shared_string, 'NS.count0': 3,
                     'NS.object1': o('once'), 'NS.count1': 1}))
 objs[root.data] = {'$class': c('NSDictionary'), 'NS.keys': root_keys, 'NS.objects': root_values}
@@ -304,6 +310,8 @@ expect('foundation', {'root': {
     '$$dollar': 'shared',
     'indexset': {'$indexSet': [[1, 2], [300, 1]]},
     'range': {'$indexSet': [[4, 3]]},
+    'msetdata': {'$indexSet': [[1, 2], [300, 1]]},
+    'mpathdata': {'$indexPath': [1, 300, 2]},
     'counted': {'$countedSet': [['shared', 3], ['once', 1]]},
 }})
 
@@ -332,6 +340,9 @@ bad = {
     'string-int': (one('NSString', {'NS.string': 5}), 'NS.string'),
     'data-string': (one('NSMutableData', {'NS.data': 'x'}), 'NS.data'),
     'date-string': (one('NSDate', {'NS.time': 'now'}), 'NS.time'),
+    'date-nan': (one('NSDate', {'NS.time': float('nan')}), 'not a number'),
+    'date-infinite': (one('NSDate', {'NS.time': float('-inf')}), 'infinite'),
+    'date-year-10000': (one('NSDate', {'NS.time': 252423993600.0}), 'outside years 1 to 9999'),
     'uuid-short': (one('NSUUID', {'NS.uuidbytes': bytes(15)}), 'NS.uuidbytes'),
     'path-length': (one('NSIndexPath', {'NSIndexPathLength': 3, 'NSIndexPathData': UID(3)}, [bytes([1, 2])]), '3 indexes in 2 bytes'),
     'path-65-bits': (one('NSIndexPath', {'NSIndexPathLength': 2, 'NSIndexPathData': bytes([0xFF] * 9 + [2, 1])}), 'wider than 64 bits'),

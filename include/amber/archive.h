@@ -126,7 +126,10 @@ AMBER_API void amber_archiver_free(amber_archiver *archiver);
  *
  * @param out receives the bytes; release them with amber_buf_dispose().
  * @return AMBER_OK; AMBER_MISUSE if it was finished already or is called from an encode
- *   callback; AMBER_INVALID_ARGUMENT.
+ *   callback; AMBER_LIMIT_EXCEEDED for an archive its reader would refuse (R22): a string or
+ *   data value, or a key, over AMBER_LIMIT_VALUE_BYTES as stored, more than AMBER_LIMIT_OBJECTS
+ *   objects (every object of the property list), more than AMBER_LIMIT_ARCHIVE_BYTES;
+ *   AMBER_INVALID_ARGUMENT, also for a date that is NaN, infinite or outside years 1 to 9999.
  * Ownership: the caller owns *out. Thread safety: as the registry.
  */
 AMBER_API int amber_archiver_finish(amber_buf *out, amber_archiver *archiver);
@@ -158,8 +161,10 @@ AMBER_API int amber_archiver_encode_values(amber_archiver *archiver, const amber
  * @param object the host's object, identified by its address; NULL encodes nil.
  * @return AMBER_OK; AMBER_TYPE_MISMATCH for a class not registered or without encode;
  *   AMBER_INVALID_ARGUMENT (also for an object encoded before under another class);
- *   AMBER_DUPLICATE; AMBER_MISUSE; an encode callback's code (the archive is then unusable:
- *   free it).
+ *   AMBER_DUPLICATE; AMBER_MISUSE; AMBER_LIMIT_EXCEEDED for an object the unarchiver would
+ *   decode nested deeper than AMBER_LIMIT_DEPTH objects (R22: the depth of the archiver's walk,
+ *   which meets keys in the order they are encoded; a chain of 600 objects is refused); an
+ *   encode callback's code (for either of these two, the archive is then unusable: free it).
  * Ownership: the object stays the host's and must live until the archive is finished.
  * Thread safety: as the registry.
  */

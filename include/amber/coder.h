@@ -47,9 +47,10 @@ extern "C" {
  *   see "Reserved keys" above);
  *   AMBER_DUPLICATE for a key written twice in the same coder; AMBER_INVALID_ARGUMENT;
  *   AMBER_MISUSE outside the callback;
- *   AMBER_LIMIT_EXCEEDED for a string or bytes over 64 MiB (a string counted as the archive
- *   stores it: ASCII bytes, else UTF-16 code units), the limit restoration reads with (R22):
- *   nothing is written, and an encode callback that passes the code on leaves its object out.
+ *   AMBER_LIMIT_EXCEEDED for a string, bytes or a key over 64 MiB (a string counted in the
+ *   bytes the archive stores it in: its bytes when it is ASCII, else two bytes a UTF-16 code
+ *   unit, so one "é" doubles the rest), the limit restoration reads with (R22): nothing is
+ *   written, and an encode callback that passes the code on leaves its object out.
  * Ownership: strings and bytes are copied. Thread safety: as the engine.
  */
 AMBER_API int amber_coder_encode_string(amber_coder *coder, const char *key, const char *value);

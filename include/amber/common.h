@@ -132,7 +132,8 @@ typedef enum amber_status {
 #define AMBER_LIMIT_OBJECTS (32L * 1024 * 1024)
 /** The deepest nesting of containers, and of objects decoded inside objects: 512. */
 #define AMBER_LIMIT_DEPTH 512
-/** The longest string or data value, in bytes: 64 MiB. */
+/** The longest string or data value, in the bytes it is stored in: 64 MiB. A string is stored
+ *  as its bytes when it is ASCII, else as UTF-16, two bytes a code unit (R22). */
 #define AMBER_LIMIT_VALUE_BYTES (64L * 1024 * 1024)
 
 /**
@@ -271,7 +272,8 @@ typedef enum amber_value_type {
     AMBER_VALUE_STRING = 4,
     AMBER_VALUE_BYTES = 5,
     /** A date (NSDate): seconds since 2001-01-01T00:00:00Z in double_value. Coders and keyed
-     *  archives. */
+     *  archives. Finite, from year 1 to 9999 (what every binding's date type holds): another,
+     *  NaN included, is AMBER_INVALID_ARGUMENT written and refused read (R22). */
     AMBER_VALUE_DATE = 6,
     /** An index path (NSIndexPath) in index_path_value. Coders only. */
     AMBER_VALUE_INDEX_PATH = 7

@@ -136,11 +136,11 @@ final class CoderBox {
             batchKeys.removeLast(batchKeys.count - n)
             batchLengths.removeLast(batchLengths.count - n)
         }
-        var maxLength = 0
-        try withCoder { c throws(AmberError) in maxLength = c.limits.maxValueLength }
+        var limits = ArchiveLimits.default
+        try withCoder { c throws(AmberError) in limits = c.limits }
         func admit(_ length: Int) throws(AmberError) {
-            guard length > maxLength else { return }
-            throw AmberError(.limitExceeded, "the value is \(length) bytes; the limit is \(maxLength)")
+            guard !limits.admitsValue(length: length) else { return }
+            throw AmberError(.limitExceeded, "the value is \(length) bytes; the limit is \(limits.maxValueLength)")
         }
         for i in 0 ..< n {
             let v = values[i]
@@ -149,13 +149,18 @@ final class CoderBox {
                 if i < batchKeys.count { batchKeys[i] = k } else { batchKeys.append(k) }
                 var length = 0
                 switch v.type.rawValue {
-                case AMBER_VALUE_BOOL.rawValue, AMBER_VALUE_INT64.rawValue, AMBER_VALUE_DOUBLE.rawValue,
-                    AMBER_VALUE_DATE.rawValue:
+                case AMBER_VALUE_BOOL.rawValue, AMBER_VALUE_INT64.rawValue, AMBER_VALUE_DOUBLE.rawValue:
                     break
+                case AMBER_VALUE_DATE.rawValue:
+                    if let problem = ArchiveLimits.dateProblem(v.double_value) { throw invalid("the value is \(problem), which no reader accepts") }
                 case AMBER_VALUE_INDEX_PATH.rawValue:
                     let length = try inputCount(v.index_path_value.length, "the index path's length")
                     guard v.index_path_value.indexes != nil || length == 0 else {
                         throw invalid("the index path's indexes are NULL and its length is \(length)")
+                    }
+                    if length > 1 {
+                        let indexes = UnsafeBufferPointer(start: v.index_path_value.indexes, count: length)
+                        try admit(ArchiveLimits.storedLength(ofIndexPath: indexes.lazy.map { Int($0) }))
                     }
                 case AMBER_VALUE_STRING.rawValue:
                     guard let p = v.string_value else { throw invalid("the string value is NULL") }
@@ -164,7 +169,8 @@ final class CoderBox {
                         try admit(length)
                     } else {
                         guard let string = String(validatingCString: p) else { throw invalid("the string value is not valid UTF-8") }
-                        if string.utf8.count > maxLength { try admit(string.utf16.count) }
+                        // Stored in at most twice its UTF-8 bytes (`ArchiveLimits.storedLength`).
+                        if !limits.admitsValue(length: 2 * string.utf8.count) { try admit(ArchiveLimits.storedLength(of: string)) }
                         length = -1
                     }
                 case AMBER_VALUE_BYTES.rawValue:

@@ -33,19 +33,27 @@ final class EncoderCore {
         self.references = references
     }
 
-    /// Checks that a string, as the archive stores it (ASCII bytes, or UTF-16 code units), is
-    /// within the value limit the reader enforces.
+    /// Checks that a string, in the bytes the archive stores it in (ASCII bytes, or two bytes
+    /// per UTF-16 code unit: `ArchiveLimits.storedLength`), is within the value limit the
+    /// reader enforces.
     @inline(__always)
     func admitString(utf8Count: Int, utf16Count: @autoclosure () -> Int, forKey key: String) throws(AmberError) {
-        // UTF-16 never takes more code units than UTF-8 takes bytes.
-        guard utf8Count > limits.maxValueLength else { return }
-        try admitLength(utf16Count(), forKey: key)
+        // Stored in at most twice its UTF-8 bytes: the code units are counted only when that is over.
+        guard !limits.admitsValue(length: 2 * utf8Count) else { return }
+        try admitLength(ArchiveLimits.storedLength(utf8Count: utf8Count, utf16Count: utf16Count()), forKey: key)
+    }
+
+    /// Checks that a date is one every reader takes (`ArchiveLimits.dates`).
+    @inline(__always)
+    func admitDate(_ seconds: Double, forKey key: String) throws(AmberError) {
+        guard let problem = ArchiveLimits.dateProblem(seconds) else { return }
+        throw invalidValue(problem, key)
     }
 
     /// Checks that a value of `length` bytes or code units is within the value limit.
     @inline(__always)
     func admitLength(_ length: Int, forKey key: String) throws(AmberError) {
-        guard length > limits.maxValueLength else { return }
+        guard !limits.admitsValue(length: length) else { return }
         throw AmberError(
             .limitExceeded,
             "the value for key '\(key)' is \(length) bytes; the limit is \(limits.maxValueLength) (in the coder of \(owner))")
@@ -67,10 +75,12 @@ final class EncoderCore {
             switch v {
             case .string(let s): try admitString(utf8Count: s.utf8.count, utf16Count: s.utf16.count, forKey: key)
             case .data(let d): try admitLength(d.count, forKey: key)
+            case .date(let seconds): try admitDate(seconds, forKey: key)
             case .uuid(let bytes):
                 guard bytes.count == 16 else { throw invalidValue("a UUID of \(bytes.count) bytes, not 16", key) }
+            case .indexPath(let indexes): try admitLength(ArchiveLimits.storedLength(ofIndexPath: indexes), forKey: key)
             case .indexSet(let ranges):
-                try admitLength(ranges.count, forKey: key)
+                try admitLength(ArchiveLimits.storedLength(ofIndexSet: ranges), forKey: key)
                 guard ranges.allSatisfy({ $0.lowerBound >= 0 }) else { throw invalidValue("an index set with a negative index", key) }
             case .countedSet(let items):
                 try admitLength(items.count, forKey: key)
@@ -147,7 +157,20 @@ final class EncoderCore {
     private func admit(_ key: String, reserved: Bool, fingerprint: UInt64) throws(AmberError) {
         guard isActive else { throw inactive() }
         if reserved { throw reservedKey(key) }
+        try admitKeyLength(key)
         guard written.insert(key, fingerprint: fingerprint) else { throw duplicate(key) }
+    }
+
+    /// Checks that a key, a string of the archive like any other, is within the value limit
+    /// the reader enforces on every string.
+    @inline(__always)
+    private func admitKeyLength(_ key: String) throws(AmberError) {
+        guard !limits.admitsValue(length: 2 * key.utf8.count) else { return }
+        let length = ArchiveLimits.storedLength(of: key)
+        guard !limits.admitsValue(length: length) else { return }
+        throw AmberError(
+            .limitExceeded,
+            "the key '\(key.prefix(64))…' is \(length) bytes; the limit is \(limits.maxValueLength) (in the coder of \(owner))")
     }
 
     /// Checks, without writing anything, that `keys` may all be written now, in one go: the coder
@@ -159,6 +182,7 @@ final class EncoderCore {
         var seen: Set<String>? = keys.count > 16 ? Set(minimumCapacity: keys.count) : nil
         for i in keys.indices {
             if ReservedKeys.contains(keys[i].string) { throw fail(i, reservedKey(keys[i].string)) }
+            do throws(AmberError) { try admitKeyLength(keys[i].string) } catch { throw fail(i, error) }
             if written.contains(keys[i].string, fingerprint: keys[i].fingerprint) { throw fail(i, duplicate(keys[i].string)) }
             if seen != nil {
                 guard seen!.insert(keys[i].string).inserted else { throw fail(i, twice(keys[i].string)) }

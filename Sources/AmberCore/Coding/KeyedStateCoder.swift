@@ -89,8 +89,11 @@ public class KeyedStateCoder {
     }
 
     /// Encodes a date (NSDate), in seconds since 2001-01-01T00:00:00Z.
+    /// - Throws: `.invalidArgument` for NaN, an infinity or a date outside years 1 to 9999
+    ///   (`ArchiveLimits.dates`), which no reader of the archive takes.
     public func encode(date: Double, forKey key: String) throws(AmberError) {
         try core.admit(key)
+        try core.admitDate(date, forKey: key)
         archiver.encode(date: date, forKey: key)
         recorder?.add(key, .date(date))
     }
@@ -98,7 +101,7 @@ public class KeyedStateCoder {
     /// Encodes an index path (NSIndexPath).
     public func encode(indexPath: [Int], forKey key: String) throws(AmberError) {
         try core.admit(key)
-        try core.admitLength(indexPath.count * 8, forKey: key)
+        try core.admitLength(ArchiveLimits.storedLength(ofIndexPath: indexPath), forKey: key)
         archiver.encode(indexPath: indexPath, forKey: key)
         recorder?.add(key, .indexPath(indexPath))
     }
@@ -113,8 +116,11 @@ public class KeyedStateCoder {
 
     /// Encodes an object of a registered coding class (`Engine.codingClasses`, SPEC R25), or nil.
     /// Objects encoded from several coders are stored once and come back shared.
-    /// - Throws: `.invalidArgument` if no registered class encodes the object; whatever the
-    ///   class's encode closure throws (codec errors converted to `AmberError`).
+    /// - Throws: `.invalidArgument` if no registered class encodes the object; `.limitExceeded`
+    ///   for an object restoration would decode nested deeper than `limits.maxDepth` (SPEC R22);
+    ///   whatever the class's encode closure throws (codec errors converted to `AmberError`).
+    ///   After either of the last two, the objects encoded part-way cannot be taken back: the
+    ///   save fails with the error, and the previous archive is kept.
     public func encodeObject(_ object: AnyObject?, forKey key: String) throws {
         try core.admit(key)
         try core.run { try archiver.encodeObject(object, forKey: key) }

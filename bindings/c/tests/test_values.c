@@ -9,6 +9,7 @@
 #include "amber.h"
 #include "scratch.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +62,13 @@ static int encode_root(amber_object *object, amber_coder *coder, void *ctx) {
     v[2].bytes_size = 3;
     check_status(amber_coder_encode_values(coder, v, 3), AMBER_INVALID_ARGUMENT, "NULL bytes of size 3");
     check_message("values[2] (key 'blob')", "NULL bytes of size 3");
+    v[2] = value("when", AMBER_VALUE_DATE);
+    v[2].double_value = NAN;
+    check_status(amber_coder_encode_values(coder, v, 3), AMBER_INVALID_ARGUMENT, "R22 a date that is NaN");
+    check_message("not a number", "R22 a date that is NaN");
+    v[2].double_value = 252423993600.0; /* 10000-01-01T00:00:00Z */
+    check_status(amber_coder_encode_values(coder, v, 3), AMBER_INVALID_ARGUMENT, "R22 a date in year 10000");
+    check_message("outside years 1 to 9999", "R22 a date in year 10000");
     v[2] = value("odd", 77);
     check_status(amber_coder_encode_values(coder, v, 3), AMBER_INVALID_ARGUMENT, "a type that is not an amber_value_type");
     check_message("values[2] (key 'odd')", "an unknown type");

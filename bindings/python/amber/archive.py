@@ -169,6 +169,8 @@ class Archiver:
         self._encode(key, bytes(value))
 
     def encode_date(self, key: str, value: _dt.datetime) -> None:
+        """Writes a date (NSDate). One before 0001-01-01T00:00:00Z (year 1 east of UTC) makes
+        finish() raise InvalidArgumentError: no archive holds a date outside years 1 to 9999."""
         self._encode(key, value)
 
     def _name(self, obj: Any, class_name: Optional[str]) -> bytes:

@@ -168,7 +168,10 @@ class Coder:
         load().amber_coder_encode_bytes(self._handle(), c_key(key), data, len(data))
 
     def encode_date(self, key: str, value: _dt.datetime) -> None:
-        """Writes a date (NSDate): the C API writes dates only in a batch, here of one value."""
+        """Writes a date (NSDate): the C API writes dates only in a batch, here of one value.
+
+        A date before 0001-01-01T00:00:00Z (year 1 in a time zone east of UTC) is refused,
+        InvalidArgumentError: no archive holds a date outside years 1 to 9999 (R22)."""
         try:
             self.update({key: value})
         except E.AmberError as error:

@@ -533,3 +533,28 @@ def test_r27_directories_and_atomic_files(tmp_path, monkeypatch):  # R27
     assert amber.read_file(path) == b"two" and stat.S_IMODE(os.stat(path).st_mode) == 0o600
     with pytest.raises(KeyError):
         amber.read_file(os.path.join(docs, "missing"))
+
+
+def test_r22_dates_outside_years_1_to_9999(open_engine):  # R22
+    """A date no datetime holds is refused by the engine, with a clear error, both ways: read
+    from an archive (NaN, an infinity, year 10000), and written (year 1 east of UTC, before
+    0001-01-01T00:00:00Z), which leaves its object out."""
+    def archive(seconds):
+        return plistlib.dumps({
+            "$archiver": "NSKeyedArchiver", "$version": 100000, "$top": {"root": plistlib.UID(1)},
+            "$objects": ["$null", {"$class": plistlib.UID(2), "NS.time": seconds},
+                         {"$classname": "NSDate", "$classes": ["NSDate", "NSObject"]}],
+        }, fmt=plistlib.FMT_BINARY)
+    for seconds, why in [(float("nan"), "not a number"), (float("inf"), "infinite"),
+                         (252_423_993_600.0, "outside years 1 to 9999")]:
+        with pytest.raises(amber.CorruptError, match=why):
+            amber.Unarchiver(archive(seconds)).decode_date("root")
+    last = amber.Unarchiver(archive(252_423_993_599.0)).decode_date("root")
+    assert last == dt.datetime(9999, 12, 31, 23, 59, 59, tzinfo=dt.timezone.utc)
+
+    e = open_engine(Delegate())
+    east = dt.timezone(dt.timedelta(hours=2))
+    e.add_root(Screen(e, "T", {"when": dt.datetime(1, 1, 1, tzinfo=east)}))
+    entry = e.preserve().entry("T")
+    assert entry.left_out == amber.LeftOut.ENCODE_FAILED
+    assert "outside years 1 to 9999" in entry.message
