@@ -179,10 +179,18 @@ typedef enum amber_left_out {
     AMBER_LEFT_OUT_TOO_DEEP = 7,                    /* its path would be deeper than the limit restoration
                                                        reads (512 levels); the message counts the objects
                                                        under it, left out with it (R22) */
-    AMBER_LEFT_OUT_OVER_BUDGET = 8                  /* its record took more than the engine option
+    AMBER_LEFT_OUT_OVER_BUDGET = 8,                 /* its record took more than the engine option
                                                        object_budget: its state was taken back, the objects
                                                        under it are left out too (AMBER_LEFT_OUT_UNDER_LEFT_OUT),
                                                        and its entry's size is the bytes it took (R31) */
+    AMBER_LEFT_OUT_CARRIED = 9,                     /* not an object of the trees: a record kept for an object
+                                                       created later (R35) that none has claimed yet, written
+                                                       into this archive as it was restored, so that a later
+                                                       launch still has its state; its size is what it added */
+    AMBER_LEFT_OUT_NOT_CARRIED = 10                 /* a record kept for an object created later (R35) that
+                                                       none has claimed yet and that this archive does not
+                                                       hold: the message says why (a sensitive value and an
+                                                       archive not encrypted, R34; an object above it) */
 } amber_left_out;
 
 /** One object of a preservation report. Pointers are borrowed from the report. */

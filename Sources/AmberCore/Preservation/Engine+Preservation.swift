@@ -159,7 +159,10 @@ extension Engine {
         encoding.spare = nil
         // A key marked sensitive without encryption: nothing is written (SPEC R34).
         if let refusal = pass.sensitive.refusal { throw AmberError(.keyUnavailable, refusal) }
-        var report = preservationReport(pass, PreservedRecords(encoding.records))
+        // The records kept for objects created later, after the trees' (SPEC R35).
+        let notCarried = carryUnclaimed(
+            into: archiver, &encoding.records, &uids, encrypts: SensitiveValues.encrypts(configuration.envelope))
+        var report = preservationReport(pass, PreservedRecords(encoding.records), notCarried: notCarried)
         let bytes: [UInt8]
         do {
             try archiver.encode(objectUIDs: uids, forKey: ArchiveLayout.objectsKey)
@@ -184,10 +187,13 @@ extension Engine {
     }
 
     /// The report of a pass whose records are encoded (SPEC R28): its records in order, each
-    /// preserved with its size or left out (omitted) with why; then the duplicates; then the
-    /// other objects of the trees that were not recorded, with why.
-    private func preservationReport(_ pass: PreservationPass, _ records: PreservedRecords) -> PreservationReport {
-        var entries: [PreservationReport.Entry] = []
+    /// preserved with its size or left out (omitted) with why, then the records kept for
+    /// objects created later that it carries (SPEC R35); then those it does not carry; then the
+    /// duplicates; then the other objects of the trees that were not recorded, with why.
+    private func preservationReport(
+        _ pass: PreservationPass, _ records: PreservedRecords, notCarried: [PreservationReport.Entry]
+    ) -> PreservationReport {
+        var entries = notCarried
         for d in pass.leftOut {
             entries.append(PreservationReport.Entry(path: d.path, className: d.object.className, kind: d.object.kind, leftOut: d.reason))
         }

@@ -6,7 +6,8 @@ extension Engine {
     ///
     /// Amber has no event loop: the deadline is checked when the engine is called
     /// (`restorePending(_:)`, `currentRestorationReport()`, `preserve()`, `transition(to:)`,
-    /// `restore()`), and the records are dropped then.
+    /// `restore()`), and the records are dropped then. Until then each save carries the records
+    /// still kept into its archive (`carryUnclaimed`, reported as `.carried`).
     /// - Throws: `.invalidArgument` for a negative time.
     public func keepUnclaimed(milliseconds: Int) throws(AmberError) {
         guard milliseconds >= 0 else {

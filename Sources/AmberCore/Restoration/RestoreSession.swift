@@ -279,6 +279,13 @@ final class RestoreSession {
         }
     }
 
+    /// Where record `record`'s state is read from: its migrated state (SPEC R30), else the
+    /// archive's; the archive and the state's UID in it.
+    func stateSource(ofRecord record: Int) -> (archive: KeyedArchive, uid: Int) {
+        if let migrated = migratedStates[record] { return (migrated.unarchiver.archive, migrated.uid) }
+        return (unarchiver.archive, records[record].stateUID)
+    }
+
     /// Drops the spare decoder (which holds the session).
     func endDecoding() { spareDecoder = nil }
 

@@ -390,8 +390,14 @@ class PreservationReport(_LazyReport):
 
     @property
     def left_out(self) -> List[PreservationEntry]:
-        """The entries of the objects left out."""
-        return [e for e in self.entries if e.left_out != LeftOut.NONE]
+        """The entries of the objects left out (not those carried)."""
+        return [e for e in self.entries if e.left_out not in (LeftOut.NONE, LeftOut.CARRIED)]
+
+    @property
+    def carried(self) -> List[PreservationEntry]:
+        """The records kept for objects created later (R35) that no object has claimed yet,
+        written into this archive as they were restored (LeftOut.CARRIED)."""
+        return [e for e in self.entries if e.left_out == LeftOut.CARRIED]
 
     @property
     def errors(self) -> List[BaseException]:
