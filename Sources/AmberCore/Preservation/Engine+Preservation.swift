@@ -431,6 +431,8 @@ extension Engine {
                 }
             }
             if omitted != nil { a.encode(true, forKey: L.omitted) }
+            // Restoration says why (SPEC R16, R31), rather than blaming an encode callback.
+            if case .overBudget(let size, _)? = omitted { a.encode(Int64(size), forKey: L.overBudget) }
         }
         e.records.complete(size: archiver.bytesWritten - start, omitted: omitted)
         return uid

@@ -59,6 +59,9 @@ extension Engine {
             throw AmberError(.invalidArgument, "'\(object.describe)' has no restoration path: it or an ancestor has no identifier")
         }
         let name = PathComponent.describe(path)
+        if let claimer = claimedLate[path] {
+            throw AmberError(.notFound, "no state is kept for \(name): its kept record was claimed already after launch, by \(claimer)")
+        }
         guard let kept = unclaimed, let session = kept.session else {
             throw AmberError(.notFound, "no state is kept for \(name): \(unclaimedEnd ?? "no restoration kept the records that found no object (keep them with amber_engine_keep_unclaimed before launch)")")
         }
@@ -82,6 +85,7 @@ extension Engine {
         for j in i ..< session.records.count where kept.isKept(j) && (j == i || kept.isRecord(j, under: i)) {
             guard let o = made[session.paths.components(j)] else { continue }
             kept.claim(j)
+            claimedLate[session.paths.components(j)] = "an object of class \(o.className)"
             claimed.append((j, o))
             session.objects[j] = o
             adoptIdentity(o, session.records, j)
