@@ -107,8 +107,9 @@ AMBER_API size_t amber_report_count(const amber_report *report);
 AMBER_API int amber_report_record_at(amber_report_record *out, const amber_report *report, size_t index);
 
 /**
- * The report's message about the launch as a whole, lines separated by '\n': why it was fresh,
- * notes on callbacks that failed outside any object (did_decode, object_for_path), a launch
+ * The report's message about the launch as a whole, lines separated by '\n': why it was fresh
+ * (the reason alone, "corrupt archive: ...", so that a host that prints "fresh launch: %s"
+ * says it once), notes on callbacks that failed outside any object (did_decode, object_for_path), a launch
  * guard that could not be updated, extensions pending ("" if none; NULL for a bad handle).
  *
  * Ownership: borrowed from the report. Thread safety: as the engine.
