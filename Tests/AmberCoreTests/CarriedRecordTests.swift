@@ -140,4 +140,22 @@ private func relaunch(_ store: MemoryStore, tabTitle: String? = nil) -> (log: [S
         #expect(notCarried.first?.leftOut?.description.contains("sensitive values and this archive is not encrypted") == true)
         #expect(!String(decoding: store.bytes ?? [], as: UTF8.self).contains("SECRET-7f3a9c"))
     }
+
+    // R35 R16: the report kept on disk (what `amber report` prints) says the save carried them.
+    @Test func testR35KeptReportSaysTheRecordsWereCarried() throws {
+        let scratch = ScratchDirectory("carried-report")
+        defer { scratch.cleanup() }
+        let store = try savedTabs()
+        let engine = Engine(configuration: EngineConfiguration(
+            appID: "org.amber.tests", store: store, envelope: PlainEnvelope(), reportDirectory: scratch.path))
+        engine.delegate.shouldRestore = { _ in true }
+        engine.delegate.shouldSave = { _ in true }
+        try engine.keepUnclaimed(milliseconds: 60_000)
+        _ = engine.launch { try? engine.addRoot(controller("root", "Root")) }
+        try engine.preserve()
+        try engine.preserve()  // said once, not at every autosave
+        let kept = try KeptRestorationReport.read(path: StateFiles(directory: scratch.path).reportPath)
+        #expect(kept.notes.filter { $0.contains("were carried into the archive saved") }
+            == ["3 kept record(s) no object has claimed yet were carried into the archive saved, until their deadline: /root/tab, /root/tab/field, /root/list"])
+    }
 }

@@ -38,11 +38,6 @@ extension Engine {
         }
         if !plan.carried.isEmpty {
             log(.debug) { "preserve: carried \(plan.carried.count) kept record(s) no object has claimed yet" }
-            if !kept.wereCarried {
-                kept.wereCarried = true
-                restorationReport?.notes.append(
-                    "\(plan.carried.count) kept record(s) no object has claimed yet were carried into the archive saved, until their deadline")
-            }
         }
         return plan.notCarried.map { j, why in
             PreservationReport.Entry(
@@ -51,9 +46,22 @@ extension Engine {
         }
     }
 
-    /// Writes kept record `j` as record `index` of the archive.
-    /// A record whose state cannot be copied (a damaged part the launch did not read) is
-    /// written without it, marked omitted, and `copyError` says why.
+    /// Notes in the restoration report, once for the records kept, that a save carried them
+    /// (SPEC R35), and rewrites the report kept on disk (SPEC R16), so that `amber report`
+    /// shows it. Called once the archive is written.
+    func noteCarried(_ report: PreservationReport) {
+        guard let kept = unclaimed, !kept.wereCarried else { return }
+        let carried = report.carried
+        guard !carried.isEmpty else { return }
+        kept.wereCarried = true
+        restorationReport?.notes.append(
+            "\(carried.count) kept record(s) no object has claimed yet were carried into the archive saved, until their deadline: \(carried.map(\.pathDescription).joined(separator: ", "))")
+        keepCurrentReport()
+    }
+
+    /// Writes kept record `j` as its record of the archive (at the index `plan` gave it). A
+    /// record whose state cannot be copied (a damaged part the launch did not read) is written
+    /// without it, marked omitted, and `copyError` says why.
     private func encodeCarried(
         _ j: Int, of session: RestoreSession, _ plan: CarryPlan, into archiver: KeyedArchiver, copyError: inout String?
     ) -> Int {

@@ -59,6 +59,7 @@ extension Engine {
             throw AmberError(.limitExceeded, "the archive is over its budget, the previous archive is kept: \(message)")
         }
         notePreservation(changesAtStart: changesAtStart, completed: true)
+        noteCarried(report)  // SPEC R35
         return report
     }
 

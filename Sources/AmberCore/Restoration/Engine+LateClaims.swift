@@ -123,7 +123,7 @@ extension Engine {
 
     /// Writes the report as it stands now where the launch's report is kept (SPEC R16, R28),
     /// if it is kept, so that `amber report` shows the late claims and the records dropped.
-    private func keepCurrentReport() {
+    func keepCurrentReport() {
         guard configuration.reportDirectory != nil, let report = restorationReport else { return }
         restorationReport = keepReport(report)
     }
