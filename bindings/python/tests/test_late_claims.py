@@ -83,3 +83,23 @@ def test_r35_end_restoration(relaunch):  # R35
     with pytest.raises(KeyError):
         tab.restore_pending()
     assert "when the host ended restoration" in engine.restoration_report().message
+
+
+def test_r35_a_save_carries_the_kept_records(relaunch):  # R35 R28
+    engine, root, _ = relaunch_without_the_tab(relaunch, 10_000)
+    saved = engine.preserve()  # an autosave before the tab is opened
+    assert [e.path_string for e in saved.carried] == ["root/tab", "root/tab/field"]
+    assert all(e.left_out == amber.LeftOut.CARRIED and e.size > 0 for e in saved.carried)
+    assert saved.left_out == [] and [e.path_string for e in saved.preserved] == ["root"]
+    # The process dies after the autosave: the next launch gives the tab its state.
+    roots = []
+
+    def set_up(e):
+        e.set_delegate(Delegate())
+        roots.append(e.add_root(amber.Controller(e, "root", class_name="Root")))
+        roots.append(roots[0].add_child(tab_with_field(e)))
+
+    _, report = relaunch(engine, set_up)
+    assert report.outcome("root/tab") == amber.Outcome.RESTORED
+    assert report.outcome("root/tab/field") == amber.Outcome.RESTORED
+    assert roots[1].title == "Inbox"
