@@ -158,4 +158,78 @@ private func relaunch(_ store: MemoryStore, tabTitle: String? = nil) -> (log: [S
         #expect(kept.notes.filter { $0.contains("were carried into the archive saved") }
             == ["3 kept record(s) no object has claimed yet were carried into the archive saved, until their deadline: /root/tab, /root/tab/field, /root/list"])
     }
+
+    // R35 R30: a state migrated at launch is the one carried, at its class's current version.
+    @Test func testR35CarriesTheMigratedState() throws {
+        let store = try savedTabs()  // Tab at state version 1: "title"
+        let engine = makeEngine(store)
+        try engine.registerStateVersion(className: "Tab", version: 2) { new, old, _, _ in
+            try new.encode("[\(try old.decodeString(forKey: "title"))]", forKey: "caption")
+            return true
+        }
+        try engine.keepUnclaimed(milliseconds: 60_000)
+        _ = engine.launch { try? engine.addRoot(controller("root", "Root")) }
+        try engine.preserve()
+
+        let next = makeEngine(MemoryStore(bytes: store.bytes))
+        let log = Log()
+        try next.registerStateVersion(className: "Tab", version: 2) { _, _, _, _ in
+            log.add("migrated again")
+            return true
+        }
+        let root = controller("root", "Root"), tab = controller("tab", "Tab")
+        tab.callbacks.decode = { _, d in log.add("caption=\(try d.decodeString(forKey: "caption"))") }
+        let report = next.launch {
+            try? next.addRoot(root)
+            try? root.addChild(tab)
+        }
+        #expect(report.record(forPath: ["root", "tab"])?.outcome == .restored)
+        #expect(log.entries == ["caption=[Inbox]"])
+    }
+
+    // R35: a kept record whose parent is neither kept nor an object of the trees any more is
+    // written with its whole path, and the records under it still hang from it.
+    @Test func testR35KeptRecordWithoutItsParentKeepsItsPath() throws {
+        let store = MemoryStore()
+        let writer = makeEngine(store)
+        let root = controller("root", "Root"), nav = controller("nav", "Nav"), tab = controller("tab", "Tab")
+        let field = controller("field", "Field")
+        try writer.addRoot(root)
+        try root.addChild(nav)
+        try nav.addChild(tab)
+        try tab.addChild(field)
+        tab.callbacks.encode = { _, c in try c.encode("Inbox", forKey: "title") }
+        field.callbacks.encode = { _, c in try c.encode("typed", forKey: "text") }
+        try writer.preserve()
+
+        let middle = MemoryStore(bytes: store.bytes)
+        let engine = makeEngine(middle)
+        try engine.keepUnclaimed(milliseconds: 60_000)
+        let root2 = controller("root", "Root"), nav2 = controller("nav", "Nav")
+        _ = engine.launch {
+            try? engine.addRoot(root2)
+            try? root2.addChild(nav2)
+        }
+        nav2.removeFromParent()  // /root/nav is gone before the autosave
+        let saved = try engine.preserve()
+        #expect(saved.carried.map(\.pathDescription) == ["/root/nav/tab", "/root/nav/tab/field"])
+
+        let next = makeEngine(MemoryStore(bytes: middle.bytes))
+        try next.keepUnclaimed(milliseconds: 60_000)
+        let root3 = controller("root", "Root"), nav3 = controller("nav", "Nav")
+        let report = next.launch {
+            try? next.addRoot(root3)
+            try? root3.addChild(nav3)
+        }
+        #expect(report.records.map { PathComponent.describe($0.components) } == ["/root", "/root/nav/tab", "/root/nav/tab/field"])
+        // The tab created later claims its record and its field's, as at the first launch.
+        let log = Log()
+        let tab3 = controller("tab", "Tab"), field3 = controller("field", "Field")
+        tab3.callbacks.decode = { _, d in log.add("title=\(try d.decodeString(forKey: "title"))") }
+        field3.callbacks.decode = { _, d in log.add("text=\(try d.decodeString(forKey: "text"))") }
+        try nav3.addChild(tab3)
+        try tab3.addChild(field3)
+        #expect(try next.restorePending(tab3) == 2)
+        #expect(log.entries == ["title=Inbox", "text=typed"])
+    }
 }
