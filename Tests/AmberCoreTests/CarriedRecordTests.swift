@@ -1,5 +1,6 @@
 import AmberArchive
 @testable import AmberCore
+import Synchronization
 import Testing
 
 /// Saves root → [tab → [field], list], the tab writing "title", the field "text" and a
@@ -64,12 +65,18 @@ private func relaunch(_ store: MemoryStore, tabTitle: String? = nil) -> (log: [S
         let store = try savedTabs()
         let (engine, _) = try launchedWithoutTheTab(store)
         #expect(engine.hasUnclaimedRecords)
+        let lines = Mutex<[String]>([])
+        engine.logSink = LogSink(level: .debug) { level, line in lines.withLock { $0.append("\(level): \(line)") } }
         let saved = try engine.preserve()  // an autosave before the tab is opened
         #expect(saved.carried.map(\.pathDescription) == ["/root/tab", "/root/tab/field"])
         #expect(saved.carried.allSatisfy { $0.byteCount > 0 })
         #expect(saved.leftOut.isEmpty)
         #expect(saved.preservedCount == 2)
         #expect(saved.description.contains("  carried /root/tab (Tab): "))
+        // R29: the log tells them apart from the objects left out.
+        let logged = lines.withLock { $0 }
+        #expect(logged.contains { $0.hasPrefix("info: preserve: saved 2 objects in ") && $0.contains("(0 left out, 2 kept record(s) carried)") })
+        #expect(logged.contains { $0.hasPrefix("debug: preserve: carried /root/tab (Tab, controller), kept for an object created later: ") })
         #expect(engine.currentRestorationReport()?.notes.contains {
             $0.hasPrefix("2 kept record(s) no object has claimed yet were carried into the archive saved")
         } == true)

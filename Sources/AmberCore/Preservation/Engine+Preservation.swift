@@ -285,11 +285,15 @@ extension Engine {
             return
         }
         log(.info) {
-            "preserve: saved \(report.preservedCount) objects in \(report.byteCount) bytes (\(report.count - report.preservedCount) left out) in \(ms) ms"
+            let carried = report.carriedCount
+            let kept = carried > 0 ? ", \(carried) kept record(s) carried" : ""
+            return "preserve: saved \(report.preservedCount) objects in \(report.byteCount) bytes (\(report.count - report.preservedCount - carried) left out\(kept)) in \(ms) ms"
         }
         guard isLogging(.debug) else { return }
         for e in report.entries {
-            if let reason = e.leftOut {
+            if e.leftOut == .carried {
+                log(.debug) { "preserve: carried \(e.pathDescription) (\(e.className), \(e.kind)), kept for an object created later: \(e.byteCount) bytes" }
+            } else if let reason = e.leftOut {
                 log(.debug) { "preserve: left out \(e.pathDescription) (\(e.className), \(e.kind)): \(reason)" }
             } else {
                 log(.debug) { "preserve: preserved \(e.pathDescription) (\(e.className), \(e.kind)): \(e.byteCount) bytes" }

@@ -189,6 +189,8 @@ public struct PreservationReport: RandomAccessCollection, CustomStringConvertibl
     public var preservedCount: Int { records.map { $0.count - $0.omitted.count } ?? 0 }
     /// The objects left out.
     public var leftOut: [Entry] { filter { !$0.isPreserved && $0.leftOut != .carried } }
+    /// How many records kept for objects created later this archive carries (SPEC R35).
+    public var carriedCount: Int { records.map { $0.omitted.values.reduce(0) { $0 + ($1 == .carried ? 1 : 0) } } ?? 0 }
     /// The records kept for objects created later that this archive carries (SPEC R35).
     public var carried: [Entry] { filter { $0.leftOut == .carried } }
     /// How many objects were preserved (`preservedCount`).
