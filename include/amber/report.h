@@ -261,7 +261,8 @@ AMBER_API int amber_preservation_largest_at(amber_preservation_entry *out, const
 
 /**
  * The whole report as text: a first line (what was saved, or why nothing was), then a line per
- * object left out and per object preserved, then the largest objects (R31), one a line.
+ * kept record carried (R35, "carried PATH (CLASS): N bytes, ..."), per object left out and per
+ * object preserved, then the largest objects (R31), one a line.
  *
  * @param out receives the text; release it with amber_buf_dispose().
  * @return AMBER_OK or AMBER_INVALID_ARGUMENT.
