@@ -117,7 +117,7 @@ func callHost(_ what: @autoclosure () -> String, _ body: () -> CInt) throws {
 /// does.
 func hostFailure(_ what: String, _ code: CInt) -> HostFailure {
     let state = ThreadError.current
-    var message = "\(what) returned \(code) (\(statusName(code)))"
+    var message = "\(what) returned \(statusDescription(code))"
     if state.code == code, !state.text.isEmpty { message += ": " + state.text }
     return HostFailure(code: code, message: message)
 }

@@ -163,6 +163,13 @@ func openEnvelope(_ bytes: [UInt8], keyFile: String?) throws -> [UInt8] {
     SensitiveMask.apply(try openedEnvelope(bytes, keyFile: keyFile))
 }
 
+/// The archive inside Amber's envelope with its sensitive values (SPEC R34) as they are, for
+/// an output that prints no value, only sizes (`amber inspect --sizes`): a sensitive value then
+/// counts its real size, not that of the `<sensitive>` that masks it.
+func openEnvelopeForSizes(_ bytes: [UInt8], keyFile: String?) throws -> [UInt8] {
+    try openedEnvelope(bytes, keyFile: keyFile)
+}
+
 /// The archive inside Amber's envelope, as it is.
 private func openedEnvelope(_ bytes: [UInt8], keyFile: String?) throws -> [UInt8] {
     guard EnvelopeFormat.looksLikeEnvelope(bytes) else { return bytes }

@@ -67,7 +67,8 @@ extension Amber {
                 }
                 let bytes = try readFile(path)
                 let header = EnvelopeFormat.looksLikeEnvelope(bytes) ? try EnvelopeFormat.header(of: bytes) : nil
-                let plain = try openEnvelope(bytes, keyFile: key)
+                // Sizes print no value: a sensitive one is sized as it is (SPEC R34, R31).
+                let plain = sizes ? try openEnvelopeForSizes(bytes, keyFile: key) : try openEnvelope(bytes, keyFile: key)
                 let archive = try restorationArchive(plain, inEnvelope: header != nil)
                 let inspection = try Inspection(archive, file: path, size: bytes.count, envelope: header)
                 if json {
@@ -354,7 +355,9 @@ struct Inspection {
     /// The sizes (SPEC R31): the archive's, then each object in archive order, indented by
     /// depth, with the bytes its record reaches (`KeyedArchive.byteSize(ofUID:)`) and under it
     /// the bytes of each key of its state; then the ten largest objects, the largest first.
-    /// Objects share strings (class names, keys): each object counts those it reaches.
+    /// Objects share strings (class names, keys): each object counts those it reaches. It
+    /// prints no value, so it reads the archive unmasked: a sensitive value counts its real
+    /// size (SPEC R34).
     func sizes() -> String {
         var out = ""
         func line(_ indent: Int, _ text: String) {

@@ -83,6 +83,10 @@ import Testing
         #expect(log.entries.contains("decode Medium=\(String(repeating: "m", count: 600))"))
         #expect(!log.entries.contains { $0.hasPrefix("decode Big") || $0.hasPrefix("decode UnderBig") })
         #expect(restored.records.first { $0.path == ["Root", "Big"] }?.outcome == .leftOut)
+        // R16: the restore says it was over its budget, not that an encode callback failed.
+        #expect(restored.records.first { $0.path == ["Root", "Big"] }?.note
+            == "its state was not saved: its record was \(size) bytes at preservation, over the budget per object (R31)")
+        #expect(restored.records.first { $0.path == ["Root", "Big", "UnderBig"] }?.note == "an object above it was left out at preservation")
     }
 
     // R31

@@ -58,7 +58,8 @@ private func lateTab(_ log: Log) throws -> RestorableObject {
             Issue.record("a second claim was accepted")
         } catch {
             #expect(error.code == .notFound)
-            #expect(error.message.contains("once every one was claimed"))
+            // R35: it says the record was claimed already, not merely that none is kept.
+            #expect(error.message == "no state is kept for /root/tab: its kept record was claimed already after launch, by an object of class Tab")
         }
     }
 
@@ -135,5 +136,31 @@ private func lateTab(_ log: Log) throws -> RestorableObject {
         let kept = try KeptRestorationReport.read(path: path)
         #expect(kept.records.map(\.outcome) == [.restored, .restored, .restored])
         #expect(kept.notes.contains("/root/tab claimed 2 kept record(s) after launch"))
+    }
+
+    // R35: a second claim while other records are still kept says it was claimed already.
+    @Test func testR35SecondClaimSaysClaimedAlready() throws {
+        let store = MemoryStore()
+        let writer = makeEngine(store)
+        let root = controller("root", "Root"), tab = controller("tab", "Tab"), other = controller("other", "Other")
+        try writer.addRoot(root)
+        try root.addChild(tab)
+        try root.addChild(other)
+        try writer.preserve()
+        let engine = makeEngine(MemoryStore(bytes: store.bytes))
+        try engine.keepUnclaimed(milliseconds: 60_000)
+        let root2 = controller("root", "Root")
+        _ = engine.launch { try? engine.addRoot(root2) }
+        let late = controller("tab", "Tab")
+        try root2.addChild(late)
+        #expect(try engine.restorePending(late) == 1)
+        #expect(engine.hasUnclaimedRecords)  // /root/other is still kept
+        do {
+            try engine.restorePending(late)
+            Issue.record("a second claim was accepted")
+        } catch {
+            #expect(error.code == .notFound)
+            #expect(error.message == "no state is kept for /root/tab: its kept record was claimed already after launch, by an object of class Tab")
+        }
     }
 }

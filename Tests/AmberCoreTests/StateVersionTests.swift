@@ -70,6 +70,8 @@ private func freshTabs(_ engine: Engine, _ log: Log) throws {
         #expect(tab.outcome == .declinedVersion)
         #expect(tab.note?.contains("archived at state version 3; class Tab is at version 2") == true)
         #expect(report.record(forPath: ["root", "tab", "field"])?.outcome == .leftOut)
+        // R16: the record under it says its ancestor was declined for its version.
+        #expect(report.record(forPath: ["root", "tab", "field"])?.note == "an object above it was declined for its state's version (R30)")
         #expect(report.record(forPath: ["root"])?.outcome == .restored)
     }
 

@@ -816,6 +816,27 @@ PY
 then
     pass "inspect --sizes (R31): the bytes of each object and each key, then the largest objects, the largest first"
 else fail "inspect --sizes" "exit $rc $(cat err msg; head -30 out)"; fi
+# R34 R31: --sizes sizes a sensitive value by its real size, and shows no value of it.
+python3 - <<'PY'
+src = open('restoration.py').read()
+exec(src[:src.index('a = Archive()')])
+s = Archive()
+app = s.inst('AmberAppState', {'bundleVersion': s.add('1.0')})
+state = {'password': s.add('SECRET-' + 'x' * 393), 'amber.sensitive': s.strings(['password']), 'title': s.add('Login')}
+records = [s.record('LoginController', 0, 'Login', 0, state, path=['Login'], root=True)]
+open('sensitive.archive', 'wb').write(envelope(s.finish({'amber.format': 3, 'app': app, 'objects': s.array(records)})))
+PY
+run inspect --sizes sensitive.archive
+if [[ $rc -eq 0 && ! -s err ]] && ! grep -q "SECRET" out && python3 - > msg 2>&1 <<'PY'
+lines = open("out").read().splitlines()
+password = [l for l in lines if l.strip().startswith("password: ")]
+assert len(password) == 1, lines
+size = int(password[0].split(": ")[1].split()[0])
+assert size >= 400, ("the sensitive value's real size (400 characters), not its mask's", password[0])
+PY
+then
+    pass "inspect --sizes (R34, R31): a sensitive value sized by its real size, its value not shown"
+else fail "inspect --sizes of a sensitive value" "exit $rc $(cat err msg; head -30 out)"; fi
 run inspect --sizes --json rich.archive
 if [[ $rc -ne 0 ]] && grep -q "give one" err; then
     pass "inspect --sizes --json: one output at a time"

@@ -563,6 +563,10 @@ AMBER_API int amber_engine_complete_restoration(amber_engine *engine, uint64_t t
  * their bytes zeroed, and the report (amber_engine_restoration_report()) says so. Amber has no
  * event loop: the deadline is checked when the engine is called (amber_object_restore_pending,
  * amber_engine_restoration_report, amber_engine_preserve, amber_engine_transition, a launch).
+ * Until then each save carries the records still kept into its archive as they were restored
+ * (AMBER_LEFT_OUT_CARRIED in its report; an object of the trees with the same path wins), so a
+ * screen opened after an autosave, or at a later launch, still gets its state; a state with
+ * sensitive values (R34) is carried only into an encrypted archive (AMBER_LEFT_OUT_NOT_CARRIED).
  * Call it before amber_engine_launch().
  *
  * @param milliseconds how long; 0 (the default) keeps none.

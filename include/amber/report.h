@@ -112,8 +112,9 @@ AMBER_API size_t amber_report_count(const amber_report *report);
 AMBER_API int amber_report_record_at(amber_report_record *out, const amber_report *report, size_t index);
 
 /**
- * The report's message about the launch as a whole, lines separated by '\n': why it was fresh,
- * notes on callbacks that failed outside any object (did_decode, object_for_path), a launch
+ * The report's message about the launch as a whole, lines separated by '\n': why it was fresh
+ * (the reason alone, "corrupt archive: ...", so that a host that prints "fresh launch: %s"
+ * says it once), notes on callbacks that failed outside any object (did_decode, object_for_path), a launch
  * guard that could not be updated, extensions pending ("" if none; NULL for a bad handle).
  *
  * Ownership: borrowed from the report. Thread safety: as the engine.
@@ -184,10 +185,18 @@ typedef enum amber_left_out {
     AMBER_LEFT_OUT_TOO_DEEP = 7,                    /* its path would be deeper than the limit restoration
                                                        reads (512 levels); the message counts the objects
                                                        under it, left out with it (R22) */
-    AMBER_LEFT_OUT_OVER_BUDGET = 8                  /* its record took more than the engine option
+    AMBER_LEFT_OUT_OVER_BUDGET = 8,                 /* its record took more than the engine option
                                                        object_budget: its state was taken back, the objects
                                                        under it are left out too (AMBER_LEFT_OUT_UNDER_LEFT_OUT),
                                                        and its entry's size is the bytes it took (R31) */
+    AMBER_LEFT_OUT_CARRIED = 9,                     /* not an object of the trees: a record kept for an object
+                                                       created later (R35) that none has claimed yet, written
+                                                       into this archive as it was restored, so that a later
+                                                       launch still has its state; its size is what it added */
+    AMBER_LEFT_OUT_NOT_CARRIED = 10                 /* a record kept for an object created later (R35) that
+                                                       none has claimed yet and that this archive does not
+                                                       hold: the message says why (a sensitive value and an
+                                                       archive not encrypted, R34; an object above it) */
 } amber_left_out;
 
 /** One object of a preservation report. Pointers are borrowed from the report. */
@@ -257,7 +266,8 @@ AMBER_API int amber_preservation_largest_at(amber_preservation_entry *out, const
 
 /**
  * The whole report as text: a first line (what was saved, or why nothing was), then a line per
- * object left out and per object preserved, then the largest objects (R31), one a line.
+ * kept record carried (R35, "carried PATH (CLASS): N bytes, ..."), per object left out and per
+ * object preserved, then the largest objects (R31), one a line.
  *
  * @param out receives the text; release it with amber_buf_dispose().
  * @return AMBER_OK or AMBER_INVALID_ARGUMENT.

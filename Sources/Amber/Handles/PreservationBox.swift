@@ -71,6 +71,8 @@ final class PreservationBox {
         case .notReferenced: return AMBER_LEFT_OUT_NOT_REFERENCED
         case .tooDeep: return AMBER_LEFT_OUT_TOO_DEEP
         case .overBudget: return AMBER_LEFT_OUT_OVER_BUDGET
+        case .carried: return AMBER_LEFT_OUT_CARRIED
+        case .notCarried: return AMBER_LEFT_OUT_NOT_CARRIED
         }
     }
 }

@@ -26,14 +26,8 @@ final class ReportBox {
     init(_ report: RestorationReport, protection: String) throws(AmberError) {
         self.protection = UnsafePointer(try arena.string(protection))
         self.protectionText = protection
-        var notes = report.notes
-        if let reason = report.freshLaunchReason {
-            freshReason = ReportBox.code(of: reason)
-            notes.insert("fresh launch: \(reason)", at: 0)
-        } else {
-            freshReason = CInt(AMBER_FRESH_NONE.rawValue)
-        }
-        message = UnsafePointer(try arena.string(notes.joined(separator: "\n")))
+        freshReason = report.freshLaunchReason.map(ReportBox.code(of:)) ?? CInt(AMBER_FRESH_NONE.rawValue)
+        message = UnsafePointer(try arena.string(report.message))
         self.report = report
     }
 

@@ -14,6 +14,12 @@ func statusName(_ code: CInt) -> String {
     code >= 0 && Int(code) < statusNames.count ? statusNames[Int(code)] : "AMBER_UNKNOWN_STATUS"
 }
 
+/// A code for a message: `5 (AMBER_IO)` for one of Amber's, `host code 42` for any other (a
+/// host callback's own code, passed up unchanged, which Amber has no name for).
+func statusDescription(_ code: CInt) -> String {
+    code >= 0 && Int(code) < statusNames.count ? "\(code) (\(statusNames[Int(code)]))" : "host code \(code)"
+}
+
 /// Static C strings: the status names, then AMBER_UNKNOWN_STATUS, "" and the version. Made once
 /// (a global's initialisation is thread-safe) and never freed.
 nonisolated(unsafe) let staticCStrings: [UnsafePointer<CChar>] =

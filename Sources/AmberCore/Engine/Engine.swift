@@ -38,6 +38,9 @@ public final class Engine {
     var unclaimed: UnclaimedRecords?
     /// Why the kept records are gone, for the message of a claim that comes too late.
     var unclaimedEnd: String?
+    /// The paths whose kept records were claimed since the last restoration, each with the
+    /// object that claimed it, so that a second claim says so (SPEC R35).
+    var claimedLate: [[PathComponent]: String] = [:]
     /// The report of the last restoration, updated by late claims (SPEC R35).
     var restorationReport: RestorationReport?
 

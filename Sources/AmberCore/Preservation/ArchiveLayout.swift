@@ -31,6 +31,8 @@
 ///                                 record at restoration (SPEC R10)
 ///     omitted: true,              its encode callback, or one above it, failed: the state is
 ///                                 empty and the record is not looked up (SPEC R28)
+///     overBudget: int,            beside `omitted`, when the record was left out for taking more
+///                                 than the budget per object (SPEC R31): the bytes it took
 ///     root: true,                 only for the roots the walk started from
 ///     amber.version: int,         the version of its state (SPEC R30), when its class declares
 ///                                 one above 1; absent: 1 (so every archive of Amber 0.2 is
@@ -97,6 +99,7 @@ enum ArchiveLayout {
     static let pathPositions = "pathPositions"
     static let ancestor = "ancestor"
     static let omitted = "omitted"
+    static let overBudget = "overBudget"
     static let version = "amber.version"
     static let root = "root"
     static let restorationClass = "restorationClass"

@@ -59,6 +59,7 @@ extension Engine {
             throw AmberError(.limitExceeded, "the archive is over its budget, the previous archive is kept: \(message)")
         }
         notePreservation(changesAtStart: changesAtStart, completed: true)
+        noteCarried(report)  // SPEC R35
         return report
     }
 
@@ -160,7 +161,10 @@ extension Engine {
         encoding.spare = nil
         // A key marked sensitive without encryption: nothing is written (SPEC R34).
         if let refusal = pass.sensitive.refusal { throw AmberError(.keyUnavailable, refusal) }
-        var report = preservationReport(pass, PreservedRecords(encoding.records))
+        // The records kept for objects created later, after the trees' (SPEC R35).
+        let notCarried = carryUnclaimed(
+            into: archiver, &encoding.records, &uids, encrypts: SensitiveValues.encrypts(configuration.envelope))
+        var report = preservationReport(pass, PreservedRecords(encoding.records), notCarried: notCarried)
         let bytes: [UInt8]
         do {
             try archiver.encode(objectUIDs: uids, forKey: ArchiveLayout.objectsKey)
@@ -185,10 +189,13 @@ extension Engine {
     }
 
     /// The report of a pass whose records are encoded (SPEC R28): its records in order, each
-    /// preserved with its size or left out (omitted) with why; then the duplicates; then the
-    /// other objects of the trees that were not recorded, with why.
-    private func preservationReport(_ pass: PreservationPass, _ records: PreservedRecords) -> PreservationReport {
-        var entries: [PreservationReport.Entry] = []
+    /// preserved with its size or left out (omitted) with why, then the records kept for
+    /// objects created later that it carries (SPEC R35); then those it does not carry; then the
+    /// duplicates; then the other objects of the trees that were not recorded, with why.
+    private func preservationReport(
+        _ pass: PreservationPass, _ records: PreservedRecords, notCarried: [PreservationReport.Entry]
+    ) -> PreservationReport {
+        var entries = notCarried
         for d in pass.leftOut {
             entries.append(PreservationReport.Entry(path: d.path, className: d.object.className, kind: d.object.kind, leftOut: d.reason))
         }
@@ -279,11 +286,15 @@ extension Engine {
             return
         }
         log(.info) {
-            "preserve: saved \(report.preservedCount) objects in \(report.byteCount) bytes (\(report.count - report.preservedCount) left out) in \(ms) ms"
+            let carried = report.carriedCount
+            let kept = carried > 0 ? ", \(carried) kept record(s) carried" : ""
+            return "preserve: saved \(report.preservedCount) objects in \(report.byteCount) bytes (\(report.count - report.preservedCount - carried) left out\(kept)) in \(ms) ms"
         }
         guard isLogging(.debug) else { return }
         for e in report.entries {
-            if let reason = e.leftOut {
+            if e.leftOut == .carried {
+                log(.debug) { "preserve: carried \(e.pathDescription) (\(e.className), \(e.kind)), kept for an object created later: \(e.byteCount) bytes" }
+            } else if let reason = e.leftOut {
                 log(.debug) { "preserve: left out \(e.pathDescription) (\(e.className), \(e.kind)): \(reason)" }
             } else {
                 log(.debug) { "preserve: preserved \(e.pathDescription) (\(e.className), \(e.kind)): \(e.byteCount) bytes" }
@@ -426,6 +437,8 @@ extension Engine {
                 }
             }
             if omitted != nil { a.encode(true, forKey: L.omitted) }
+            // Restoration says why (SPEC R16, R31), rather than blaming an encode callback.
+            if case .overBudget(let size, _)? = omitted { a.encode(Int64(size), forKey: L.overBudget) }
         }
         e.records.complete(size: archiver.bytesWritten - start, omitted: omitted)
         return uid

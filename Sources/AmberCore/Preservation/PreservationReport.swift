@@ -28,6 +28,14 @@ public struct PreservationReport: RandomAccessCollection, CustomStringConvertibl
         /// Its record took `size` bytes, more than the budget per object of `budget` bytes
         /// (SPEC R31): its state is taken back, and it and what is under it are left out.
         case overBudget(size: Int, budget: Int)
+        /// Not an object of the trees: a record kept for an object created later (SPEC R35)
+        /// that none has claimed yet, written into this archive as it was restored, so that a
+        /// later launch still has its state. Its entry's size is what it added to the archive.
+        case carried
+        /// A record kept for an object created later (SPEC R35) that none has claimed yet, and
+        /// that this archive does not hold, for the reason given (a sensitive value and an
+        /// archive that is not encrypted, SPEC R34; an object above it not carried).
+        case notCarried(String)
 
         /// The reason in words.
         public var description: String {
@@ -42,6 +50,10 @@ public struct PreservationReport: RandomAccessCollection, CustomStringConvertibl
                 return "deeper than the limit of \(limit) levels" + (below > 0 ? "; the \(below) objects under it are left out with it" : "")
             case .overBudget(let size, let budget):
                 return "its record is \(size) bytes, over the budget of \(budget) bytes per object"
+            case .carried:
+                return "kept for an object created later, none claimed it yet: carried into this archive as it was restored"
+            case .notCarried(let why):
+                return "kept for an object created later, none claimed it yet: not carried into this archive: \(why)"
             }
         }
     }
@@ -176,7 +188,11 @@ public struct PreservationReport: RandomAccessCollection, CustomStringConvertibl
     /// How many objects were preserved.
     public var preservedCount: Int { records.map { $0.count - $0.omitted.count } ?? 0 }
     /// The objects left out.
-    public var leftOut: [Entry] { filter { !$0.isPreserved } }
+    public var leftOut: [Entry] { filter { !$0.isPreserved && $0.leftOut != .carried } }
+    /// How many records kept for objects created later this archive carries (SPEC R35).
+    public var carriedCount: Int { records.map { $0.omitted.values.reduce(0) { $0 + ($1 == .carried ? 1 : 0) } } ?? 0 }
+    /// The records kept for objects created later that this archive carries (SPEC R35).
+    public var carried: [Entry] { filter { $0.leftOut == .carried } }
     /// How many objects were preserved (`preservedCount`).
     public var objectCount: Int { preservedCount }
     /// The restoration paths (identifiers) of the objects left out as duplicates (SPEC R3).
@@ -221,7 +237,10 @@ public struct PreservationReport: RandomAccessCollection, CustomStringConvertibl
         } else {
             lines = ["saved \(preservedCount) objects in \(byteCount) bytes"]
         }
-        for e in self where !e.isPreserved {
+        for e in self where e.leftOut == .carried {
+            lines.append("  carried \(e.pathDescription) (\(e.className)): \(e.byteCount) bytes, kept for an object created later")
+        }
+        for e in self where !e.isPreserved && e.leftOut != .carried {
             // An object without an identifier shows its class in its path already.
             let cls = e.leftOut == .noIdentifier ? "" : " (\(e.className))"
             lines.append("  left out \(e.pathDescription)\(cls): \(e.leftOut!)")
@@ -252,8 +271,9 @@ final class PreservedRecords {
         /// The bytes each record added to the archive (0 for an omitted one, except one over its
         /// budget: the bytes it took before it was taken back).
         var sizes: [Int] = []
-        /// Why a record's state was left out (its encode callback, or one above it, failed), by
-        /// record index: only the omitted records.
+        /// Why a record's state was left out (its encode callback, or one above it, failed), or
+        /// that it was carried from the last restoration (SPEC R35), by record index: only
+        /// those records.
         var omitted: [Int: PreservationReport.Reason] = [:]
 
         init(capacity: Int) {
@@ -274,7 +294,7 @@ final class PreservedRecords {
         mutating func complete(size: Int, omitted reason: PreservationReport.Reason?) {
             if let reason { omitted[classNames.count - 1] = reason }
             switch reason {
-            case nil: sizes.append(size)
+            case nil, .carried?: sizes.append(size)
             case .overBudget(let taken, _)?: sizes.append(taken)
             default: sizes.append(0)
             }

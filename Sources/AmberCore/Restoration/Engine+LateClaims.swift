@@ -6,7 +6,8 @@ extension Engine {
     ///
     /// Amber has no event loop: the deadline is checked when the engine is called
     /// (`restorePending(_:)`, `currentRestorationReport()`, `preserve()`, `transition(to:)`,
-    /// `restore()`), and the records are dropped then.
+    /// `restore()`), and the records are dropped then. Until then each save carries the records
+    /// still kept into its archive (`carryUnclaimed`, reported as `.carried`).
     /// - Throws: `.invalidArgument` for a negative time.
     public func keepUnclaimed(milliseconds: Int) throws(AmberError) {
         guard milliseconds >= 0 else {
@@ -58,6 +59,9 @@ extension Engine {
             throw AmberError(.invalidArgument, "'\(object.describe)' has no restoration path: it or an ancestor has no identifier")
         }
         let name = PathComponent.describe(path)
+        if let claimer = claimedLate[path] {
+            throw AmberError(.notFound, "no state is kept for \(name): its kept record was claimed already after launch, by \(claimer)")
+        }
         guard let kept = unclaimed, let session = kept.session else {
             throw AmberError(.notFound, "no state is kept for \(name): \(unclaimedEnd ?? "no restoration kept the records that found no object (keep them with amber_engine_keep_unclaimed before launch)")")
         }
@@ -81,6 +85,7 @@ extension Engine {
         for j in i ..< session.records.count where kept.isKept(j) && (j == i || kept.isRecord(j, under: i)) {
             guard let o = made[session.paths.components(j)] else { continue }
             kept.claim(j)
+            claimedLate[session.paths.components(j)] = "an object of class \(o.className)"
             claimed.append((j, o))
             session.objects[j] = o
             adoptIdentity(o, session.records, j)
@@ -118,7 +123,7 @@ extension Engine {
 
     /// Writes the report as it stands now where the launch's report is kept (SPEC R16, R28),
     /// if it is kept, so that `amber report` shows the late claims and the records dropped.
-    private func keepCurrentReport() {
+    func keepCurrentReport() {
         guard configuration.reportDirectory != nil, let report = restorationReport else { return }
         restorationReport = keepReport(report)
     }

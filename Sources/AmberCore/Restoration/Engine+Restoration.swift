@@ -74,6 +74,7 @@ extension Engine {
         }
         // A new restoration ends the previous one's kept records (SPEC R35).
         dropUnclaimed(because: "when a new restoration began")
+        claimedLate = [:]
         activity = .restoring
         defer { activity = .idle }
         restoredArchiveSuperseded = false
@@ -235,8 +236,9 @@ extension Engine {
         var report = [RestorationRecord](
             repeating: RestorationRecord(paths: session.paths, index: 0, className: "", kind: .controller, outcome: .notFound),
             count: count)
-        /// Records under a class's "none": not looked up.
-        var dropped = [Bool](repeating: false, count: count)
+        /// Why each record was not looked up, if it was not: the records under it are not
+        /// looked up either, and their notes name the cause.
+        var dropped = [DropCause](repeating: .none, count: count)
         /// How many records are archived as children of each record: room is made for them
         /// in the parent's children at the first (rather than growing them one by one).
         var childRecords = [Int32](repeating: 0, count: count)
@@ -257,18 +259,20 @@ extension Engine {
             // Under a declined object by the recorded chain: its parent, or for a record
             // without one its recorded ancestor (SPEC R10).
             let above = records[i].above
-            if above >= 0, dropped[above] {
-                dropped[i] = true
+            if above >= 0, dropped[above] != .none {
+                dropped[i] = dropped[above]
                 entry.outcome = .leftOut
-                entry.note = records[above].isOmitted
-                    ? "an object above it was left out at preservation"
-                    : "an object above it was declined by its restoration class"
+                entry.note = dropped[above].noteUnder
                 return
             }
             if records[i].isOmitted {
-                dropped[i] = true
+                dropped[i] = .omitted
                 entry.outcome = .leftOut
-                entry.note = "its state was not saved: its encode callback, or one above it, failed at preservation"
+                if let size = records[i].omittedOverBudget {
+                    entry.note = "its state was not saved: its record was \(size) bytes at preservation, over the budget per object (R31)"
+                } else {
+                    entry.note = "its state was not saved: its encode callback, or one above it, failed at preservation"
+                }
                 return
             }
             // The version of its state (SPEC R30): newer than its class knows, declined; older,
@@ -278,7 +282,7 @@ extension Engine {
             case .current: break
             case .migrated(let from, let to): migrated = (from, to)
             case .declined(let note):
-                dropped[i] = true
+                dropped[i] = .declinedVersion
                 entry.outcome = .declinedVersion
                 entry.note = note
                 return
@@ -296,7 +300,7 @@ extension Engine {
                     how = foundHow
                     entry.note = classNote
                 case .declined(let note):
-                    dropped[i] = true
+                    dropped[i] = .declinedByClass
                     entry.outcome = .declinedByClass
                     entry.note = note
                     return
@@ -340,6 +344,28 @@ extension Engine {
         }
         notes += chain.notes
         return report
+    }
+
+    /// Why a record was not looked up, so that the records under it say why they were not
+    /// either (SPEC R16).
+    private enum DropCause: UInt8 {
+        /// It was looked up.
+        case none
+        /// Its record was left out at preservation (SPEC R28).
+        case omitted
+        /// Its restoration class gave none (SPEC R10).
+        case declinedByClass
+        /// Its state's version was declined (SPEC R30).
+        case declinedVersion
+
+        /// The note of a record under one dropped for this cause.
+        var noteUnder: String {
+            switch self {
+            case .none, .omitted: return "an object above it was left out at preservation"
+            case .declinedByClass: return "an object above it was declined by its restoration class"
+            case .declinedVersion: return "an object above it was declined for its state's version (R30)"
+            }
+        }
     }
 
     /// What the version check of a record gave (SPEC R30).

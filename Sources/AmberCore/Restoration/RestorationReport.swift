@@ -49,6 +49,13 @@ public struct RestorationReport: RandomAccessCollection, CustomStringConvertible
         records.first { $0.path == path }
     }
 
+    /// The report's message about the launch as a whole, one item a line: why it was fresh
+    /// (the reason alone, so that a host's own "fresh launch: …" says it once), then the
+    /// notes. Backs `amber_report_message`.
+    public var message: String {
+        ((freshLaunchReason.map { ["\($0)"] } ?? []) + notes).joined(separator: "\n")
+    }
+
     /// Several lines: a summary, then one line per record (`outcome  path  class`, with any
     /// note), then the notes.
     public var description: String {

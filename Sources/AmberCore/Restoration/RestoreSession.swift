@@ -23,6 +23,9 @@ final class RestoreSession {
         /// Whether its state was left out at preservation (its encode callback, or one above
         /// it, failed; SPEC R28): it is not looked up.
         let isOmitted: Bool
+        /// For a record omitted because it was over the budget per object (SPEC R31), the bytes
+        /// it took; nil otherwise.
+        let omittedOverBudget: Int?
         /// The version of its state (SPEC R30): 1 when the archive records none.
         let version: Int
 
@@ -115,14 +118,14 @@ final class RestoreSession {
     private enum K {
         static let className = 0, kind = 1, identifier = 2, position = 3, parent = 4, relation = 5
         static let path = 6, root = 7, restorationClass = 8, blueprint = 9, state = 10
-        static let pathPositions = 11, ancestor = 12, omitted = 13, version = 14
+        static let pathPositions = 11, ancestor = 12, omitted = 13, version = 14, overBudget = 15
     }
     private let recordKeys: KeyedUnarchiver.KeySet = {
         typealias L = ArchiveLayout
         return KeyedUnarchiver.KeySet([
             L.className, L.kind, L.identifier, L.position, L.parent, L.relation,
             L.path, L.root, L.restorationClass, L.blueprint, L.state,
-            L.pathPositions, L.ancestor, L.omitted, L.version,
+            L.pathPositions, L.ancestor, L.omitted, L.version, L.overBudget,
         ])
     }()
 
@@ -183,6 +186,8 @@ final class RestoreSession {
                     throw bad("names record \(ancestor) as its ancestor; an ancestor comes before the records under it")
                 }
             }
+            let overBudget = try optionalInt(K.overBudget)
+            guard overBudget.map({ $0 >= 0 && $0 <= Int64(Int32.max) }) ?? true else { throw bad("has an over-budget size out of range") }
             let version = try optionalInt(K.version) ?? 1
             guard version >= 1, version <= Int64(UInt32.max) else { throw bad("has a state version out of range (\(version))") }
             let stateUID = try r.objectUID(try required(K.state), forKey: L.state) ?? 0
@@ -194,7 +199,7 @@ final class RestoreSession {
                 relation: relation, isRoot: isRoot,
                 restorationClassName: try optionalString(K.restorationClass),
                 blueprintIdentifier: try optionalString(K.blueprint), position: Int(position), ancestor: Int(ancestor),
-                isOmitted: isOmitted, version: Int(version))
+                isOmitted: isOmitted, omittedOverBudget: isOmitted ? overBudget.map { Int($0) } : nil, version: Int(version))
         }
     }
 
@@ -277,6 +282,13 @@ final class RestoreSession {
         } catch {
             throw AmberError.wrapping(error)
         }
+    }
+
+    /// Where record `record`'s state is read from: its migrated state (SPEC R30), else the
+    /// archive's; the archive and the state's UID in it.
+    func stateSource(ofRecord record: Int) -> (archive: KeyedArchive, uid: Int) {
+        if let migrated = migratedStates[record] { return (migrated.unarchiver.archive, migrated.uid) }
+        return (unarchiver.archive, records[record].stateUID)
     }
 
     /// Drops the spare decoder (which holds the session).

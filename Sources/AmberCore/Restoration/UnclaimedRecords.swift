@@ -10,6 +10,9 @@ final class UnclaimedRecords {
     let deadline: Double
     /// The kept records by restoration path.
     private(set) var byPath: [[PathComponent]: Int]
+    /// Whether a save has carried them into its archive (SPEC R35): the restoration report
+    /// says so once, not at every autosave.
+    var wereCarried = false
 
     init(session: RestoreSession, plain: [UInt8], deadline: Double, records: [Int]) {
         self.session = session

@@ -244,12 +244,38 @@ static void test_r35_before_restoration(void) {
     amber_engine_close(e);
 }
 
+/* R35 R28: a save made while records are kept carries them, AMBER_LEFT_OUT_CARRIED in its report. */
+static void test_r35_save_carries_the_kept_records(void) {
+    run2 r = {10000, NULL};
+    amber_report *launch_report = NULL;
+    amber_engine *e = relaunch_without_the_tab(&r, &launch_report);
+    amber_preservation *p = NULL;
+    amber_preservation_entry entry;
+    size_t i, carried = 0, carried_with_size = 0;
+    int saved = 0;
+    check(e != NULL, "R35 R33 relaunch into an interface without the tab");
+    if (!e) return;
+    check_status(amber_engine_preserve(&saved, e), AMBER_OK, "R35 a save while the tab's records are kept");
+    check_status(amber_engine_preservation(&p, e), AMBER_OK, "R28 amber_engine_preservation");
+    for (i = 0; p != NULL && i < amber_preservation_count(p); i++) {
+        if (amber_preservation_entry_at(&entry, p, i) != AMBER_OK || entry.left_out != AMBER_LEFT_OUT_CARRIED) continue;
+        carried++;
+        if (entry.size > 0 && strcmp(entry.path[entry.path_length - 1], carried == 1 ? "tab" : "field") == 0) carried_with_size++;
+    }
+    checkf(carried == 2 && carried_with_size == 2,
+           "R35 R28 the tab's and the field's kept records are AMBER_LEFT_OUT_CARRIED, with their sizes (%zu carried)", carried);
+    amber_preservation_free(p);
+    amber_report_free(launch_report);
+    amber_engine_close(e);
+}
+
 int main(void) {
     if (!scratch_xdg("late-claims")) return 1;
     test_r35_tab_created_later();
     test_r35_after_the_deadline();
     test_r35_end_restoration();
     test_r35_before_restoration();
+    test_r35_save_carries_the_kept_records();
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

@@ -1312,6 +1312,9 @@ static void test_r9(void) {
     r = launch(e);
     /* R9 */ check(amber_report_fresh_reason(r) == AMBER_FRESH_CORRUPT && fresh_message_ok(r) && A.should_restore_calls == 0,
                    "R9/R16 a damaged archive: fresh, AMBER_FRESH_CORRUPT with a message; should_restore not asked");
+    /* R16: the message says why, once: a host that prints "fresh launch: %s" says so once. */
+    check(strncmp(amber_report_message(r), "corrupt archive: ", 17) == 0 && strstr(amber_report_message(r), "fresh launch") == NULL,
+          "R16 a damaged archive's message starts with its reason, without a second \"fresh launch:\"");
     /* R14 */ check(ms.bytes == NULL, "R14 the damaged archive is discarded");
     amber_report_free(r);
     amber_engine_close(e);

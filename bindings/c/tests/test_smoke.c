@@ -653,6 +653,8 @@ static void test_host_store_and_codes(const char *plugin) {
         check(failing >= 0 && amber_preservation_entry_at(&entry, p, (size_t)failing) == AMBER_OK &&
                   entry.left_out == AMBER_LEFT_OUT_ENCODE_FAILED && entry.size == 0 && strstr(entry.message, "42") != NULL,
               "R28 Root/Failing is left out, AMBER_LEFT_OUT_ENCODE_FAILED, and the message names the callback's code 42");
+        check(failing >= 0 && strstr(entry.message, "host code 42") != NULL && strstr(entry.message, "AMBER_UNKNOWN_STATUS") == NULL,
+              "R28 the host's own code prints as \"host code 42\", not AMBER_UNKNOWN_STATUS");
         amber_preservation_free(p);
     }
 
@@ -663,6 +665,8 @@ static void test_host_store_and_codes(const char *plugin) {
         amber_preservation *p = NULL;
         check_status(amber_engine_preserve(&saved, e), 42, "a will_encode callback's code 42 comes back unchanged");
         check(strstr(amber_error_last(), "42") != NULL, "the message names the callback's code");
+        check(strstr(amber_error_last(), "host code 42") != NULL && strstr(amber_error_last(), "AMBER_UNKNOWN_STATUS") == NULL,
+              "the callback's own code prints as \"host code 42\", not AMBER_UNKNOWN_STATUS");
         check(ms.writes == 2 && ms.bytes != NULL, "on failure the previous archive is kept (nothing written)");
         check(amber_engine_preservation(&p, e) == AMBER_OK && amber_preservation_not_saved(p) == AMBER_NOT_SAVED_FAILED &&
                   strstr(amber_preservation_message(p), "42") != NULL,

@@ -604,7 +604,10 @@ class Engine:
         with ``Object.restore_pending()``; 0 (the default) keeps none. Call it before
         ``launch()``. Amber has no event loop: the deadline is checked when the engine is called
         (``restore_pending``, ``restoration_report``, ``preserve``, ``transition``, a launch),
-        and the records still kept are dropped then, their bytes zeroed."""
+        and the records still kept are dropped then, their bytes zeroed. Until then each save
+        carries the records still kept into its archive as they were restored
+        (``PreservationReport.carried``; an object of the trees with the same path wins), so a
+        screen opened after an autosave, or at a later launch, still gets its state."""
         if not 0 <= milliseconds <= 0xFFFFFFFFFFFFFFFF:
             raise invalid_argument(f"the time to keep unclaimed records is {milliseconds} ms; it is 0 or more")
         load().amber_engine_keep_unclaimed(self._handle(), milliseconds)

@@ -56,7 +56,11 @@ class PreservationEntry(NamedTuple):
     An object whose encode callback raised is left out (LeftOut.ENCODE_FAILED) with everything
     under it (LeftOut.UNDER_LEFT_OUT), and the rest is saved: the exception is not raised by
     preserve() but kept here as ``error`` (with its traceback) and named at the end of
-    ``message``."""
+    ``message``.
+
+    A record kept for an object created later (R35) that none has claimed yet is not an object
+    of the trees: LeftOut.CARRIED when the archive carries it as it was restored (``size`` is
+    what it added), LeftOut.NOT_CARRIED with why in ``message`` when it does not."""
     path: Path
     class_name: str
     kind: Kind
@@ -411,8 +415,14 @@ class PreservationReport(_LazyReport):
 
     @property
     def left_out(self) -> List[PreservationEntry]:
-        """The entries of the objects left out."""
-        return [e for e in self.entries if e.left_out != LeftOut.NONE]
+        """The entries of the objects left out (not those carried)."""
+        return [e for e in self.entries if e.left_out not in (LeftOut.NONE, LeftOut.CARRIED)]
+
+    @property
+    def carried(self) -> List[PreservationEntry]:
+        """The records kept for objects created later (R35) that no object has claimed yet,
+        written into this archive as they were restored (LeftOut.CARRIED)."""
+        return [e for e in self.entries if e.left_out == LeftOut.CARRIED]
 
     @property
     def errors(self) -> List[BaseException]:

@@ -80,6 +80,8 @@ class LeftOut(enum.IntEnum):
     NOT_REFERENCED = 6
     TOO_DEEP = 7  # deeper than the limit restoration reads (512 levels), with what is under it (R22)
     OVER_BUDGET = 8  # its record took more than the engine's object_budget; its size is in the entry (R31)
+    CARRIED = 9  # a record kept for an object created later (R35), none claimed it yet: written as restored
+    NOT_CARRIED = 10  # such a kept record that this archive does not hold; the message says why (R35, R34)
 
 
 class AppState(enum.IntEnum):

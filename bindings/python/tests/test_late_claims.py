@@ -108,3 +108,23 @@ def test_r35_r12_a_late_decode_exception_is_the_records_outcome(relaunch, raise_
     record = next(r for r in now.records if r.path_string == "root/tab")
     assert record.message.endswith("returned 12 (AMBER_CALLBACK_FAILED): LookupError: no title"), record.message
     assert now.errors == []  # C's report as it stands: the exception went to restore_pending's caller
+
+
+def test_r35_a_save_carries_the_kept_records(relaunch):  # R35 R28
+    engine, root, _ = relaunch_without_the_tab(relaunch, 10_000)
+    saved = engine.preserve()  # an autosave before the tab is opened
+    assert [e.path_string for e in saved.carried] == ["root/tab", "root/tab/field"]
+    assert all(e.left_out == amber.LeftOut.CARRIED and e.size > 0 for e in saved.carried)
+    assert saved.left_out == [] and [e.path_string for e in saved.preserved] == ["root"]
+    # The process dies after the autosave: the next launch gives the tab its state.
+    roots = []
+
+    def set_up(e):
+        e.set_delegate(Delegate())
+        roots.append(e.add_root(amber.Controller(e, "root", class_name="Root")))
+        roots.append(roots[0].add_child(tab_with_field(e)))
+
+    _, report = relaunch(engine, set_up)
+    assert report.outcome("root/tab") == amber.Outcome.RESTORED
+    assert report.outcome("root/tab/field") == amber.Outcome.RESTORED
+    assert roots[1].title == "Inbox"
