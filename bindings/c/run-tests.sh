@@ -85,7 +85,7 @@ echo "== test_values (R6, R7, R12, R22: values in one call)"
 $CC "${flags[@]}" bindings/c/tests/test_values.c -o "$out/test_values" "${link[@]}" || { echo "test_values does not compile"; exit 1; }
 "$out/test_values" || status=1
 
-echo "== test_bounds (R1, R2, R22: a chain deeper than restoration reads, a value over the reader's limit, closing a million objects)"
+echo "== test_bounds (R1, R2, R10, R22: a chain deeper than restoration reads, a launch over a host tree as deep, a value over the reader's limit, closing a million objects)"
 $CC "${flags[@]}" bindings/c/tests/test_bounds.c -o "$out/test_bounds" "${link[@]}" || { echo "test_bounds does not compile"; exit 1; }
 "$out/test_bounds" || status=1
 
