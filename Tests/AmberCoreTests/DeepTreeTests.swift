@@ -68,6 +68,29 @@ private let hostDepth = 100_000
         #expect(try next.preserve().objectCount == 512)
     }
 
+    // R4 R22: a reference to an object deeper than an archive may hold is refused by its
+    // depth, found by walking no further up than the limit, and the rest is saved.
+    @Test func testR4AReferenceDeeperThanTheLimitIsRefused() throws {
+        let engine = makeEngine()
+        let root = controller("root")
+        try engine.addRoot(root)
+        let bottom = try chain(under: root, depth: hostDepth)
+        var refusal: AmberError?
+        root.callbacks.encode = { _, coder in
+            do throws(AmberError) { try coder.encodeReference(to: bottom, forKey: "bottom") } catch {
+                refusal = error
+                throw error
+            }
+        }
+        let report = try engine.preserve()
+        #expect(refusal?.code == .limitExceeded)
+        #expect(refusal?.message == "the referenced object 'c0' (ViewController) is more than 512 levels deep; the limit is 512")
+        guard case .encodeFailed = report.leftOut.first?.leftOut else {
+            Issue.record("the root was not left out: \(report)")
+            return
+        }
+    }
+
     // R35 R22: an object created after launch with a 100,000-deep subtree claims its kept
     // record and those under it.
     @Test func testR35ADeepSubtreeClaimsItsKeptRecords() throws {

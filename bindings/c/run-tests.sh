@@ -5,7 +5,7 @@
 # the C ABI), test_values (an object's values in one call),
 # test_envelope (R20, R22), test_files (R19, R20, R22, R28: special files, key file leftovers,
 # the kept restoration report),
-# test_bounds (R1, R2, R22: depth, value and closing bounds), test_app (R23, R24, R25, R27),
+# test_bounds (R1, R2, R10, R22: depth, value and closing bounds), test_app (R23, R24, R25, R27),
 # test_views (R17, R18, R21), test_versions (R30), test_budgets (R31), test_autosave (R32),
 # test_late_claims (R35), test_relaunch (R33, the relaunch test helper; R34, sensitive values,
 # scanned in the files, the log and the output of .build/debug/amber when it is built) and
