@@ -131,6 +131,29 @@ private let hostDepth = 100_000
         #expect(bottom.children.isEmpty && top.parent == nil)
     }
 
+    // R1: a tree built top down, each controller given its view and a child before it is
+    // attached under the deepest one (as a host makes a screen, then pushes it): the cycle
+    // check of each attachment looks at the little under the new object, not at the ancestors
+    // above where it goes.
+    @Test func testR1ADeepTreeOfReadyMadeScreensChecksCyclesByTheSmallerSide() throws {
+        let root = controller("root")
+        var top = root
+        for _ in 0 ..< hostDepth / 2 {
+            let screen = controller("screen")
+            try screen.addView(view("content"))
+            let detail = controller("detail")
+            try screen.addChild(detail)
+            try top.addChild(screen)
+            top = detail
+        }
+        #expect(top.restorationPath?.count == hostDepth + 1)
+        // Cycles are still refused, at any depth, from either side.
+        #expect(throws: AmberError.self) { try top.addChild(root) }
+        let screen = try #require(top.parent)
+        #expect(throws: AmberError.self) { try top.present(screen) }
+        #expect(root.parent == nil && top.children.isEmpty && top.presented == nil)
+    }
+
     // R1: dropping the last reference to the root of a deep tree frees the tree without a
     // recursion per level (each object's deinit would otherwise release the next).
     @Test func testR1ADeepTreeIsFreedWithoutRecursion() throws {

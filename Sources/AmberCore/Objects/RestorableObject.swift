@@ -347,23 +347,47 @@ open class RestorableObject {
     }
 
     /// Throws if `other` is this object or one of its ancestors.
+    ///
+    /// Two walks run in step, and the first to finish answers: up from this object through its
+    /// ancestors, looking for `other`, and down through what hangs from `other`, looking for
+    /// this object. The check so costs the smaller of this object's depth and the size of
+    /// `other`'s tree: little whether a tree is built top down (what is attached has little
+    /// under it, however deep it goes) or bottom up (a new parent has no ancestors).
     private func requireNoCycle(_ other: RestorableObject) throws(AmberError) {
-        // An object with nothing under it is no one's ancestor: building a tree top-down is O(1).
-        if other !== self, other.childList.isEmpty, other.presented == nil, other.views.isEmpty,
-           other.plainObjects.isEmpty
-        {
-            return
+        if other === self { throw cycleError(other) }
+        // An object with nothing under it is no one's ancestor.
+        if other.hasNoDependents { return }
+        var up = parent
+        var down: [RestorableObject] = []
+        other.appendDependents(to: &down)
+        while let u = up {
+            if u === other { throw cycleError(other) }
+            up = u.parent
+            guard let d = down.popLast() else { return }
+            if d === self { throw cycleError(other) }
+            d.appendDependents(to: &down)
         }
-        var node: RestorableObject? = self
-        var steps = 0
-        while let n = node {
-            if n === other {
-                throw AmberError(.invalidArgument, "'\(other.describe)' is '\(describe)' or one of its ancestors: the tree would contain itself")
-            }
-            node = n.parent
-            steps += 1
-            if steps > 1 << 24 { break }
-        }
+    }
+
+    /// The refusal of a relation that would make `other`, this object or an ancestor of it,
+    /// hang below this object.
+    private func cycleError(_ other: RestorableObject) -> AmberError {
+        AmberError(.invalidArgument, "'\(other.describe)' is '\(describe)' or one of its ancestors: the tree would contain itself")
+    }
+
+    /// Whether nothing hangs from this object: no child, presented controller, view or plain
+    /// object.
+    private var hasNoDependents: Bool {
+        childList.isEmpty && presented == nil && views.isEmpty && plainObjects.isEmpty
+    }
+
+    /// Appends what hangs from this object (children, presented controller, views, the plain
+    /// objects still alive) to `list`.
+    private func appendDependents(to list: inout [RestorableObject]) {
+        list.append(contentsOf: children)
+        if let p = presented { list.append(p) }
+        list.append(contentsOf: views)
+        for w in plainObjects { if let p = w.object { list.append(p) } }
     }
 
     // MARK: Restoration paths
