@@ -5,7 +5,7 @@
 # the C ABI), test_values (an object's values in one call),
 # test_envelope (R20, R22), test_files (R19, R20, R22, R28: special files, key file leftovers,
 # the kept restoration report),
-# test_bounds (R1, R2, R22: depth, value and closing bounds), test_app (R23, R24, R25, R27),
+# test_bounds (R1, R2, R10, R22: depth, value and closing bounds), test_app (R23, R24, R25, R27),
 # test_views (R17, R18, R21), test_versions (R30), test_budgets (R31), test_autosave (R32),
 # test_late_claims (R35), test_relaunch (R33, the relaunch test helper; R34, sensitive values,
 # scanned in the files, the log and the output of .build/debug/amber when it is built) and
@@ -85,7 +85,7 @@ echo "== test_values (R6, R7, R12, R22: values in one call)"
 $CC "${flags[@]}" bindings/c/tests/test_values.c -o "$out/test_values" "${link[@]}" || { echo "test_values does not compile"; exit 1; }
 "$out/test_values" || status=1
 
-echo "== test_bounds (R1, R2, R22: a chain deeper than restoration reads, a value over the reader's limit, closing a million objects)"
+echo "== test_bounds (R1, R2, R10, R22: a chain deeper than restoration reads, a launch over a host tree as deep, a value over the reader's limit, closing a million objects)"
 $CC "${flags[@]}" bindings/c/tests/test_bounds.c -o "$out/test_bounds" "${link[@]}" || { echo "test_bounds does not compile"; exit 1; }
 "$out/test_bounds" || status=1
 

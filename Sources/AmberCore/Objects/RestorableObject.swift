@@ -134,12 +134,40 @@ open class RestorableObject {
     }
 
     /// Clears the `parent` of everything that hangs from this object (none of it keeps this
-    /// object alive; `parent` is unowned and must not outlive it).
+    /// object alive; `parent` is unowned and must not outlive it), and frees what only this
+    /// object held without recursion.
+    ///
+    /// Releasing a child here would run the child's deinit inside this one, and so on down the
+    /// tree: a recursion as deep as the tree, which a deep enough tree turns into a stack
+    /// overflow. Instead what hangs from this object is moved to a list, and each object of the
+    /// list that nothing else holds gives up what hangs from it in turn, before it goes: its own
+    /// deinit then finds nothing left to release.
     deinit {
-        for c in childList.slots where c !== ChildList.vacancy { c.parent = nil }
-        presented?.parent = nil
-        for v in views { v.parent = nil }
+        var pending: [RestorableObject] = []
+        takeDependents(into: &pending)
+        while var o = pending.popLast() {
+            if isKnownUniquelyReferenced(&o) { o.takeDependents(into: &pending) }
+        }
         for w in plainObjects { w.object?.parent = nil }
+    }
+
+    /// Takes the children, the presented controller and the views (what this object holds)
+    /// away from it, appending them to `list`.
+    private func takeDependents(into list: inout [RestorableObject]) {
+        for c in childList.removeAll() {
+            c.detachFromParent()
+            list.append(c)
+        }
+        if let p = presented {
+            presented = nil
+            p.detachFromParent()
+            list.append(p)
+        }
+        for v in views {
+            v.detachFromParent()
+            list.append(v)
+        }
+        views = []
     }
 
     // MARK: Relations
@@ -319,23 +347,47 @@ open class RestorableObject {
     }
 
     /// Throws if `other` is this object or one of its ancestors.
+    ///
+    /// Two walks run in step, and the first to finish answers: up from this object through its
+    /// ancestors, looking for `other`, and down through what hangs from `other`, looking for
+    /// this object. The check so costs the smaller of this object's depth and the size of
+    /// `other`'s tree: little whether a tree is built top down (what is attached has little
+    /// under it, however deep it goes) or bottom up (a new parent has no ancestors).
     private func requireNoCycle(_ other: RestorableObject) throws(AmberError) {
-        // An object with nothing under it is no one's ancestor: building a tree top-down is O(1).
-        if other !== self, other.childList.isEmpty, other.presented == nil, other.views.isEmpty,
-           other.plainObjects.isEmpty
-        {
-            return
+        if other === self { throw cycleError(other) }
+        // An object with nothing under it is no one's ancestor.
+        if other.hasNoDependents { return }
+        var up = parent
+        var down: [RestorableObject] = []
+        other.appendDependents(to: &down)
+        while let u = up {
+            if u === other { throw cycleError(other) }
+            up = u.parent
+            guard let d = down.popLast() else { return }
+            if d === self { throw cycleError(other) }
+            d.appendDependents(to: &down)
         }
-        var node: RestorableObject? = self
-        var steps = 0
-        while let n = node {
-            if n === other {
-                throw AmberError(.invalidArgument, "'\(other.describe)' is '\(describe)' or one of its ancestors: the tree would contain itself")
-            }
-            node = n.parent
-            steps += 1
-            if steps > 1 << 24 { break }
-        }
+    }
+
+    /// The refusal of a relation that would make `other`, this object or an ancestor of it,
+    /// hang below this object.
+    private func cycleError(_ other: RestorableObject) -> AmberError {
+        AmberError(.invalidArgument, "'\(other.describe)' is '\(describe)' or one of its ancestors: the tree would contain itself")
+    }
+
+    /// Whether nothing hangs from this object: no child, presented controller, view or plain
+    /// object.
+    private var hasNoDependents: Bool {
+        childList.isEmpty && presented == nil && views.isEmpty && plainObjects.isEmpty
+    }
+
+    /// Appends what hangs from this object (children, presented controller, views, the plain
+    /// objects still alive) to `list`.
+    private func appendDependents(to list: inout [RestorableObject]) {
+        list.append(contentsOf: children)
+        if let p = presented { list.append(p) }
+        list.append(contentsOf: views)
+        for w in plainObjects { if let p = w.object { list.append(p) } }
     }
 
     // MARK: Restoration paths
@@ -385,16 +437,10 @@ open class RestorableObject {
         return reversed.reversed()
     }
 
-    /// The path an object referenced by an encode callback is preserved with (SPEC R4): its
-    /// own identifier under those of its ancestors that have one (ancestors without one are
-    /// skipped); nil if the object itself has no identifier.
-    var referenceComponents: [PathComponent]? {
-        identifier == nil ? nil : identifiedComponents
-    }
-
     /// The identifiers of this object's ancestors that have one, then its own if it has one,
     /// each with its stack position: its path as far as it has one (the preservation report
-    /// names objects left out by it, SPEC R28).
+    /// names objects left out by it, SPEC R28), and for an object with an identifier the path
+    /// it is preserved with when an encode callback references it (SPEC R4).
     var identifiedComponents: [PathComponent] {
         var reversed: [PathComponent] = []
         var node: RestorableObject? = self
@@ -405,6 +451,19 @@ open class RestorableObject {
             steps += 1
         }
         return reversed.reversed()
+    }
+
+    /// How many of this object and its ancestors have an identifier (the length of
+    /// `identifiedComponents`), counted up to `limit` at most: the ancestors above the
+    /// `limit`-th identifier are not walked.
+    func identifiedDepth(upTo limit: Int) -> Int {
+        var count = 0
+        var node: RestorableObject? = self
+        while let n = node, count < limit {
+            if n.identifier != nil { count += 1 }
+            node = n.parent
+        }
+        return count
     }
 
     /// The identifier or class name, for messages.

@@ -250,20 +250,23 @@ final class PreservationPass {
                 throw AmberError(.duplicate, "the referenced object '\(target.describe)' has the restoration path of another preserved object")
             }
         }
-        guard let path = target.referenceComponents, let identifier = target.identifier else {
+        guard let identifier = target.identifier else {
             throw AmberError(
                 .invalidArgument,
                 "the referenced object (\(target.className)) has no restoration identifier: only an object with one can be preserved")
         }
+        // Checked before its path is made: an object deep in a host's tree costs no more than
+        // the limit, rather than a path as deep as the tree.
+        guard target.identifiedDepth(upTo: maxDepth + 1) <= maxDepth else {
+            throw AmberError(
+                .limitExceeded,
+                "the referenced object '\(identifier)' (\(target.className)) is more than \(maxDepth) levels deep; the limit is \(maxDepth)")
+        }
+        let path = target.identifiedComponents
         if paths == nil {
             var all = [[PathComponent]: Int](minimumCapacity: records.count + 8)
             for i in records.indices { all[components(ofRecord: i)] = i }
             paths = all
-        }
-        guard path.count <= maxDepth else {
-            throw AmberError(
-                .limitExceeded,
-                "the referenced object '\(identifier)' (\(target.className)) is \(path.count) levels deep; the limit is \(maxDepth)")
         }
         if let kept = paths![path] {
             // The kept object is named with its class while the pass still holds it (until its

@@ -68,22 +68,16 @@ extension Engine {
         guard let i = kept.byPath[path] else {
             throw AmberError(.notFound, "no state is kept for \(name): no record that found no object at launch has this path")
         }
-        // The object and those the host made under it, by path.
-        var made: [[PathComponent]: RestorableObject] = [:]
-        var stack = [object]
-        while let o = stack.popLast(), made.count < 1 << 24 {
-            if let p = o.restorationComponents, made[p] == nil { made[p] = o }
-            stack += o.views
-            stack += o.children
-            if let p = o.presented { stack.append(p) }
-            stack += o.plainObjects.compactMap(\.object)
-        }
+        // The object and those the host made under it, by path (as implicit lookup finds them
+        // at launch, SPEC R10), and where each kept record's path leads among them.
+        let made = ObjectPathIndex(subtree: object, at: path)
+        var entries = RecordEntries(paths: session.paths)
         // The host's callbacks run as at launch: a preservation or restoration from one is refused.
         activity = .restoring
         defer { activity = .idle }
         var claimed: [(record: Int, object: RestorableObject)] = []
         for j in i ..< session.records.count where kept.isKept(j) && (j == i || kept.isRecord(j, under: i)) {
-            guard let o = made[session.paths.components(j)] else { continue }
+            guard let o = entries.object(ofRecord: j, in: made) else { continue }
             kept.claim(j)
             claimedLate[session.paths.components(j)] = "an object of class \(o.className)"
             claimed.append((j, o))

@@ -248,7 +248,7 @@ extension Engine {
             }
         }
         // Implicit lookup sees the trees as the host built them, before anything is placed.
-        var chain = LookupChain(engine: self, session: session, existing: existingObjects(), passID: UInt64.random(in: 1 ... UInt64.max))
+        var chain = LookupChain(engine: self, session: session, existing: ObjectPathIndex(roots: roots), passID: UInt64.random(in: 1 ... UInt64.max))
         let passID = chain.passID
 
         // Fills in record i's entry where it lies in the report (no copy of the entry is made).
@@ -473,40 +473,6 @@ extension Engine {
         } else if records[i].isRoot, object.kind == .controller {
             roots.append(object)
         }
-    }
-
-    /// The objects of the current trees by restoration path (implicit lookup, SPEC R10 step 3):
-    /// roots, their views, children, presented controllers, and plain objects, the first of a
-    /// path winning.
-    private func existingObjects() -> [[PathComponent]: RestorableObject] {
-        var result: [[PathComponent]: RestorableObject] = [:]
-        var stack: [(RestorableObject, [PathComponent])] = []
-        for root in roots.reversed() where root.parent == nil {
-            if let id = root.identifier { stack.append((root, [PathComponent(id)])) }
-        }
-        var counts: [String: Int] = [:]
-        while let (o, path) = stack.popLast() {
-            if result[path] != nil { continue }
-            result[path] = o
-            var next: [(RestorableObject, [PathComponent])] = []
-            for v in o.views { if let id = v.identifier { next.append((v, path + [PathComponent(id)])) } }
-            counts.removeAll(keepingCapacity: true)
-            for c in o.children {
-                guard let id = c.identifier else { continue }
-                var k = 0
-                if o.isStackContainer {
-                    k = counts[id, default: 0]
-                    counts[id] = k + 1
-                }
-                next.append((c, path + [PathComponent(id, position: k)]))
-            }
-            if let p = o.presented, let id = p.identifier { next.append((p, path + [PathComponent(id)])) }
-            for w in o.plainObjects {
-                if let p = w.object, let id = p.identifier { next.append((p, path + [PathComponent(id)])) }
-            }
-            stack.append(contentsOf: next.reversed())
-        }
-        return result
     }
 
     /// Logs a restoration (SPEC R29): one line at info, and at debug each record's outcome and

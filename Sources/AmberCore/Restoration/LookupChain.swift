@@ -27,7 +27,9 @@ struct LookupChain {
     private unowned let engine: Engine
     private let session: RestoreSession
     /// The objects of the trees as the host built them, before anything was placed (step 3).
-    private let existing: [[PathComponent]: RestorableObject]
+    private let existing: ObjectPathIndex
+    /// Where each record's path leads in `existing`, found from its parent record's.
+    private var existingEntries: RecordEntries
     /// This restoration's mark on the objects it found, told apart from earlier ones.
     let passID: UInt64
     /// The note "made by restoration class X", made once per class.
@@ -36,10 +38,11 @@ struct LookupChain {
     /// the report's notes.
     private(set) var notes: [String] = []
 
-    init(engine: Engine, session: RestoreSession, existing: [[PathComponent]: RestorableObject], passID: UInt64) {
+    init(engine: Engine, session: RestoreSession, existing: ObjectPathIndex, passID: UInt64) {
         self.engine = engine
         self.session = session
         self.existing = existing
+        existingEntries = RecordEntries(paths: session.paths)
         self.passID = passID
     }
 
@@ -91,8 +94,8 @@ struct LookupChain {
     }
 
     /// Step 3: an existing object with the record's path, or a view its restored controller made.
-    private func implicitObject(record i: Int) -> (RestorableObject, String)? {
-        if let object = existing[session.paths.components(i)] {
+    private mutating func implicitObject(record i: Int) -> (RestorableObject, String)? {
+        if let object = existingEntries.object(ofRecord: i, in: existing) {
             return (object, "found in the existing trees")
         }
         let parent = session.records[i].parent

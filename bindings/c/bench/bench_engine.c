@@ -24,6 +24,7 @@
  *
  * Usage: bench_engine [--sizes 100,1000,10000,100000,1000000] [--reps 7] [--big-reps 3]
  *                     [--mem-sizes LIST|none] [--dir DIR] [--values one|batch] [--dirty PERCENT]
+ *                     [--depth LIST]
  *   --reps      rounds below 100,000 nodes; --big-reps: rounds from 100,000 nodes.
  *   --mem-sizes sizes whose peak memory is measured (default: the same as --sizes).
  *   --values    how the callbacks write and read a node's 5 values: one C call per value (one,
@@ -34,12 +35,19 @@
  *               calls only the dirty nodes' encode callbacks (R32); two trees side by side,
  *               each round editing both alike and saving both, in turn first; both archives are
  *               then restored and checked. Line: dirty n=N percent=P ... full=S incremental=S.
+ *   --depth     instead of the phases above: per size N, a host tree that is one chain of N
+ *               controllers (each the child of the one before), REPS times, each in a child
+ *               process: the chain built, preserved (the records down to the depth limit of
+ *               R22, 512), the engine closed; then the same chain built by the next launch's
+ *               host, and the launch, whose records are found in it by implicit lookup (R10),
+ *               with its peak memory. Line: depth n=N build=S preserve=S close=S launch=S ...
  *   --dir       where the archives are written (default: a new directory under $TMPDIR or /tmp;
  *               it must be on a real file system for fsync to mean anything).
  *
  * Output: machine-readable lines, one per fact, `key=value` separated by spaces:
  *   engine n=N reps=R bytes=B build=S preserve=S restore=S floor=S preserve_min=S ...
  *   memory n=N phase=preserve|restore baseline_kb=K peak_kb=K extra_kb=K host_kb=K bytes=B method=M
+ *   depth n=N records=R build=S preserve=S close=S launch=S launch_extra_kb=K preserve_extra_kb=K host_kb=K method=M
  * (seconds as decimals). scripts/bench-engine.sh turns them into the table of BENCHMARKS.md.
  */
 #define _GNU_SOURCE
@@ -633,10 +641,87 @@ static void bench_dirty(const char *dir, long n, double percent, int rounds) {
     rmdir(part_dir);
 }
 
+/* ---- --depth: a host tree as deep as it has objects (R1, R10, R22) ---------------------------- */
+
+/* Builds a chain of n controllers in `engine`: the first a root, each next one the child of the
+ * one before, their identifiers repeating every 8 levels as the screens of an app do. */
+static void build_chain(amber_engine *engine, long n) {
+    amber_object *top = NULL, *o = NULL;
+    char identifier[32];
+    long i;
+    for (i = 0; i < n; i++) {
+        snprintf(identifier, sizeof identifier, "screen-%ld", i % 8);
+        CHECK(amber_object_new(&o, engine, AMBER_KIND_CONTROLLER, "Screen", identifier, NULL, NULL, NULL),
+              "amber_object_new");
+        if (top) CHECK(amber_object_add_child(top, o), "amber_object_add_child");
+        else CHECK(amber_engine_add_root(engine, o), "amber_engine_add_root");
+        top = o;
+    }
+}
+
+/* The high-water mark reset (or read, without a reset) before a phase: its baseline in kB. */
+static long phase_baseline(int *reset) {
+    *reset = reset_peak();
+    return *reset ? resident_kb() : peak_kb();
+}
+
+/* One round of --depth for a chain of n (in a child process, so that each round's peak memory
+ * is its own). */
+static void depth_round(const char *dir, long n) {
+    amber_engine *engine;
+    amber_report *report = NULL;
+    amber_report_record rec;
+    long before, host, preserve_base, preserve_peak, launch_base, launch_peak, expected = n < 512 ? n : 512;
+    double t0, build, preserve, close_s, launch;
+    size_t i;
+    int reset;
+
+    before = resident_kb();
+    engine = open_engine(dir, 0);
+    t0 = now();
+    build_chain(engine, n);
+    build = now() - t0;
+    host = resident_kb() - before;
+    preserve_base = phase_baseline(&reset);
+    preserve = time_preserve(engine);
+    preserve_peak = peak_kb();
+    t0 = now();
+    amber_engine_close(engine);
+    close_s = now() - t0;
+
+    /* The next launch: the host builds its default interface, the same chain, then launches. */
+    engine = open_engine(dir, 0);
+    build_chain(engine, n);
+    launch_base = phase_baseline(&reset);
+    t0 = now();
+    CHECK(amber_engine_launch(&report, engine, AMBER_APP_INACTIVE), "amber_engine_launch");
+    launch = now() - t0;
+    launch_peak = peak_kb();
+    if (amber_report_count(report) != (size_t)expected) {
+        fprintf(stderr, "bench_engine: the launch over a chain of %ld has %zu records, expected %ld: %s\n", n,
+                amber_report_count(report), expected, amber_report_message(report));
+        exit(1);
+    }
+    for (i = 0; i < (size_t)expected; i++) {
+        CHECK(amber_report_record_at(&rec, report, i), "amber_report_record_at");
+        if (rec.outcome != AMBER_OUTCOME_RESTORED || !rec.object) {
+            fprintf(stderr, "bench_engine: record %zu of the chain of %ld was not found in the host's tree\n", i, n);
+            exit(1);
+        }
+    }
+    amber_report_free(report);
+    amber_engine_close(engine);
+    printf("depth n=%ld records=%ld build=%.9f preserve=%.9f close=%.9f launch=%.9f launch_extra_kb=%ld "
+           "preserve_extra_kb=%ld host_kb=%ld method=%s\n",
+           n, expected, build, preserve, close_s, launch, launch_peak - launch_base, preserve_peak - preserve_base, host,
+           reset ? "clear_refs" : "VmHWM");
+}
+
 int main(int argc, char **argv) {
     long sizes[16] = {100, 1000, 10000, 100000, 1000000}, mem_sizes[16];
     int size_count = 5, mem_count = -1, reps = 7, big_reps = 3, a, k;
     double dirty = -1;
+    int depth = 0;
     char dir[4096] = "", sub[4200];
     const char *tmp = getenv("TMPDIR");
 
@@ -648,13 +733,15 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[a], "--big-reps") == 0 && v) { big_reps = atoi(v); a++; }
         else if (strcmp(argv[a], "--dir") == 0 && v) { snprintf(dir, sizeof dir, "%s", v); a++; }
         else if (strcmp(argv[a], "--dirty") == 0 && v) { dirty = atof(v); a++; }
+        else if (strcmp(argv[a], "--depth") == 0 && v) { size_count = parse_sizes(v, sizes, 16); depth = 1; a++; }
         else if (strcmp(argv[a], "--values") == 0 && v && (strcmp(v, "one") == 0 || strcmp(v, "batch") == 0)) {
             batch_values = strcmp(v, "batch") == 0;
             a++;
         }
         else {
             fprintf(stderr, "usage: bench_engine [--sizes 100,1k,10k,100k,1M] [--reps 7] [--big-reps 3] "
-                            "[--mem-sizes LIST|none] [--dir DIR] [--values one|batch] [--dirty PERCENT]\n");
+                            "[--mem-sizes LIST|none] [--dir DIR] [--values one|batch] [--dirty PERCENT] "
+                            "[--depth LIST]\n");
             return 2;
         }
     }
@@ -677,6 +764,18 @@ int main(int argc, char **argv) {
             snprintf(sub, sizeof sub, "%s/dirty-%ld", dir, sizes[k]);
             make_dir(sub);
             bench_dirty(sub, sizes[k], dirty, sizes[k] >= 100000 ? big_reps : reps);
+            rmdir(sub);
+        }
+        if (!getenv("AMBER_BENCH_KEEP")) rmdir(dir);
+        return 0;
+    }
+
+    if (depth) {
+        for (k = 0; k < size_count; k++) {
+            int r;
+            snprintf(sub, sizeof sub, "%s/depth-%ld", dir, sizes[k]);
+            make_dir(sub);
+            for (r = 0; r < reps; r++) in_child(depth_round, sub, sizes[k]);
             rmdir(sub);
         }
         if (!getenv("AMBER_BENCH_KEEP")) rmdir(dir);

@@ -1,6 +1,7 @@
 /*
  * test_bounds.c — what an independent probe broke (issue 26), through the C ABI: a chain of
- * controllers far deeper than restoration reads, a value over the reader's per-value limit,
+ * controllers far deeper than restoration reads, a launch whose host has built such a chain
+ * (issue 39), a value over the reader's per-value limit,
  * closing an engine of a million objects and freeing a hundred thousand children one by one.
  * Each check names its rule; times and memory are printed, never asserted.
  *
@@ -212,6 +213,70 @@ static void test_deep_chain(const char *dir) {
           "R22 the archive of the chain restores its 512 records in a child process");
 }
 
+/* A chain of `depth` controllers "link" in `e`, each presenting the next, the first a root;
+ * the first `keep` of them in `kept`. 0 if a relation was refused. */
+static int build_chain(amber_engine *e, size_t depth, amber_object **kept, size_t keep) {
+    amber_object *top = controller(e, "link", 1), *next;
+    size_t n;
+    if (amber_engine_add_root(e, top) != AMBER_OK) return 0;
+    if (keep > 0) kept[0] = top;
+    for (n = 1; n < depth; n++) {
+        next = controller(e, "link", 1);
+        if (amber_object_present(top, next) != AMBER_OK) return 0;
+        if (n < keep) kept[n] = next;
+        top = next;
+    }
+    return 1;
+}
+
+/* R1 R10 R22: the next launch's host builds the same 100,000-deep chain before launching, and
+ * each of the archive's 512 records is found in it (implicit lookup); the engine then
+ * preserves it again and closes. In a child process whose address space is bounded, so that a
+ * launch that is not linear in the depth fails here rather than taking the machine's memory. */
+static void test_deep_host_tree(const char *dir) {
+    enum { DEPTH = 100000 };
+    pid_t pid;
+    int st = 0;
+
+    printf("-- R1 R10 a launch over a host tree %d controllers deep\n", DEPTH);
+    fflush(stdout);
+    pid = fork();
+    if (pid == 0) {
+        struct rlimit limit = {(rlim_t)4 << 30, (rlim_t)4 << 30};
+        amber_engine *e;
+        amber_object *chain[512];
+        amber_report *r = NULL;
+        amber_report_record rec;
+        size_t n, found = 0, count;
+        int saved = 0;
+        double t;
+        setrlimit(RLIMIT_AS, &limit);
+        e = open_engine(dir);
+        if (!build_chain(e, DEPTH, NULL, 0)) _exit(4);
+        if (amber_engine_preserve(&saved, e) != AMBER_OK || !saved) _exit(5);
+        amber_engine_close(e);
+
+        e = open_engine(dir);
+        if (!build_chain(e, DEPTH, chain, 512)) _exit(4);
+        t = now();
+        if (amber_engine_launch(&r, e, AMBER_APP_INACTIVE) != AMBER_OK) _exit(6);
+        t = now() - t;
+        count = amber_report_count(r);
+        for (n = 0; n < count && n < 512; n++)
+            if (amber_report_record_at(&rec, r, n) == AMBER_OK && rec.outcome == AMBER_OUTCOME_RESTORED &&
+                rec.object == chain[n])
+                found++;
+        printf("  launch: %.1f ms, %zu of %zu records found in the host's tree\n", t * 1000, found, count);
+        amber_report_free(r);
+        if (amber_engine_preserve(&saved, e) != AMBER_OK || !saved) _exit(7);
+        amber_engine_close(e);
+        fflush(stdout);
+        _exit(found == 512 && count == 512 ? 0 : 3);
+    }
+    check(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+          "R10 each record is found in the host's 100,000-deep tree; it preserves again and closes");
+}
+
 static size_t big_size;
 static int encode_big(amber_object *o, amber_coder *c, void *ctx) {
     int rc;
@@ -319,6 +384,8 @@ int main(void) {
     if (!scratch) return 1;
     snprintf(dir, sizeof dir, "%s/chain", scratch);
     test_deep_chain(dir);
+    snprintf(dir, sizeof dir, "%s/host-tree", scratch);
+    test_deep_host_tree(dir);
     snprintf(dir, sizeof dir, "%s/value", scratch);
     test_value_over_limit(dir);
     snprintf(dir, sizeof dir, "%s/closing", scratch);
