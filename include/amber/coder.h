@@ -60,8 +60,10 @@ AMBER_API int amber_coder_encode_bytes(amber_coder *coder, const char *key, cons
 /** A reference to another restorable object (R4), or NULL for none, from an object's coder or
  *  the application coder (should_save, will_encode). If the object has a restoration
  *  identifier it is preserved with its state, even if the walk left it out (the children of a
- *  container without an identifier, a plain object); its path is then its own identifier under
- *  those of its ancestors that have one. An object without an identifier is
+ *  container without an identifier, a plain object), and with its contents: its identified
+ *  views and children are preserved under it as the walk would (R2, R3), and what is left out
+ *  there is in the preservation report (R28). Its path is its own identifier under those of its
+ *  ancestors that have one. An object without an identifier is
  *  AMBER_INVALID_ARGUMENT; one whose path another preserved object has is AMBER_DUPLICATE. At
  *  restore the reference decodes to the object restored for it, from an object's decoder or
  *  from the application decoder in did_decode. */

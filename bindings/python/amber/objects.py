@@ -184,7 +184,9 @@ class Coder:
         """Writes a reference to another restorable object (R4), or None: from an object's coder
         or from the application coder (the delegate's should_save and will_encode). An object
         with a restoration identifier is then preserved with its state even if the walk left it
-        out; its path is its own identifier under those of its ancestors that have one.
+        out, and with its contents: its identified views and children are preserved under it as
+        the walk would (R2, R3). Its path is its own identifier under those of its ancestors
+        that have one.
         InvalidArgumentError for an object without an identifier; DuplicateError if another
         preserved object has its path."""
         load().amber_coder_encode_object(self._handle(), c_key(key), None if value is None else value._handle())
