@@ -7,7 +7,8 @@
 # the kept restoration report),
 # test_bounds (R1, R2, R10, R22: depth, value and closing bounds), test_app (R23, R24, R25, R27),
 # test_views (R17, R18, R21), test_versions (R30), test_budgets (R31), test_autosave (R32),
-# test_late_claims (R35), test_relaunch (R33, the relaunch test helper; R34, sensitive values,
+# test_late_claims (R35), test_stack_paths (R3: each path component's stack position),
+# test_relaunch (R33, the relaunch test helper; R34, sensitive values,
 # scanned in the files, the log and the output of .build/debug/amber when it is built) and
 # test_kill (R19: SIGKILL while saving, AMBER_KILLS times, default 1000) against libamber.so.
 # Each test points the XDG directories at a scratch directory of its own (tests/scratch.h,
@@ -127,6 +128,10 @@ $CC "${flags[@]}" bindings/c/tests/test_autosave.c -o "$out/test_autosave" "${li
 echo "== test_versions (R30)"
 $CC "${flags[@]}" bindings/c/tests/test_versions.c -o "$out/test_versions" "${link[@]}" || { echo "test_versions does not compile"; exit 1; }
 "$out/test_versions" || status=1
+
+echo "== test_stack_paths (R3, R10, R16, R28: every component's stack position)"
+$CC "${flags[@]}" bindings/c/tests/test_stack_paths.c -o "$out/test_stack_paths" "${link[@]}" || { echo "test_stack_paths does not compile"; exit 1; }
+"$out/test_stack_paths" || status=1
 
 echo "== test_late_claims (R35)"
 $CC "${flags[@]}" bindings/c/tests/test_late_claims.c -o "$out/test_late_claims" "${link[@]}" || { echo "test_late_claims does not compile"; exit 1; }

@@ -61,8 +61,10 @@ AMBER_API int amber_coder_encode_bytes(amber_coder *coder, const char *key, cons
 /** A reference to another restorable object (R4), or NULL for none, from an object's coder or
  *  the application coder (should_save, will_encode). If the object has a restoration
  *  identifier it is preserved with its state, even if the walk left it out (the children of a
- *  container without an identifier, a plain object); its path is then its own identifier under
- *  those of its ancestors that have one. An object without an identifier is
+ *  container without an identifier, a plain object), and with its contents: its identified
+ *  views and children are preserved under it as the walk would (R2, R3), and what is left out
+ *  there is in the preservation report (R28). Its path is its own identifier under those of its
+ *  ancestors that have one. An object without an identifier is
  *  AMBER_INVALID_ARGUMENT; one whose path another preserved object has is AMBER_DUPLICATE. At
  *  restore the reference decodes to the object restored for it, from an object's decoder or
  *  from the application decoder in did_decode. */
@@ -147,7 +149,8 @@ typedef struct amber_record_info {
     /** The blueprint it was made from (UIKit's storyboard), or NULL. */
     const char *blueprint;
     /** Its position among the children of a stack with the same identifier (0: the first, and
-     *  always outside a stack). The last path component is the identifier as set (R3). */
+     *  always outside a stack). The last path component is the identifier as set (R3); the
+     *  positions of the other components are given by amber_decoder_path_positions(). */
     size_t position;
 } amber_record_info;
 
@@ -162,6 +165,21 @@ typedef struct amber_record_info {
  * Ownership: see `out`. Thread safety: as the engine.
  */
 AMBER_API int amber_decoder_record(amber_record_info *out, const amber_decoder *decoder);
+
+/**
+ * The stack position of each component of the restoration path of the object a decoder reads
+ * (R3), in path order: a lookup callback (restoration class, object_for_path, blueprint factory)
+ * is given the path's identifiers, and tells apart the child X of the first A of a stack
+ * (positions {0, 0, 0}) from the child X of the second A ({0, 1, 0}) by these. The last one is
+ * amber_record_info's `position`.
+ *
+ * @param out receives `*length` positions, borrowed from the decoder, valid during the callback.
+ * @param length receives the number of components (the callback's `path_length`).
+ * @return AMBER_OK; AMBER_INVALID_ARGUMENT for the application decoder or a NULL argument;
+ *   AMBER_MISUSE outside the callback.
+ * Ownership: see `out`. Thread safety: as the engine.
+ */
+AMBER_API int amber_decoder_path_positions(const size_t **out, size_t *length, const amber_decoder *decoder);
 
 #ifdef __cplusplus
 }

@@ -117,7 +117,11 @@ AMBER_API amber_kind amber_object_kind(const amber_object *object);
 AMBER_API void *amber_object_context(const amber_object *object);
 
 /**
- * The object's restoration path joined with '/' (R3), e.g. "Nav/Items/Detail".
+ * The object's restoration path joined with '/' (R3), e.g. "Nav/Items/Detail", for display: each
+ * component whose stack position k is not 0 is followed by "[k]", so the child X of the first
+ * and of the second A of a stack "nav" read "nav/A/X" and "nav/A[1]/X" (as in the reports'
+ * text). An identifier is never rewritten: the positions are beside it in the archive and in
+ * the reports (amber_report_record_positions()).
  *
  * @param out receives the path; release it with amber_buf_dispose().
  * @return AMBER_OK, or AMBER_NOT_FOUND if the object or an ancestor has no identifier.

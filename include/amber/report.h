@@ -70,7 +70,8 @@ typedef enum amber_fresh_reason {
 
 /** One record of a report. Pointers are borrowed from the report. */
 typedef struct amber_report_record {
-    /** The restoration path: `path_length` identifiers. */
+    /** The restoration path: `path_length` identifiers. The stack position of each is given by
+     *  amber_report_record_positions() (R3). */
     const char *const *path;
     size_t path_length;
     const char *class_name;
@@ -110,6 +111,18 @@ AMBER_API size_t amber_report_count(const amber_report *report);
  * Ownership: see `out`. Thread safety: as the engine.
  */
 AMBER_API int amber_report_record_at(amber_report_record *out, const amber_report *report, size_t index);
+
+/**
+ * The stack position of each component of record `index`'s path (R3): `path_length` values, in
+ * path order, the last one the record's `position`. The path's identifiers alone do not tell
+ * apart the child X of the first A of a stack from the child X of the second A; their
+ * positions do ({0, 0, 0} and {0, 1, 0} for nav/A/X and nav/A[1]/X).
+ *
+ * @param out receives the array, borrowed, valid until the report is freed.
+ * @return AMBER_OK; AMBER_NOT_FOUND past the end; AMBER_INVALID_ARGUMENT.
+ * Ownership: see `out`. Thread safety: as the engine.
+ */
+AMBER_API int amber_report_record_positions(const size_t **out, const amber_report *report, size_t index);
 
 /**
  * The report's message about the launch as a whole, lines separated by '\n': why it was fresh
@@ -202,7 +215,8 @@ typedef enum amber_left_out {
 /** One object of a preservation report. Pointers are borrowed from the report. */
 typedef struct amber_preservation_entry {
     /** Its restoration path as far as it has one: the identifiers of its ancestors that have
-     *  one, then its own if it has one (`path_length` identifiers). */
+     *  one, then its own if it has one (`path_length` identifiers). The stack position of each
+     *  is given by amber_preservation_entry_positions() (R3). */
     const char *const *path;
     size_t path_length;
     const char *class_name;
@@ -231,6 +245,16 @@ AMBER_API size_t amber_preservation_count(const amber_preservation *report);
  * Ownership: see `out`. Thread safety: as the engine.
  */
 AMBER_API int amber_preservation_entry_at(amber_preservation_entry *out, const amber_preservation *report, size_t index);
+
+/**
+ * The stack position of each component of entry `index`'s path (R3): `path_length` values, in
+ * path order, the last one the entry's `position` (see amber_report_record_positions()).
+ *
+ * @param out receives the array, borrowed, valid until the report is freed.
+ * @return AMBER_OK; AMBER_NOT_FOUND past the end; AMBER_INVALID_ARGUMENT.
+ * Ownership: see `out`. Thread safety: as the engine.
+ */
+AMBER_API int amber_preservation_entry_positions(const size_t **out, const amber_preservation *report, size_t index);
 
 /** Why nothing was saved, in words ("" if an archive was written; NULL for a bad handle).
  *  Ownership: borrowed from the report. Thread safety: as the engine. */
@@ -263,6 +287,16 @@ AMBER_API size_t amber_preservation_largest_count(const amber_preservation *repo
  * Ownership: see `out`. Thread safety: as the engine.
  */
 AMBER_API int amber_preservation_largest_at(amber_preservation_entry *out, const amber_preservation *report, size_t rank);
+
+/**
+ * The stack position of each component of the path of the object of rank `rank` (R3), as
+ * amber_preservation_entry_positions() gives them for its entry.
+ *
+ * @param out receives `path_length` positions, borrowed, valid until the report is freed.
+ * @return AMBER_OK; AMBER_NOT_FOUND past the last; AMBER_INVALID_ARGUMENT.
+ * Ownership: see `out`. Thread safety: as the engine.
+ */
+AMBER_API int amber_preservation_largest_positions(const size_t **out, const amber_preservation *report, size_t rank);
 
 /**
  * The whole report as text: a first line (what was saved, or why nothing was), then a line per

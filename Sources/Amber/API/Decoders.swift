@@ -180,3 +180,19 @@ private func decodeValue(_ v: inout amber_keyed_value, _ d: DecoderBox) throws(A
         o.pointee = info
     }
 }
+
+/// Backs `amber_decoder_path_positions`.
+@c @implementation public func amber_decoder_path_positions(
+    _ out: UnsafeMutablePointer<UnsafePointer<Int>?>?, _ length: UnsafeMutablePointer<Int>?, _ decoder: OpaquePointer?
+) -> CInt {
+    guarded {
+        let o = try outPointer(out)
+        let n = try outPointer(length)
+        let d = try decoderBox(decoder)
+        guard case .state(let s) = d.source else { throw invalid("the application decoder reads no object's record") }
+        try s.requireActive()
+        let positions = s.restorationComponents.map(\.position)
+        o.pointee = UnsafePointer(try d.arena.sizes(positions))
+        n.pointee = positions.count
+    }
+}

@@ -191,15 +191,16 @@ func objectPair(_ a: OpaquePointer?, _ aName: String, _ b: OpaquePointer?, _ bNa
     guarded(AMBER_KIND_INVALID) { amber_kind(rawValue: Int32(try objectBox(object).object.kind.rawValue)) }
 }
 
-/// The object's restoration path joined with '/'. Backs `amber_object_path`.
+/// The object's restoration path joined with '/', each stack position k ≥ 1 as `[k]`. Backs
+/// `amber_object_path`.
 @c @implementation public func amber_object_path(_ out: UnsafeMutablePointer<amber_buf>?, _ object: OpaquePointer?) -> CInt {
     guarded {
         let out = try outBuf(out)
         let o = try objectBox(object)
-        guard let path = o.object.restorationPath else {
+        guard let path = o.object.restorationComponents else {
             throw AmberError(.notFound, "'\(o.object.className)' or an ancestor has no restoration identifier")
         }
-        try fillBuf(out, path.joined(separator: "/"))
+        try fillBuf(out, PathComponent.joined(path))
     }
 }
 

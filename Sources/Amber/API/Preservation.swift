@@ -55,6 +55,20 @@ func preservationBox(_ handle: OpaquePointer?) throws(AmberError) -> Preservatio
     }
 }
 
+/// Backs `amber_preservation_entry_positions`.
+@c @implementation public func amber_preservation_entry_positions(
+    _ out: UnsafeMutablePointer<UnsafePointer<Int>?>?, _ report: OpaquePointer?, _ index: Int
+) -> CInt {
+    guarded {
+        guard let out else { throw invalid("out is NULL") }
+        let r = try preservationBox(report)
+        guard index >= 0, index < r.count else {
+            throw AmberError(.notFound, "entry \(UInt(bitPattern: index)) is past the end (the report has \(r.count))")
+        }
+        out.pointee = try r.positions(at: index)
+    }
+}
+
 /// Backs `amber_preservation_largest_count`.
 @c @implementation public func amber_preservation_largest_count(_ report: OpaquePointer?) -> Int {
     guarded(0) { try preservationBox(report).largest.count }
@@ -89,5 +103,20 @@ func preservationBox(_ handle: OpaquePointer?) throws(AmberError) -> Preservatio
     _ = guarded {
         _ = try preservationBox(report)
         HandleRegistry.shared.unregister(report)
+    }
+}
+
+/// Backs `amber_preservation_largest_positions`.
+@c @implementation public func amber_preservation_largest_positions(
+    _ out: UnsafeMutablePointer<UnsafePointer<Int>?>?, _ report: OpaquePointer?, _ rank: Int
+) -> CInt {
+    guarded {
+        guard let out else { throw invalid("out is NULL") }
+        let r = try preservationBox(report)
+        let largest = r.largest
+        guard rank >= 0, rank < largest.count else {
+            throw AmberError(.notFound, "rank \(UInt(bitPattern: rank)) is past the last of the \(largest.count) largest objects")
+        }
+        out.pointee = try r.positions(at: largest[rank])
     }
 }

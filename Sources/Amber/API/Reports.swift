@@ -40,6 +40,20 @@ func reportBox(_ handle: OpaquePointer?) throws(AmberError) -> ReportBox {
     }
 }
 
+/// Backs `amber_report_record_positions`.
+@c @implementation public func amber_report_record_positions(
+    _ out: UnsafeMutablePointer<UnsafePointer<Int>?>?, _ report: OpaquePointer?, _ index: Int
+) -> CInt {
+    guarded {
+        guard let out else { throw invalid("out is NULL") }
+        let r = try reportBox(report)
+        guard index >= 0, index < r.count else {
+            throw AmberError(.notFound, "record \(UInt(bitPattern: index)) is past the end (the report has \(r.count))")
+        }
+        out.pointee = try r.positions(at: index)
+    }
+}
+
 /// Backs `amber_report_format`.
 @c @implementation public func amber_report_format(_ out: UnsafeMutablePointer<amber_buf>?, _ report: OpaquePointer?) -> CInt {
     guarded {

@@ -11,6 +11,8 @@ final class PreservationBox {
     let message: UnsafePointer<CChar>
     /// The C entries made so far (an entry's `class_name` is NULL until it is made).
     private var made: [amber_preservation_entry] = []
+    /// The positions arrays made so far, by entry.
+    private var madePositions: [Int: UnsafePointer<Int>] = [:]
     private let arena = CArena()
 
     init(_ report: PreservationReport) throws(AmberError) {
@@ -57,6 +59,15 @@ final class PreservationBox {
         c.position = e.position
         made[index] = c
         return c
+    }
+
+    /// The stack positions of entry `index`'s path components (SPEC R3), made when first asked
+    /// for (`amber_preservation_entry_positions`): the entry's C form has its last one only.
+    func positions(at index: Int) throws(AmberError) -> UnsafePointer<Int> {
+        if let made = madePositions[index] { return made }
+        let made = UnsafePointer(try arena.sizes(report[index].path.map(\.position)))
+        madePositions[index] = made
+        return made
     }
 
     /// The header's code of a reason.

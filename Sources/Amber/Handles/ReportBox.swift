@@ -21,6 +21,8 @@ final class ReportBox {
     private var made: [amber_report_record] = []
     /// Class names as C strings, one per distinct name.
     private var classNames: [String: UnsafePointer<CChar>] = [:]
+    /// The positions arrays made so far, by record.
+    private var madePositions: [Int: UnsafePointer<Int>] = [:]
     private let arena = CArena()
 
     init(_ report: RestorationReport, protection: String) throws(AmberError) {
@@ -62,6 +64,15 @@ final class ReportBox {
         }
         made[index] = c
         return c
+    }
+
+    /// The stack positions of record `index`'s path components (SPEC R3), made when first asked
+    /// for (`amber_report_record_positions`): the record's C form has its last one only.
+    func positions(at index: Int) throws(AmberError) -> UnsafePointer<Int> {
+        if let made = madePositions[index] { return made }
+        let made = UnsafePointer(try arena.sizes(report.records[index].components.map(\.position)))
+        madePositions[index] = made
+        return made
     }
 
     /// The whole report as text, one line per record.

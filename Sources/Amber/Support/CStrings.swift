@@ -95,6 +95,19 @@ final class CArena {
         return raw.assumingMemoryBound(to: UInt8.self)
     }
 
+    /// A borrowed copy of `values` as an array of size_t (never NULL, even when empty): the
+    /// stack positions of a path's components.
+    func sizes(_ values: [Int]) throws(AmberError) -> UnsafeMutablePointer<Int> {
+        guard let raw = malloc(MemoryLayout<Int>.stride * max(values.count, 1)) else {
+            throw AmberError(.limitExceeded, "out of memory for \(values.count) positions")
+        }
+        blocks.append(raw)
+        let array = raw.bindMemory(to: Int.self, capacity: max(values.count, 1))
+        array[0] = 0
+        for (i, v) in values.enumerated() { array[i] = v }
+        return array
+    }
+
     /// A borrowed array of borrowed C strings, copies of `strings` (never NULL): one block,
     /// the pointers followed by the strings.
     func stringArray(_ strings: [String]) throws(AmberError) -> UnsafeMutablePointer<UnsafePointer<CChar>?> {
@@ -173,6 +186,15 @@ final class ScratchArena {
         let raw = try allocate(bytes.count)
         bytes.withUnsafeBytes { b in if let base = b.baseAddress { memcpy(raw, base, b.count) } }
         return raw.assumingMemoryBound(to: UInt8.self)
+    }
+
+    /// A borrowed copy of `values` as an array of size_t (never NULL, even when empty).
+    func sizes(_ values: [Int]) throws(AmberError) -> UnsafeMutablePointer<Int> {
+        let array = try allocate(MemoryLayout<Int>.stride * max(values.count, 1))
+            .bindMemory(to: Int.self, capacity: max(values.count, 1))
+        array[0] = 0
+        for (i, v) in values.enumerated() { array[i] = v }
+        return array
     }
 
     /// A borrowed array of borrowed C strings, copies of `strings` (never NULL).

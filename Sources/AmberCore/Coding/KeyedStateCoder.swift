@@ -190,8 +190,10 @@ public class KeyedStateCoder {
     /// Encodes a reference to another restorable object (SPEC R4); at restoration it decodes to
     /// the object restored for it (`KeyedStateDecoder.decodeReference(forKey:)`), also from the
     /// application coder in did-decode. The object is preserved, with its state, even if the
-    /// walk left it out (a plain object; the children of a container without an identifier);
-    /// its path is then its own identifier under those of its ancestors that have one. Nil
+    /// walk left it out (a plain object; the children of a container without an identifier),
+    /// and with its contents: its identified views and children are recorded under it as the
+    /// walk would (SPEC R2, R3). Its path is its own identifier under those of its ancestors
+    /// that have one. Nil
     /// encodes a null reference.
     /// - Throws: `.invalidArgument` if the object has no restoration identifier; `.duplicate`
     ///   if its path is that of another preserved object.

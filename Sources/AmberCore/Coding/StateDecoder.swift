@@ -35,6 +35,11 @@ public final class StateDecoder: KeyedStateDecoder {
     /// The restoration path of the object being restored.
     public var restorationPath: [String] { session.path(ofRecord: recordIndex) }
 
+    /// The restoration path of the object being restored with each component's stack position
+    /// (SPEC R3): a lookup callback is given the identifiers alone, and tells apart the child
+    /// `X` of the first `A` of a stack from that of the second `A` by the positions here.
+    public var restorationComponents: [PathComponent] { session.paths.components(recordIndex) }
+
     // What the record says of the object, readable by every lookup callback (restoration class,
     // delegate, blueprint factory) so that it can tell what it is asked for (SPEC R10), and by
     // decode callbacks.

@@ -16,7 +16,8 @@ public struct EngineDelegate {
     public var didDecode: ((AppDecoder) throws -> Void)?
     /// Provides the object for a controller's path whose record names no restoration class
     /// (SPEC R10 step 2). Default: none, the lookup goes on. An error thrown is noted in the
-    /// report, and the lookup goes on as if it gave none.
+    /// report, and the lookup goes on as if it gave none. The path is the identifiers; the stack
+    /// position of each is in `StateDecoder.restorationComponents` (SPEC R3).
     public var objectForPath: (([String], StateDecoder) throws -> RestorableObject?)?
     /// Called first at launch, before restoration; the host may build its default interface
     /// here (the objects it creates are found by implicit lookup, SPEC R10 step 3).

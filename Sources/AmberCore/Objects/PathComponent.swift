@@ -23,6 +23,13 @@ public struct PathComponent: Hashable, Sendable, CustomStringConvertible {
 
     /// A path spelled for messages: `/A/B[1]/C`.
     public static func describe(_ path: some Collection<PathComponent>) -> String {
-        "/" + path.map(\.description).joined(separator: "/")
+        "/" + joined(path)
+    }
+
+    /// A path's components joined with `/`, each with its position as in `description`:
+    /// `A/B[1]/C`, the text form of a path given to hosts (`amber_object_path()`). Every
+    /// position is shown, so the children `X` of two `A` of one stack read `A/X` and `A[1]/X`.
+    public static func joined(_ path: some Collection<PathComponent>) -> String {
+        path.map(\.description).joined(separator: "/")
     }
 }

@@ -238,6 +238,9 @@ extension Engine {
         while let v = stack.popLast(), visited < 1 << 24 {
             visited += 1
             let o = v.object
+            // Recorded by reference: the pass walked under it, and what it left out there is
+            // in `outside` and `leftOut` already.
+            if pass.isRecorded(o) { continue }
             var unidentified = v.unidentified
             if v.depth > pass.maxDepth {
                 // As deep below where the walk left the trees as a path may be: one entry for
@@ -247,24 +250,21 @@ extension Engine {
                     leftOut: .tooDeep(limit: pass.maxDepth, below: o.dependentCount())))
                 continue
             }
-            if !pass.isRecorded(o) {
-                let reason: PreservationReport.Reason
-                if o.identifier == nil {
-                    reason = .noIdentifier
-                } else if let a = v.unidentified {
-                    reason = .ancestorWithoutIdentifier(a)
-                } else if let a = v.leftOutAbove {
-                    reason = .underLeftOut(a)
-                } else {
-                    reason = .notReferenced
-                }
-                entries.append(PreservationReport.Entry(path: o.identifiedComponents, className: o.className, kind: o.kind, leftOut: reason))
-                if unidentified == nil, o.identifier == nil {
-                    let abovePath = o.parent?.identifiedComponents ?? []
-                    unidentified = "\(abovePath.isEmpty ? "" : PathComponent.describe(abovePath))/(\(o.className))"
-                }
+            let reason: PreservationReport.Reason
+            if o.identifier == nil {
+                reason = .noIdentifier
+            } else if let a = v.unidentified {
+                reason = .ancestorWithoutIdentifier(a)
+            } else if let a = v.leftOutAbove {
+                reason = .underLeftOut(a)
+            } else {
+                reason = .notReferenced
             }
-            // A recorded object here was recorded by reference, and the walk did not go under it.
+            entries.append(PreservationReport.Entry(path: o.identifiedComponents, className: o.className, kind: o.kind, leftOut: reason))
+            if unidentified == nil, o.identifier == nil {
+                let abovePath = o.parent?.identifiedComponents ?? []
+                unidentified = "\(abovePath.isEmpty ? "" : PathComponent.describe(abovePath))/(\(o.className))"
+            }
             push(under: o, unidentified, v.leftOutAbove, depth: v.depth)
         }
     }

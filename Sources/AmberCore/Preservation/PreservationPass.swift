@@ -132,6 +132,15 @@ final class PreservationPass {
         let relation: ObjectRelation
     }
 
+    /// What the walk carries from one object to the next: the components taken among the
+    /// current object's objects, the stack positions counted so far, and the objects taken and
+    /// not recorded yet (the next on top). Kept between objects so that each costs no allocation.
+    private struct Walker {
+        var names = SiblingNames()
+        var stackCounts: [String: Int] = [:]
+        var taken: [Taken] = []
+    }
+
     /// Walks the trees from the roots: an object is recorded if it and all its ancestors have
     /// an identifier and its path is not taken; in each controller its views, then its children
     /// in order, then its presented controller. Iterative, so deep trees do not exhaust the
@@ -162,85 +171,105 @@ final class PreservationPass {
             root.passIndex = PreservationPass.pendingMark(0)
             accepted.append(root)
         }
-        var names = SiblingNames()
-        var stackCounts: [String: Int] = [:]
-        var taken: [Taken] = []
-
-        /// Takes the objects of record `index`'s object `o` that are to be recorded: those with
-        /// an identifier whose path is not taken by an earlier one (the others are duplicates),
-        /// put on `taken` in reverse order (the first on top).
-        func mark(_ o: RestorableObject, _ index: Int) {
-            names.removeAll()
-            let mark = taken.count
-            let tooDeep = records[index].depth >= maxDepth
-            func consider(_ c: RestorableObject, _ position: Int, _ cid: String, _ relation: ObjectRelation) {
-                guard c.passID != id else { return }
-                let component = PathComponent(cid, position: position)
-                if tooDeep {
-                    markLeftOut(c, components(ofRecord: index) + [component], .tooDeep(limit: maxDepth, below: c.dependentCount()))
-                    return
-                }
-                if let kept = names.insert(component, c) {
-                    let base = components(ofRecord: index)
-                    markDuplicate(c, base + [component], kept: kept, keptPath: base + [component])
-                    return
-                }
-                c.passID = id
-                c.passIndex = PreservationPass.pendingMark(position)
-                taken.append(Taken(object: c, parent: index, relation: relation))
-            }
-            for v in o.views {
-                if let vid = v.identifier { consider(v, 0, vid, .view) } else { outside.append(v) }
-            }
-            if o.isStackContainer {
-                stackCounts.removeAll(keepingCapacity: true)
-                for c in o.children {
-                    guard let cid = c.identifier else {
-                        outside.append(c)
-                        continue
-                    }
-                    let k = stackCounts[cid, default: 0]
-                    stackCounts[cid] = k + 1
-                    consider(c, k, cid, .child)
-                }
-            } else {
-                for c in o.children {
-                    if let cid = c.identifier { consider(c, 0, cid, .child) } else { outside.append(c) }
-                }
-            }
-            if let p = o.presented {
-                if let pid = p.identifier { consider(p, 0, pid, .presented) } else { outside.append(p) }
-            }
-            for w in o.plainObjects { if let p = w.object { outside.append(p) } }
-            // The first taken on top.
-            taken[mark...].reverse()
-        }
-
+        var walker = Walker()
         for root in accepted {
-            taken.append(Taken(object: root, parent: -1, relation: .none))
-            while let next = taken.popLast() {
-                let o = next.object
-                // Taken by this walk and not recorded yet (an object has one place, so this
-                // holds; checked so that nothing is recorded twice).
-                guard o.passID == id, o.passIndex <= -3 else { continue }
-                let index = records.count
-                let position = PreservationPass.position(ofPendingMark: o.passIndex)
-                o.passIndex = index
-                let identifier = o.identifier ?? ""
-                let uid = archiver?.stringUID(identifier) ?? -1
-                records.append(Record(
-                    object: o, parent: next.parent, ancestor: -1, identifier: identifier,
-                    position: position, relation: next.relation, isRoot: next.parent < 0,
-                    depth: next.parent < 0 ? 1 : records[next.parent].depth + 1,
-                    path: next.parent < 0 ? [PathComponent(identifier)] : nil, identifierUID: uid))
-                // After the record exists: a duplicate's path is made from it.
-                if !(o.views.isEmpty && o.children.isEmpty && o.presented == nil && o.plainObjects.isEmpty) { mark(o, index) }
+            walker.taken.append(Taken(object: root, parent: -1, relation: .none))
+            recordTaken(&walker, archiver: archiver)
+        }
+    }
+
+    /// Records the objects taken, the next first, and takes the objects of each in turn, until
+    /// none is left: the subtree of what was taken, in the walk's order.
+    private func recordTaken(_ walker: inout Walker, archiver: KeyedArchiver?) {
+        while let next = walker.taken.popLast() {
+            let o = next.object
+            // Taken by this walk and not recorded yet (an object has one place, so this
+            // holds; checked so that nothing is recorded twice).
+            guard o.passID == id, o.passIndex <= -3 else { continue }
+            let index = records.count
+            let position = PreservationPass.position(ofPendingMark: o.passIndex)
+            o.passIndex = index
+            let identifier = o.identifier ?? ""
+            let uid = archiver?.stringUID(identifier) ?? -1
+            records.append(Record(
+                object: o, parent: next.parent, ancestor: -1, identifier: identifier,
+                position: position, relation: next.relation, isRoot: next.parent < 0,
+                depth: next.parent < 0 ? 1 : records[next.parent].depth + 1,
+                path: next.parent < 0 ? [PathComponent(identifier)] : nil, identifierUID: uid))
+            // Once references have begun, every recorded path is in `paths`.
+            if paths != nil { paths![components(ofRecord: index)] = index }
+            // After the record exists: a duplicate's path is made from it.
+            if !(o.views.isEmpty && o.children.isEmpty && o.presented == nil && o.plainObjects.isEmpty) {
+                take(under: o, index, &walker)
             }
         }
     }
 
+    /// Takes the objects of record `index`'s object `o` that are to be recorded: those with an
+    /// identifier whose path is not taken by an earlier one (the others are duplicates), put on
+    /// `walker.taken` in reverse order (the first on top). Those without an identifier, and its
+    /// plain objects, go to `outside`.
+    ///
+    /// Once references have begun (`paths`), a path may also be taken by an object recorded by
+    /// reference elsewhere (its whole path skips ancestors without an identifier), so each is
+    /// checked against every recorded path too.
+    private func take(under o: RestorableObject, _ index: Int, _ walker: inout Walker) {
+        walker.names.removeAll()
+        let mark = walker.taken.count
+        let tooDeep = records[index].depth >= maxDepth
+        let base = paths == nil ? nil : components(ofRecord: index)
+        func consider(_ c: RestorableObject, _ position: Int, _ cid: String, _ relation: ObjectRelation) {
+            guard c.passID != id else { return }
+            let component = PathComponent(cid, position: position)
+            if tooDeep {
+                markLeftOut(c, components(ofRecord: index) + [component], .tooDeep(limit: maxDepth, below: c.dependentCount()))
+                return
+            }
+            if let kept = walker.names.insert(component, c) {
+                let path = components(ofRecord: index) + [component]
+                markDuplicate(c, path, kept: kept, keptPath: path)
+                return
+            }
+            if let base, let kept = paths![base + [component]] {
+                let path = base + [component]
+                markDuplicate(c, path, kept: records[kept].object, keptPath: path)
+                return
+            }
+            c.passID = id
+            c.passIndex = PreservationPass.pendingMark(position)
+            walker.taken.append(Taken(object: c, parent: index, relation: relation))
+        }
+        for v in o.views {
+            if let vid = v.identifier { consider(v, 0, vid, .view) } else { outside.append(v) }
+        }
+        if o.isStackContainer {
+            walker.stackCounts.removeAll(keepingCapacity: true)
+            for c in o.children {
+                guard let cid = c.identifier else {
+                    outside.append(c)
+                    continue
+                }
+                let k = walker.stackCounts[cid, default: 0]
+                walker.stackCounts[cid] = k + 1
+                consider(c, k, cid, .child)
+            }
+        } else {
+            for c in o.children {
+                if let cid = c.identifier { consider(c, 0, cid, .child) } else { outside.append(c) }
+            }
+        }
+        if let p = o.presented {
+            if let pid = p.identifier { consider(p, 0, pid, .presented) } else { outside.append(p) }
+        }
+        for w in o.plainObjects { if let p = w.object { outside.append(p) } }
+        // The first taken on top.
+        walker.taken[mark...].reverse()
+    }
+
     /// The record index of a referenced object, recording it if the walk did not (SPEC R4). Its
-    /// path is its own identifier under those of its ancestors that have one.
+    /// path is its own identifier under those of its ancestors that have one. Recorded now, it
+    /// is walked as a root would be: its identified views and children are recorded under it
+    /// (SPEC R2, R3), and what the walk leaves out there is reported (SPEC R28).
     /// - Throws: `.invalidArgument` if it has no restoration identifier; `.duplicate` if its path
     ///   is another recorded object's (naming it).
     func reference(to target: RestorableObject) throws(AmberError) -> Int {
@@ -297,6 +326,13 @@ final class PreservationPass {
         paths![path] = index
         target.passID = id
         target.passIndex = index
+        // Its views and children are preserved as if it stood in the tree, under the walk's
+        // rules: UIKit preserves a referenced controller "and their contents", recursively.
+        var walker = Walker()
+        if !(target.views.isEmpty && target.children.isEmpty && target.presented == nil && target.plainObjects.isEmpty) {
+            take(under: target, index, &walker)
+            recordTaken(&walker, archiver: nil)
+        }
         return index
     }
 

@@ -8,7 +8,9 @@ public struct RestorationClass {
     /// Makes the object for a restoration path, reading what it needs from the object's coder;
     /// nil means "do not restore this object or anything under it" (the lookup stops there).
     /// A class without `make` does not stand in the way: the lookup goes on as if the object
-    /// had no restoration class (steps 2–4), and the report notes it.
+    /// had no restoration class (steps 2–4), and the report notes it. The path is the
+    /// identifiers; the stack position of each is in `StateDecoder.restorationComponents`
+    /// (SPEC R3).
     public var make: (([String], StateDecoder) throws -> RestorableObject?)?
     /// When true, `make` is given an empty path and reads it from its decoder when it needs it
     /// (`StateDecoder.restorationPath`, or record by record with `restorationParent(ofRecord:)`

@@ -792,8 +792,10 @@ static void test_r3(void) {
     twin_kid = ctl(e, "C", "Kid", twin_child);
     amber_object_add_child(twin, twin_kid);
     amber_engine_add_root(e, twin);
-    /* R3 */ check(path_is(it[0], "Nav/Item") && path_is(it[1], "Nav/Item") && path_is(it[2], "Nav/Item") && path_is(other, "Nav/Other"),
-                   "R3 an identifier is never rewritten: the three stacked Items all have the path Nav/Item (no Item#1)");
+    /* R3 */ check(path_is(it[0], "Nav/Item") && path_is(it[1], "Nav/Item[1]") && path_is(it[2], "Nav/Item[2]") &&
+                       path_is(other, "Nav/Other"),
+                   "R3 an identifier is never rewritten: the three stacked Items are Nav/Item, Nav/Item[1], Nav/Item[2] "
+                   "(the position beside the identifier, no Item#1)");
     check(preserve(e) == 1, "R3 preserve with duplicates succeeds");
     dups = last_duplicates(e);
     {
@@ -2472,8 +2474,8 @@ static void test_r3_identifiers(void) {
         amber_object_set_restoration_class(items[i], "ItemClass");
         amber_object_add_child(nav, items[i]);
     }
-    /* R3 */ check(path_is(items[0], "Nav/A") && path_is(items[1], "Nav/A") && path_is(items[2], "Nav/A#1"),
-                   "R3 the paths are the identifiers as set: Nav/A, Nav/A, Nav/A#1");
+    /* R3 */ check(path_is(items[0], "Nav/A") && path_is(items[1], "Nav/A[1]") && path_is(items[2], "Nav/A#1"),
+                   "R3 the paths are the identifiers as set, with their positions: Nav/A, Nav/A[1], Nav/A#1");
     check(preserve(e) == 1, "R3 preserve A, A, A#1");
     /* R3 */ check(nodes[0]->encoded == 1 && nodes[1]->encoded == 1 && nodes[2]->encoded == 1 &&
                        last_duplicates(e)[0] == '\0',
@@ -2511,7 +2513,7 @@ static void test_r3_identifiers(void) {
         node *n = amber_object_context(r3_made[i].made);
         const char *id = amber_object_identifier(r3_made[i].made);
         ok = n && id && strcmp(id, ids[i]) == 0 && n->got == i + 1 && n->record_status == AMBER_OK &&
-             n->record_position == positions[i] && path_is(r3_made[i].made, i == 2 ? "Nav/A#1" : "Nav/A");
+             n->record_position == positions[i] && path_is(r3_made[i].made, i == 2 ? "Nav/A#1" : i == 1 ? "Nav/A[1]" : "Nav/A");
     }
     /* R3 */ check(ok, "R3 all three restore, each with its own identifier (A, A, A#1), its own state (1, 2, 3) and its place in Nav");
     /* R3 */ check(find_at(r, "Nav/A", 0).object == r3_made[0].made && find_at(r, "Nav/A", 1).object == r3_made[1].made &&

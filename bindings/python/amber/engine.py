@@ -35,7 +35,7 @@ class _Maker(_ffi.Holder):
         engine: Engine = self.c_owner
         decoder = Decoder(decoder_h)
         try:
-            path = Path.from_c(parts, decoder.position())
+            path = Path.from_c(parts, 0, decoder.path_positions())
             result = self.fn(engine, path, decoder)
         finally:
             decoder._h = None
@@ -45,7 +45,7 @@ class _Maker(_ffi.Holder):
         engine: Engine = self.c_owner
         decoder = Decoder(decoder_h)
         try:
-            path = Path.from_c(parts, decoder.position())
+            path = Path.from_c(parts, 0, decoder.path_positions())
             result = self.fn(engine, blueprint_id.decode("utf-8", "surrogateescape"), path, decoder)
         finally:
             decoder._h = None
@@ -123,7 +123,7 @@ class _DelegateHolder(_ffi.Holder):
     def c_object_for_path(self, decoder_h: _ffi.DecoderP, parts: List[bytes]) -> _ffi.ObjectP:
         decoder = Decoder(decoder_h)
         try:
-            path = Path.from_c(parts, decoder.position())
+            path = Path.from_c(parts, 0, decoder.path_positions())
             result = self.delegate.object_for_path(self.c_owner, path, decoder)
         finally:
             decoder._h = None
@@ -313,7 +313,8 @@ class Engine:
 
         ``make(engine, path: Path, decoder)`` returns an Object of this engine, or None to
         decline: neither it nor anything under it is looked up or restored. ``path[-1]`` is the
-        identifier as the host set it, ``path.position`` its stack position (R3);
+        identifier as the host set it, ``path.positions`` the stack position of each component
+        (R3: the child X of the first and of the second A of a stack differ by them);
         ``decoder.record`` tells the kind, class and blueprint of what is asked for. The name
         None takes the function's or class's own."""
         if make is None:

@@ -188,7 +188,9 @@ class Coder:
         """Writes a reference to another restorable object (R4), or None: from an object's coder
         or from the application coder (the delegate's should_save and will_encode). An object
         with a restoration identifier is then preserved with its state even if the walk left it
-        out; its path is its own identifier under those of its ancestors that have one.
+        out, and with its contents: its identified views and children are preserved under it as
+        the walk would (R2, R3). Its path is its own identifier under those of its ancestors
+        that have one.
         InvalidArgumentError for an object without an identifier; DuplicateError if another
         preserved object has its path."""
         load().amber_coder_encode_object(self._handle(), c_key(key), None if value is None else value._handle())
@@ -287,8 +289,16 @@ class Decoder:
     def __contains__(self, key: str) -> bool:
         return bool(load().amber_decoder_contains(self._handle(), c_key(key)))
 
+    def path_positions(self) -> Tuple[int, ...]:
+        """The stack position of each component of the record's path (R3), in path order: what
+        a lookup callback's Path carries. InvalidArgumentError on the application decoder."""
+        out = POINTER(c_size_t)()
+        length = c_size_t()
+        load().amber_decoder_path_positions(byref(out), byref(length), self._handle())
+        return tuple(out[:length.value])
+
     def position(self) -> int:
-        """The record's stack position (R3) alone: what a lookup callback's Path carries."""
+        """The record's stack position (R3) alone: the last of ``path_positions()``."""
         info = _ffi.RecordInfo()
         load().amber_decoder_record(byref(info), self._handle())
         return int(info.position)
@@ -566,8 +576,9 @@ class Object(_ffi.Holder):
 
     @property
     def path_string(self) -> Optional[str]:
-        """The restoration path as Amber writes it, the identifiers joined with '/' (R3); None if
-        it or an ancestor has no identifier."""
+        """The restoration path as Amber writes it, the identifiers joined with '/', each stack
+        position k >= 1 after its identifier as "[k]" ("nav/A[1]/X", R3); None if it or an
+        ancestor has no identifier."""
         out = _ffi.Buf()
         try:
             load().amber_object_path(byref(out), self._handle())
@@ -577,10 +588,10 @@ class Object(_ffi.Holder):
 
     @property
     def path(self) -> Optional[Path]:
-        """The restoration path (R3) as a Path, None if it or an ancestor has no identifier. The
-        C API gives a live object's path as text only: an identifier holding a '/' is split in
-        two here (path_string is exact), and the position is 0 (reports and callbacks carry the
-        real one)."""
+        """The restoration path (R3) as a Path with every stack position, None if it or an
+        ancestor has no identifier. The C API gives a live object's path as text only
+        (path_string, "nav/A[1]/X"): an identifier holding a '/', or ending in "[k]", is read
+        apart here (reports and callbacks carry the exact identifiers)."""
         text = self.path_string
         return None if text is None else Path.parse(text)
 

@@ -113,6 +113,17 @@ def _strings(count: int, address: int) -> List[bytes]:
     return cast(List[bytes], (c_char_p * count).from_address(address)[:]) if count else []
 
 
+def _positions(read: Callable[..., Any], handle: Any, index: int, length: int) -> Optional[List[int]]:
+    """The stack position of each of the ``length`` components of item ``index``'s path (R3),
+    read with ``read`` (amber_report_record_positions and the like); None for a path of one
+    component, whose position is the item's own."""
+    if length < 2:
+        return None
+    out = ctypes.POINTER(ctypes.c_size_t)()
+    read(byref(out), handle, index)
+    return out[:length]
+
+
 # amber_report_record as raw fields: path, path_length, class_name, kind, outcome, message, object,
 # position, dropped_identifiers, dropped_count.
 _RECORD_LAYOUT = struct.Struct("@PNPiiPPNPN")
@@ -302,14 +313,16 @@ class Report(_LazyReport):
 def _records(handle: _ffi.ReportP, count: int, objects: Dict[Optional[int], "Object"]) -> Tuple[Record, ...]:
     """Every record of a C report, read into one array (one C call each), then unpacked at once
     (a class name's C string is lent once per distinct name: decoded once per address)."""
-    record_at = load().amber_report_record_at
+    lib = load()
+    record_at = lib.amber_report_record_at
+    positions_at = lib.amber_report_record_positions
     table = (_ffi.ReportRecord * count)()
     for i in range(count):
         record_at(table[i], handle, i)  # the element, passed by reference
     strings: Dict[int, str] = {0: ""}  # address of a C string lent by this report -> str
     records = []
-    for (path_p, length, name_p, kind, outcome, message_p, obj, position, dropped_p,
-         dropped_count) in _RECORD_LAYOUT.iter_unpack(memoryview(table).cast("B")):
+    for i, (path_p, length, name_p, kind, outcome, message_p, obj, position, dropped_p,
+            dropped_count) in enumerate(_RECORD_LAYOUT.iter_unpack(memoryview(table).cast("B"))):
         class_name = strings.get(name_p)
         if class_name is None:
             class_name = strings[name_p] = ctypes.string_at(name_p).decode("utf-8", "surrogateescape")
@@ -317,7 +330,8 @@ def _records(handle: _ffi.ReportP, count: int, objects: Dict[Optional[int], "Obj
         if message is None:
             message = strings[message_p] = ctypes.string_at(message_p).decode("utf-8", "surrogateescape")
         dropped = tuple(b.decode("utf-8", "surrogateescape") for b in _strings(dropped_count, dropped_p))
-        records.append(Record(Path.from_c(_strings(length, path_p), position), class_name,
+        path = Path.from_c(_strings(length, path_p), position, _positions(positions_at, handle, i, length))
+        records.append(Record(path, class_name,
                               KINDS[kind] if kind in KINDS else Kind(kind),
                               _OUTCOMES[outcome] if outcome in _OUTCOMES else Outcome(outcome), message,
                               objects.get(obj) if obj else None, dropped))
@@ -483,11 +497,13 @@ class PreservationReport(_LazyReport):
 
 
 def _entries(handle: _ffi.PreservationP, count: int) -> Tuple[PreservationEntry, ...]:
-    entry_at = load().amber_preservation_entry_at
+    lib = load()
+    entry_at = lib.amber_preservation_entry_at
+    positions_at = lib.amber_preservation_entry_positions
     table = (_ffi.PreservationEntry * count)()
     for i in range(count):
         entry_at(table[i], handle, i)  # the element, passed by reference
-    return _converted(table)
+    return _converted(table, lambda i, length: _positions(positions_at, handle, i, length))
 
 
 def _largest(handle: _ffi.PreservationP) -> Tuple[PreservationEntry, ...]:
@@ -497,16 +513,18 @@ def _largest(handle: _ffi.PreservationP) -> Tuple[PreservationEntry, ...]:
     table = (_ffi.PreservationEntry * count)()
     for rank in range(count):
         lib.amber_preservation_largest_at(table[rank], handle, rank)
-    return _converted(table)
+    positions_at = lib.amber_preservation_largest_positions
+    return _converted(table, lambda rank, length: _positions(positions_at, handle, rank, length))
 
 
-def _converted(table: Any) -> Tuple[PreservationEntry, ...]:
-    """The PreservationEntry of each amber_preservation_entry of ``table``, a ctypes array."""
+def _converted(table: Any, positions: Callable[[int, int], Optional[List[int]]]) -> Tuple[PreservationEntry, ...]:
+    """The PreservationEntry of each amber_preservation_entry of ``table``, a ctypes array;
+    ``positions(i, length)`` reads the stack positions of item i's path."""
     strings: Dict[int, str] = {0: ""}  # by address: the messages of preserved entries share one
     names: Dict[bytes, str] = {}  # class names, by their bytes (each entry lends its own copy)
     entries = []
-    for path_p, length, name_p, kind, why, message_p, size, position in _ENTRY_LAYOUT.iter_unpack(
-            memoryview(table).cast("B")):
+    for i, (path_p, length, name_p, kind, why, message_p, size, position) in enumerate(_ENTRY_LAYOUT.iter_unpack(
+            memoryview(table).cast("B"))):
         raw = ctypes.string_at(name_p)
         class_name = names.get(raw)
         if class_name is None:
@@ -514,7 +532,8 @@ def _converted(table: Any) -> Tuple[PreservationEntry, ...]:
         message = strings.get(message_p)
         if message is None:
             message = strings[message_p] = ctypes.string_at(message_p).decode("utf-8", "surrogateescape")
-        entries.append(PreservationEntry(Path.from_c(_strings(length, path_p), position), class_name,
+        path = Path.from_c(_strings(length, path_p), position, positions(i, length))
+        entries.append(PreservationEntry(path, class_name,
                                          KINDS[kind] if kind in KINDS else Kind(kind),
                                          _LEFT_OUT[why] if why in _LEFT_OUT else LeftOut(why), message,
                                          size))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ctypes
 import datetime as _dt
 import enum
+import re
 from typing import Any, Dict, Iterable, Optional, Sequence, Tuple, Union
 
 from . import _errors as E
@@ -128,52 +129,93 @@ KINDS: Dict[int, Kind] = {int(k): k for k in Kind}
 
 class Path(Tuple[str, ...]):
     """A restoration path (R3): the identifiers from a root down to an object, exactly as the
-    host set them, and the object's ``position`` among the children of its stack that have the
-    same identifier (0, 1, 2... in order; 0 outside a stack).
+    host set them, and each one's ``positions`` entry: its position among the children of its
+    stack that have the same identifier (0, 1, 2... in order; 0 outside a stack). ``position``
+    is the last one, the object's own.
 
     It is a tuple of str: ``path[-1]`` is the object's own identifier, and slicing, ``len`` and
-    iteration work as on a tuple. Two paths are equal when their identifiers and positions are;
-    a plain tuple equals a path of position 0 with the same identifiers. ``str(path)`` joins the
-    identifiers with '/' as Amber's own text does; ``Path.parse("A/B")`` is the reverse (for
-    identifiers without a '/')."""
+    iteration work as on a tuple. Two paths are equal when their identifiers and positions are,
+    so the child X of the first A of a stack and that of the second A differ; a plain tuple
+    equals a path whose positions are all 0. ``str(path)`` joins the identifiers with '/', each
+    position k >= 1 after its identifier as ``[k]``, as Amber's own text does ("nav/A[1]/X");
+    ``Path.parse()`` is the reverse (for identifiers without a '/' that do not end in ``[k]``)."""
 
-    #: Set on the instance only when it is not 0 (most paths are outside a stack).
-    position: int = 0
+    #: Set on the instance only when one is not 0 (most paths are outside a stack).
+    _positions: Tuple[int, ...] = ()
 
-    def __new__(cls, identifiers: Iterable[str] = (), position: int = 0) -> "Path":
+    def __new__(cls, identifiers: Iterable[str] = (), position: int = 0,
+                positions: Optional[Iterable[int]] = None) -> "Path":
+        """``positions``: one per identifier; or ``position`` alone, the last one's (the others
+        0, as a path of Amber 0.2 had it)."""
         if isinstance(identifiers, str):
             raise TypeError("Path() takes a sequence of identifiers; use Path.parse() for 'A/B' text")
         self = super().__new__(cls, identifiers)
         if not all(type(i) is str for i in self):
             raise TypeError("a path's identifiers are str")
-        if position < 0:
+        if positions is None:
+            if position < 0:
+                raise ValueError("a position is not negative")
+            if position and not self:
+                raise ValueError("an empty path has no position")
+            if position:
+                self._positions = (0,) * (len(self) - 1) + (int(position),)
+            return self
+        given = tuple(int(p) for p in positions)
+        if len(given) != len(self):
+            raise ValueError(f"{len(given)} positions for {len(self)} identifiers")
+        if any(p < 0 for p in given):
             raise ValueError("a position is not negative")
-        if position:
-            self.position = int(position)
+        if position and position != given[-1]:
+            raise ValueError("position is the last of positions")
+        if any(given):
+            self._positions = given
         return self
+
+    @property
+    def positions(self) -> Tuple[int, ...]:
+        """The stack position of each identifier, in path order."""
+        return self._positions or (0,) * len(self)
+
+    @property
+    def position(self) -> int:
+        """The object's own stack position: the last of ``positions`` (0 for an empty path)."""
+        return self._positions[-1] if self._positions else 0
 
     @classmethod
     def parse(cls, text: str, position: int = 0) -> "Path":
-        """The path of Amber's text form ("Nav/Items"): the identifiers split at '/'."""
-        return cls(text.split("/") if text else (), position)
+        """The path of Amber's text form ("nav/A[1]/X"): the identifiers split at '/', a
+        trailing ``[k]`` (k >= 1) read as the component's position. ``position``, if not 0, is
+        the last component's."""
+        identifiers, positions = [], []
+        for part in text.split("/") if text else ():
+            match = _POSITIONED.fullmatch(part)
+            identifiers.append(match.group(1) if match else part)
+            positions.append(int(match.group(2)) if match else 0)
+        if position and positions:
+            positions[-1] = position
+        return cls(identifiers, positions=positions)
 
     @classmethod
-    def from_c(cls, parts: Sequence[bytes], position: int) -> "Path":
-        """The path of C strings Amber lent (valid UTF-8, else decoded with surrogateescape):
-        the identifiers are str by construction, so Path()'s checks are skipped."""
+    def from_c(cls, parts: Sequence[bytes], position: int, positions: Optional[Sequence[int]] = None) -> "Path":
+        """The path of C strings Amber lent (valid UTF-8, else decoded with surrogateescape),
+        with the positions Amber gave (``positions``, one per part; or the last one alone): the
+        identifiers are str by construction, so Path()'s checks are skipped."""
         try:
             self = tuple.__new__(cls, map(bytes.decode, parts))
         except UnicodeDecodeError:
             self = tuple.__new__(cls, [b.decode("utf-8", "surrogateescape") for b in parts])
-        if position:
-            self.position = position
+        if positions is not None and len(positions) == len(self):
+            if any(positions):
+                self._positions = tuple(positions)
+        elif position and self:
+            self._positions = (0,) * (len(self) - 1) + (position,)
         return self
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Path):
-            return self.position == other.position and tuple.__eq__(self, other)
+            return self.positions == other.positions and tuple.__eq__(self, other)
         if isinstance(other, tuple):
-            return self.position == 0 and tuple.__eq__(self, other)
+            return not self._positions and tuple.__eq__(self, other)
         return NotImplemented
 
     def __ne__(self, other: object) -> bool:
@@ -181,20 +223,35 @@ class Path(Tuple[str, ...]):
         return equal if equal is NotImplemented else not equal
 
     def __hash__(self) -> int:
-        return tuple.__hash__(self) if self.position == 0 else hash((tuple(self), self.position))
+        return tuple.__hash__(self) if not self._positions else hash((tuple(self), self._positions))
 
     def __str__(self) -> str:
-        return "/".join(self)
+        if not self._positions:
+            return "/".join(self)
+        return "/".join(i if p == 0 else f"{i}[{p}]" for i, p in zip(self, self._positions))
 
     def __repr__(self) -> str:
         identifiers = tuple.__repr__(self)
-        return f"Path({identifiers}, position={self.position})" if self.position else f"Path({identifiers})"
+        if not self._positions:
+            return f"Path({identifiers})"
+        if not any(self._positions[:-1]):
+            return f"Path({identifiers}, position={self.position})"
+        return f"Path({identifiers}, positions={self._positions!r})"
+
+
+#: A path component of Amber's text form with a stack position: "A[1]".
+_POSITIONED = re.compile(r"(.*)\[([1-9][0-9]*)\]", re.DOTALL)
 
 
 def as_path(path: Union[str, Sequence[str]], position: int = 0) -> Path:
-    """A path given as "A/B" text or as a sequence of identifiers (for identifiers with a '/')."""
+    """A path given as "A/B[1]/C" text, as a Path (with its positions), or as a sequence of
+    identifiers (for identifiers with a '/'); ``position``, if not 0, is the last component's."""
     if isinstance(path, str):
         return Path.parse(path, position)
+    if isinstance(path, Path):
+        if not position or not path:
+            return path
+        return Path(path, positions=path.positions[:-1] + (position,))
     return Path(path, position)
 
 
