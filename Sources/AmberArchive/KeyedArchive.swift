@@ -90,6 +90,27 @@ public struct KeyedArchive: Sendable {
         return result
     }
 
+    /// `$top`'s entries, for a reader of the whole object graph (`amber dump --keyed`), checked
+    /// to have a root: at least one key refers to an object, and the key `root`, if there is one,
+    /// refers to an object (NSKeyedArchiver's `archivedData(withRootObject:)` and
+    /// `KeyedArchiver.archive(_:)` write it so) rather than holding a value in place.
+    /// - Throws: what `topValues()` throws; `.notKeyedArchive` for an archive without a root or
+    ///   whose root is stored in place.
+    public func rootedTopValues() throws(ArchiveError) -> [(key: String, value: PropertyList)] {
+        let top = try topValues()
+        func isReference(_ value: PropertyList) -> Bool {
+            if case .uid = value { return true }
+            return false
+        }
+        if let root = top.first(where: { $0.key == "root" }), !isReference(root.value) {
+            throw .notKeyed("the root is \(a: root.value.typeName) in place, not a reference to an object")
+        }
+        guard top.contains(where: { isReference($0.value) }) else {
+            throw .notKeyed("the archive has no root: $top refers to no object")
+        }
+        return top
+    }
+
     /// One item of `$objects`, resolved.
     public enum Object: Equatable, Sendable {
         /// `$null`, item 0.

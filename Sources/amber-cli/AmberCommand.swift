@@ -25,7 +25,8 @@ extension Amber {
                 Reads a binary (bplist00) or XML property list and prints it as JSON. With \
                 --keyed, reads an NSKeyedArchiver archive and prints its $top dictionary with \
                 every reference resolved: shared objects and cycles appear once with "$id" and \
-                as {"$ref": n} after. An object of Foundation's classes whose fields are missing, \
+                as {"$ref": n} after. An archive whose $top refers to no object, or whose root \
+                is a value in place rather than a reference, has no root and is refused. An object of Foundation's classes whose fields are missing, \
                 of the wrong type or inconsistent refuses the archive, as the library refuses it. \
                 A restoration archive in Amber's envelope is opened first: \
                 one stored without encryption as it is, an encrypted one with --key-file.

@@ -47,7 +47,7 @@ struct KeyedGraph {
     /// The `$top` dictionary with each value resolved.
     static func render(_ archive: KeyedArchive, maxDepth: Int = ArchiveLimits.default.maxDepth) throws(ArchiveError) -> JSON {
         var graph = KeyedGraph(archive: archive, maxDepth: maxDepth)
-        let top = try archive.topValues()
+        let top = try archive.rootedTopValues()
         let roots = top.compactMap { entry -> Int? in
             if case .uid(let u) = entry.value { return Int(u) }
             return nil

@@ -111,6 +111,13 @@ func packed(_ values: [UInt64]) -> [UInt8] {
         #expect(try u.decodeValue(forKey: "d") == .data([1, 2]))
         #expect(try u.decodeBytes(forKey: "d") == [1, 2])
         #expect(try KeyedArchive(bytes: inline).topValues().map(\.key) == ["n", "b", "d", "r"])
+        // A reader of the whole graph (`amber dump --keyed`) needs a root: a `$top` that refers to
+        // no object, or whose `root` is a value in place, is refused; a null root reads.
+        expectRejected(.notKeyedArchive, "a $top that refers to no object") { _ = try KeyedArchive(bytes: inline).rootedTopValues() }
+        let numberRoot = keyedArchive([], top: .dictionary(["root": .int(3), "other": .uid(0)]))
+        expectRejected(.notKeyedArchive, "a root that is a number in place") { _ = try KeyedArchive(bytes: numberRoot).rootedTopValues() }
+        let nullRoot = keyedArchive([], top: .dictionary(["root": .uid(0), "n": .int(3)]))
+        #expect(try KeyedArchive(bytes: nullRoot).rootedTopValues().map(\.key) == ["root", "n"])
         // `$objects` that is not an array, `$top` that is not a dictionary.
         for (what, bytes) in [("$objects a set", keyedPlist(objects: .set([.string("$null")]))),
                               ("$objects a string", keyedPlist(objects: .string("$null"))),

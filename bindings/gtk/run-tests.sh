@@ -276,8 +276,8 @@ cc -I"$root/include" -o "$work/twoscreens" "$root/examples/quickstart/c/twoscree
 "$work/twoscreens" "$other" >/dev/null
 cp "$other/state.archive" "$other/archive.key" "$XDG_STATE_HOME/org.amber.notes/"
 launch
-check "another app's archive: a report line, and a fresh interface" \
-    test -n "$(grep 'amber-gtk: .* not restored' "$err")" -a "$(field "$(last_state)" selected)" = none
+check "another app's archive: one line naming its app id, and a fresh interface" \
+    test -n "$(grep "amber-gtk: fresh launch: .*'org.example.twoscreens'" "$err")" -a "$(field "$(last_state)" selected)" = none
 kill -TERM "$(app_child)"; wait_exit
 
 echo "gtk tests: $passed passed, $failed failed"
