@@ -75,65 +75,65 @@ echo "== test_smoke"
 flags=(-std=c99 -Wall -Wextra -pedantic -Werror -Iinclude)
 link=(-L"$root/.build-lib/lib" -lamber -Wl,-rpath,"$root/.build-lib/lib")
 $CC "${flags[@]}" -fPIC -shared bindings/c/tests/plugin_sample.c -o "$out/plugin_sample.so" "${link[@]}" || status=1
-$CC "${flags[@]}" bindings/c/tests/test_smoke.c -o "$out/test_smoke" "${link[@]}" || { echo "test_smoke does not compile"; exit 1; }
+$CC "${flags[@]}" bindings/c/tests/test_smoke.c bindings/c/tests/runner.c -o "$out/test_smoke" "${link[@]}" || { echo "test_smoke does not compile"; exit 1; }
 "$out/test_smoke" "$root/$out/plugin_sample.so" || status=1
 
 echo "== test_rules"
-$CC "${flags[@]}" bindings/c/tests/test_rules.c -o "$out/test_rules" "${link[@]}" || { echo "test_rules does not compile"; exit 1; }
+$CC "${flags[@]}" bindings/c/tests/test_rules.c bindings/c/tests/runner.c -o "$out/test_rules" "${link[@]}" || { echo "test_rules does not compile"; exit 1; }
 "$out/test_rules" || status=1
 
 echo "== test_values (R6, R7, R12, R22: values in one call)"
-$CC "${flags[@]}" bindings/c/tests/test_values.c -o "$out/test_values" "${link[@]}" || { echo "test_values does not compile"; exit 1; }
+$CC "${flags[@]}" bindings/c/tests/test_values.c bindings/c/tests/runner.c -o "$out/test_values" "${link[@]}" || { echo "test_values does not compile"; exit 1; }
 "$out/test_values" || status=1
 
 echo "== test_bounds (R1, R2, R10, R22: a chain deeper than restoration reads, a launch over a host tree as deep, a value over the reader's limit, closing a million objects)"
-$CC "${flags[@]}" bindings/c/tests/test_bounds.c -o "$out/test_bounds" "${link[@]}" || { echo "test_bounds does not compile"; exit 1; }
+$CC "${flags[@]}" bindings/c/tests/test_bounds.c bindings/c/tests/runner.c -o "$out/test_bounds" "${link[@]}" || { echo "test_bounds does not compile"; exit 1; }
 "$out/test_bounds" || status=1
 
 echo "== test_kill (R19: SIGKILL at ${AMBER_KILLS:-1000} random moments of saving)"
-$CC "${flags[@]}" bindings/c/tests/test_kill.c -o "$out/test_kill" "${link[@]}" || { echo "test_kill does not compile"; exit 1; }
+$CC "${flags[@]}" bindings/c/tests/test_kill.c bindings/c/tests/runner.c -o "$out/test_kill" "${link[@]}" || { echo "test_kill does not compile"; exit 1; }
 "$out/test_kill" "${AMBER_KILLS:-1000}" || status=1
 
 echo "== test_envelope (R20, R22)"
-$CC "${flags[@]}" bindings/c/tests/test_envelope.c -o "$out/test_envelope" "${link[@]}" || { echo "test_envelope does not compile"; exit 1; }
+$CC "${flags[@]}" bindings/c/tests/test_envelope.c bindings/c/tests/runner.c -o "$out/test_envelope" "${link[@]}" || { echo "test_envelope does not compile"; exit 1; }
 "$out/test_envelope" || status=1
 
 echo "== test_files (R19, R20, R22: special files, key file leftovers)"
-$CC "${flags[@]}" bindings/c/tests/test_files.c -o "$out/test_files" "${link[@]}" || { echo "test_files does not compile"; exit 1; }
+$CC "${flags[@]}" bindings/c/tests/test_files.c bindings/c/tests/runner.c -o "$out/test_files" "${link[@]}" || { echo "test_files does not compile"; exit 1; }
 "$out/test_files" || status=1
 
 echo "== test_app"
-$CC "${flags[@]}" bindings/c/tests/test_app.c -o "$out/test_app" "${link[@]}" || { echo "test_app does not compile"; exit 1; }
+$CC "${flags[@]}" bindings/c/tests/test_app.c bindings/c/tests/runner.c -o "$out/test_app" "${link[@]}" || { echo "test_app does not compile"; exit 1; }
 "$out/test_app" || status=1
 
 echo "== test_relaunch (R33, R34)"
-$CC "${flags[@]}" bindings/c/tests/test_relaunch.c -o "$out/test_relaunch" "${link[@]}" || { echo "test_relaunch does not compile"; exit 1; }
+$CC "${flags[@]}" bindings/c/tests/test_relaunch.c bindings/c/tests/runner.c -o "$out/test_relaunch" "${link[@]}" || { echo "test_relaunch does not compile"; exit 1; }
 # The amber command (swift build), for the scans of `amber inspect` and `amber dump` (R34).
 amber_cli=()
 [ -x .build/debug/amber ] && amber_cli=("$root/.build/debug/amber")
 "$out/test_relaunch" "${amber_cli[@]}" || status=1
 
 echo "== test_views (R17, R18, R21)"
-$CC "${flags[@]}" bindings/c/tests/test_views.c -o "$out/test_views" "${link[@]}" || { echo "test_views does not compile"; exit 1; }
+$CC "${flags[@]}" bindings/c/tests/test_views.c bindings/c/tests/runner.c -o "$out/test_views" "${link[@]}" || { echo "test_views does not compile"; exit 1; }
 "$out/test_views" || status=1
 
 echo "== test_budgets (R31)"
-$CC "${flags[@]}" bindings/c/tests/test_budgets.c -o "$out/test_budgets" "${link[@]}" || { echo "test_budgets does not compile"; exit 1; }
+$CC "${flags[@]}" bindings/c/tests/test_budgets.c bindings/c/tests/runner.c -o "$out/test_budgets" "${link[@]}" || { echo "test_budgets does not compile"; exit 1; }
 "$out/test_budgets" || status=1
 
 echo "== test_autosave (R32)"
-$CC "${flags[@]}" bindings/c/tests/test_autosave.c -o "$out/test_autosave" "${link[@]}" || { echo "test_autosave does not compile"; exit 1; }
+$CC "${flags[@]}" bindings/c/tests/test_autosave.c bindings/c/tests/runner.c -o "$out/test_autosave" "${link[@]}" || { echo "test_autosave does not compile"; exit 1; }
 "$out/test_autosave" || status=1
 
 echo "== test_versions (R30)"
-$CC "${flags[@]}" bindings/c/tests/test_versions.c -o "$out/test_versions" "${link[@]}" || { echo "test_versions does not compile"; exit 1; }
+$CC "${flags[@]}" bindings/c/tests/test_versions.c bindings/c/tests/runner.c -o "$out/test_versions" "${link[@]}" || { echo "test_versions does not compile"; exit 1; }
 "$out/test_versions" || status=1
 
 echo "== test_stack_paths (R3, R10, R16, R28: every component's stack position)"
-$CC "${flags[@]}" bindings/c/tests/test_stack_paths.c -o "$out/test_stack_paths" "${link[@]}" || { echo "test_stack_paths does not compile"; exit 1; }
+$CC "${flags[@]}" bindings/c/tests/test_stack_paths.c bindings/c/tests/runner.c -o "$out/test_stack_paths" "${link[@]}" || { echo "test_stack_paths does not compile"; exit 1; }
 "$out/test_stack_paths" || status=1
 
 echo "== test_late_claims (R35)"
-$CC "${flags[@]}" bindings/c/tests/test_late_claims.c -o "$out/test_late_claims" "${link[@]}" || { echo "test_late_claims does not compile"; exit 1; }
+$CC "${flags[@]}" bindings/c/tests/test_late_claims.c bindings/c/tests/runner.c -o "$out/test_late_claims" "${link[@]}" || { echo "test_late_claims does not compile"; exit 1; }
 "$out/test_late_claims" || status=1
 exit $status

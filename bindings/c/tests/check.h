@@ -1,18 +1,17 @@
 /*
  * check.h — the checks the C tests print: one line per check ("ok    what" or "FAIL  what" with
- * the last error), counted in `passed` and `failed` for the closing "N passed, N failed" line.
- * Included by one test program each (static: every program has its own counts).
+ * the last error), counted in runner.c's `passed` and `failed` for the closing "N passed, N failed"
+ * line.
  */
 #ifndef AMBER_TEST_CHECK_H
 #define AMBER_TEST_CHECK_H
 
 #include "amber.h"
+#include "runner.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-static int passed, failed;
 
 static inline void check(int ok, const char *what) {
     if (ok) {

@@ -9,11 +9,12 @@
  * The log test (R29) runs this program again in a child process with AMBER_LOG=debug
  * ("test_rules --r29-log-child") and reads its standard error.
  *
- * Nothing goes into the real home directory: main points the XDG directories at a scratch
- * directory first (scratch.h).
+ * Nothing goes into the real home directory: the runner points the XDG directories at a scratch
+ * directory first (runner.h, scratch.h).
  *
- * Usage: test_rules. Prints one line per check, each naming its rule, and "N passed, N failed";
- * exits non-zero if a check fails.
+ * Usage: test_rules [--list] [PREFIX...] (runner.h): "test_rules r10" runs the R10 tests. Prints
+ * one line per check, each naming its rule, and "N passed, N failed"; exits non-zero if a check
+ * fails.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "amber.h"
@@ -1900,7 +1901,8 @@ static int launch_and_die(const char *dir, child_death how) {
     return WIFSIGNALED(st) ? WTERMSIG(st) : -WEXITSTATUS(st);
 }
 
-static void test_r14(const char *tmp) {
+static void test_r14(void) {
+    const char *tmp = runner_tmp();
     mem_store ms = {0};
     amber_engine *e;
     amber_report *r;
@@ -3320,7 +3322,8 @@ static int run_log_child(const char *self, const char *file) {
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-static void test_r29(const char *tmp, const char *self) {
+static void test_r29(void) {
+    const char *tmp = runner_tmp(), *self = runner_program();
     mem_store ms = {0}, ms2 = {0};
     amber_engine *e, *own;
     amber_report *r;
@@ -3455,7 +3458,8 @@ static void test_r29(const char *tmp, const char *self) {
 /* R14 R16 A discard is reported by the next process; R15 a death while extended                */
 /* ============================================================================================ */
 
-static void test_r14_discard_next_process(const char *tmp) {
+static void test_r14_discard_next_process(void) {
+    const char *tmp = runner_tmp();
     char dir[512];
     amber_engine *e;
     amber_report *r;
@@ -3511,7 +3515,8 @@ static void test_r14_discard_next_process(const char *tmp) {
     amber_engine_close(e);
 }
 
-static void test_r15_unfinished(const char *tmp) {
+static void test_r15_unfinished(void) {
+    const char *tmp = runner_tmp();
     char dir[512], dir2[512];
     amber_engine *e;
     amber_report *r;
@@ -3565,48 +3570,38 @@ static void test_r15_unfinished(const char *tmp) {
     amber_engine_close(e);
 }
 
-int main(int argc, char **argv) {
-    char tmp[] = "/tmp/amber-rules-XXXXXX";
-    char cmd[128];
+/* In the order of the rules: a newcomer reads them top down. */
+static const runner_test tests[] = {
+    {"r1", test_r1},
+    {"r1_present", test_present},
+    {"r2", test_r2},
+    {"r3", test_r3},
+    {"r3_identifiers", test_r3_identifiers},
+    {"r4", test_r4},
+    {"r4_seeds", test_r4_seeds},
+    {"r5", test_r5},
+    {"r6", test_r6},
+    {"r7", test_r7},
+    {"r8", test_r8},
+    {"r9", test_r9},
+    {"r10", test_r10},
+    {"r10_record_info", test_r10_record_info},
+    {"r10_declined_by_reference", test_r10_declined_by_reference},
+    {"r11", test_r11},
+    {"r12", test_r12},
+    {"r13", test_r13},
+    {"r14", test_r14},
+    {"r14_discard_next_process", test_r14_discard_next_process},
+    {"r15", test_r15},
+    {"r15_unfinished", test_r15_unfinished},
+    {"r16", test_r16},
+    {"r28", test_r28},
+    {"r29", test_r29},
+    {"r22_bad_arguments", test_bad_arguments},
+};
 
+int main(int argc, char **argv) {
     /* The child process of the AMBER_LOG test (R29): see run_log_child(). */
     if (argc > 1 && strcmp(argv[1], "--r29-log-child") == 0) return r29_log_child();
-    /* Nothing of this test in the real home directory: the engines opened on a host store keep
-     * their default key file under $XDG_STATE_HOME/org.example.rules. */
-    if (!scratch_xdg("rules")) return 1;
-    if (!mkdtemp(tmp)) {
-        perror("mkdtemp");
-        return 1;
-    }
-    test_r1();
-    test_present();
-    test_r2();
-    test_r3();
-    test_r3_identifiers();
-    test_r4();
-    test_r4_seeds();
-    test_r5();
-    test_r6();
-    test_r7();
-    test_r8();
-    test_r9();
-    test_r10();
-    test_r10_record_info();
-    test_r10_declined_by_reference();
-    test_r11();
-    test_r12();
-    test_r13();
-    test_r14(tmp);
-    test_r14_discard_next_process(tmp);
-    test_r15();
-    test_r15_unfinished(tmp);
-    test_r16();
-    test_r28();
-    test_r29(tmp, argv[0]);
-    test_bad_arguments();
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
-    if (system(cmd) != 0) printf("note: could not remove %s\n", tmp);
-
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed == 0 ? 0 : 1;
+    return runner_main("rules", tests, RUNNER_COUNT(tests), argc, argv);
 }
