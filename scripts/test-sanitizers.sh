@@ -53,7 +53,10 @@ out=$scratch/c-tests
 passed=0; failed=0
 "$clang" "${flags[@]}" -fPIC -shared bindings/c/tests/plugin_sample.c -o "$out/plugin_sample.so" "${link[@]}" || status=1
 for t in test_smoke test_rules test_values test_threads; do
-    if ! "$clang" "${flags[@]}" "bindings/c/tests/$t.c" bindings/c/tests/runner.c -o "$out/$t" "${link[@]}" 2>"$out/$t.build.log"; then
+    # A suite split into files keeps them in a folder of its name (test_rules: rules/).
+    sources=("bindings/c/tests/$t.c" bindings/c/tests/runner.c)
+    [[ -d bindings/c/tests/${t#test_} ]] && sources+=(bindings/c/tests/"${t#test_}"/*.c)
+    if ! "$clang" "${flags[@]}" "${sources[@]}" -o "$out/$t" "${link[@]}" 2>"$out/$t.build.log"; then
         cat "$out/$t.build.log"; echo "FAIL  $t does not compile"; failed=$((failed + 1)); continue
     fi
     args=(); [[ $t == test_smoke ]] && args=("$PWD/$out/plugin_sample.so")

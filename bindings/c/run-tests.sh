@@ -79,7 +79,7 @@ $CC "${flags[@]}" bindings/c/tests/test_smoke.c bindings/c/tests/runner.c -o "$o
 "$out/test_smoke" "$root/$out/plugin_sample.so" || status=1
 
 echo "== test_rules"
-$CC "${flags[@]}" bindings/c/tests/test_rules.c bindings/c/tests/runner.c -o "$out/test_rules" "${link[@]}" || { echo "test_rules does not compile"; exit 1; }
+$CC "${flags[@]}" bindings/c/tests/test_rules.c bindings/c/tests/rules/*.c bindings/c/tests/runner.c -o "$out/test_rules" "${link[@]}" || { echo "test_rules does not compile"; exit 1; }
 "$out/test_rules" || status=1
 
 echo "== test_values (R6, R7, R12, R22: values in one call)"
