@@ -54,7 +54,7 @@ passed=0; failed=0
 "$clang" "${flags[@]}" -fPIC -shared bindings/c/tests/plugin_sample.c -o "$out/plugin_sample.so" "${link[@]}" || status=1
 for t in test_smoke test_rules test_values test_threads; do
     # A suite split into files keeps them in a folder of its name (test_rules: rules/).
-    sources=("bindings/c/tests/$t.c" bindings/c/tests/runner.c)
+    sources=("bindings/c/tests/$t.c" bindings/c/tests/runner.c bindings/c/tests/mem_store.c)
     [[ -d bindings/c/tests/${t#test_} ]] && sources+=(bindings/c/tests/"${t#test_}"/*.c)
     if ! "$clang" "${flags[@]}" "${sources[@]}" -o "$out/$t" "${link[@]}" 2>"$out/$t.build.log"; then
         cat "$out/$t.build.log"; echo "FAIL  $t does not compile"; failed=$((failed + 1)); continue

@@ -20,58 +20,13 @@
 #include <time.h>
 
 #include "check.h"
+#include "mem_store.h"
 
-/* ---- a store in memory that counts its writes -------------------------------------------- */
+/* ---- the archive, in memory: its writes are counted ----------------------------------- */
 
-static struct {
-    uint8_t *bytes;
-    size_t size;
-    int guard;
-    int writes;
-} store;
-
-static int store_read(void *(*alloc)(size_t, void *), void *alloc_ctx, uint8_t **out, size_t *out_size, int *out_found,
-                      void *ctx) {
-    (void)ctx;
-    *out_found = store.bytes != NULL;
-    if (!store.bytes) return AMBER_OK;
-    *out = alloc(store.size, alloc_ctx);
-    if (!*out) return AMBER_IO;
-    memcpy(*out, store.bytes, store.size);
-    *out_size = store.size;
-    return AMBER_OK;
-}
-
-static int store_write(const uint8_t *bytes, size_t size, void *ctx) {
-    uint8_t *copy = malloc(size ? size : 1);
-    (void)ctx;
-    if (!copy) return AMBER_IO;
-    memcpy(copy, bytes, size);
-    free(store.bytes);
-    store.bytes = copy;
-    store.size = size;
-    store.writes++;
-    return AMBER_OK;
-}
-
-static int store_remove(void *ctx) {
-    (void)ctx;
-    free(store.bytes);
-    store.bytes = NULL;
-    store.size = 0;
-    return AMBER_OK;
-}
-
-static int store_read_guard(int *out, void *ctx) { (void)ctx; *out = store.guard; return AMBER_OK; }
-static int store_write_guard(int count, void *ctx) { (void)ctx; store.guard = count; return AMBER_OK; }
-
-static const amber_store memory = {AMBER_STORE_VERSION, store_read, store_write, store_remove, store_read_guard, store_write_guard};
-
-static void forget_store(void) {
-    store_remove(NULL);
-    store.guard = 0;
-    store.writes = 0;
-}
+static mem_store store;
+/* The store's functions, for every engine of this test. */
+static amber_store memory;
 
 /* ---- the host: a root with three screens, each saving its number ------------------------- */
 
@@ -128,7 +83,9 @@ static int set_up(amber_engine *e, void *ctx) {
 static amber_engine *open_host_version(int keep_archive, unsigned version) {
     amber_engine_options o = AMBER_ENGINE_OPTIONS_INIT;
     amber_engine *e = NULL;
+    memory = mem_store_functions();
     o.store = &memory;
+    o.store_ctx = &store;
     o.protection = AMBER_PROTECTION_NONE;
     o.keep_archive_after_restore = keep_archive;
     if (version) o.version = version;
@@ -173,7 +130,7 @@ static void test_r32_autosave_fires_after_a_change_and_not_without(void) {
     amber_autosave policy = AMBER_AUTOSAVE_INIT;
     int saved = -1, ms;
     amber_report *report = NULL;
-    forget_store();
+    mem_store_clear(&store);
     values[0] = 10, values[1] = 11, values[2] = 12;
     e = open_host(0);
     check(e != NULL, "R32: an engine on the memory store");
@@ -252,7 +209,7 @@ static void test_r32_keep_archive_after_restore(void) {
     amber_engine *e;
     amber_report *report = NULL;
     int saved = 0;
-    forget_store();
+    mem_store_clear(&store);
     e = open_host(1);
     if (!e) return;
     check_status(relaunch(&report, &e), AMBER_OK, "R32 R33: a relaunch with keep_archive_after_restore");
@@ -311,7 +268,7 @@ int main(void) {
     test_r32_autosave_fires_after_a_change_and_not_without();
     test_r32_misuse();
     test_r32_keep_archive_after_restore();
-    forget_store();
+    mem_store_clear(&store);
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

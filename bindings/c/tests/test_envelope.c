@@ -9,6 +9,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "amber.h"
+#include "mem_store.h"
 #include "one_screen.h"
 #include "scratch.h"
 
@@ -99,40 +100,6 @@ static amber_engine_options key_callback_options(const char *dir, keyring *k) {
     opts.key_ctx = k;
     return opts;
 }
-
-/* ---- a memory store, for thousands of launches without fsync -------------------------------- */
-
-typedef struct mem {
-    uint8_t *bytes;
-    size_t size;
-    int guard;
-} mem;
-static int m_read(void *(*alloc)(size_t, void *), void *alloc_ctx, uint8_t **out, size_t *size, int *found, void *ctx) {
-    mem *m = ctx;
-    *found = m->bytes != NULL;
-    if (!m->bytes) return 0;
-    *out = alloc(m->size, alloc_ctx);
-    if (!*out) return AMBER_LIMIT_EXCEEDED;
-    memcpy(*out, m->bytes, m->size);
-    *size = m->size;
-    return 0;
-}
-static int m_write(const uint8_t *bytes, size_t size, void *ctx) {
-    mem *m = ctx;
-    free(m->bytes);
-    m->bytes = malloc(size ? size : 1);
-    memcpy(m->bytes, bytes, size);
-    m->size = size;
-    return 0;
-}
-static int m_remove(void *ctx) {
-    mem *m = ctx;
-    free(m->bytes);
-    m->bytes = NULL;
-    return 0;
-}
-static int m_read_guard(int *count, void *ctx) { *count = ((mem *)ctx)->guard; return 0; }
-static int m_write_guard(int count, void *ctx) { ((mem *)ctx)->guard = count; return 0; }
 
 int main(void) {
     char dir[] = "/tmp/amber-envelope-XXXXXX";
@@ -253,17 +220,11 @@ int main(void) {
     printf("== R22 every single-bit flip and every truncation of an encrypted archive\n");
     {
         static const uint8_t key_a[32] = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
-        amber_store store;
-        mem m = {NULL, 0, 0};
+        amber_store store = mem_store_functions(); /* thousands of launches without fsync */
+        mem_store m = {0};
         uint8_t *good;
         size_t good_size, i;
         int bit, restored = 0, fresh_ok = 0, other = 0;
-        store = (amber_store)AMBER_STORE_INIT;
-        store.read = m_read;
-        store.write = m_write;
-        store.remove = m_remove;
-        store.read_guard = m_read_guard;
-        store.write_guard = m_write_guard;
         opts = (amber_engine_options)AMBER_ENGINE_OPTIONS_INIT;
         opts.store = &store;
         opts.store_ctx = &m;
@@ -276,7 +237,7 @@ int main(void) {
         for (i = 0; i < good_size; i++) {
             for (bit = 0; bit < 8; bit++) {
                 int reason;
-                m_write(good, good_size, &m);
+                mem_store_put(&m, good, good_size);
                 m.bytes[i] ^= (uint8_t)(1u << bit);
                 m.guard = 0;
                 reason = launch(&opts);
@@ -287,7 +248,7 @@ int main(void) {
         }
         for (i = 0; i < good_size; i++) {
             int reason;
-            m_write(good, i, &m);
+            mem_store_put(&m, good, i);
             m.guard = 0;
             reason = launch(&opts);
             if (reason == AMBER_FRESH_NONE) restored++;
@@ -298,12 +259,12 @@ int main(void) {
                good_size, good_size * 8, good_size, restored, fresh_ok, other);
         check(restored == 0 && other == 0 && (size_t)fresh_ok == good_size * 9,
               "R22 every flip and every truncation: a fresh launch, authentication failed or corrupt, archive discarded");
-        m_write(good, good_size, &m);
+        mem_store_put(&m, good, good_size);
         m.guard = 0;
         check(launch(&opts) == AMBER_FRESH_NONE && strcmp(screen.decoded, "the half-typed message") == 0,
               "R20 the untouched archive still restores");
         free(good);
-        m_remove(&m);
+        mem_store_clear(&m);
     }
 
     printf("== R22 bad protection options\n");

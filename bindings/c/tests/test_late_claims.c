@@ -1,7 +1,7 @@
 /*
  * State claimed late (SPEC R35) through include/amber.h alone: an engine on a memory store holds
  * root -> tab -> field; the relaunch test helper (R33) preserves it and sets up a new engine
- * that keeps the records that find no object and makes only the root. A tab created 2 s after
+ * that keeps the records that find no object and makes only the root. A tab created after
  * launch claims its state and its field's; with a short keep time, a claim after the deadline
  * gets nothing and the report says why.
  *
@@ -140,7 +140,8 @@ static int current_outcome(amber_engine *e, const char *id, char *message, size_
     return outcome;
 }
 
-/* R35: a tab created 2 s after launch gets its state, and its field's. */
+/* R35: a tab created after launch (within the 10 s the records are kept) gets its state, and its
+ * field's. */
 static void test_r35_tab_created_later(void) {
     run2 r = {10000, NULL};
     decoded d;
@@ -154,10 +155,12 @@ static void test_r35_tab_created_later(void) {
     check(current_outcome(e, "tab", NULL, 0) == AMBER_OUTCOME_NOT_FOUND, "R35 at launch the tab's record found no object");
     checkf(strstr(amber_report_message(launch_report), "kept for 10000 ms") != NULL,
            "R35 the launch report says the records are kept ('%s')", amber_report_message(launch_report));
-    sleep_ms(2000); /* the tab is opened 2 s after launch */
+    /* The tab is opened later than launch; how much later does not matter while the records are
+     * kept, so the test waits only a little. */
+    sleep_ms(200);
     tab = make_tab(e, &d);
     amber_object_add_child(r.root, tab);
-    check_status(amber_object_restore_pending(tab), AMBER_OK, "R35 amber_object_restore_pending on the tab 2 s later");
+    check_status(amber_object_restore_pending(tab), AMBER_OK, "R35 amber_object_restore_pending on the tab 200 ms after launch");
     checkf(strcmp(d.title, "Inbox") == 0 && strcmp(d.text, "typed") == 0 && d.finished == 1,
            "R35 the tab and its field decoded their state, the tab finished restoring (title '%s', text '%s')", d.title,
            d.text);
@@ -173,20 +176,20 @@ static void test_r35_tab_created_later(void) {
 
 /* R35: a claim after the deadline gets nothing, and the report says why. */
 static void test_r35_after_the_deadline(void) {
-    run2 r = {300, NULL};
+    run2 r = {100, NULL};
     decoded d;
     amber_report *launch_report = NULL;
     amber_engine *e = relaunch_without_the_tab(&r, &launch_report);
     amber_object *tab;
     char message[2048];
     memset(&d, 0, sizeof d);
-    check(e != NULL, "R35 R33 relaunch keeping unclaimed records for 300 ms");
+    check(e != NULL, "R35 R33 relaunch keeping unclaimed records for 100 ms");
     if (!e) return;
-    sleep_ms(600);
+    sleep_ms(200); /* past the deadline, however loaded the machine: a sleep never ends early */
     tab = make_tab(e, &d);
     amber_object_add_child(r.root, tab);
     check_status(amber_object_restore_pending(tab), AMBER_NOT_FOUND, "R35 amber_object_restore_pending after the deadline");
-    checkf(strstr(amber_error_last(), "dropped at their deadline, 300 ms after launch") != NULL,
+    checkf(strstr(amber_error_last(), "dropped at their deadline, 100 ms after launch") != NULL,
            "R35 ... its message says why ('%s')", amber_error_last());
     check(d.title[0] == '\0' && d.text[0] == '\0', "R35 nothing was decoded");
     check(current_outcome(e, "tab", message, sizeof message) == AMBER_OUTCOME_NOT_FOUND,

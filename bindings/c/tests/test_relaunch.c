@@ -17,6 +17,7 @@
 #include "amber.h"
 #include "scratch.h"
 #include "check.h"
+#include "mem_store.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -132,36 +133,9 @@ static amber_relaunch callbacks(void) {
 
 /* ---- a host store that counts what it holds and its ctx_free --------------------------------- */
 
-static struct {
-    uint8_t *bytes;
-    size_t size;
-    int guard;
-    int frees;
-} store;
-
-static int store_read(void *(*alloc)(size_t, void *), void *alloc_ctx, uint8_t **out, size_t *out_size, int *found, void *ctx) {
-    (void)ctx;
-    *found = store.bytes != NULL;
-    *out_size = 0;
-    if (!store.bytes) return 0;
-    *out = alloc(store.size, alloc_ctx);
-    if (!*out) return AMBER_LIMIT_EXCEEDED;
-    memcpy(*out, store.bytes, store.size);
-    *out_size = store.size;
-    return 0;
-}
-static int store_write(const uint8_t *bytes, size_t size, void *ctx) {
-    (void)ctx;
-    free(store.bytes);
-    store.bytes = malloc(size ? size : 1);
-    memcpy(store.bytes, bytes, size);
-    store.size = size;
-    return 0;
-}
-static int store_remove(void *ctx) { (void)ctx; free(store.bytes); store.bytes = NULL; store.size = 0; return 0; }
-static int store_read_guard(int *out, void *ctx) { (void)ctx; *out = store.guard; return 0; }
-static int store_write_guard(int count, void *ctx) { (void)ctx; store.guard = count; return 0; }
-static void store_free(void *ctx) { (void)ctx; store.frees++; }
+static mem_store store;
+static int store_frees;
+static void store_free(void *ctx) { (void)ctx; store_frees++; }
 static int key_frees;
 static int key_callback(uint8_t key[32], int for_saving, void *ctx) { (void)for_saving; (void)ctx; memset(key, 0x5a, 32); return 0; }
 static void key_free(void *ctx) { (void)ctx; key_frees++; }
@@ -229,14 +203,12 @@ static void relaunch_keeps_the_store(void) {
     amber_relaunch cbs = callbacks();
     int status;
     reset("on a host store");
-    memset(&store, 0, sizeof store);
+    mem_store_clear(&store);
+    store_frees = 0;
     key_frees = 0;
-    vt.read = store_read;
-    vt.write = store_write;
-    vt.remove = store_remove;
-    vt.read_guard = store_read_guard;
-    vt.write_guard = store_write_guard;
+    vt = mem_store_functions();
     opts.store = &vt;
+    opts.store_ctx = &store;
     opts.store_ctx_free = store_free;
     opts.protection = AMBER_PROTECTION_KEY_CALLBACK;
     opts.key_callback = key_callback;
@@ -247,14 +219,13 @@ static void relaunch_keeps_the_store(void) {
     status = amber_testing_relaunch(&r, &e, &cbs, NULL);
     check_status(status, AMBER_OK, "R33 relaunch on a host store");
     checkf(strcmp(program.restored, "on a host store") == 0, "R33 ... restores through the same store and key (\"%s\")", program.restored);
-    checkf(store.frees == 0 && key_frees == 0, "R33 ... the store's and key's contexts are not released by the relaunch (%d, %d)",
-           store.frees, key_frees);
+    checkf(store_frees == 0 && key_frees == 0, "R33 ... the store's and key's contexts are not released by the relaunch (%d, %d)",
+           store_frees, key_frees);
     amber_report_free(r);
     amber_engine_close(e);
-    checkf(store.frees == 1 && key_frees == 1, "R33 ... they are released once, when the new engine closes (%d, %d)", store.frees,
+    checkf(store_frees == 1 && key_frees == 1, "R33 ... they are released once, when the new engine closes (%d, %d)", store_frees,
            key_frees);
-    free(store.bytes);
-    memset(&store, 0, sizeof store);
+    mem_store_clear(&store);
 }
 
 static void relaunch_failures(void) {
@@ -324,14 +295,12 @@ static void relaunch_failures(void) {
     amber_engine_close(e);
 
     /* The set-up fails: its code, both engines closed, *engine NULL, the contexts released. */
-    memset(&store, 0, sizeof store);
-    vt.read = store_read;
-    vt.write = store_write;
-    vt.remove = store_remove;
-    vt.read_guard = store_read_guard;
-    vt.write_guard = store_write_guard;
+    mem_store_clear(&store);
+    store_frees = 0;
+    vt = mem_store_functions();
     opts.memory_store = 0;
     opts.store = &vt;
+    opts.store_ctx = &store;
     opts.store_ctx_free = store_free;
     e = launched(&opts);
     check(e != NULL, "R33 a program on a host store launches (set-up failure)");
@@ -341,9 +310,8 @@ static void relaunch_failures(void) {
     checkf(status == 78 && strstr(amber_error_last(), "the set-up failed") != NULL && strstr(amber_error_last(), "*engine is NULL") != NULL,
            "R33 set_up returns 78 -> 78, the message says *engine is NULL (%s)", amber_error_last());
     checkf(e == NULL && r == NULL, "R33 ... *engine and *out are NULL");
-    checkf(store.frees == 1, "R33 ... the store's context is released once, nothing leaked (%d)", store.frees);
-    free(store.bytes);
-    memset(&store, 0, sizeof store);
+    checkf(store_frees == 1, "R33 ... the store's context is released once, nothing leaked (%d)", store_frees);
+    mem_store_clear(&store);
 }
 
 

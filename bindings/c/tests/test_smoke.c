@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "mem_store.h"
 
 /* ---- contexts: every ctx_free is counted ------------------------------------------------ */
 
@@ -208,55 +209,11 @@ static void did_finish(amber_engine *engine, void *ctx) {
     R.order_ok = R.order_ok && R.did_decode == 1;
 }
 
-/* ---- a host store (amber_store) in memory ------------------------------------------------ */
-
-typedef struct mem_store {
-    uint8_t *bytes;
-    size_t size;
-    int guard, writes, reads;
-} mem_store;
-
+/* Whether `text` appears in the bytes (an archive must not show its contents in clear). */
 static int contains(const uint8_t *bytes, size_t size, const char *text) {
     size_t n = strlen(text), i;
     for (i = 0; i + n <= size; i++)
         if (memcmp(bytes + i, text, n) == 0) return 1;
-    return 0;
-}
-
-static int ms_read(void *(*alloc)(size_t, void *), void *alloc_ctx, uint8_t **out, size_t *out_size, int *out_found,
-                   void *ctx) {
-    mem_store *s = ctx;
-    s->reads++;
-    *out_found = s->bytes != NULL;
-    if (!s->bytes) return 0;
-    *out = alloc(s->size, alloc_ctx);
-    if (!*out) return AMBER_LIMIT_EXCEEDED;
-    memcpy(*out, s->bytes, s->size);
-    *out_size = s->size;
-    return 0;
-}
-static int ms_write(const uint8_t *bytes, size_t size, void *ctx) {
-    mem_store *s = ctx;
-    free(s->bytes);
-    s->bytes = malloc(size ? size : 1);
-    memcpy(s->bytes, bytes, size);
-    s->size = size;
-    s->writes++;
-    return 0;
-}
-static int ms_remove(void *ctx) {
-    mem_store *s = ctx;
-    free(s->bytes);
-    s->bytes = NULL;
-    s->size = 0;
-    return 0;
-}
-static int ms_read_guard(int *out, void *ctx) {
-    *out = ((mem_store *)ctx)->guard;
-    return 0;
-}
-static int ms_write_guard(int count, void *ctx) {
-    ((mem_store *)ctx)->guard = count;
     return 0;
 }
 
@@ -601,11 +558,7 @@ static void test_host_store_and_codes(const char *plugin) {
     opts.protection = AMBER_PROTECTION_FIXED_KEY;
     opts.fixed_key = (const uint8_t *)"0123456789abcdef0123456789abcdef";
     check_status(amber_engine_open(&e, "org.example.store", &opts), AMBER_INVALID_ARGUMENT, "a store without its functions");
-    store.read = ms_read;
-    store.write = ms_write;
-    store.remove = ms_remove;
-    store.read_guard = ms_read_guard;
-    store.write_guard = ms_write_guard;
+    store = mem_store_functions();
     check_status(amber_engine_open(&e, "org.example.store", &opts), AMBER_OK, "open an engine on a host store");
     d = (amber_delegate)AMBER_DELEGATE_INIT;
     d.should_save = always_save;

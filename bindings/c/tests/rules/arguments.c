@@ -168,5 +168,5 @@ void test_bad_arguments(void) {
     check_error(amber_object_new(&o, e, AMBER_KIND_CONTROLLER, "C", "x", NULL, NULL, NULL), AMBER_MISUSE,
                 "R22 object_new on a closed engine");
     check(amber_error_last() != NULL, "R22 amber_error_last() never returns NULL");
-    ms_clear(&ms);
+    mem_store_clear(&ms);
 }

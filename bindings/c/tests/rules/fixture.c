@@ -56,53 +56,6 @@ void join_path(char *buf, size_t size, const char *const *path, size_t n) {
     for (i = 0; i < n && used < size; i++) used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? "/" : "", path[i]);
 }
 
-int ms_read(void *(*alloc)(size_t, void *), void *alloc_ctx, uint8_t **out, size_t *out_size, int *out_found,
-            void *ctx) {
-    mem_store *s = ctx;
-    s->reads++;
-    if (s->fail_read) return AMBER_IO;
-    *out_found = s->bytes != NULL;
-    if (!s->bytes) return 0;
-    *out = alloc(s->size, alloc_ctx);
-    if (!*out) return AMBER_LIMIT_EXCEEDED;
-    memcpy(*out, s->bytes, s->size);
-    *out_size = s->size;
-    return 0;
-}
-
-int ms_write(const uint8_t *bytes, size_t size, void *ctx) {
-    mem_store *s = ctx;
-    free(s->bytes);
-    s->bytes = malloc(size ? size : 1);
-    memcpy(s->bytes, bytes, size);
-    s->size = size;
-    s->writes++;
-    return 0;
-}
-
-int ms_remove(void *ctx) {
-    mem_store *s = ctx;
-    free(s->bytes);
-    s->bytes = NULL;
-    s->size = 0;
-    return 0;
-}
-
-int ms_read_guard(int *out, void *ctx) {
-    *out = ((mem_store *)ctx)->guard;
-    return 0;
-}
-
-int ms_write_guard(int count, void *ctx) {
-    ((mem_store *)ctx)->guard = count;
-    return 0;
-}
-
-void ms_clear(mem_store *s) {
-    free(s->bytes);
-    memset(s, 0, sizeof *s);
-}
-
 node pool[MAX_NODES];
 
 int n_nodes;
@@ -367,20 +320,16 @@ void use_delegate(amber_engine *e) {
     if (amber_engine_set_delegate(e, &d, NULL, NULL) != AMBER_OK) printf("note: set_delegate failed: %s\n", amber_error_last());
 }
 
-amber_store mem_vtable;
+/* The store's functions, for every engine the tests open on a memory store. */
+static amber_store mem_functions;
 
 amber_engine *open_mem_app(mem_store *ms, const char *app_id, const char *key_file, const char *bundle_version,
                            const char *idiom) {
     amber_engine_options opts;
     amber_engine *e = NULL;
-    mem_vtable = (amber_store)AMBER_STORE_INIT;
-    mem_vtable.read = ms_read;
-    mem_vtable.write = ms_write;
-    mem_vtable.remove = ms_remove;
-    mem_vtable.read_guard = ms_read_guard;
-    mem_vtable.write_guard = ms_write_guard;
+    mem_functions = mem_store_functions();
     opts = (amber_engine_options)AMBER_ENGINE_OPTIONS_INIT;
-    opts.store = &mem_vtable;
+    opts.store = &mem_functions;
     opts.store_ctx = ms;
     opts.bundle_version = bundle_version;
     opts.interface_idiom = idiom;

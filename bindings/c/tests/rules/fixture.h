@@ -14,6 +14,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "amber.h"
 #include "../check.h"
+#include "../mem_store.h"
 #include "../runner.h"
 
 #include <signal.h>
@@ -53,22 +54,6 @@ int ev_last_prefix(const char *prefix);
 int ev_first_prefix(const char *prefix);
 
 void join_path(char *buf, size_t size, const char *const *path, size_t n);
-
-/* ---- a host store in memory: the "disk" that survives from one engine (launch) to the next --- */
-
-typedef struct mem_store {
-    uint8_t *bytes;
-    size_t size;
-    int guard, writes, reads, fail_read;
-} mem_store;
-
-int ms_read(void *(*alloc)(size_t, void *), void *alloc_ctx, uint8_t **out, size_t *out_size, int *out_found,
-            void *ctx);
-int ms_write(const uint8_t *bytes, size_t size, void *ctx);
-int ms_remove(void *ctx);
-int ms_read_guard(int *out, void *ctx);
-int ms_write_guard(int count, void *ctx);
-void ms_clear(mem_store *s);
 
 /* ---- host objects: every object's context is a node ------------------------------------------ */
 
@@ -201,8 +186,6 @@ void d_did_finish(amber_engine *e, void *ctx);
 void reset_app(void);
 
 void use_delegate(amber_engine *e);
-
-extern amber_store mem_vtable;
 
 /* An engine of application `app_id` on the memory store `ms`; `key_file`: NULL for the default. */
 amber_engine *open_mem_app(mem_store *ms, const char *app_id, const char *key_file, const char *bundle_version,

@@ -118,7 +118,7 @@ void test_r14(void) {
     amber_report_free(r);
     check_status(amber_engine_discard(e), AMBER_OK, "R14 discarding when there is no archive is not an error");
     amber_engine_close(e);
-    ms_clear(&ms);
+    mem_store_clear(&ms);
 
     /* The crash loop: two launches in a row die while restoring; the third is fresh. */
     snprintf(dir, sizeof dir, "%s/crash", tmp);
@@ -246,7 +246,7 @@ void test_r15(void) {
     /* R15 */ check(n_b->got == 6, "R15 and the next launch restores the newer state (6)");
     amber_report_free(r);
     amber_engine_close(e);
-    ms_clear(&ms);
+    mem_store_clear(&ms);
 }
 
 /* ============================================================================================ */
@@ -341,7 +341,7 @@ void test_r16(void) {
     amber_report_free(r);
     /* R16 */ check(amber_report_count(NULL) == 0 && amber_report_fresh_reason(NULL) == -1, "R16 a NULL report: count 0, reason -1");
     amber_engine_close(e);
-    ms_clear(&ms);
+    mem_store_clear(&ms);
 }
 
 /* ============================================================================================ */

@@ -175,7 +175,7 @@ void test_r28(void) {
                     "R28 R16 Root/A and what is under it come back AMBER_OUTCOME_LEFT_OUT, with a message, not decoded");
     amber_report_free(r);
     amber_engine_close(e);
-    ms_clear(&ms2);
+    mem_store_clear(&ms2);
 
     /* Nothing saved: should_save declines; no should_save at all. */
     reset();
@@ -219,8 +219,8 @@ void test_r28(void) {
                     "R23 R28 the transition to the background preserved, and amber_engine_preservation gives its report");
     amber_preservation_free(p);
     amber_engine_close(e);
-    ms_clear(&ms3);
-    ms_clear(&ms);
+    mem_store_clear(&ms3);
+    mem_store_clear(&ms);
 }
 
 /* ============================================================================================ */
@@ -335,7 +335,7 @@ int r29_log_child(void) {
     r29_build(e);
     saved = preserve(e);
     amber_engine_close(e);
-    ms_clear(&ms);
+    mem_store_clear(&ms);
     return saved == 1 ? 0 : 1;
 }
 
@@ -416,7 +416,7 @@ void test_r29(void) {
                      engine_log.n, leak ? "; leaked: " : "", leak ? leak : "");
     amber_report_free(r);
     amber_engine_close(e);
-    ms_clear(&ms);
+    mem_store_clear(&ms);
 
     /* Levels. */
     reset();
@@ -463,8 +463,8 @@ void test_r29(void) {
     /* R29 */ checkf(leak == NULL, "R29 the process-wide lines show no state value or key name%s%s", leak ? ": " : "", leak ? leak : "");
     amber_engine_close(own);
     amber_engine_close(e);
-    ms_clear(&ms2);
-    ms_clear(&ms);
+    mem_store_clear(&ms2);
+    mem_store_clear(&ms);
 
     /* AMBER_LOG=debug prints the same lines to standard error, without code. */
     {

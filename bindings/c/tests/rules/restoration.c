@@ -80,7 +80,7 @@ void test_r9(void) {
     amber_engine_close(e);
 
     /* An archive that cannot be read. */
-    ms_clear(&ms);
+    mem_store_clear(&ms);
     ms.bytes = malloc(32);
     memset(ms.bytes, 'x', 32);
     ms.size = 32;
@@ -129,7 +129,7 @@ void test_r9(void) {
                    "R9/R16 a store read error: fresh, AMBER_FRESH_STORE_ERROR with a message; the archive is kept");
     amber_report_free(r);
     amber_engine_close(e);
-    ms_clear(&ms);
+    mem_store_clear(&ms);
 }
 
 /* ============================================================================================ */
@@ -294,7 +294,7 @@ void test_r10(void) {
     (void)n_f_implicit;
     amber_report_free(r);
     amber_engine_close(e);
-    ms_clear(&ms);
+    mem_store_clear(&ms);
 }
 
 /* ============================================================================================ */
@@ -376,7 +376,7 @@ void test_r11(void) {
     amber_buf_dispose(&text);
     amber_report_free(r);
     amber_engine_close(e);
-    ms_clear(&ms);
+    mem_store_clear(&ms);
 }
 
 /* ============================================================================================ */
@@ -551,7 +551,7 @@ void test_r12(void) {
                     "R12 restoration goes on after a decode error (List restored); the failed object is not finished");
     amber_report_free(r);
     amber_engine_close(e);
-    ms_clear(&ms);
+    mem_store_clear(&ms);
 }
 
 /* ============================================================================================ */
@@ -612,7 +612,7 @@ void test_r13(void) {
                      A.did_decode_app_version);
     amber_report_free(r);
     amber_engine_close(e);
-    ms_clear(&ms);
+    mem_store_clear(&ms);
 }
 
 /* ============================================================================================ */
@@ -802,7 +802,7 @@ void test_r10_record_info(void) {
     /* R10 */ check_status(amber_decoder_record(&info, r10_escaped), AMBER_MISUSE, "R10 amber_decoder_record outside its callback");
     amber_report_free(r);
     amber_engine_close(e);
-    ms_clear(&ms);
+    mem_store_clear(&ms);
 }
 
 /* ============================================================================================ */
@@ -890,5 +890,5 @@ void test_r10_declined_by_reference(void) {
                     "R10 none of the default set-up's objects is decoded");
     amber_report_free(r);
     amber_engine_close(e);
-    ms_clear(&ms);
+    mem_store_clear(&ms);
 }

@@ -49,7 +49,7 @@ void test_r5(void) {
     /* R5 */ check(strcmp(A.app_version_read, "2024.5") == 0, "R5 what the app coder received at save is read back at launch");
     amber_report_free(r);
     amber_engine_close(e);
-    ms_clear(&ms);
+    mem_store_clear(&ms);
 }
 
 /* ============================================================================================ */
@@ -126,7 +126,7 @@ void test_r6(void) {
                    "R6 R10 the view V is the one its restored controller B holds (the delegate is not asked for a view)");
     amber_report_free(r);
     amber_engine_close(e);
-    ms_clear(&ms);
+    mem_store_clear(&ms);
 }
 
 /* ============================================================================================ */
@@ -222,7 +222,7 @@ void test_r7(void) {
     /* R7 */ check(root_n->got == 1 && outcome_of(r, "Root") == AMBER_OUTCOME_RESTORED, "R7 the object's own state is intact");
     amber_report_free(r);
     amber_engine_close(e);
-    ms_clear(&ms);
+    mem_store_clear(&ms);
 }
 
 /* ============================================================================================ */
@@ -287,5 +287,5 @@ void test_r8(void) {
                     A.uikit_system_version);
     amber_report_free(r);
     amber_engine_close(e);
-    ms_clear(&ms);
+    mem_store_clear(&ms);
 }

@@ -82,7 +82,7 @@ void test_r1(void) {
                    "R1 the report gives each record's kind");
     amber_report_free(r);
     amber_engine_close(e);
-    ms_clear(&ms);
+    mem_store_clear(&ms);
 }
 
 /* ============================================================================================ */
@@ -165,7 +165,7 @@ void test_r2(void) {
                    "R2 Login and Form, made by the default set-up, are still there and untouched (not decoded)");
     amber_report_free(r);
     amber_engine_close(e);
-    ms_clear(&ms);
+    mem_store_clear(&ms);
 }
 
 /* ============================================================================================ */
@@ -262,7 +262,7 @@ void test_r3(void) {
                     "R3 7 records (got %zu): no record under the duplicates", amber_report_count(r));
     amber_report_free(r);
     amber_engine_close(e);
-    ms_clear(&ms);
+    mem_store_clear(&ms);
 }
 
 /* ============================================================================================ */
@@ -355,7 +355,7 @@ void test_r4(void) {
                    "R4 its path skips the ancestor without identifier: UnderNameless, restored with its state (9)");
     amber_report_free(r);
     amber_engine_close(e);
-    ms_clear(&ms);
+    mem_store_clear(&ms);
 }
 
 /* ============================================================================================ */
@@ -395,7 +395,7 @@ void test_present(void) {
     /* R1 */ check(path_is(second, "Root/SecondModal") && path_is(first, "FirstModal"),
                    "R1 SecondModal is presented (Root/SecondModal), FirstModal no longer (FirstModal)");
     amber_engine_close(e);
-    ms_clear(&ms);
+    mem_store_clear(&ms);
 }
 
 /* ============================================================================================ */
@@ -510,7 +510,7 @@ void test_r3_identifiers(void) {
                    "R3 R16 the report's records: Nav/A at position 0 and 1, Nav/A#1 at position 0, all restored");
     amber_report_free(r);
     amber_engine_close(e);
-    ms_clear(&ms);
+    mem_store_clear(&ms);
 }
 
 /* ============================================================================================ */
@@ -648,7 +648,7 @@ void test_r4_seeds(void) {
                     order[0], order[1], order[2]);
     amber_preservation_free(p);
     amber_engine_close(e);
-    ms_clear(&ms);
+    mem_store_clear(&ms);
 
     /* A referenced object whose path (its ancestors without identifier skipped) is taken. */
     reset();
@@ -675,5 +675,5 @@ void test_r4_seeds(void) {
         amber_preservation_free(p);
     }
     amber_engine_close(e);
-    ms_clear(&ms);
+    mem_store_clear(&ms);
 }
