@@ -359,14 +359,15 @@ amber_report *launch(amber_engine *e) {
     return r;
 }
 
-amber_report_record find(const amber_report *r, const char *path) {
+/* The first record of `path` at `position`, or at any position when `any_position` is set. */
+static amber_report_record find_record(const amber_report *r, const char *path, size_t position, int any_position) {
     amber_report_record rec;
     size_t i;
     char p[256];
     for (i = 0; i < amber_report_count(r); i++) {
         if (amber_report_record_at(&rec, r, i) != AMBER_OK) continue;
         join_path(p, sizeof p, rec.path, rec.path_length);
-        if (strcmp(p, path) == 0) return rec;
+        if (strcmp(p, path) == 0 && (any_position || rec.position == position)) return rec;
     }
     memset(&rec, 0, sizeof rec);
     rec.outcome = -1;
@@ -374,21 +375,12 @@ amber_report_record find(const amber_report *r, const char *path) {
     return rec;
 }
 
+amber_report_record find(const amber_report *r, const char *path) { return find_record(r, path, 0, 1); }
+
 int outcome_of(const amber_report *r, const char *path) { return find(r, path).outcome; }
 
 amber_report_record find_at(const amber_report *r, const char *path, size_t position) {
-    amber_report_record rec;
-    size_t i;
-    char p[256];
-    for (i = 0; i < amber_report_count(r); i++) {
-        if (amber_report_record_at(&rec, r, i) != AMBER_OK) continue;
-        join_path(p, sizeof p, rec.path, rec.path_length);
-        if (strcmp(p, path) == 0 && rec.position == position) return rec;
-    }
-    memset(&rec, 0, sizeof rec);
-    rec.outcome = -1;
-    rec.message = rec.class_name = "";
-    return rec;
+    return find_record(r, path, position, 0);
 }
 
 const char *outcome_name(int o) {
