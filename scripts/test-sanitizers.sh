@@ -2,8 +2,7 @@
 # The Swift and C tests under a sanitizer (issue 5):
 #   scripts/test-sanitizers.sh address    AddressSanitizer, scratch path .build-asan/
 #   scripts/test-sanitizers.sh thread     ThreadSanitizer, scratch path .build-tsan/
-# 1. swift build --build-tests --sanitize=S (with -DAMBER_SANITIZED: timing bounds of the tests
-#    are relaxed, sanitizers make code 2-15 times slower), then swift test --sanitize=S:
+# 1. swift build --build-tests --sanitize=S, then swift test --sanitize=S:
 #    - address: the whole suite but RoundTripTests/reals() (every sample double through the
 #      codec: safe Swift only, 65 s of the 73 s under ASan). Leak detection is off for the
 #      Swift suites: tests build reference cycles on purpose (engines captured by their own
@@ -28,7 +27,7 @@ case "$san" in
 esac
 status=0
 mkdir -p "$scratch/c-tests"
-if ! swift build --build-tests --sanitize="$san" --scratch-path "$scratch" -Xswiftc -DAMBER_SANITIZED \
+if ! swift build --build-tests --sanitize="$san" --scratch-path "$scratch" \
         >"$scratch/build.log" 2>&1; then
     tail -30 "$scratch/build.log"; echo "$name build failed (log: $scratch/build.log)"; exit 1
 fi

@@ -4,6 +4,8 @@
 //
 //   swift run -c release amber-bench-archive [--sizes 100,1000,10000,100000] [--reps 7]
 //        [--foundation-max 10000]
+//   swift run -c release amber-bench-archive --hostile [N]   how long damaged input takes to
+//        turn down (HostileInput.swift)
 //
 // The tree: N nodes, 4 children per node filled breadth first; each node has an identifier
 // "ItemsViewController-<i>", a class name among 8, the state {selectedIndex, isEditing,
@@ -363,8 +365,13 @@ while let a = args.popFirst() {
     case "--reps": reps = Int(args.popFirst()!)!
     case "--foundation-max": foundationMax = Int(args.popFirst()!)!
     case "--amber-only": amberOnly = true  // for profiling
+    case "--hostile":  // the hostile-input table alone (HostileInput.swift)
+        let nodes = args.first.flatMap { Int($0) }
+        if nodes != nil { args.removeFirst() }
+        try hostileInputBench(nodes: nodes ?? 25)
+        exit(0)
     default:
-        FileHandle.standardError.write("usage: amber-bench-archive [--sizes a,b,c] [--reps n] [--foundation-max n] [--amber-only]\n".data(using: .utf8)!)
+        FileHandle.standardError.write("usage: amber-bench-archive [--sizes a,b,c] [--reps n] [--foundation-max n] [--amber-only] | --hostile [n]\n".data(using: .utf8)!)
         exit(2)
     }
 }
