@@ -5,6 +5,7 @@
 #include "runner.h"
 #include "scratch.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,12 @@ static const char *program = "";
 
 const char *runner_tmp(void) { return run_dir; }
 const char *runner_program(void) { return program; }
+
+const char *runner_dir(char *out, size_t size, const char *name) {
+    snprintf(out, size, "%s/%s", run_dir, name);
+    if (mkdir(out, 0700) != 0 && errno != EEXIST) printf("note: cannot make %s: %s\n", out, strerror(errno));
+    return out;
+}
 
 /* The run's directory lies in the scratch directory, which scratch.h removes at exit. */
 static int make_run_dir(void) {

@@ -42,6 +42,10 @@ int runner_main(const char *suite, const runner_test *tests, size_t count, int a
  * at exit; tests make their own sub-directories in it. */
 const char *runner_tmp(void);
 
+/* Writes "<runner_tmp()>/<name>" into `out` and makes that directory (mode 0700) if it is not
+ * there: a test's own state directory. Returns `out`. */
+const char *runner_dir(char *out, size_t size, const char *name);
+
 /* argv[0]: for a test that runs its own program again in a child process. */
 const char *runner_program(void);
 

@@ -8,7 +8,8 @@
  * test helper (R33, amber_testing_relaunch()); the launches that crash before a save (R14) open
  * engines directly, since the helper saves first.
  *
- * Usage: test_autosave. Prints one line per check and "N passed, N failed".
+ * Usage: test_autosave [--list] [PREFIX...] (runner.h). Prints one line per check and
+ * "N passed, N failed".
  */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE
@@ -264,11 +265,12 @@ static void test_r32_keep_archive_after_restore(void) {
     amber_engine_close(e);
 }
 
-int main(void) {
-    test_r32_autosave_fires_after_a_change_and_not_without();
-    test_r32_misuse();
-    test_r32_keep_archive_after_restore();
-    mem_store_clear(&store);
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+static const runner_test tests[] = {
+    {"r32_autosave_fires_after_a_change_and_not_without", test_r32_autosave_fires_after_a_change_and_not_without},
+    {"r32_misuse", test_r32_misuse},
+    {"r32_keep_archive_after_restore", test_r32_keep_archive_after_restore},
+};
+
+int main(int argc, char **argv) {
+    return runner_main("autosave", tests, RUNNER_COUNT(tests), argc, argv);
 }

@@ -5,12 +5,12 @@
  * closing an engine of a million objects and freeing a hundred thousand children one by one.
  * Each check names its rule; times and memory are printed, never asserted.
  *
- * Usage: test_bounds   (prints one line per check, then "N passed, N failed")
+ * Usage: test_bounds [--list] [PREFIX...] (runner.h). Prints one line per check, then
+ * "N passed, N failed".
  */
 #define _GNU_SOURCE
 #include "amber.h"
 #include "check.h"
-#include "scratch.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -121,7 +121,9 @@ static int make_link(amber_object **out, amber_engine *e, const char *const *pat
 /* R2 R22: a chain 100,000 controllers deep. Preserve records the 512 levels restoration reads
  * and leaves the rest out as one entry that counts it; restore, in a child process, restores
  * those 512 and prints its time and how much its peak resident set grew. */
-static void test_deep_chain(const char *dir) {
+static void test_deep_chain(void) {
+    char dir[600];
+    runner_dir(dir, sizeof dir, "chain");
     enum { DEPTH = 100000 };
     amber_engine *e = open_engine(dir);
     amber_object *top = controller(e, "link", 1), *next;
@@ -233,7 +235,9 @@ static int build_chain(amber_engine *e, size_t depth, amber_object **kept, size_
  * each of the archive's 512 records is found in it (implicit lookup); the engine then
  * preserves it again and closes. In a child process whose address space is bounded, so that a
  * launch that is not linear in the depth fails here rather than taking the machine's memory. */
-static void test_deep_host_tree(const char *dir) {
+static void test_deep_host_tree(void) {
+    char dir[600];
+    runner_dir(dir, sizeof dir, "host-tree");
     enum { DEPTH = 100000 };
     pid_t pid;
     int st = 0;
@@ -291,7 +295,9 @@ static int encode_big(amber_object *o, amber_coder *c, void *ctx) {
 /* R22 R28: a 65 MiB value is over the reader's per-value limit (64 MiB): the coder refuses it
  * with AMBER_LIMIT_EXCEEDED naming the key, the object is left out (reported), and the rest is
  * saved and restores. */
-static void test_value_over_limit(const char *dir) {
+static void test_value_over_limit(void) {
+    char dir[600];
+    runner_dir(dir, sizeof dir, "value");
     amber_engine *e = open_engine(dir);
     amber_object *root = controller(e, "Root", 7), *big;
     amber_object_callbacks cb;
@@ -335,7 +341,9 @@ static void test_value_over_limit(const char *dir) {
 
 /* R1: an engine of a million objects closes, and 100,000 children freed one by one go, in time
  * linear in their number (both were quadratic). */
-static void test_closing(const char *dir) {
+static void test_closing(void) {
+    char dir[600];
+    runner_dir(dir, sizeof dir, "closing");
     enum { MILLION = 1000000, HUNDRED_K = 100000 };
     amber_engine *e = open_engine(dir);
     amber_object *root = controller(e, "Root", 0), **kids;
@@ -378,18 +386,13 @@ static void test_closing(const char *dir) {
     amber_engine_close(e);
 }
 
-int main(void) {
-    const char *scratch = scratch_xdg("bounds");
-    char dir[600];
-    if (!scratch) return 1;
-    snprintf(dir, sizeof dir, "%s/chain", scratch);
-    test_deep_chain(dir);
-    snprintf(dir, sizeof dir, "%s/host-tree", scratch);
-    test_deep_host_tree(dir);
-    snprintf(dir, sizeof dir, "%s/value", scratch);
-    test_value_over_limit(dir);
-    snprintf(dir, sizeof dir, "%s/closing", scratch);
-    test_closing(dir);
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+static const runner_test tests[] = {
+    {"r22_deep_chain", test_deep_chain},
+    {"r10_deep_host_tree", test_deep_host_tree},
+    {"r22_value_over_limit", test_value_over_limit},
+    {"r1_closing", test_closing},
+};
+
+int main(int argc, char **argv) {
+    return runner_main("bounds", tests, RUNNER_COUNT(tests), argc, argv);
 }

@@ -5,11 +5,11 @@
  * launch claims its state and its field's; with a short keep time, a claim after the deadline
  * gets nothing and the report says why.
  *
- * Usage: test_late_claims. Prints one line per check and "N passed, N failed".
+ * Usage: test_late_claims [--list] [PREFIX...] (runner.h). Prints one line per check and
+ * "N passed, N failed".
  */
 #define _POSIX_C_SOURCE 200809L
 #include "amber.h"
-#include "scratch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -272,13 +272,14 @@ static void test_r35_save_carries_the_kept_records(void) {
     amber_engine_close(e);
 }
 
-int main(void) {
-    if (!scratch_xdg("late-claims")) return 1;
-    test_r35_tab_created_later();
-    test_r35_after_the_deadline();
-    test_r35_end_restoration();
-    test_r35_before_restoration();
-    test_r35_save_carries_the_kept_records();
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+static const runner_test tests[] = {
+    {"r35_tab_created_later", test_r35_tab_created_later},
+    {"r35_after_the_deadline", test_r35_after_the_deadline},
+    {"r35_end_restoration", test_r35_end_restoration},
+    {"r35_before_restoration", test_r35_before_restoration},
+    {"r35_save_carries_the_kept_records", test_r35_save_carries_the_kept_records},
+};
+
+int main(int argc, char **argv) {
+    return runner_main("late_claims", tests, RUNNER_COUNT(tests), argc, argv);
 }

@@ -6,11 +6,11 @@
  * the restoration report (amber_report_record_positions, R16), on an engine relaunched by the
  * test helper (R33).
  *
- * Usage: test_stack_paths. Prints one line per check and "N passed, N failed".
+ * Usage: test_stack_paths [--list] [PREFIX...] (runner.h). Prints one line per check and
+ * "N passed, N failed".
  */
 #define _POSIX_C_SOURCE 200809L
 #include "amber.h"
-#include "scratch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -222,9 +222,10 @@ static void test_r3_each_component_has_its_position(void) {
     amber_engine_close(e);
 }
 
-int main(void) {
-    if (!scratch_xdg("stack-paths")) return 1;
-    test_r3_each_component_has_its_position();
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+static const runner_test tests[] = {
+    {"r3_each_component_has_its_position", test_r3_each_component_has_its_position},
+};
+
+int main(int argc, char **argv) {
+    return runner_main("stack_paths", tests, RUNNER_COUNT(tests), argc, argv);
 }

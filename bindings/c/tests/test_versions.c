@@ -4,11 +4,11 @@
  * test helper (R33, amber_testing_relaunch) preserves it, closes the engine, and sets up a new
  * one that declares the tab's class at version 2 with a migrate callback, then launches it.
  *
- * Usage: test_versions. Prints one line per check and "N passed, N failed".
+ * Usage: test_versions [--list] [PREFIX...] (runner.h). Prints one line per check and
+ * "N passed, N failed".
  */
 #define _POSIX_C_SOURCE 200809L
 #include "amber.h"
-#include "scratch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -288,13 +288,14 @@ static void test_r30_failure_with_its_message(void) {
     amber_engine_close(e);
 }
 
-int main(void) {
-    if (!scratch_xdg("versions")) return 1;
-    test_r30_migrates_v1_to_v2();
-    test_r30_declines_v3();
-    test_r30_decline_and_arguments();
-    test_r30_bad_answer();
-    test_r30_failure_with_its_message();
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+static const runner_test tests[] = {
+    {"r30_migrates_v1_to_v2", test_r30_migrates_v1_to_v2},
+    {"r30_declines_v3", test_r30_declines_v3},
+    {"r30_decline_and_arguments", test_r30_decline_and_arguments},
+    {"r30_bad_answer", test_r30_bad_answer},
+    {"r30_failure_with_its_message", test_r30_failure_with_its_message},
+};
+
+int main(int argc, char **argv) {
+    return runner_main("versions", tests, RUNNER_COUNT(tests), argc, argv);
 }
