@@ -263,6 +263,7 @@ static void test_r32_keep_archive_after_restore(void) {
     amber_report_free(report);
     check(store.bytes == NULL, "R32: version 2 options do not read keep_archive_after_restore");
     amber_engine_close(e);
+    mem_store_clear(&store);
 }
 
 static const runner_test tests[] = {
