@@ -58,8 +58,7 @@ for t in test_smoke test_rules test_values test_threads; do
     if ! "$clang" "${flags[@]}" "${sources[@]}" -o "$out/$t" "${link[@]}" 2>"$out/$t.build.log"; then
         cat "$out/$t.build.log"; echo "FAIL  $t does not compile"; failed=$((failed + 1)); continue
     fi
-    args=(); [[ $t == test_smoke ]] && args=("$PWD/$out/plugin_sample.so")
-    "$out/$t" "${args[@]}" >"$out/$t.log" 2>&1
+    AMBER_TEST_PLUGIN="$PWD/$out/plugin_sample.so" "$out/$t" >"$out/$t.log" 2>&1
     rc=$?
     n=$(grep -cE '^(WARNING: ThreadSanitizer|==[0-9]+==ERROR: (Address|Leak)Sanitizer)' "$out/$t.log")
     if [[ $rc -eq 0 && $n -eq 0 ]]; then

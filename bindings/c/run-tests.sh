@@ -111,14 +111,15 @@ suite_headers() {
 suite_exports() { "$tests/check-exports.sh" | tail -n 4; }
 
 # ---- the test programs ---------------------------------------------------------------------------
-# The arguments a suite's program takes besides the test prefixes, into `args`.
+# What a suite's program is given besides the test prefixes: arguments into `args`, and the
+# environment variables the runner's suites read (a suite on the runner takes only prefixes).
 program_args() {
     args=()
     case $1 in
-        smoke) args=("$root/$out/plugin_sample.so") ;;
+        smoke) export AMBER_TEST_PLUGIN="$root/$out/plugin_sample.so" ;;
         kill) args=("${AMBER_KILLS:-1000}") ;;
         # The amber command (swift build), for the scans of `amber inspect` and `amber dump` (R34).
-        relaunch) [ -x .build/debug/amber ] && args=("$root/.build/debug/amber") ;;
+        relaunch) [ -x .build/debug/amber ] && export AMBER_TEST_CLI="$root/.build/debug/amber" ;;
     esac
 }
 

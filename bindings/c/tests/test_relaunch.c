@@ -7,15 +7,15 @@
  * The program under test is one root controller ("root") with a child ("detail") that saves
  * the text in `program.value` and reads it back into `program.restored`.
  *
- * Nothing goes into the real home directory (scratch.h).
+ * Nothing goes into the real home directory (runner.h, scratch.h).
  *
- * Usage: test_relaunch [AMBER]: AMBER is the `amber` command (.build/debug/amber), for the
- * scans of its output; without it they are not run (a note says so). Prints one line per check and "N passed, N failed"; exits non-zero if
- * a check fails.
+ * Usage: [AMBER_TEST_CLI=AMBER] test_relaunch [--list] [PREFIX...] (runner.h): AMBER is the
+ * `amber` command (.build/debug/amber), for the scans of its output; without it they are not
+ * run (a note says so). Prints one line per check and "N passed, N failed"; exits non-zero if a
+ * check fails.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "amber.h"
-#include "scratch.h"
 #include "check.h"
 #include "mem_store.h"
 
@@ -454,7 +454,10 @@ static int login_tear_down(amber_engine *e, void *ctx) {
     return 0;
 }
 
-static void sensitive_values(const char *root, const char *amber) {
+/* AMBER_TEST_CLI: the amber command, whose `inspect` and `dump` output is scanned too (run-tests.sh
+ * names .build/debug/amber when it is built). */
+static void sensitive_values(void) {
+    const char *root = runner_tmp(), *amber = getenv("AMBER_TEST_CLI");
     amber_engine_options opts = AMBER_ENGINE_OPTIONS_INIT;
     amber_relaunch cbs = AMBER_RELAUNCH_INIT;
     amber_engine *e = NULL;
@@ -511,13 +514,13 @@ static void sensitive_values(const char *root, const char *amber) {
     amber_engine_close(e);
 }
 
+static const runner_test tests[] = {
+    {"r33_restores", relaunch_restores},
+    {"r33_keeps_the_store", relaunch_keeps_the_store},
+    {"r33_failures", relaunch_failures},
+    {"r34_sensitive_values", sensitive_values},
+};
+
 int main(int argc, char **argv) {
-    const char *root = scratch_xdg("relaunch");
-    if (!root) return 1;
-    relaunch_restores();
-    relaunch_keeps_the_store();
-    relaunch_failures();
-    sensitive_values(root, argc > 1 ? argv[1] : NULL);
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed == 0 ? 0 : 1;
+    return runner_main("relaunch", tests, RUNNER_COUNT(tests), argc, argv);
 }

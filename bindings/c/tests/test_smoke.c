@@ -3,11 +3,12 @@
  * (R22), an interface preserved by one engine and restored by a second one sharing the same
  * state directory (R2-R16), a host store, host callback codes, plugins.
  *
- * Usage: test_smoke [path/to/plugin.so]. Prints one line per check and "N passed, N failed".
+ * Usage: AMBER_TEST_PLUGIN=path/to/plugin_sample.so test_smoke [--list] [PREFIX...] (runner.h;
+ * without the plugin its checks are skipped, and said so). Prints one line per check and
+ * "N passed, N failed".
  */
 #define _POSIX_C_SOURCE 200809L
 #include "amber.h"
-#include "scratch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -359,7 +360,9 @@ static void test_versions_and_errors(void) {
     check(amber_error_last_code() == AMBER_MISUSE, "closing twice is AMBER_MISUSE");
 }
 
-static void test_preserve_and_restore(const char *dir) {
+static void test_preserve_and_restore(void) {
+    char dir[600];
+    runner_dir(dir, sizeof dir, "state");
     amber_engine *e = NULL;
     amber_engine_options opts;
     amber_delegate d;
@@ -418,7 +421,7 @@ static void test_preserve_and_restore(const char *dir) {
     check(utf8_status == AMBER_INVALID_ARGUMENT, "R22 a string value of invalid UTF-8");
     check_status(amber_coder_encode_int64(escaped_coder, "late", 1), AMBER_MISUSE, "a coder used after its callback");
     {
-        char name[64];
+        char name[700];
         snprintf(name, sizeof name, "%s/state.archive", dir);
         check(access(name, F_OK) == 0, "R19 the archive is in the state directory");
     }
@@ -533,7 +536,9 @@ static void test_preserve_and_restore(const char *dir) {
     check(ctx_freed == before + 7, "closing B calls every remaining ctx_free once");
 }
 
-static void test_host_store_and_codes(const char *plugin) {
+/* AMBER_TEST_PLUGIN: the sample plugin (plugin_sample.so), which run-tests.sh builds and names. */
+static void test_host_store_and_codes(void) {
+    const char *plugin = getenv("AMBER_TEST_PLUGIN");
     amber_engine *e = NULL;
     amber_engine_options opts;
     amber_store store;
@@ -661,21 +666,12 @@ static void test_host_store_and_codes(const char *plugin) {
     check(ctx_freed == before + 1, "closing calls store_ctx_free once");
 }
 
+static const runner_test tests[] = {
+    {"versions_and_errors", test_versions_and_errors},
+    {"preserve_and_restore", test_preserve_and_restore},
+    {"host_store_and_codes", test_host_store_and_codes},
+};
+
 int main(int argc, char **argv) {
-    char dir[] = "/tmp/amber-smoke-XXXXXX";
-    char cmd[128];
-
-    if (!scratch_xdg("smoke")) return 1; /* nothing in the real home directory */
-    test_versions_and_errors();
-    if (!mkdtemp(dir)) {
-        perror("mkdtemp");
-        return 1;
-    }
-    test_preserve_and_restore(dir);
-    test_host_store_and_codes(argc > 1 ? argv[1] : NULL);
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0) printf("note: could not remove %s\n", dir);
-
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed == 0 ? 0 : 1;
+    return runner_main("smoke", tests, RUNNER_COUNT(tests), argc, argv);
 }

@@ -6,11 +6,11 @@
  * snapshot's life: attached, read before launch and during restoration, ignored on request,
  * discarded with the archive.
  *
- * Usage: test_views. Prints one line per check and "N passed, N failed".
+ * Usage: test_views [--list] [PREFIX...] (runner.h). Prints one line per check and
+ * "N passed, N failed".
  */
 #define _POSIX_C_SOURCE 200809L
 #include "amber.h"
-#include "scratch.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -715,7 +715,9 @@ static int file_contains(const char *file, const uint8_t *needle, size_t n) {
     return 0;
 }
 
-static void test_round_trip(const char *dir) {
+static void test_round_trip(void) {
+    char dir[400];
+    runner_dir(dir, sizeof dir, "state");
     ui one, two;
     int saved = 0, rc;
     amber_report *report = NULL;
@@ -939,7 +941,9 @@ static int ignoring_will_encode(amber_engine *e, amber_coder *c, void *ctx) {
     return amber_engine_ignore_snapshot(e); /* UIKit: called during the code that preserves */
 }
 
-static void test_snapshots(const char *dir) {
+static void test_snapshots(void) {
+    char dir[400];
+    runner_dir(dir, sizeof dir, "state");
     amber_engine *e, *e2;
     amber_object *root = NULL;
     amber_delegate d;
@@ -1009,7 +1013,10 @@ static int make_detail(amber_object **out, amber_engine *engine, const char *con
     return made_view ? AMBER_OK : 1;
 }
 
-static void test_view_made_by_its_controller(const char *dir) {
+static void test_view_made_by_its_controller(void) {
+    char dir[400];
+    runner_dir(dir, sizeof dir, "state");
+    plain_archives = 1; /* to see what the file holds */
     amber_engine *e = open_engine(dir);
     amber_object *root = NULL, *detail = NULL;
     amber_restoration_class cls;
@@ -1052,28 +1059,14 @@ static void test_view_made_by_its_controller(const char *dir) {
     amber_engine_close(e);
 }
 
-int main(void) {
-    char dir[] = "/tmp/amber-test-views-XXXXXX";
-    char file[600];
+static const runner_test tests[] = {
+    {"r17_arguments", test_arguments},
+    {"r17_refused_states", test_refused_states},
+    {"r17_round_trip", test_round_trip},
+    {"r21_snapshots", test_snapshots},
+    {"r17_view_made_by_its_controller", test_view_made_by_its_controller},
+};
 
-    if (!scratch_xdg("views")) return 1; /* nothing in the real home directory */
-    if (!mkdtemp(dir)) {
-        perror("mkdtemp");
-        return 1;
-    }
-    test_arguments();
-    test_refused_states();
-    test_round_trip(dir);
-    test_snapshots(dir);
-    test_view_made_by_its_controller(dir);
-
-    snprintf(file, sizeof file, "%s/state.archive", dir);
-    unlink(file);
-    snprintf(file, sizeof file, "%s/launch.guard", dir);
-    unlink(file);
-    snprintf(file, sizeof file, "%s/archive.key", dir);
-    unlink(file);
-    rmdir(dir);
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed == 0 ? 0 : 1;
+int main(int argc, char **argv) {
+    return runner_main("views", tests, RUNNER_COUNT(tests), argc, argv);
 }
