@@ -5,31 +5,20 @@
  * archive rejected with a fresh launch and the reason in the report; a key callback's own code
  * passed up unchanged by a save, and a launch whose key callback fails keeping the archive.
  *
- * Prints one line per check and "N passed, N failed".
+ * Usage: test_envelope [--list] [PREFIX...] (runner.h). Prints one line per check and
+ * "N passed, N failed".
  */
 #define _POSIX_C_SOURCE 200809L
 #include "amber.h"
+#include "check.h"
 #include "mem_store.h"
 #include "one_screen.h"
-#include "scratch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static int passed, failed;
-
-static void check(int ok, const char *what) {
-    if (ok) {
-        passed++;
-        printf("ok    %s\n", what);
-    } else {
-        failed++;
-        printf("FAIL  %s (last error: %s: %s)\n", what, amber_status_string(amber_error_last_code()), amber_error_last());
-    }
-}
 
 static int contains(const uint8_t *bytes, size_t size, const char *text) {
     size_t n = strlen(text), i;
@@ -101,23 +90,26 @@ static amber_engine_options key_callback_options(const char *dir, keyring *k) {
     return opts;
 }
 
-int main(void) {
-    char dir[] = "/tmp/amber-envelope-XXXXXX";
-    char path[512], keypath[512];
-    amber_engine_options opts;
-    amber_engine *e = NULL;
-    uint8_t *bytes;
-    size_t size = 0;
-    struct stat st;
-    if (!scratch_xdg("envelope")) return 1; /* nothing in the real home directory */
-    if (!mkdtemp(dir)) { perror("mkdtemp"); return 1; }
-    snprintf(path, sizeof path, "%s/state.archive", dir);
-    snprintf(keypath, sizeof keypath, "%s/archive.key", dir);
+/* The one screen of every test here, and the paths of its state directory. */
+static void use_composer_screen(char *dir, size_t dir_size, char *path, char *keypath, size_t path_size) {
     screen.app_id = "org.amber.envelope";
     screen.class_name = "Composer";
     screen.key = "secret";
     screen.text = "the half-typed message";
+    runner_dir(dir, dir_size, "state");
+    snprintf(path, path_size, "%s/state.archive", dir);
+    snprintf(keypath, path_size, "%s/archive.key", dir);
+}
 
+static void test_r20_default_key_file(void) {
+    char dir[400];
+    char path[512];
+    char keypath[512];
+    amber_engine_options opts;
+    uint8_t *bytes;
+    size_t size = 0;
+    struct stat st;
+    use_composer_screen(dir, sizeof dir, path, keypath, sizeof path);
     printf("== R20 the default: a key file in the state directory\n");
     opts = (amber_engine_options)AMBER_ENGINE_OPTIONS_INIT;
     opts.state_directory = dir;
@@ -139,7 +131,14 @@ int main(void) {
           "R20 with the key file fixed, the kept archive restores");
     check(strstr(protection, "AES-256-GCM") != NULL, "R20 the report names the protection");
     check(access(path, F_OK) != 0, "R14 the archive was discarded after restoring");
+}
 
+static void test_r20_host_key_callback(void) {
+    char dir[400];
+    char path[512];
+    char keypath[512];
+    amber_engine_options opts;
+    use_composer_screen(dir, sizeof dir, path, keypath, sizeof path);
     printf("== R20 the host's key callback\n");
     {
         keyring k = {0, 0, 0, 0, 0};
@@ -158,7 +157,14 @@ int main(void) {
         check(launch(&opts) == AMBER_FRESH_NONE && strcmp(screen.decoded, "the half-typed message") == 0,
               "R20 once unlocked, the deferred archive restores");
     }
+}
 
+static void test_r20_key_callback_code(void) {
+    char dir[400];
+    char path[512];
+    char keypath[512];
+    amber_engine_options opts;
+    use_composer_screen(dir, sizeof dir, path, keypath, sizeof path);
     printf("== R20 a key callback's own code (issue 26)\n");
     {
         keyring k = {0, 0, 0, 0, 0};
@@ -185,7 +191,16 @@ int main(void) {
         check(launch(&opts) == AMBER_FRESH_NONE && strcmp(screen.decoded, "the half-typed message") == 0,
               "R20 once the callback works again, the kept archive restores");
     }
+}
 
+static void test_r20_wrong_keys_and_downgrades(void) {
+    char dir[400];
+    char path[512];
+    char keypath[512];
+    amber_engine_options opts;
+    uint8_t *bytes;
+    size_t size = 0;
+    use_composer_screen(dir, sizeof dir, path, keypath, sizeof path);
     printf("== R20 wrong keys and downgrades\n");
     {
         static const uint8_t key_a[32] = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
@@ -216,7 +231,14 @@ int main(void) {
         check(save(&opts) == AMBER_OK && launch(&opts) == AMBER_FRESH_NONE && strstr(protection, "not encrypted") != NULL,
               "R20 an unencrypted archive restores when asked for, and the report shows it");
     }
+}
 
+static void test_r22_every_flip_and_truncation(void) {
+    char dir[400];
+    char path[512];
+    char keypath[512];
+    amber_engine_options opts;
+    use_composer_screen(dir, sizeof dir, path, keypath, sizeof path);
     printf("== R22 every single-bit flip and every truncation of an encrypted archive\n");
     {
         static const uint8_t key_a[32] = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
@@ -266,7 +288,15 @@ int main(void) {
         free(good);
         mem_store_clear(&m);
     }
+}
 
+static void test_r22_bad_protection_options(void) {
+    char dir[400];
+    char path[512];
+    char keypath[512];
+    amber_engine_options opts;
+    amber_engine *e = NULL;
+    use_composer_screen(dir, sizeof dir, path, keypath, sizeof path);
     printf("== R22 bad protection options\n");
     opts = (amber_engine_options)AMBER_ENGINE_OPTIONS_INIT;
     opts.memory_store = 1;
@@ -280,12 +310,17 @@ int main(void) {
     opts.protection = AMBER_PROTECTION_KEY_FILE;
     check(amber_engine_open(&e, "org.amber.envelope", &opts) == AMBER_OK, "the memory store with the default protection");
     amber_engine_close(e);
+}
 
-    {
-        char command[600];
-        snprintf(command, sizeof command, "rm -rf %s", dir);
-        if (system(command) != 0) fprintf(stderr, "could not remove %s\n", dir);
-    }
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+static const runner_test tests[] = {
+    {"r20_default_key_file", test_r20_default_key_file},
+    {"r20_host_key_callback", test_r20_host_key_callback},
+    {"r20_key_callback_code", test_r20_key_callback_code},
+    {"r20_wrong_keys_and_downgrades", test_r20_wrong_keys_and_downgrades},
+    {"r22_every_flip_and_truncation", test_r22_every_flip_and_truncation},
+    {"r22_bad_protection_options", test_r22_bad_protection_options},
+};
+
+int main(int argc, char **argv) {
+    return runner_main("envelope", tests, RUNNER_COUNT(tests), argc, argv);
 }
