@@ -12,13 +12,14 @@
  * - Options of version 2 (before the budgets) are still accepted, with no budget.
  *
  * The restore after the save is a relaunch in one call (amber_testing_relaunch(), R33); the
- * archive budget's checks open engines directly, each with its own options. Prints one line per
- * check and "N passed, N failed".
+ * archive budget's checks open engines directly, each with its own options.
+ *
+ * Usage: test_budgets [--list] [PREFIX...] (runner.h). Prints one line per check and
+ * "N passed, N failed".
  */
 #define _POSIX_C_SOURCE 200809L
 #include "amber.h"
 #include "check.h"
-#include "scratch.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -122,8 +123,9 @@ static void options(amber_engine_options *opts, const char *dir) {
     opts->protection = AMBER_PROTECTION_NONE;
 }
 
-int main(void) {
-    const char *root = scratch_xdg("budgets");
+/* The first three points of the file's comment: each part goes on from the archive the one
+ * before it left. */
+static void test_r31_budgets(void) {
     char dir[700];
     amber_engine_options opts;
     amber_engine *e;
@@ -133,15 +135,14 @@ int main(void) {
     amber_buf text = AMBER_BUF_INIT;
     int saved = 0, status;
     size_t i, n;
-    if (!root) return 1;
-    snprintf(dir, sizeof dir, "%s/state", root);
+    runner_dir(dir, sizeof dir, "state");
 
     printf("== R31 an object over the budget per object: left out with its subtree, named with its size\n");
     options(&opts, dir);
     opts.object_budget = 1000;
     e = host(&opts);
     check(e != NULL, "an engine with object_budget 1000 (options version 3)");
-    if (!e) return 1;
+    if (!e) return;
     status = amber_engine_preserve(&saved, e);
     check(status == AMBER_OK && saved == 1, "R31 preserve returns AMBER_OK and writes an archive");
     check(amber_engine_preservation(&p, e) == AMBER_OK, "the preservation report");
@@ -190,7 +191,7 @@ int main(void) {
         check_status(amber_testing_relaunch(&report, &e, &relaunch, NULL), AMBER_OK,
                      "amber_testing_relaunch: the program saved (Big left out again), killed and launched again");
     }
-    if (!e || !report) return 1;
+    if (!e || !report) return;
     check(amber_report_fresh_reason(report) == AMBER_FRESH_NONE, "R31 ... and it restores");
     check(screens[ROOT].decoded == 10 && screens[SMALL].decoded == 100 && screens[MEDIUM].decoded == 600,
           "R31 Root, Small and Medium get their state back");
@@ -212,7 +213,7 @@ int main(void) {
     opts.archive_budget = 500;
     e = host(&opts);
     check(e != NULL, "an engine with archive_budget 500");
-    if (!e) return 1;
+    if (!e) return;
     check_status(amber_engine_preserve(&saved, e), AMBER_LIMIT_EXCEEDED, "R31 preserve");
     check(amber_engine_preservation(&p, e) == AMBER_OK && amber_preservation_not_saved(p) == AMBER_NOT_SAVED_OVER_BUDGET,
           "R31 ... the report says AMBER_NOT_SAVED_OVER_BUDGET");
@@ -233,7 +234,15 @@ int main(void) {
     amber_report_free(report);
     report = NULL;
     amber_engine_close(e);
+}
 
+static void test_r31_options_version_2(void) {
+    char dir[700];
+    amber_engine *e;
+    amber_preservation *p = NULL;
+    amber_preservation_entry entry;
+    int saved = 0;
+    runner_dir(dir, sizeof dir, "state");
     printf("== R31 options of version 2 are still accepted, without budgets\n");
     {
         amber_engine_options v2;
@@ -254,7 +263,13 @@ int main(void) {
         check(amber_engine_open(&e, "org.amber.test.budgets", &v2) == AMBER_INVALID_ARGUMENT,
               "an unknown version is AMBER_INVALID_ARGUMENT");
     }
+}
 
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed == 0 ? 0 : 1;
+static const runner_test tests[] = {
+    {"r31_budgets", test_r31_budgets},
+    {"r31_options_version_2", test_r31_options_version_2},
+};
+
+int main(int argc, char **argv) {
+    return runner_main("budgets", tests, RUNNER_COUNT(tests), argc, argv);
 }
