@@ -3,11 +3,11 @@
  * call (R6, R12), all or nothing when encoding (R7 and R22 errors write nothing), found flags
  * and defaults when decoding, and every bad argument refused with a message naming the value.
  *
- * Usage: test_values. Prints one line per check and "N passed, N failed".
+ * Usage: test_values [--list] [PREFIX...] (runner.h). Prints one line per check and
+ * "N passed, N failed".
  */
 #define _POSIX_C_SOURCE 200809L
 #include "amber.h"
-#include "scratch.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -208,8 +208,9 @@ static int restore_ok(amber_engine *e, amber_decoder *app, void *ctx) {
     return 1;
 }
 
-int main(void) {
-    char dir[] = "/tmp/amber-test-values-XXXXXX";
+/* R6 R12: the state written in one call by one engine and read in one call by the next. */
+static void test_r6_r12_values_in_one_call(void) {
+    char dir[600];
     amber_engine *e = NULL;
     amber_engine_options opts;
     amber_delegate d;
@@ -220,11 +221,7 @@ int main(void) {
     amber_keyed_value v = value("late", AMBER_VALUE_INT64);
     int saved = 0;
 
-    if (!scratch_xdg("values")) return 1; /* nothing in the real home directory */
-    if (!mkdtemp(dir)) {
-        perror("mkdtemp");
-        return 1;
-    }
+    runner_dir(dir, sizeof dir, "state");
     printf("-- amber_coder_encode_values\n");
     opts = (amber_engine_options)AMBER_ENGINE_OPTIONS_INIT;
     opts.state_directory = dir;
@@ -257,11 +254,12 @@ int main(void) {
     check_status(amber_decoder_decode_values(&v, 1, escaped_decoder), AMBER_MISUSE, "a decoder used after its callback");
     amber_report_free(report);
     amber_engine_close(e);
-    {
-        char cmd[256];
-        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-        if (system(cmd) != 0) printf("note: could not remove %s\n", dir);
-    }
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed == 0 ? 0 : 1;
+}
+
+static const runner_test tests[] = {
+    {"r6_r12_values_in_one_call", test_r6_r12_values_in_one_call},
+};
+
+int main(int argc, char **argv) {
+    return runner_main("values", tests, RUNNER_COUNT(tests), argc, argv);
 }
