@@ -3,8 +3,9 @@
  * notification center (R24), its directories, atomic data files and the seeds' item store
  * archived into documents and read back at the next launch (R27, R25).
  *
- * Usage: test_app. Prints one line per check and "N passed, N failed". Works in a scratch
- * directory under $TMPDIR (or /tmp), which it removes; it sets the XDG variables itself.
+ * Usage: test_app [--list] [PREFIX...] (runner.h). Prints one line per check and "N passed,
+ * N failed". Works in a scratch directory of the runner's, where it points HOME and the XDG
+ * variables itself.
  */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE
@@ -46,6 +47,23 @@ static void remove_tree(const char *path) {
     } else {
         unlink(path);
     }
+}
+
+static void remove_scratch(void) { remove_tree(scratch); }
+
+/* Every test starts here: the test's scratch directory (in the runner's, made at the first call),
+ * with HOME and XDG_STATE_HOME inside it, so that nothing of the test goes into the real home
+ * directory. remove_tree removes it at exit, also what a test left without write permission. */
+static void use_scratch(void) {
+    char dir[300];
+    if (scratch[0] == '\0') {
+        runner_dir(scratch, sizeof scratch, "app");
+        atexit(remove_scratch);
+    }
+    path_in(dir, sizeof dir, "home");
+    setenv("HOME", dir, 1);
+    path_in(dir, sizeof dir, "xdg-state");
+    setenv("XDG_STATE_HOME", dir, 1);
 }
 
 static int file_exists(const char *path) {
@@ -207,6 +225,7 @@ static amber_engine *open_app(app *a, const char *dir, amber_object **screen) {
 }
 
 static void test_lifecycle(void) {
+    use_scratch();
     app a, b;
     amber_object *screen = NULL, *screen2 = NULL;
     amber_report *report = NULL;
@@ -483,6 +502,7 @@ static int observer_memory(const amber_notification *note, void *ctx) {
 }
 
 static void test_notifications(void) {
+    use_scratch();
     amber_user_info *info = NULL;
     uint64_t t = 0, extra = 0, every = 0;
     int freed_before;
@@ -638,6 +658,7 @@ static void test_notifications(void) {
 /* ======================================================================================== */
 
 static void test_directories(void) {
+    use_scratch();
     amber_buf path = AMBER_BUF_INIT;
     char want[512], home[300], data[300], cache[300], config[300], runtime[300], tmp[300], file[400];
     static const char *bad_ids[] = {"", ".", "..", "a/b", "../escape", "\xff\xfe"};
@@ -909,6 +930,7 @@ static amber_coding_registry *item_registry(void) {
 }
 
 static void test_item_store(void) {
+    use_scratch();
     static item rusty = {"Rusty Bear", "A1B2C", 42, 700000000.5, NULL, NULL};
     static item shiny = {"Shiny Spork", "Z9Y8X", 7, 700000100.0, NULL, NULL};
     static item lamp = {"Lava Lamp", "L4M9P", 99, 700000200.0, NULL, NULL};
@@ -1048,26 +1070,13 @@ static void test_item_store(void) {
     amber_buf_dispose(&docs);
 }
 
-int main(void) {
-    const char *base = getenv("TMPDIR");
-    snprintf(scratch, sizeof scratch, "%s/amber-test-app-%ld", base && base[0] == '/' ? base : "/tmp", (long)getpid());
-    remove_tree(scratch);
-    if (mkdir(scratch, 0700) != 0) {
-        printf("cannot make %s: %s\n0 passed, 1 failed\n", scratch, strerror(errno));
-        return 1;
-    }
-    {   /* Nothing of this test goes into the real home directory. */
-        char dir[300];
-        path_in(dir, sizeof dir, "home");
-        setenv("HOME", dir, 1);
-        path_in(dir, sizeof dir, "xdg-state");
-        setenv("XDG_STATE_HOME", dir, 1);
-    }
-    test_lifecycle();
-    test_notifications();
-    test_directories();
-    test_item_store();
-    remove_tree(scratch);
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed == 0 ? 0 : 1;
+static const runner_test tests[] = {
+    {"r23_lifecycle", test_lifecycle},
+    {"r24_notifications", test_notifications},
+    {"r27_directories", test_directories},
+    {"r25_r27_item_store", test_item_store},
+};
+
+int main(int argc, char **argv) {
+    return runner_main("app", tests, RUNNER_COUNT(tests), argc, argv);
 }
