@@ -7,12 +7,12 @@
 #
 # Usage: bindings/c/run-tests.sh                    the header test, the exports and every suite
 #        bindings/c/run-tests.sh SUITE [PREFIX...]  one of them (headers, exports or a suite's
-#                                                   NAME); for a suite on the runner
-#                                                   (tests/runner.h), only its tests named PREFIX
-#                                                   or PREFIX_...: run-tests.sh rules r10
+#                                                   NAME); with prefixes, only the suite's tests
+#                                                   named PREFIX or PREFIX_... (tests/runner.h):
+#                                                   run-tests.sh rules r10
 #        bindings/c/run-tests.sh --list             the suites
 # Builds the library with scripts/build-lib.sh first unless AMBER_SKIP_BUILD=1. AMBER_KILLS: the
-# kill test's kills (default 1000). Every suite points the XDG directories at a scratch directory
+# kill test's kills (default 1000; 0 makes none and checks nothing). Every suite points the XDG directories at a scratch directory
 # of its own (tests/scratch.h), so nothing is written into the home directory. Each prints one
 # line per check and "N passed, N failed"; the script exits non-zero if anything fails.
 set -uo pipefail
@@ -111,13 +111,12 @@ suite_headers() {
 suite_exports() { "$tests/check-exports.sh" | tail -n 4; }
 
 # ---- the test programs ---------------------------------------------------------------------------
-# What a suite's program is given besides the test prefixes: arguments into `args`, and the
-# environment variables the runner's suites read (a suite on the runner takes only prefixes).
-program_args() {
-    args=()
+# Every suite runs on the runner (tests/runner.h) and takes only test prefixes: what else a
+# suite reads comes in the environment.
+suite_environment() {
     case $1 in
         smoke) export AMBER_TEST_PLUGIN="$root/$out/plugin_sample.so" ;;
-        kill) args=("${AMBER_KILLS:-1000}") ;;
+        kill) export AMBER_KILLS="${AMBER_KILLS:-1000}" ;;
         # The amber command (swift build), for the scans of `amber inspect` and `amber dump` (R34).
         relaunch) [ -x .build/debug/amber ] && export AMBER_TEST_CLI="$root/.build/debug/amber" ;;
     esac
@@ -147,16 +146,12 @@ build_programs() {
 }
 
 run_program() {
-    local name=$1 args
+    local name=$1
     shift
-    if [ $# -gt 0 ] && ! grep -q runner_main "$tests/test_$name.c"; then
-        echo "FAIL  test_$name has no named tests yet: run it whole (run-tests.sh $name)"; return 1
-    fi
     if [ "$(cat "$out/test_$name.built" 2>/dev/null)" != 0 ]; then
         cat "$out/test_$name.build.log"; echo "FAIL  test_$name does not compile"; return 1
     fi
-    program_args "$name"
-    "$out/test_$name" "${args[@]}" "$@"
+    (suite_environment "$name" && "$out/test_$name" "$@")
 }
 
 selected=()

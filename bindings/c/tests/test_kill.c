@@ -7,11 +7,14 @@
  * authenticate and restore completely, every object holding the same counter value (one
  * save, old or new, never a mix or a torn file), or there must be no archive yet (only for the
  * one child in ten that is killed without waiting for its first save). Repeated
- * KILLS times (default 1000; argv[1] overrides). Prints the counts and "N passed, N failed".
+ * AMBER_KILLS times (default 1000; 0 checks nothing).
+ *
+ * Usage: [AMBER_KILLS=N] test_kill [--list] [PREFIX...] (runner.h). Prints the counts and
+ * "N passed, N failed".
  */
 #define _POSIX_C_SOURCE 200809L
 #include "amber.h"
-#include "scratch.h"
+#include "check.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -95,13 +98,18 @@ static void child_loop(const char *dir, int ready) {
     }
 }
 
-int main(int argc, char **argv) {
-    int kills = argc > 1 ? atoi(argv[1]) : 1000;
-    char dir[] = "/tmp/amber-kill-XXXXXX";
+/* AMBER_KILLS kills (default 1000). None is a run that checks nothing, and says so: the test
+ * command's quick run makes none. */
+static void test_r19_kills(void) {
+    const char *env = getenv("AMBER_KILLS");
+    int kills = env && env[0] ? atoi(env) : 1000;
+    char dir[600];
     int restored = 0, none = 0, bad = 0, early_exit = 0, stale = 0, k, i;
-    int passed = 0, failed = 0;
-    if (!scratch_xdg("kill")) return 1; /* nothing in the real home directory */
-    if (!mkdtemp(dir)) { perror("mkdtemp"); return 1; }
+    if (kills <= 0) {
+        printf("R19 0 kills: AMBER_KILLS=%s, nothing checked\n", env ? env : "");
+        return;
+    }
+    runner_dir(dir, sizeof dir, "state");
     srand((unsigned)time(NULL) ^ (unsigned)getpid());
     for (k = 0; k < kills; k++) {
         int pipe_fds[2];
@@ -111,9 +119,9 @@ int main(int argc, char **argv) {
         amber_engine *e;
         amber_report *report = NULL;
         int reason;
-        if (pipe(pipe_fds) != 0) { perror("pipe"); return 1; }
+        if (pipe(pipe_fds) != 0) { check(0, "R19 a pipe to the child (pipe failed)"); return; }
         pid = fork();
-        if (pid < 0) { perror("fork"); return 1; }
+        if (pid < 0) { close(pipe_fds[0]); close(pipe_fds[1]); check(0, "R19 a child process (fork failed)"); return; }
         if (pid == 0) { close(pipe_fds[0]); child_loop(dir, pipe_fds[1]); }
         close(pipe_fds[1]);
         /* The first save: a kill during it is a kill before any archive existed, the rest of
@@ -160,15 +168,16 @@ int main(int argc, char **argv) {
     printf("R19 %d kills: %d restored a whole archive, %d found no archive yet, %d bad, %d children exited early; "
            "%d launches removed a temporary file of a save the kill interrupted\n",
            kills, restored, none, bad, early_exit, stale);
-    if (bad == 0 && early_exit == 0) { passed++; printf("ok    R19 after every SIGKILL the archive is whole: it authenticates and restores\n"); }
-    else { failed++; printf("FAIL  R19 after every SIGKILL the archive is whole\n"); }
-    if (restored >= kills - kills / 10) { passed++; printf("ok    R19 every kill after a first save found a whole archive (the test exercises overwrites)\n"); }
-    else { failed++; printf("FAIL  R19 kills after a first save found no archive (%d restored of %d)\n", restored, kills); }
-    {
-        char command[128];
-        snprintf(command, sizeof command, "rm -rf %s", dir);
-        if (system(command) != 0) fprintf(stderr, "could not remove %s\n", dir);
-    }
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    check(bad == 0 && early_exit == 0, "R19 after every SIGKILL the archive is whole: it authenticates and restores");
+    checkf(restored >= kills - kills / 10,
+           "R19 every kill after a first save found a whole archive, %d restored of %d (the test exercises overwrites)",
+           restored, kills);
+}
+
+static const runner_test tests[] = {
+    {"r19_kills", test_r19_kills},
+};
+
+int main(int argc, char **argv) {
+    return runner_main("kill", tests, RUNNER_COUNT(tests), argc, argv);
 }

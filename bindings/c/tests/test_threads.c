@@ -7,11 +7,12 @@
  * ThreadSanitizer and AddressSanitizer (scripts/test.sh builds it against a libamber built with
  * each), and plainly.
  *
- * Usage: test_threads [ROUNDS]   (default 20). Prints one line per check and "N passed, N failed".
+ * Usage: [AMBER_THREAD_ROUNDS=N] test_threads [--list] [PREFIX...] (runner.h; 20 rounds by
+ * default). Prints one line per check and "N passed, N failed".
  */
 #define _POSIX_C_SOURCE 200809L
 #include "amber.h"
-#include "scratch.h"
+#include "runner.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -22,7 +23,6 @@
 
 enum { ENGINE_THREADS = 6, CALLER_THREADS = 3 };
 
-static int passed, failed;
 static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void check(int ok, const char *what) {
@@ -215,15 +215,13 @@ static void *caller_thread(void *arg) {
     return NULL;
 }
 
-int main(int argc, char **argv) {
-    int rounds = argc > 1 ? atoi(argv[1]) : 20;
+/* AMBER_THREAD_ROUNDS rounds per engine thread (default 20). */
+static void test_engines_on_threads(void) {
+    const char *env = getenv("AMBER_THREAD_ROUNDS");
+    int rounds = env && env[0] ? atoi(env) : 20;
     if (rounds < 1) rounds = 1;
-    char base[] = "/tmp/amber-threads-XXXXXX";
-    if (!scratch_xdg("threads")) return 1; /* nothing in the real home directory */
-    if (!mkdtemp(base)) {
-        perror("mkdtemp");
-        return 1;
-    }
+    char base[200];
+    runner_dir(base, sizeof base, "threads");
     worker workers[ENGINE_THREADS];
     caller callers[CALLER_THREADS];
     pthread_t threads[ENGINE_THREADS + CALLER_THREADS];
@@ -254,11 +252,12 @@ int main(int argc, char **argv) {
                  callers[i].iterations, callers[i].errors);
         check(callers[i].errors == 0, line);
     }
+}
 
-    /* Clean up the state directories (an archive is discarded after each restore; the
-     * directories are left). */
-    for (int i = 0; i < ENGINE_THREADS; i++) rmdir(workers[i].directory);
-    rmdir(base);
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed == 0 ? 0 : 1;
+static const runner_test tests[] = {
+    {"engines_on_threads", test_engines_on_threads},
+};
+
+int main(int argc, char **argv) {
+    return runner_main("threads", tests, RUNNER_COUNT(tests), argc, argv);
 }
