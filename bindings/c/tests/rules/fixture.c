@@ -58,7 +58,7 @@ void join_path(char *buf, size_t size, const char *const *path, size_t n) {
 
 node pool[MAX_NODES];
 
-int n_nodes;
+static int n_nodes;
 
 amber_engine *cur_engine; /* the engine restoring, for R15's extend */
 
@@ -90,7 +90,7 @@ void node_add_ref(node *n, const char *key, amber_object *target) {
     n->n_refs++;
 }
 
-int node_encode(amber_object *object, amber_coder *coder, void *ctx) {
+static int node_encode(amber_object *object, amber_coder *coder, void *ctx) {
     node *n = ctx;
     int i;
     n->encoded++;
@@ -102,7 +102,7 @@ int node_encode(amber_object *object, amber_coder *coder, void *ctx) {
     return n->fail_encode;
 }
 
-int node_decode(amber_object *object, amber_decoder *decoder, void *ctx) {
+static int node_decode(amber_object *object, amber_decoder *decoder, void *ctx) {
     node *n = ctx;
     amber_record_info info;
     int i;
@@ -127,7 +127,7 @@ int node_decode(amber_object *object, amber_decoder *decoder, void *ctx) {
     return n->fail_decode;
 }
 
-void node_finished(amber_object *object, void *ctx) {
+static void node_finished(amber_object *object, void *ctx) {
     node *n = ctx;
     n->finished++;
     if (object != n->self) n->callbacks_ok = 0;
@@ -168,15 +168,15 @@ void table_put(table *t, const char *path, amber_object *o) {
     t->n++;
 }
 
-amber_object *table_get(const table *t, const char *path) {
+static amber_object *table_get(const table *t, const char *path) {
     int i;
     for (i = 0; i < t->n; i++)
         if (strcmp(t->paths[i], path) == 0) return t->objects[i];
     return NULL;
 }
 
-int table_make(amber_object **out, amber_engine *engine, const char *const *path, size_t path_length,
-               amber_decoder *decoder, void *ctx) {
+static int table_make(amber_object **out, amber_engine *engine, const char *const *path, size_t path_length,
+                      amber_decoder *decoder, void *ctx) {
     table *t = ctx;
     char p[256];
     (void)engine;
@@ -190,8 +190,8 @@ int table_make(amber_object **out, amber_engine *engine, const char *const *path
 
 char factory_blueprint[128];
 
-int table_factory(amber_object **out, amber_engine *engine, const char *blueprint_id, const char *const *path,
-                  size_t path_length, amber_decoder *decoder, void *ctx) {
+static int table_factory(amber_object **out, amber_engine *engine, const char *blueprint_id, const char *const *path,
+                         size_t path_length, amber_decoder *decoder, void *ctx) {
     table *t = ctx;
     char p[256];
     (void)engine;
@@ -222,7 +222,7 @@ void add_factory(amber_engine *e, const char *name, table *t) {
 
 app A;
 
-int d_should_save(amber_engine *e, amber_coder *c, void *ctx) {
+static int d_should_save(amber_engine *e, amber_coder *c, void *ctx) {
     (void)e;
     (void)ctx;
     ev("should_save");
@@ -230,7 +230,7 @@ int d_should_save(amber_engine *e, amber_coder *c, void *ctx) {
     return A.save;
 }
 
-int d_will_encode(amber_engine *e, amber_coder *c, void *ctx) {
+static int d_will_encode(amber_engine *e, amber_coder *c, void *ctx) {
     (void)e;
     (void)ctx;
     ev("will_encode");
@@ -239,13 +239,13 @@ int d_will_encode(amber_engine *e, amber_coder *c, void *ctx) {
     return AMBER_OK;
 }
 
-void copy_string(char *buf, size_t size, amber_decoder *d, const char *key) {
+static void copy_string(char *buf, size_t size, amber_decoder *d, const char *key) {
     const char *s = NULL;
     buf[0] = '\0';
     if (amber_decoder_decode_string(&s, d, key) == AMBER_OK) snprintf(buf, size, "%s", s);
 }
 
-int d_should_restore(amber_engine *e, amber_decoder *d, void *ctx) {
+static int d_should_restore(amber_engine *e, amber_decoder *d, void *ctx) {
     amber_object *o = NULL;
     const char *allowed[1] = {"X"};
     (void)e;
@@ -267,7 +267,7 @@ int d_should_restore(amber_engine *e, amber_decoder *d, void *ctx) {
     return A.restore;
 }
 
-int d_did_decode(amber_engine *e, amber_decoder *d, void *ctx) {
+static int d_did_decode(amber_engine *e, amber_decoder *d, void *ctx) {
     (void)e;
     (void)ctx;
     ev("did_decode");
@@ -277,8 +277,8 @@ int d_did_decode(amber_engine *e, amber_decoder *d, void *ctx) {
     return AMBER_OK;
 }
 
-int d_object_for_path(amber_object **out, amber_engine *e, const char *const *path, size_t n,
-                      amber_decoder *d, void *ctx) {
+static int d_object_for_path(amber_object **out, amber_engine *e, const char *const *path, size_t n,
+                             amber_decoder *d, void *ctx) {
     char p[256];
     (void)ctx;
     join_path(p, sizeof p, path, n);
@@ -288,13 +288,13 @@ int d_object_for_path(amber_object **out, amber_engine *e, const char *const *pa
     return AMBER_OK;
 }
 
-void d_will_finish(amber_engine *e, void *ctx) {
+static void d_will_finish(amber_engine *e, void *ctx) {
     (void)ctx;
     ev("will_finish");
     if (A.on_will_finish) A.on_will_finish(e);
 }
 
-void d_did_finish(amber_engine *e, void *ctx) {
+static void d_did_finish(amber_engine *e, void *ctx) {
     (void)e;
     (void)ctx;
     ev("did_finish");

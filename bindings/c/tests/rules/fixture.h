@@ -38,21 +38,24 @@ void check_error(int got, int want, const char *what);
 /* ---- the event log: the order in which Amber called the host -------------------------------- */
 
 #define MAX_EVENTS 512
+/* What the host was called for, in order: "encode:Root", "ofp:Root/List", "should_save", ... */
 extern char events[MAX_EVENTS][128];
 extern int n_events;
 
+/* Appends an event (printf-style). */
 void ev(const char *fmt, ...);
 
 /* The index of the first event equal to `name`, or -1. */
 int ev_first(const char *name);
 
+/* How many events are equal to `name`. */
 int ev_count(const char *name);
 
 /* The index of the last / first event starting with `prefix`, or -1. */
 int ev_last_prefix(const char *prefix);
-
 int ev_first_prefix(const char *prefix);
 
+/* A restoration path's components joined with '/' ("Root/List"), cut to `size`. */
 void join_path(char *buf, size_t size, const char *const *path, size_t n);
 
 /* ---- host objects: every object's context is a node ------------------------------------------ */
@@ -87,27 +90,26 @@ typedef struct node {
 } node;
 
 #define MAX_NODES 64
+/* The nodes of the current test; the engine restoring and the tokens its objects took when they
+ * extended restoration (R15). */
 extern node pool[MAX_NODES];
-extern int n_nodes;
 extern amber_engine *cur_engine;
 extern uint64_t tokens[8];
 extern int n_tokens;
 
+/* A fresh node named `name` that encodes `value`. */
 node *nn(const char *name, int64_t value);
 
+/* Forgets every node, event and token: each test starts with it. */
 void reset(void);
 
+/* The node encodes a reference to `target` under `key` (R4) and decodes it back. */
 void node_add_ref(node *n, const char *key, amber_object *target);
-
-int node_encode(amber_object *object, amber_coder *coder, void *ctx);
-
-int node_decode(amber_object *object, amber_decoder *decoder, void *ctx);
-
-void node_finished(amber_object *object, void *ctx);
 
 /* An object whose context is `n`, with all three callbacks. */
 amber_object *mk(amber_engine *e, int kind, const char *cls, const char *id, node *n);
 
+/* mk() for a controller. */
 amber_object *ctl(amber_engine *e, const char *cls, const char *id, node *n);
 
 /* Whether an object's restoration path is `want` (NULL: it has none). */
@@ -124,20 +126,14 @@ typedef struct table {
     int n;
 } table;
 
+/* The table answers `o` for `path` ("A/B"), and NULL for a path it does not hold. */
 void table_put(table *t, const char *path, amber_object *o);
 
-amber_object *table_get(const table *t, const char *path);
-
-int table_make(amber_object **out, amber_engine *engine, const char *const *path, size_t path_length,
-               amber_decoder *decoder, void *ctx);
-
+/* The blueprint identifier the last factory call was given. */
 extern char factory_blueprint[128];
 
-int table_factory(amber_object **out, amber_engine *engine, const char *blueprint_id, const char *const *path,
-                  size_t path_length, amber_decoder *decoder, void *ctx);
-
+/* Registers a restoration class / a blueprint factory named `name` that answers from `t`. */
 void add_class(amber_engine *e, const char *name, table *t);
-
 void add_factory(amber_engine *e, const char *name, table *t);
 
 /* ---- the delegate ---------------------------------------------------------------------------- */
@@ -164,52 +160,44 @@ typedef struct app {
     int (*ofp_hook)(amber_object **out, amber_engine *e, const char *path, amber_decoder *d);
 } app;
 
+/* The application: what the delegate answers and what it was given. */
 extern app A;
 
-int d_should_save(amber_engine *e, amber_coder *c, void *ctx);
-
-int d_will_encode(amber_engine *e, amber_coder *c, void *ctx);
-
-void copy_string(char *buf, size_t size, amber_decoder *d, const char *key);
-
-int d_should_restore(amber_engine *e, amber_decoder *d, void *ctx);
-
-int d_did_decode(amber_engine *e, amber_decoder *d, void *ctx);
-
-int d_object_for_path(amber_object **out, amber_engine *e, const char *const *path, size_t n,
-                      amber_decoder *d, void *ctx);
-
-void d_will_finish(amber_engine *e, void *ctx);
-
-void d_did_finish(amber_engine *e, void *ctx);
-
+/* A fresh application that agrees to save and to restore. */
 void reset_app(void);
 
+/* Makes A the engine's delegate. */
 void use_delegate(amber_engine *e);
 
 /* An engine of application `app_id` on the memory store `ms`; `key_file`: NULL for the default. */
 amber_engine *open_mem_app(mem_store *ms, const char *app_id, const char *key_file, const char *bundle_version,
                            const char *idiom);
 
+/* open_mem_app() for org.example.rules with the default key file. */
 amber_engine *open_mem(mem_store *ms, const char *bundle_version, const char *idiom);
 
+/* amber_engine_preserve(): 1 if an archive was written, 0 if not, -1 on an error (printed). */
 int preserve(amber_engine *e);
 
+/* amber_engine_launch() as an inactive application; its report, or NULL (printed). */
 amber_report *launch(amber_engine *e);
 
 /* The record of a path ("A/B") in a report; outcome -1 if there is none. */
 amber_report_record find(const amber_report *r, const char *path);
 
+/* find()'s outcome. */
 int outcome_of(const amber_report *r, const char *path);
 
 /* The record of a path at a stack position (R3); outcome -1 if there is none. */
 amber_report_record find_at(const amber_report *r, const char *path, size_t position);
 
+/* An outcome's words as the report's text writes them ("declined by class"). */
 const char *outcome_name(int o);
 
 /* A controller of class C named `id`, added as the last child of `parent`. */
 amber_object *child_of(amber_engine *e, amber_object *parent, const char *id, int64_t value);
 
+/* Whether the report has a message (a fresh launch says why, R16). */
 int fresh_message_ok(const amber_report *r);
 
 /* ---- reading what the engine gives: texts and the preservation report ---------------------- */
