@@ -12,9 +12,10 @@
 #                                                   run-tests.sh rules r10
 #        bindings/c/run-tests.sh --list             the suites
 # Builds the library with scripts/build-lib.sh first unless AMBER_SKIP_BUILD=1. AMBER_KILLS: the
-# kill test's kills (default 1000; 0 makes none and checks nothing). Every suite points the XDG directories at a scratch directory
-# of its own (tests/scratch.h), so nothing is written into the home directory. Each prints one
-# line per check and "N passed, N failed"; the script exits non-zero if anything fails.
+# kill test's kills (default 1000; 0 makes none and checks nothing). Every suite points the XDG
+# directories at a scratch directory of its own (tests/scratch.h), so nothing is written into the
+# home directory. Each prints one line per check and "N passed, N failed"; the script exits
+# non-zero if anything fails.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
@@ -24,8 +25,7 @@ mkdir -p "$out"
 CC=${CC:-cc}
 CXX=${CXX:-c++}
 
-# NAME|what it checks, in the order they run: the cheap ones first, the kill test after the
-# other file-store suites.
+# NAME|what it checks, in the order they run.
 suites=(
     "headers|amber.h and each header alone, the AMBER_*_INIT initialisers"
     "exports|libamber.so exports exactly the header's functions"
@@ -118,7 +118,7 @@ suite_environment() {
         smoke) export AMBER_TEST_PLUGIN="$root/$out/plugin_sample.so" ;;
         kill) export AMBER_KILLS="${AMBER_KILLS:-1000}" ;;
         # The amber command (swift build), for the scans of `amber inspect` and `amber dump` (R34).
-        relaunch) [ -x .build/debug/amber ] && export AMBER_TEST_CLI="$root/.build/debug/amber" ;;
+        relaunch) if [ -x .build/debug/amber ]; then export AMBER_TEST_CLI="$root/.build/debug/amber"; fi ;;
     esac
 }
 
