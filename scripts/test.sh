@@ -8,7 +8,8 @@
 #                                quick starts, the Python binding's tests, and the GTK 4 and
 #                                Tkinter adapters' tests in real windows (under Xvfb).
 #   bash scripts/test.sh --all   also: the malformed-input and bounds suites in a release build
-#                                (R22's time bound holds for optimized code), the Swift and C
+#                                (R22's behaviour in optimized code; its time is
+#                                `amber-bench-archive --hostile`'s figure), the Swift and C
 #                                tests under AddressSanitizer and ThreadSanitizer, the three fuzz
 #                                harnesses (reader, envelope, restore; AMBER_FUZZ_SECONDS each,
 #                                default 120), valgrind on the C demo, the kill test (R19:
