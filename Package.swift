@@ -44,15 +44,18 @@ let package = Package(
         .executableTarget(name: "amber-demo", dependencies: ["AmberArchive"]),
         // The README's Swift quick start (scripts/test.sh runs it).
         .executableTarget(name: "quickstart-swift", dependencies: ["AmberCore"], path: "examples/quickstart/swift"),
-        // Benchmarks: programs that print figures, never tests.
+        // Benchmarks: programs that print figures, never tests. BenchSupport holds what they
+        // share: the synthetic tree, its Foundation archiving, timing.
+        .target(name: "BenchSupport", path: "Benchmarks/Support"),
         .executableTarget(
             name: "amber-bench-archive",
-            dependencies: ["AmberArchive"],
+            dependencies: ["AmberArchive", "BenchSupport"],
             path: "Benchmarks/ArchiveBench"
         ),
         // The Foundation peer of the C end-to-end benchmark (scripts/bench-engine.sh).
         .executableTarget(
             name: "amber-bench-engine-foundation",
+            dependencies: ["BenchSupport"],
             path: "Benchmarks/EngineBench"
         ),
         // libFuzzer harnesses of the reader, the envelope and restoring (Fuzz/run-harness.sh builds them

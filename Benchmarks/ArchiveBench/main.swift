@@ -7,22 +7,16 @@
 //   swift run -c release amber-bench-archive --hostile [N]   how long damaged input takes to
 //        turn down (HostileInput.swift)
 //
-// The tree: N nodes, 4 children per node filled breadth first; each node has an identifier
-// "ItemsViewController-<i>", a class name among 8, the state {selectedIndex, isEditing,
-// contentOffsetY, itemKey (unique, 22 characters), title (about 20 characters)}, and its
-// children as references. NSKeyedArchiver on swift-corelibs-foundation is quadratic in the
+// The tree: BenchSupport's synthetic tree (Benchmarks/Support/SyntheticTree.swift), each node's
+// children archived as references. NSKeyedArchiver on swift-corelibs-foundation is quadratic in the
 // number of arrays it archives (it keys its object table on equality, and NSArray's hash is its
 // count), so by default it runs only up to --foundation-max nodes and fewer repetitions there.
 
 import AmberArchive
+import BenchSupport
 import Foundation
 
 // MARK: The tree
-
-let classNames = [
-    "ItemsViewController", "DetailViewController", "UINavigationController", "UITableView",
-    "UIScrollView", "UITextField", "ImagePickerController", "SettingsViewController",
-]
 
 final class Node {
     var identifier: String
@@ -50,22 +44,6 @@ final class Node {
     }
 }
 
-/// A 22-character key, unique per node (like a base64 UUID).
-func itemKey(_ i: Int) -> String {
-    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-    var x = UInt64(truncatingIfNeeded: i) &* 0x9E37_79B9_7F4A_7C15 ^ 0xD1B5_4A32_D192_ED03
-    var chars: [Character] = []
-    for k in 0 ..< 22 {
-        if k == 11 { x = x &* 0xBF58_476D_1CE4_E5B9 ^ UInt64(i) }
-        chars.append(alphabet[Int(x & 63)])
-        x = x >> 6 | x << 58
-    }
-    return String(chars)
-}
-
-let titles = ["Vintage bicycle bell", "Leather notebook set", "Ceramic coffee mug", "Wireless earbuds v2",
-              "Mechanical keyboard", "Hiking boots, size 9", "Cast iron skillet 10", "Noise cancel headset"]
-
 /// The tree of `n` nodes: node i's children are nodes 4i+1 to 4i+4 (filled breadth first).
 ///
 /// By default the nodes are made depth first: each node, then its children's subtrees in turn,
@@ -76,9 +54,9 @@ let titles = ["Vintage bicycle bell", "Leather notebook set", "Ceramic coffee mu
 /// a walk meets the host's objects shows in the time).
 func makeTree(_ n: Int, depthFirst: Bool = true) -> Node {
     func make(_ i: Int) -> Node {
-        Node(identifier: "ItemsViewController-\(i)", className: classNames[i % 8],
-             selectedIndex: Int64(i % 37), isEditing: i % 3 == 0, contentOffsetY: Double(i) * 44.5,
-             itemKey: itemKey(i), title: titles[i % 8])
+        let v = SyntheticNode(index: i)
+        return Node(identifier: v.identifier, className: v.className, selectedIndex: Int64(v.selectedIndex),
+                    isEditing: v.isEditing, contentOffsetY: v.contentOffsetY, itemKey: v.itemKey, title: v.title)
     }
     guard depthFirst else {
         var nodes: [Node] = []
@@ -123,15 +101,7 @@ func hostWalk(_ root: Node) -> Int {
     return sum &+ kept.count
 }
 
-func count(_ node: Node) -> Int {
-    var total = 0
-    var stack = [node]
-    while let n = stack.popLast() {
-        total += 1
-        stack.append(contentsOf: n.children)
-    }
-    return total
-}
+func count(_ node: Node) -> Int { nodeCount(node) { $0.children } }
 
 // MARK: AmberArchive
 
@@ -177,57 +147,15 @@ func amberDecode(_ bytes: [UInt8]) throws -> Node {
 
 // MARK: Foundation NSKeyedArchiver
 
-final class FNode: NSObject, NSCoding {
-    var identifier = "", className = "", itemKey = "", title = ""
-    var selectedIndex = 0, isEditing = false, contentOffsetY = 0.0
-    var children: [FNode] = []
-
-    init(_ node: Node) {
-        identifier = node.identifier; className = node.className; selectedIndex = Int(node.selectedIndex)
-        isEditing = node.isEditing; contentOffsetY = node.contentOffsetY; itemKey = node.itemKey; title = node.title
-        children = node.children.map(FNode.init)
-    }
-
-    func encode(with coder: NSCoder) {
-        coder.encode(identifier, forKey: "identifier")
-        coder.encode(className, forKey: "className")
-        coder.encode(selectedIndex, forKey: "selectedIndex")
-        coder.encode(isEditing, forKey: "isEditing")
-        coder.encode(contentOffsetY, forKey: "contentOffsetY")
-        coder.encode(itemKey, forKey: "itemKey")
-        coder.encode(title, forKey: "title")
-        coder.encode(children, forKey: "children")
-    }
-
-    init?(coder: NSCoder) {
-        identifier = coder.decodeObject(forKey: "identifier") as? String ?? ""
-        className = coder.decodeObject(forKey: "className") as? String ?? ""
-        selectedIndex = coder.decodeInteger(forKey: "selectedIndex")
-        isEditing = coder.decodeBool(forKey: "isEditing")
-        contentOffsetY = coder.decodeDouble(forKey: "contentOffsetY")
-        itemKey = coder.decodeObject(forKey: "itemKey") as? String ?? ""
-        title = coder.decodeObject(forKey: "title") as? String ?? ""
-        children = coder.decodeObject(forKey: "children") as? [FNode] ?? []
-    }
+/// `node`'s tree as Foundation archives it.
+func foundationTree(_ node: Node) -> FoundationNode {
+    let copy = FoundationNode()
+    copy.identifier = node.identifier; copy.className = node.className; copy.selectedIndex = Int(node.selectedIndex)
+    copy.isEditing = node.isEditing; copy.contentOffsetY = node.contentOffsetY; copy.itemKey = node.itemKey
+    copy.title = node.title
+    copy.children = node.children.map(foundationTree)
+    return copy
 }
-
-func foundationEncode(_ root: FNode) -> Data {
-    let archiver = NSKeyedArchiver(requiringSecureCoding: false)
-    archiver.encode(root, forKey: NSKeyedArchiveRootObjectKey)
-    archiver.finishEncoding()
-    return archiver.encodedData
-}
-
-func foundationDecode(_ data: Data) -> FNode? {
-    guard let u = try? NSKeyedUnarchiver(forReadingFrom: data) else { return nil }
-    u.requiresSecureCoding = false
-    u.decodingFailurePolicy = .setErrorAndReturn
-    let root = u.decodeObject(forKey: NSKeyedArchiveRootObjectKey) as? FNode
-    u.finishDecoding()
-    return root
-}
-
-func fcount(_ node: FNode) -> Int { 1 + node.children.reduce(0) { $0 + fcount($1) } }
 
 // MARK: PropertyListEncoder
 
@@ -258,14 +186,6 @@ func pcount(_ node: PNode) -> Int { 1 + node.children.reduce(0) { $0 + pcount($1
 // decoders), and the allocator's work on that heap lands in its timing: in one process
 // AmberArchive's 10k encode took 22 ms after the NSKeyedArchiver phases and 15 ms alone.
 
-func median(_ xs: [Double]) -> Double {
-    guard !xs.isEmpty else { return .nan }
-    let s = xs.sorted()
-    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
-}
-
-let clock = ContinuousClock()
-
 /// Finishes the allocator's work on what was freed before, so that it does not land in the
 /// next timing. glibc keeps freed small blocks (up to 128 bytes: a decoded tree's objects and
 /// strings) in "fastbins" without merging them with their neighbours, and merges them all at
@@ -284,10 +204,9 @@ func settleHeap() {
 nonisolated(unsafe) var settleBlock: UnsafeMutableRawPointer?
 
 /// Seconds one run of `body` takes, after `settleHeap()`.
-func seconds(_ body: () throws -> Void) rethrows -> Double {
+func settledSeconds(_ body: () throws -> Void) rethrows -> Double {
     settleHeap()
-    let d = try clock.measure { try body() }
-    return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+    return try seconds(body)
 }
 
 /// Runs `body` in a child process (fork) and returns the numbers it returns there. A failure in
@@ -403,10 +322,10 @@ func timeCodec<Encoded, Decoded>(
 ) rethrows -> [Double] {
     if warmUp { _ = try encode() }
     var encoded: Encoded?
-    let e = try seconds { encoded = try encode() }
+    let e = try settledSeconds { encoded = try encode() }
     if warmUp { _ = try decode(encoded!) }
     var decoded: Decoded?
-    let d = try seconds { decoded = try decode(encoded!) }
+    let d = try settledSeconds { decoded = try decode(encoded!) }
     precondition(check(decoded!), "round trip")
     return [e, d, Double(size(encoded!))]
 }
@@ -416,7 +335,7 @@ for n in sizes {
     var row = Row(n: n)
     let tree = makeTree(n)
     let ptree = PNode(tree)
-    let ftree = n <= foundationMax && !amberOnly ? FNode(tree) : nil
+    let ftree = n <= foundationMax && !amberOnly ? foundationTree(tree) : nil
     for round in 0 ..< reps {
         let a = isolated("AmberArchive, \(n) nodes") {
             try timeCodec(warmUp: true, encode: { try amberEncode(tree, n) }, size: { $0.count },
@@ -439,8 +358,8 @@ for n in sizes {
         row.ple.bytes = Int(p[2])
         if let ftree, round < nskaRounds(n, reps) {
             let f = isolated("NSKeyedArchiver, \(n) nodes") {
-                timeCodec(warmUp: n < 5000, encode: { foundationEncode(ftree) }, size: { $0.count },
-                          decode: { foundationDecode($0) }, check: { $0.map(fcount) == n })
+                timeCodec(warmUp: n < 5000, encode: { FoundationNode.encode(ftree) }, size: { $0.count },
+                          decode: { FoundationNode.decode($0) }, check: { $0?.count == n })
             }
             row.nska.encode.append(f[0])
             row.nska.decode.append(f[1])
@@ -481,14 +400,14 @@ for (a, b) in zip(sizes, sizes.dropFirst()) {
             // As in timeCodec, neither timing includes freeing what a run before made.
             for _ in 0 ..< 2 { _ = try amberEncode(tree, n) }
             var bytes: [UInt8] = []
-            let e = try seconds { bytes = try amberEncode(tree, n) }
+            let e = try settledSeconds { bytes = try amberEncode(tree, n) }
             for _ in 0 ..< 2 { _ = try amberDecode(bytes) }
             var back: Node?
-            let d = try seconds { back = try amberDecode(bytes) }
+            let d = try settledSeconds { back = try amberDecode(bytes) }
             precondition(back.map(count) == n, "AmberArchive round trip")
             var sum = 0
             for _ in 0 ..< 2 { sum &+= hostWalk(tree) }
-            let w = seconds { sum &+= hostWalk(tree) }
+            let w = settledSeconds { sum &+= hostWalk(tree) }
             return [e, d, w, Double(sum & 1)]
         }
     }
