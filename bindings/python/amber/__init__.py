@@ -14,7 +14,24 @@
 
 The modules follow the header's sections: engine (amber/engine.h), objects (object.h and
 coder.h), report (report.h), views (view.h), storage (stores and keys), app (app.h), archive
-(archive.h), log (the log, R29), testing (testing.h: amber.testing.relaunch, R33); _ffi holds every ctypes declaration and the trampolines.
+(archive.h), log (the log, R29), testing (testing.h: amber.testing.relaunch, R33); _ffi holds
+every ctypes declaration and the trampolines.
+
+They import one way, as llvmlite's do: the concepts below, the Engine above them.
+
+Layers, lowest first: a module imports only modules on earlier lines, anywhere in its code (in a
+function, under TYPE_CHECKING), so that no import cycle can form (tests/test_layering.py checks it):
+
+    _errors                               the exceptions, the pending callback failures
+    _ffi                                  ctypes declarations, the loader, contexts (Holder, Owner)
+    values, log                           enums, Path, IndexPath, text and value conversions; the log
+    objects                               Object, Coder, Decoder, and EngineCore: the engine as its
+                                          objects, views, stores and reports know it
+    report, views, storage, app, archive  what an engine reports, views, stores, notifications, NSCoding
+    engine                                Engine, an EngineCore with everything else
+    testing                               relaunch (R33), which makes Engines
+    amber                                 this package, which names the public API
+    tk                                    the Tk adapter, which imports amber
 
 Where the binding departs from the C API:
 

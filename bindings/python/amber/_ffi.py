@@ -20,7 +20,7 @@ import threading
 import weakref
 from ctypes import (CFUNCTYPE, POINTER, Structure, c_char_p, c_double, c_int, c_int64, c_size_t, c_uint,
                     c_uint32, c_uint64, c_uint8, c_void_p)
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, NamedTuple, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, NamedTuple, Optional, Protocol, Tuple
 
 from . import _errors as E
 
@@ -573,14 +573,22 @@ _contexts: Dict[int, "weakref.ref[Holder]"] = {}
 _next_context = itertools.count(1).__next__
 
 
+class Owner(Protocol):
+    """What keeps holders alive: an Engine or a CodingRegistry. A protocol, so that the modules
+    that register holders for an engine (storage, views) need not import the engine."""
+    _keep: Dict[int, "Holder"]
+
+
 class Holder:
     """Something a C context stands for. ``register`` gives it its number (``c_context``); its
     ``c_owner`` (an Engine or a CodingRegistry, with a ``_keep`` dict) keeps it alive until Amber
     calls ctx_free, which calls ``c_released``. Subclasses add the ``c_*`` methods their
     trampolines call."""
     __slots__ = ("__weakref__", "c_owner", "c_context")
+    c_owner: Any  # the Owner given to register; Any: a subclass knows which kind it is
+    c_context: int
 
-    def register(self, owner: Any) -> int:
+    def register(self, owner: Owner) -> int:
         self.c_owner = owner
         self.c_context = key = _next_context()
         owner._keep[key] = self

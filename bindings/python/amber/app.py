@@ -6,15 +6,12 @@ from __future__ import annotations
 import enum
 from ctypes import byref, c_char_p
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Union
 
 from . import _errors as E
 from . import _ffi
 from ._ffi import load
 from .values import c_text, fill_value, py_text, read_value, take_bytes, take_text
-
-if TYPE_CHECKING:
-    from .engine import Engine
 
 
 class Notifications:
@@ -83,24 +80,18 @@ def make_user_info(values: Mapping[str, UserInfoValue]) -> _ffi.UserInfoP:
 
 
 class ObserverHolder(_ffi.Holder):
-    """The context of an observer: its callback, and the engine whose senders it names."""
-    __slots__ = ("fn", "token")
+    """The context of an observer: its callback, and ``sender``, which gives the object a
+    notification's sender pointer stands for (the engine knows which objects it gave as senders)."""
+    __slots__ = ("fn", "sender", "token")
 
-    def __init__(self, fn: Callable[[Notification], Optional[int]]):
+    def __init__(self, fn: Callable[[Notification], Optional[int]], sender: Callable[[Optional[int]], Any]):
         self.fn = fn
+        self.sender = sender
         self.token = 0
 
     def c_notify(self, note_h: _ffi.NotificationP) -> int:
-        engine: "Engine" = self.c_owner
         lib = load()
-        sender_p = lib.amber_notification_sender(note_h)
-        sender: Any
-        if sender_p is None:
-            sender = None
-        elif engine._h is not None and sender_p == engine._h.value:
-            sender = engine
-        else:
-            sender = engine._senders.get(sender_p, sender_p)
+        sender = self.sender(lib.amber_notification_sender(note_h))
         note = Notification(py_text(lib.amber_notification_name(note_h)) or "", sender,
                             read_user_info(lib.amber_notification_user_info(note_h)))
         result = self.fn(note)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from ctypes import byref, c_char_p, c_size_t, c_void_p
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Type, TypeVar, Union
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, TypeVar, Union
 
 from . import _errors as E
 from . import _ffi

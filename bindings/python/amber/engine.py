@@ -4,7 +4,6 @@ roots, launching and restoring (R9-R16), preserving (R5-R8, R28), the applicatio
 from __future__ import annotations
 
 import ctypes
-import weakref
 from ctypes import POINTER, byref, c_int, c_size_t, c_uint8, c_uint64
 from typing import Any, Callable, Dict, List, Mapping, Optional, TypeVar, Union, overload
 
@@ -12,11 +11,11 @@ from . import _errors as E
 from . import _ffi
 from ._ffi import load
 from .app import Notification, ObserverHolder, UserInfoValue, make_user_info
-from .log import amber_level
-from .objects import Coder, Controller, Decoder, Object, PlainObject, object_handle
-from .report import PreservationReport, Report, _CReport, report_restoration_errors
+from .log import amber_level, report_restoration_errors
+from .objects import Coder, Controller, Decoder, EngineCore, Object, PlainObject, object_handle
+from .report import PreservationReport, Report
 from .storage import Options, Protection, Store
-from .values import AppState, LeftOut, Migration, NotSaved, Path, c_text, c_text_or_none, invalid_argument, misuse
+from .values import AppState, LeftOut, Migration, NotSaved, Path, c_text, c_text_or_none, invalid_argument
 from .views import View
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -133,7 +132,7 @@ class _DelegateHolder(_ffi.Holder):
         getattr(self.delegate, name)(self.c_owner)
 
 
-class Engine:
+class Engine(EngineCore):
     """An engine: the restorable objects of one program, its classes, delegate and store.
 
     Use it as a context manager (``with amber.Engine("org.example.app", ...) as engine:``) or
@@ -168,10 +167,7 @@ class Engine:
 
     def _init_fields(self, app_id: str) -> None:
         """The fields of an engine not open yet, for ``__init__`` and ``_successor``."""
-        self._h: Optional[_ffi.EngineP] = None
-        self._keep: Dict[int, Any] = {}  # context number -> holder, until Amber frees the context
-        self._objects: Dict[Optional[int], Object] = {}  # handle -> Object, for reports and references
-        self._reports: "weakref.WeakSet[_CReport]" = weakref.WeakSet()  # reports whose records are unread
+        self._init_core()
         self._senders: Dict[int, Any] = {}
         self._delegate: Any = None
         self._preservation: Optional[PreservationReport] = None  # the last one preserve() returned
@@ -203,11 +199,6 @@ class Engine:
             self.set_delegate(delegate)
 
     # -- lifetime --
-    def _handle(self) -> _ffi.EngineP:
-        if self._h is None:
-            raise misuse("the engine is closed")
-        return self._h
-
     @property
     def closed(self) -> bool:
         return self._h is None
@@ -258,14 +249,6 @@ class Engine:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
-
-    def _pin_reports(self) -> None:
-        """Reads the records of this engine's reports that are not read yet, before an object
-        is freed or the engine closes: a C record names its object only while the object lives."""
-        reports = self.__dict__.get("_reports")
-        if reports:
-            for source in list(reports):
-                source.pin(self._objects)
 
     def __del__(self) -> None:
         try:
@@ -712,7 +695,7 @@ class Engine:
         ``sender`` (None: any; the engine for its own). Returns a token for remove_observer. A
         callback may return a non-zero int, which the post raises (as an AmberError of that code;
         a code a C int cannot hold, or below 0, as CallbackFailedError)."""
-        box = ObserverHolder(callback)
+        box = ObserverHolder(callback, self._sender)
         key = box.register(self)
         out = c_uint64()
         try:
@@ -742,6 +725,15 @@ class Engine:
             return int(self._handle().value or 0)
         self._senders[id(sender)] = sender  # kept: C compares by pointer while observers live
         return id(sender)
+
+    def _sender(self, pointer: Optional[int]) -> Any:
+        """The sender a notification's sender pointer stands for: None, this engine, an object
+        given to post_notification or add_observer, else the pointer itself."""
+        if pointer is None:
+            return None
+        if self._h is not None and pointer == self._h.value:
+            return self
+        return self._senders.get(pointer, pointer)
 
     def post_notification(self, name: str, sender: Any = None,
                           user_info: Optional[Mapping[str, UserInfoValue]] = None) -> None:

@@ -11,8 +11,9 @@ The logging module is imported when first needed (the library's load, a warning)
 the package's import time."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, List, Optional
 
+from . import _errors as E
 from . import _ffi
 
 if TYPE_CHECKING:
@@ -50,6 +51,24 @@ def _log(level: int, message: bytes) -> None:
     amber = logger()
     if amber.isEnabledFor(py_level):
         amber.log(py_level, "%s", message.decode("utf-8", "replace"))
+
+
+def report_restoration_errors(raised: List[BaseException], what: str, raise_errors: bool,
+                              report: object = None) -> None:
+    """Reports the exceptions that callbacks raised during a restoration (``what``: "launch",
+    "relaunch", "restore_pending"), where C reports their codes (a record's outcome, the
+    report's message): a warning names each. The first is raised instead, with ``report`` (the
+    restoration's Report) as its ``amber_report``, if ``raise_errors`` or if one is not an
+    Exception (KeyboardInterrupt). It lives in the log, below objects and engine, which both call it."""
+    interrupts = [error for error in raised if not isinstance(error, Exception)]
+    first = E.first(interrupts or (raised if raise_errors else []))
+    if first is not None:
+        if report is not None:
+            first.amber_report = report  # type: ignore[attr-defined]
+        raise first
+    for error in raised:
+        logger().warning("%s: a callback raised %s (reported, not raised: see the report's errors)",
+                        what, type(error).__name__)
 
 
 def set_log_level(level: Optional[int] = None) -> None:

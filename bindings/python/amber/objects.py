@@ -6,20 +6,17 @@ import ctypes
 import datetime as _dt
 import re
 import threading
+import weakref
 from ctypes import byref, c_char_p, c_double, c_int, c_int64, c_size_t, c_uint8, POINTER
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, TypeVar, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Protocol, Sequence, Tuple, TypeVar, Union
 
 from . import _errors as E
 from . import _ffi
 from ._ffi import load
-from .report import report_restoration_errors
-from .values import (KINDS, VALUE_TYPES, IndexPath, Kind, Path, Value, c_key, c_text, c_text_or_none,
-                     date_from_seconds, fill_value, misuse, not_found, py_text, read_value, seconds_from_date,
-                     take_text)
-
-if TYPE_CHECKING:
-    from .engine import Engine
+from .log import report_restoration_errors
+from .values import (KINDS, VALUE_TYPES, IndexPath, Kind, Path, Value, c_key, c_text, c_text_or_none, fill_value,
+                     misuse, not_found, py_text, read_value, take_text)
 
 _O = TypeVar("_O", bound="Object")
 
@@ -433,6 +430,44 @@ def _callbacks(which: Tuple[bool, bool, bool]) -> _ffi.ObjectCallbacks:
     return callbacks
 
 
+class UnreadRecords(Protocol):
+    """A report whose records are not read yet (report.py's ``_CReport``): a C record names its
+    object only while the object lives, so the engine has them read before it frees one."""
+
+    def pin(self, objects: Dict[Optional[int], "Object"]) -> None: ...
+
+
+class EngineCore:
+    """The engine as its objects, views, stores and reports know it: its handle, the contexts it
+    keeps alive, its live objects and its reports not read yet. ``Engine`` (engine.py) is its
+    subclass; it lives here, below the modules that hold an engine, so that they need not import
+    engine.py, which imports them (the layering is in the package's docstring)."""
+    _h: Optional[_ffi.EngineP]
+    _keep: Dict[int, Any]  # context number -> holder, until Amber frees the context
+    _objects: Dict[Optional[int], "Object"]  # handle -> Object, for reports and references
+    _reports: "weakref.WeakSet[UnreadRecords]"
+
+    def _init_core(self) -> None:
+        """The fields of an engine not open yet."""
+        self._h = None
+        self._keep = {}
+        self._objects = {}
+        self._reports = weakref.WeakSet()
+
+    def _handle(self) -> _ffi.EngineP:
+        if self._h is None:
+            raise misuse("the engine is closed")
+        return self._h
+
+    def _pin_reports(self) -> None:
+        """Reads the records of this engine's reports that are not read yet, before an object
+        is freed or the engine closes: a C record names its object only while the object lives."""
+        reports = self.__dict__.get("_reports")
+        if reports:
+            for source in list(reports):
+                source.pin(self._objects)
+
+
 class Object(_ffi.Holder):
     """A restorable object (R1), owned by its engine. Subclass it (or ``Controller``, ``View``,
     ``PlainObject``) and override ``encode_restorable_state``, ``decode_restorable_state`` and
@@ -443,7 +478,7 @@ class Object(_ffi.Holder):
 
     kind: Kind = Kind.OBJECT
 
-    def __init__(self, engine: "Engine", identifier: Optional[str] = None, *, class_name: Optional[str] = None,
+    def __init__(self, engine: EngineCore, identifier: Optional[str] = None, *, class_name: Optional[str] = None,
                  kind: Optional[Kind] = None, restoration_class: Optional[str] = None,
                  blueprint: Optional[str] = None, stack: bool = False,
                  encode: Optional[Callable[["Object", Coder], None]] = None,
@@ -540,7 +575,7 @@ class Object(_ffi.Holder):
         obj = ref() if ref is not None else None
         return obj if isinstance(obj, Object) else None
 
-    def give(self, engine: "Engine", what: str) -> _ffi.ObjectP:
+    def give(self, engine: EngineCore, what: str) -> _ffi.ObjectP:
         """This object's handle for a make callback's *out: of ``engine``, alive."""
         if self.engine is not engine:
             raise ValueError(f"{what} returned an object of another engine")
@@ -676,7 +711,7 @@ class PlainObject(Object):
     kind = Kind.OBJECT
 
 
-def object_handle(result: Any, engine: "Engine", what: str) -> _ffi.ObjectP:
+def object_handle(result: Any, engine: EngineCore, what: str) -> _ffi.ObjectP:
     """The handle a make callback gives Amber for ``result``: an Object of ``engine``, or None."""
     if result is None:
         return _ffi.ObjectP()

@@ -7,18 +7,13 @@ import struct
 import threading
 import weakref
 from ctypes import byref, c_char_p
-from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple,
-                    Union, cast)
+from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union, cast
 
-from . import _errors as E
 from . import _ffi
 from ._ffi import load
 from .log import logger
+from .objects import EngineCore, Object
 from .values import KINDS, FreshReason, Kind, LeftOut, NotSaved, Outcome, Path, as_path, py_text, take_text
-
-if TYPE_CHECKING:
-    from .engine import Engine
-    from .objects import Object
 
 
 
@@ -33,7 +28,7 @@ class Record(NamedTuple):
     kind: Kind
     outcome: Outcome
     message: str
-    object: Optional["Object"]
+    object: Optional[Object]
     dropped_identifiers: Tuple[str, ...] = ()
 
     @property
@@ -88,7 +83,7 @@ class _CReport:
     __slots__ = ("__weakref__", "handle", "count", "free", "lock", "report", "engine")
 
     def __init__(self, handle: Any, count: int, free: Callable[[], Any], report: Any,
-                 engine: Optional["Engine"]) -> None:
+                 engine: Optional[EngineCore]) -> None:
         self.handle = handle
         self.count = count
         self.free = free
@@ -96,11 +91,11 @@ class _CReport:
         self.report = weakref.ref(report)
         self.engine = None if engine is None else weakref.ref(engine)
 
-    def objects(self) -> Dict[Optional[int], "Object"]:
+    def objects(self) -> Dict[Optional[int], Object]:
         engine = self.engine() if self.engine is not None else None
         return engine._objects if engine is not None else {}
 
-    def pin(self, objects: Dict[Optional[int], "Object"]) -> None:
+    def pin(self, objects: Dict[Optional[int], Object]) -> None:
         """Reads the records now, while ``objects`` (the engine's) still holds what they name:
         called by the engine before it frees an object or closes."""
         report = self.report()
@@ -224,7 +219,7 @@ class Report(_LazyReport):
         self.errors: List[BaseException] = []
 
     @classmethod
-    def from_c(cls, handle: _ffi.ReportP, engine: Optional["Engine"]) -> "Report":
+    def from_c(cls, handle: _ffi.ReportP, engine: Optional[EngineCore]) -> "Report":
         """The Report of a C report, which it owns from then on."""
         lib = load()
         try:
@@ -254,7 +249,7 @@ class Report(_LazyReport):
             return self._read_records(source.objects())
         return records
 
-    def _read_records(self, objects: Dict[Optional[int], "Object"]) -> Tuple[Record, ...]:
+    def _read_records(self, objects: Dict[Optional[int], Object]) -> Tuple[Record, ...]:
         source = self._source
         if self._items is not None or source is None:
             return self.records
@@ -273,7 +268,7 @@ class Report(_LazyReport):
         return self.fresh_reason != FreshReason.NONE
 
     @property
-    def restored(self) -> List["Object"]:
+    def restored(self) -> List[Object]:
         """The objects restored, parents first."""
         return [r.object for r in self.records if r.outcome in (Outcome.RESTORED, Outcome.MIGRATED)
                 and r.object is not None]
@@ -310,7 +305,7 @@ class Report(_LazyReport):
                 f"protection={self.protection!r}, records={self.records!r}, text={self.text!r})")
 
 
-def _records(handle: _ffi.ReportP, count: int, objects: Dict[Optional[int], "Object"]) -> Tuple[Record, ...]:
+def _records(handle: _ffi.ReportP, count: int, objects: Dict[Optional[int], Object]) -> Tuple[Record, ...]:
     """Every record of a C report, read into one array (one C call each), then unpacked at once
     (a class name's C string is lent once per distinct name: decoded once per address)."""
     lib = load()
@@ -345,23 +340,6 @@ def _records(handle: _ffi.ReportP, count: int, objects: Dict[Optional[int], "Obj
 _ENTRY_LAYOUT = struct.Struct("@PNPiiPQN")
 assert _ENTRY_LAYOUT.size == ctypes.sizeof(_ffi.PreservationEntry)
 _LEFT_OUT = {int(r): r for r in LeftOut}
-
-
-def report_restoration_errors(raised: List[BaseException], what: str, raise_errors: bool,
-                              report: Optional[Report] = None) -> None:
-    """Reports the exceptions that callbacks raised during a restoration (``what``: "launch",
-    "relaunch", "restore_pending"), where C reports their codes (a record's outcome, the
-    report's message): a warning names each. The first is raised instead, with ``report`` as
-    its ``amber_report``, if ``raise_errors`` or if one is not an Exception (KeyboardInterrupt)."""
-    interrupts = [error for error in raised if not isinstance(error, Exception)]
-    first = E.first(interrupts or (raised if raise_errors else []))
-    if first is not None:
-        if report is not None:
-            first.amber_report = report  # type: ignore[attr-defined]
-        raise first
-    for error in raised:
-        logger().warning("%s: a callback raised %s (reported, not raised: see the report's errors)",
-                        what, type(error).__name__)
 
 
 class PreservationReport(_LazyReport):
@@ -451,7 +429,7 @@ class PreservationReport(_LazyReport):
                 return e
         return None
 
-    def attach_errors(self, failures: Sequence[Tuple[BaseException, "Object"]]) -> None:
+    def attach_errors(self, failures: Sequence[Tuple[BaseException, Object]]) -> None:
         """Puts each exception an encode callback raised on the entry of its object (left out
         as ENCODE_FAILED), in order, and a warning names the object and the exception's type
         (not its text: it may hold state). Amber's message for the entry already ends with the

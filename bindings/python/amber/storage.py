@@ -4,13 +4,10 @@ from __future__ import annotations
 
 import ctypes
 from ctypes import POINTER, c_uint8
-from typing import TYPE_CHECKING, Any, Callable, List, Optional
+from typing import Any, Callable, List, Optional
 
 from . import _ffi
 from .values import c_text_or_none, invalid_argument
-
-if TYPE_CHECKING:
-    from .engine import Engine
 
 
 class Store:
@@ -168,7 +165,7 @@ class Options:
     """An amber_engine_options filled for Engine(), with what it points to kept alive until the
     engine is open. ``holders``: the contexts registered, to forget if opening fails."""
 
-    def __init__(self, engine: "Engine", *, state_directory: Optional[str], memory_store: bool,
+    def __init__(self, engine: _ffi.Owner, *, state_directory: Optional[str], memory_store: bool,
                  store: Optional[Store], protection: Optional[Protection], bundle_version: Optional[str],
                  interface_idiom: Optional[str], keep_restoration_report: bool = False,
                  keep_archive_after_restore: bool = False,

@@ -16,16 +16,13 @@ from __future__ import annotations
 import ctypes
 from ctypes import POINTER, c_int64
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any, ClassVar, List, NamedTuple, Optional, Protocol, Tuple
+from typing import Any, ClassVar, List, NamedTuple, Optional, Protocol, Tuple
 
 from . import _errors as E
 from . import _ffi
 from ._ffi import load
-from .objects import Object
+from .objects import EngineCore, Object
 from .values import IndexPath, Kind, ViewField, ViewKind, c_text, py_text
-
-if TYPE_CHECKING:
-    from .engine import Engine
 
 
 class Point(NamedTuple):
@@ -289,7 +286,7 @@ class View(Object):
     #: The kind of standard state a subclass's instances keep (R17); NONE: only what encode writes.
     standard_state: ClassVar[ViewKind] = ViewKind.NONE
 
-    def __init__(self, engine: "Engine", identifier: Optional[str] = None, *, view_kind: Optional[ViewKind] = None,
+    def __init__(self, engine: EngineCore, identifier: Optional[str] = None, *, view_kind: Optional[ViewKind] = None,
                  **options: Any):
         super().__init__(engine, identifier, **options)
         kind = self.standard_state if view_kind is None else view_kind
