@@ -188,6 +188,41 @@ typedef int (*AmberGtkDecode)(GtkWidget *widget, amber_decoder *decoder, void *c
  */
 void amber_gtk_set_coding(GtkWidget *widget, AmberGtkEncode encode, AmberGtkDecode decode, void *ctx);
 
+/** Options of amber_gtk_set_options(), or-ed together. */
+typedef enum AmberGtkOptions {
+    AMBER_GTK_OPTIONS_NONE = 0,
+    /**
+     * Unnamed widgets take part too, under an automatic identifier from their place in the tree:
+     * their type and their index among the widgets of that type under their nearest named
+     * ancestor (the window, at least), "GtkPaned.1", in tree order. The toolkit's internal
+     * children (a spin button's text, a notebook's tabs) are skipped. The identifiers are stable
+     * across runs that build the interface the same way; a window records the shape it was saved
+     * with (its unnamed widgets' identifiers), and when the interface it is restored into has
+     * another shape (another version of the program), the state of its unnamed widgets is not
+     * applied, and a line on stderr says so. Named widgets are restored either way.
+     */
+    AMBER_GTK_AUTO_NAMES = 1 << 0,
+    /** The active state of toggles (check and toggle buttons, switches), a drop-down's or combo
+     *  box's selected item, kept for every widget, as amber_gtk_keep_content() does for one.
+     *  Typed text stays opt-in (R34). */
+    AMBER_GTK_KEEP_TOGGLES = 1 << 1,
+} AmberGtkOptions;
+
+/**
+ * Sets the adapter's options (amber-run sets both). Call it before the interface is restored.
+ */
+void amber_gtk_set_options(AmberGtk *gtk, AmberGtkOptions options);
+
+/**
+ * Describes the state of every restorable widget of the windows taking part as it is now, one
+ * line each: "WINDOW/PATH TYPE key=value ...", sorted (for debugging and tests: amber-run
+ * writes it on SIGUSR1 when AMBER_RUN_STATE_FILE is set). Typed text is shown only for widgets
+ * whose content is kept.
+ *
+ * @return a new string (g_free() it).
+ */
+char *amber_gtk_describe(AmberGtk *gtk);
+
 /** The adapter attached to `app`, or NULL. */
 AmberGtk *amber_gtk_from_application(GtkApplication *app);
 
