@@ -159,7 +159,7 @@ gboolean widget_kind_has_state(GtkWidget *widget, gboolean keep_values) {
 }
 
 gboolean widget_kind_is_leaf(GtkWidget *widget) {
-    return GTK_IS_RANGE(widget) || GTK_IS_CALENDAR(widget) || GTK_IS_COMBO_BOX(widget) || GTK_IS_TREE_VIEW(widget);
+    return GTK_IS_RANGE(widget) || GTK_IS_CALENDAR(widget) || GTK_IS_TREE_VIEW(widget);
 }
 
 static void encode_owned_string(amber_coder *coder, const char *key, char *text, int *rc) {
@@ -209,8 +209,13 @@ void widget_kind_decode(AmberGtk *gtk, GtkWidget *widget, amber_decoder *decoder
         if (amber_decoder_decode_string(&text, decoder, "gtk.selected-rows") == AMBER_OK) box_select(widget, text);
     } else if (GTK_IS_TREE_VIEW(widget)) {
         GtkTreeView *tree = GTK_TREE_VIEW(widget);
-        /* Expanded first: a selected row may be inside an expanded one. */
-        if (amber_decoder_decode_string(&text, decoder, "gtk.expanded-rows") == AMBER_OK) each_path(tree, text, expand_row);
+        /* Expanded first: a selected row may be inside an expanded one. The rows the program
+         * expanded and the user collapsed stay collapsed: the saved rows are all the expanded
+         * ones, parents before their children. */
+        if (amber_decoder_decode_string(&text, decoder, "gtk.expanded-rows") == AMBER_OK) {
+            gtk_tree_view_collapse_all(tree);
+            each_path(tree, text, expand_row);
+        }
         if (amber_decoder_decode_string(&text, decoder, "gtk.selected-rows") == AMBER_OK) {
             gtk_tree_selection_unselect_all(gtk_tree_view_get_selection(tree));
             each_path(tree, text, select_row);

@@ -64,8 +64,6 @@ struct AmberGtk {
     /* Windows made on demand at restoration, presented again once the host presented its own. */
     GPtrArray *made_windows;
     guint present_source;
-    /* Scroll positions still waiting for their widget's layout: no autosave meanwhile. */
-    int pending_scrolls;
     /* The timeout after which the engine's autosave is due (amber_engine_autosave_timeout()). */
     guint autosave_source;
     guint sigterm_source;
@@ -253,7 +251,7 @@ static void add_child(GPtrArray *children, GtkWidget *child) {
  * toolkit's internal children (a spin button's text, a color chooser's editor, a scale button's
  * popup: GTK builds those from templates whose objects have ids, and their state is GTK's), so
  * that what takes part, and the automatic identifiers, do not depend on how GTK builds its
- * widgets. A scrolled window's, a paned's, an expander's, a notebook's and a menu button's own
+ * widgets. A scrolled window's, a paned's, an expander's, a notebook's, a combo box's and a menu button's own
  * parts (scroll bars, handle, title, tabs, arrow) are skipped: the walk goes straight to the
  * program's widgets inside. A GTK widget that is no container of the program's is not walked.
  */
@@ -268,6 +266,10 @@ static void program_children(GtkWidget *parent, GPtrArray *children) {
     } else if (GTK_IS_NOTEBOOK(parent)) {
         for (int i = 0, n = gtk_notebook_get_n_pages(GTK_NOTEBOOK(parent)); i < n; i++)
             add_child(children, gtk_notebook_get_nth_page(GTK_NOTEBOOK(parent), i));
+    } else if (GTK_IS_COMBO_BOX(parent)) {
+        G_GNUC_BEGIN_IGNORE_DEPRECATIONS /* GtkComboBox: deprecated from 4.10 on */
+        add_child(children, gtk_combo_box_get_child(GTK_COMBO_BOX(parent))); /* its entry, if it has one */
+        G_GNUC_END_IGNORE_DEPRECATIONS
     } else if (GTK_IS_MENU_BUTTON(parent)) {
         GtkPopover *popover = gtk_menu_button_get_popover(GTK_MENU_BUTTON(parent));
         if (popover != NULL && !GTK_IS_POPOVER_MENU(popover)) add_child(children, GTK_WIDGET(popover));
@@ -290,11 +292,17 @@ static GtkSelectionModel *list_model(GtkWidget *widget) {
  * A scroll position is applied once its widget is shown and laid out, on a frame: a list view
  * given a value before it has rows measured keeps the value but shows another place (it places
  * its rows from an anchor it computes when the value changes), and an adjustment clamps a value
- * beyond the content it knows so far. A widget never shown (a page of a notebook not visible)
- * gets the value after PENDING_SCROLL_MS, as far as its adjustment takes it.
+ * beyond the content it knows so far. A widget not shown at restoration (on a page of a stack
+ * or notebook that is not visible) waits until it first shows: nothing ticks meanwhile, and
+ * until then a save, or amber_gtk_describe(), reads the position still to come
+ * (adjustment_value()), not the top the widget shows unlaid.
+ *
+ * A text view is scrolled to a line rather than to pixels: the line that was at the top, and
+ * how far into it. Its lines' heights are estimated until it has measured them, and it keeps
+ * its top line in place as it does, so a pixel value would drift a little at every relaunch.
  */
 typedef struct PendingScroll {
-    AmberGtk *gtk;
+    /* Weak: NULL once the widget is finalized. */
     GtkWidget *widget;
     GtkAdjustment *adjustment;
     double value;
@@ -302,70 +310,163 @@ typedef struct PendingScroll {
      * being the content's over its `rows` rows once laid out. 0: `value` as it is. */
     double rows_shift;
     guint rows;
+    /* A text view's top line: the offset of a character of it, and the pixels into the line. */
+    gboolean by_line;
+    int line_offset;
+    double line_delta;
     guint tick;
     guint timeout;
+    gulong map_handler;
 } PendingScroll;
+
+/* Where a pending scroll is kept: on its adjustment, which owns it. */
+#define PENDING_SCROLL_KEY "amber-gtk-pending-scroll"
+
+static PendingScroll *pending_scroll(GtkAdjustment *adjustment) {
+    return adjustment != NULL ? g_object_get_data(G_OBJECT(adjustment), PENDING_SCROLL_KEY) : NULL;
+}
+
+/* The y of the top of the line holding the character at `offset`, in the text view's buffer. */
+static double line_top(GtkTextView *view, int offset) {
+    GtkTextIter iter;
+    int y = 0, height = 0;
+    gtk_text_buffer_get_iter_at_offset(gtk_text_view_get_buffer(view), &iter, offset);
+    gtk_text_view_get_line_yrange(view, &iter, &y, &height);
+    return y;
+}
 
 /* The value a pending scroll is to take now. */
 static double pending_target(const PendingScroll *pending) {
+    if (pending->by_line && pending->widget != NULL)
+        return line_top(GTK_TEXT_VIEW(pending->widget), pending->line_offset) + pending->line_delta;
     if (pending->rows_shift == 0 || pending->rows == 0) return pending->value;
     double row = gtk_adjustment_get_upper(pending->adjustment) / pending->rows;
     return MAX(0, pending->value + pending->rows_shift * row);
+}
+
+/* An adjustment's value, or the value a scroll still waiting for the layout will give it. */
+static double adjustment_value(GtkAdjustment *adjustment) {
+    PendingScroll *pending = pending_scroll(adjustment);
+    return pending != NULL ? pending_target(pending) : gtk_adjustment_get_value(adjustment);
 }
 
 static gboolean content_fits(GtkAdjustment *adjustment, double value) {
     return gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment) >= value - 0.5;
 }
 
-/* The tick callback's destroy notify: the one place a pending scroll ends. */
+/* Ends a pending scroll: the adjustment's data's destroy notify. */
 static void pending_scroll_free(gpointer data) {
     PendingScroll *pending = data;
     if (pending->timeout != 0) g_source_remove(pending->timeout);
-    g_object_unref(pending->adjustment);
-    g_object_unref(pending->widget);
-    pending->gtk->pending_scrolls--;
+    if (pending->widget != NULL) {
+        if (pending->tick != 0) gtk_widget_remove_tick_callback(pending->widget, pending->tick);
+        if (pending->map_handler != 0) g_signal_handler_disconnect(pending->widget, pending->map_handler);
+        g_object_remove_weak_pointer(G_OBJECT(pending->widget), (gpointer *)&pending->widget);
+    }
     g_free(pending);
+}
+
+/* Applies the pending scroll of `adjustment` now and ends it. */
+static void apply_pending_scroll(GtkAdjustment *adjustment) {
+    PendingScroll *pending = pending_scroll(adjustment);
+    double target = pending_target(pending);
+    g_object_set_data(G_OBJECT(adjustment), PENDING_SCROLL_KEY, NULL); /* frees it */
+    gtk_adjustment_set_value(adjustment, target);
 }
 
 static gboolean on_scroll_tick(GtkWidget *widget, GdkFrameClock *clock, gpointer data) {
     (void)clock;
     PendingScroll *pending = data;
-    double target = pending_target(pending);
     if (gtk_widget_get_height(widget) <= 0 || gtk_adjustment_get_upper(pending->adjustment) <= 0) return G_SOURCE_CONTINUE;
     /* A list's item that moved near the end may not be scrollable to the top: as far as it goes. */
-    if (!content_fits(pending->adjustment, target) && pending->rows_shift == 0) return G_SOURCE_CONTINUE;
-    gtk_adjustment_set_value(pending->adjustment, target);
+    if (!content_fits(pending->adjustment, pending_target(pending)) && pending->rows_shift == 0) return G_SOURCE_CONTINUE;
+    pending->tick = 0; /* removed by returning G_SOURCE_REMOVE */
+    apply_pending_scroll(pending->adjustment);
     return G_SOURCE_REMOVE;
 }
 
+/* Shown and laid out for PENDING_SCROLL_MS and the content still shorter: as far as it goes. */
 static gboolean on_scroll_expired(gpointer data) {
     PendingScroll *pending = data;
     pending->timeout = 0;
-    gtk_adjustment_set_value(pending->adjustment, pending_target(pending));
-    gtk_widget_remove_tick_callback(pending->widget, pending->tick); /* frees pending */
+    apply_pending_scroll(pending->adjustment);
     return G_SOURCE_REMOVE;
+}
+
+static void start_ticking(PendingScroll *pending) {
+    pending->timeout = g_timeout_add(PENDING_SCROLL_MS, on_scroll_expired, pending);
+    pending->tick = gtk_widget_add_tick_callback(pending->widget, on_scroll_tick, pending, NULL);
+}
+
+static void on_pending_widget_map(GtkWidget *widget, gpointer data) {
+    PendingScroll *pending = data;
+    g_signal_handler_disconnect(widget, pending->map_handler);
+    pending->map_handler = 0;
+    start_ticking(pending);
+}
+
+/* Keeps a scroll of `adjustment` for `widget` to apply once it is shown and laid out (see
+ * above), in place of any it had. */
+static PendingScroll *new_pending_scroll(GtkWidget *widget, GtkAdjustment *adjustment) {
+    PendingScroll *pending = g_new0(PendingScroll, 1);
+    pending->widget = widget;
+    g_object_add_weak_pointer(G_OBJECT(widget), (gpointer *)&pending->widget);
+    pending->adjustment = adjustment;
+    return pending;
+}
+
+static void keep_pending_scroll(PendingScroll *pending) {
+    g_object_set_data_full(G_OBJECT(pending->adjustment), PENDING_SCROLL_KEY, pending, pending_scroll_free);
+    if (gtk_widget_get_mapped(pending->widget)) start_ticking(pending);
+    else pending->map_handler = g_signal_connect(pending->widget, "map", G_CALLBACK(on_pending_widget_map), pending);
 }
 
 /* Scrolls `widget`'s `adjustment` to `value`, and `rows_shift` rows of `rows` further, once the
  * widget is laid out (see above). */
-static void scroll_rows_when_laid_out(AmberGtk *gtk, GtkWidget *widget, GtkAdjustment *adjustment, double value,
-                                      double rows_shift, guint rows) {
+static void scroll_rows_when_laid_out(GtkWidget *widget, GtkAdjustment *adjustment, double value, double rows_shift,
+                                      guint rows) {
     if (adjustment == NULL) return;
-    PendingScroll *pending = g_new0(PendingScroll, 1);
-    pending->gtk = gtk;
-    pending->widget = g_object_ref(widget);
-    pending->adjustment = g_object_ref(adjustment);
+    PendingScroll *pending = new_pending_scroll(widget, adjustment);
     pending->value = value;
     pending->rows_shift = rows_shift;
     pending->rows = rows;
-    gtk->pending_scrolls++;
-    pending->timeout = g_timeout_add(PENDING_SCROLL_MS, on_scroll_expired, pending);
-    pending->tick = gtk_widget_add_tick_callback(widget, on_scroll_tick, pending, pending_scroll_free);
+    keep_pending_scroll(pending);
 }
 
 /* Scrolls `widget`'s `adjustment` to `value` once the widget is laid out (see above). */
 void scroll_when_laid_out(AmberGtk *gtk, GtkWidget *widget, GtkAdjustment *adjustment, double value) {
-    scroll_rows_when_laid_out(gtk, widget, adjustment, value, 0, 0);
+    (void)gtk;
+    scroll_rows_when_laid_out(widget, adjustment, value, 0, 0);
+}
+
+/* Scrolls a text view to put the line of the character at `offset` at the top, `delta` pixels
+ * into it, once laid out (see above). */
+static void scroll_text_when_laid_out(GtkTextView *view, int offset, double delta) {
+    GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment(GTK_SCROLLABLE(view));
+    if (adjustment == NULL) return;
+    PendingScroll *pending = new_pending_scroll(GTK_WIDGET(view), adjustment);
+    pending->by_line = TRUE;
+    pending->line_offset = offset;
+    pending->line_delta = delta;
+    keep_pending_scroll(pending);
+}
+
+/* A text view's top line (the offset of its first character) and how far into it it is
+ * scrolled, or the ones a scroll still waiting will give it. */
+static void text_view_top(GtkTextView *view, int *offset, double *delta) {
+    GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment(GTK_SCROLLABLE(view));
+    PendingScroll *pending = pending_scroll(adjustment);
+    if (pending != NULL && pending->by_line) {
+        *offset = pending->line_offset;
+        *delta = pending->line_delta;
+        return;
+    }
+    /* Whole pixels, as the text view draws its lines. */
+    int y = adjustment != NULL ? (int)gtk_adjustment_get_value(adjustment) : 0, top = 0;
+    GtkTextIter iter;
+    gtk_text_view_get_line_at_y(view, &iter, y, &top);
+    *offset = gtk_text_iter_get_offset(&iter);
+    *delta = y - top;
 }
 
 /* ---- the standard state of R17 view kinds (accessors) -------------------------------------- */
@@ -375,10 +476,20 @@ static int scroll_read(amber_object *view, amber_view_state *state, void *ctx) {
     ViewEntry *entry = ctx;
     if (entry->widget == NULL) return AMBER_OK;
     GtkScrolledWindow *scrolled = GTK_SCROLLED_WINDOW(entry->widget);
-    state->content_offset.x = gtk_adjustment_get_value(gtk_scrolled_window_get_hadjustment(scrolled));
-    state->content_offset.y = gtk_adjustment_get_value(gtk_scrolled_window_get_vadjustment(scrolled));
+    state->content_offset.x = adjustment_value(gtk_scrolled_window_get_hadjustment(scrolled));
+    state->content_offset.y = adjustment_value(gtk_scrolled_window_get_vadjustment(scrolled));
     state->fields |= AMBER_VIEW_FIELD_CONTENT_OFFSET;
     return AMBER_OK;
+}
+
+/* Whether the scrolled window's child restores the same adjustments itself: a list by its
+ * first visible item, a text view by its top line, a tree view, when the child takes part. */
+static gboolean child_scrolls_itself(const ViewEntry *entry) {
+    GtkWidget *child = gtk_scrolled_window_get_child(GTK_SCROLLED_WINDOW(entry->widget));
+    G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+    gboolean scrolls = child != NULL && (is_list(child) || GTK_IS_TEXT_VIEW(child) || GTK_IS_TREE_VIEW(child));
+    G_GNUC_END_IGNORE_DEPRECATIONS
+    return scrolls && g_hash_table_lookup(entry->window->views, child) != NULL;
 }
 
 static int scroll_apply(amber_object *view, const amber_view_state *state, void *ctx) {
@@ -387,9 +498,7 @@ static int scroll_apply(amber_object *view, const amber_view_state *state, void 
     if (!applies(entry) || !(state->fields & AMBER_VIEW_FIELD_CONTENT_OFFSET)) return AMBER_OK;
     GtkScrolledWindow *scrolled = GTK_SCROLLED_WINDOW(entry->widget);
     AmberGtk *gtk = entry->window->gtk;
-    /* A named list inside restores the same adjustments itself, by its first visible item. */
-    GtkWidget *child = gtk_scrolled_window_get_child(scrolled);
-    if (child != NULL && is_list(child) && widget_name(child) != NULL) return AMBER_OK;
+    if (child_scrolls_itself(entry)) return AMBER_OK;
     scroll_when_laid_out(gtk, entry->widget, gtk_scrolled_window_get_hadjustment(scrolled), state->content_offset.x);
     scroll_when_laid_out(gtk, entry->widget, gtk_scrolled_window_get_vadjustment(scrolled), state->content_offset.y);
     return AMBER_OK;
@@ -403,7 +512,7 @@ static int64_t list_first_visible(GtkWidget *list) {
     GtkAdjustment *v = gtk_scrollable_get_vadjustment(GTK_SCROLLABLE(list));
     guint n = model != NULL ? g_list_model_get_n_items(G_LIST_MODEL(model)) : 0;
     if (n == 0 || v == NULL || gtk_adjustment_get_upper(v) <= 0) return -1;
-    int64_t first = (int64_t)(gtk_adjustment_get_value(v) / (gtk_adjustment_get_upper(v) / n));
+    int64_t first = (int64_t)(adjustment_value(v) / (gtk_adjustment_get_upper(v) / n));
     return CLAMP(first, 0, (int64_t)n - 1);
 }
 
@@ -413,8 +522,8 @@ static int list_read(amber_object *view, amber_view_state *state, void *ctx) {
     if (entry->widget == NULL) return AMBER_OK;
     GtkScrollable *scrollable = GTK_SCROLLABLE(entry->widget);
     GtkAdjustment *h = gtk_scrollable_get_hadjustment(scrollable), *v = gtk_scrollable_get_vadjustment(scrollable);
-    state->content_offset.x = h != NULL ? gtk_adjustment_get_value(h) : 0;
-    state->content_offset.y = v != NULL ? gtk_adjustment_get_value(v) : 0;
+    state->content_offset.x = h != NULL ? adjustment_value(h) : 0;
+    state->content_offset.y = v != NULL ? adjustment_value(v) : 0;
     state->fields |= AMBER_VIEW_FIELD_CONTENT_OFFSET;
 
     GtkSelectionModel *model = list_model(entry->widget);
@@ -477,7 +586,7 @@ static int list_apply(amber_object *view, const amber_view_state *state, void *c
             entry->saved_first_visible >= 0)
             shift = (double)(state->first_visible_item.indexes[0] - entry->saved_first_visible);
         scroll_when_laid_out(gtk, entry->widget, gtk_scrollable_get_hadjustment(scrollable), state->content_offset.x);
-        scroll_rows_when_laid_out(gtk, entry->widget, gtk_scrollable_get_vadjustment(scrollable), state->content_offset.y,
+        scroll_rows_when_laid_out(entry->widget, gtk_scrollable_get_vadjustment(scrollable), state->content_offset.y,
                                   shift, rows);
     }
     return AMBER_OK;
@@ -630,7 +739,11 @@ static int view_encode(amber_object *object, amber_coder *coder, void *ctx) {
         const char *name = gtk_stack_get_visible_child_name(GTK_STACK(widget));
         if (name != NULL) check(amber_coder_encode_string(coder, "gtk.page", name), &rc);
     } else if (GTK_IS_PANED(widget)) {
-        check(amber_coder_encode_int64(coder, "gtk.position", gtk_paned_get_position(GTK_PANED(widget))), &rc);
+        /* Only a position set (by the user, the program, or a restoration): a paned never laid
+         * out (on a page not shown yet) answers 0, which would close its first pane. */
+        gboolean set = FALSE;
+        g_object_get(widget, "position-set", &set, NULL);
+        if (set) check(amber_coder_encode_int64(coder, "gtk.position", gtk_paned_get_position(GTK_PANED(widget))), &rc);
     } else if (GTK_IS_EXPANDER(widget)) {
         check(amber_coder_encode_bool(coder, "gtk.expanded", gtk_expander_get_expanded(GTK_EXPANDER(widget))), &rc);
     } else if (is_list(widget)) {
@@ -640,8 +753,14 @@ static int view_encode(amber_object *object, amber_coder *coder, void *ctx) {
     } else if (GTK_IS_TEXT_VIEW(widget)) {
         GtkScrollable *scrollable = GTK_SCROLLABLE(widget);
         GtkAdjustment *v = gtk_scrollable_get_vadjustment(scrollable), *h = gtk_scrollable_get_hadjustment(scrollable);
-        if (v != NULL) check(amber_coder_encode_double(coder, "gtk.scroll-y", gtk_adjustment_get_value(v)), &rc);
-        if (h != NULL) check(amber_coder_encode_double(coder, "gtk.scroll-x", gtk_adjustment_get_value(h)), &rc);
+        if (v != NULL) {
+            int offset = 0;
+            double delta = 0;
+            text_view_top(GTK_TEXT_VIEW(widget), &offset, &delta);
+            check(amber_coder_encode_int64(coder, "gtk.top-line", offset), &rc);
+            check(amber_coder_encode_double(coder, "gtk.top-delta", delta), &rc);
+        }
+        if (h != NULL) check(amber_coder_encode_double(coder, "gtk.scroll-x", adjustment_value(h)), &rc);
     }
     gboolean values = keeps_values(entry->window->gtk, widget);
     check(widget_kind_encode(widget, coder, values), &rc);
@@ -737,7 +856,10 @@ static int view_decode(amber_object *object, amber_decoder *decoder, void *ctx) 
     /* After the text (above), before the accessor puts the cursor back. */
     if (GTK_IS_TEXT_VIEW(widget)) {
         GtkScrollable *scrollable = GTK_SCROLLABLE(widget);
-        if (amber_decoder_decode_double(&value, decoder, "gtk.scroll-y") == AMBER_OK)
+        if (amber_decoder_decode_int64(&number, decoder, "gtk.top-line") == AMBER_OK && number >= 0 && number <= G_MAXINT &&
+            amber_decoder_decode_double(&value, decoder, "gtk.top-delta") == AMBER_OK)
+            scroll_text_when_laid_out(GTK_TEXT_VIEW(widget), (int)number, value);
+        else if (amber_decoder_decode_double(&value, decoder, "gtk.scroll-y") == AMBER_OK) /* saved by 0.2 */
             scroll_when_laid_out(gtk, widget, gtk_scrollable_get_vadjustment(scrollable), value);
         if (amber_decoder_decode_double(&value, decoder, "gtk.scroll-x") == AMBER_OK)
             scroll_when_laid_out(gtk, widget, gtk_scrollable_get_hadjustment(scrollable), value);
@@ -1189,11 +1311,6 @@ static int save(AmberGtk *gtk, const char *why) {
 static gboolean on_autosave(gpointer data) {
     AmberGtk *gtk = data;
     gtk->autosave_source = 0;
-    if (gtk->pending_scrolls > 0) {
-        /* Restoring still: try again a quiet time later. */
-        gtk->autosave_source = g_timeout_add(AUTOSAVE_QUIET_MS, on_autosave, gtk);
-        return G_SOURCE_REMOVE;
-    }
     int due = -1;
     if (amber_engine_autosave_timeout(&due, gtk->engine) == AMBER_OK && due == 0) {
         /* The objects follow the widgets before the save, as for any other save. */
@@ -1531,9 +1648,11 @@ static void focus_restored(gpointer key, gpointer value, gpointer data) {
     WindowEntry *w = value;
     if (w->focus == NULL) return;
     GtkWidget *widget = widget_at_path(GTK_WIDGET(w->window), "", w->focus);
-    /* An entry that takes the focus selects its text: not here, its selection was restored. */
-    if (widget != NULL && GTK_IS_ENTRY(widget)) gtk_entry_grab_focus_without_selecting(GTK_ENTRY(widget));
-    else if (widget != NULL && GTK_IS_TEXT(widget)) gtk_text_grab_focus_without_selecting(GTK_TEXT(widget));
+    /* An editable that takes the focus (an entry, a spin button: their GtkText) selects its text:
+     * not here, its selection was restored. */
+    GtkWidget *text = widget != NULL && GTK_IS_EDITABLE(widget) ? GTK_WIDGET(gtk_editable_get_delegate(GTK_EDITABLE(widget))) : NULL;
+    if (text == NULL && widget != NULL && GTK_IS_TEXT(widget)) text = widget;
+    if (text != NULL && GTK_IS_TEXT(text)) gtk_text_grab_focus_without_selecting(GTK_TEXT(text));
     else if (widget != NULL) gtk_widget_grab_focus(widget);
     if (widget != NULL) gtk_window_set_focus_visible(w->window, w->focus_visible);
     g_clear_pointer(&w->focus, g_free);
@@ -1733,12 +1852,14 @@ void amber_gtk_set_options(AmberGtk *gtk, AmberGtkOptions options) {
 /* ---- describing the state (debugging, tests) --------------------------------------------- */
 
 static void describe_scroll(GString *line, GtkAdjustment *v, GtkAdjustment *h) {
-    g_string_append_printf(line, " scroll=%.0f,%.0f", h != NULL ? gtk_adjustment_get_value(h) : 0,
-                           v != NULL ? gtk_adjustment_get_value(v) : 0);
+    g_string_append_printf(line, " scroll=%.0f,%.0f", h != NULL ? adjustment_value(h) : 0,
+                           v != NULL ? adjustment_value(v) : 0);
 }
 
 /* The state of the standard kinds of amber-gtk.c, as " key=value" pairs. */
-static void describe_standard(GString *line, AmberGtk *gtk, GtkWidget *widget) {
+static void describe_standard(GString *line, const ViewEntry *entry) {
+    AmberGtk *gtk = entry->window->gtk;
+    GtkWidget *widget = entry->widget;
     if (is_list(widget)) {
         GtkSelectionModel *model = list_model(widget);
         g_string_append_printf(line, " first-visible=%" G_GINT64_FORMAT " selected=[", list_first_visible(widget));
@@ -1752,13 +1873,17 @@ static void describe_standard(GString *line, AmberGtk *gtk, GtkWidget *widget) {
         GtkTextIter start, end;
         gtk_text_buffer_get_selection_bounds(buffer, &start, &end);
         g_string_append_printf(line, " selection=%d-%d", gtk_text_iter_get_offset(&start), gtk_text_iter_get_offset(&end));
-        GtkScrollable *scrollable = GTK_SCROLLABLE(widget);
-        describe_scroll(line, gtk_scrollable_get_vadjustment(scrollable), gtk_scrollable_get_hadjustment(scrollable));
+        int offset = 0;
+        double delta = 0;
+        text_view_top(GTK_TEXT_VIEW(widget), &offset, &delta);
+        g_string_append_printf(line, " top-line=%d+%.0f", offset, delta);
     } else if (GTK_IS_EDITABLE(widget)) {
         int start = 0, end = 0;
         if (!gtk_editable_get_selection_bounds(GTK_EDITABLE(widget), &start, &end))
             start = end = gtk_editable_get_position(GTK_EDITABLE(widget));
         g_string_append_printf(line, " selection=%d-%d", start, end);
+    } else if (GTK_IS_SCROLLED_WINDOW(widget) && child_scrolls_itself(entry)) {
+        g_string_append(line, " scroll=by-child");
     } else if (GTK_IS_SCROLLED_WINDOW(widget)) {
         GtkScrolledWindow *scrolled = GTK_SCROLLED_WINDOW(widget);
         describe_scroll(line, gtk_scrolled_window_get_vadjustment(scrolled), gtk_scrolled_window_get_hadjustment(scrolled));
@@ -1768,7 +1893,10 @@ static void describe_standard(GString *line, AmberGtk *gtk, GtkWidget *widget) {
         const char *name = gtk_stack_get_visible_child_name(GTK_STACK(widget));
         g_string_append_printf(line, " page=%s", name != NULL ? name : "-");
     } else if (GTK_IS_PANED(widget)) {
-        g_string_append_printf(line, " position=%d", gtk_paned_get_position(GTK_PANED(widget)));
+        gboolean set = FALSE;
+        g_object_get(widget, "position-set", &set, NULL);
+        if (set) g_string_append_printf(line, " position=%d", gtk_paned_get_position(GTK_PANED(widget)));
+        else g_string_append(line, " position=default");
     } else if (GTK_IS_EXPANDER(widget)) {
         g_string_append_printf(line, " expanded=%d", gtk_expander_get_expanded(GTK_EXPANDER(widget)));
     }
@@ -1797,7 +1925,7 @@ static void describe_window(gpointer key, gpointer value, gpointer data) {
         if (entry->widget == NULL) continue;
         GString *line = g_string_new(NULL);
         g_string_printf(line, "%s/%s %s", w->name, entry->identifier, G_OBJECT_TYPE_NAME(entry->widget));
-        describe_standard(line, w->gtk, entry->widget);
+        describe_standard(line, entry);
         widget_kind_describe(line, entry->widget, keeps_values(w->gtk, entry->widget));
         g_ptr_array_add(lines, g_string_free(line, FALSE));
     }

@@ -25,6 +25,9 @@
 # own coding, a window built from a .ui file), set by the program, saved, and restored in a second
 # process.
 #
+# Then tests/run-programs.sh: real programs written by others (gtk4-widget-factory, gtk4-demo),
+# unmodified, under amber-run, in an Xvfb of their own.
+#
 # The first scenario's screenshots are kept as .build/pictures/gtk-before.png and gtk-after.png;
 # with AMBER_UPDATE_PICTURES=1 they go to docs/img/, the README's pictures.
 #
@@ -281,4 +284,6 @@ check "another app's archive: one line naming its app id, and a fresh interface"
 kill -TERM "$(app_child)"; wait_exit
 
 echo "gtk tests: $passed passed, $failed failed"
-((failed == 0))
+programs=0
+"$here/tests/run-programs.sh" || programs=$?
+((failed == 0 && programs == 0))
