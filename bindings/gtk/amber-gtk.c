@@ -13,8 +13,14 @@
  *     text views); the others keep their state through the view's encode and decode callbacks.
  *
  * The objects follow the widgets: before every save and at restoration the adapter walks each
- * window's widgets, makes the objects of new named widgets and frees those of widgets that went
- * away or were renamed.
+ * window's widgets (the program's, never GTK's internal children: program_children()), makes
+ * the objects of new named widgets (and, with AMBER_GTK_AUTO_NAMES, of unnamed ones, by their
+ * place in the tree) and frees those of widgets that went away or were renamed.
+ *
+ * The widget kinds beyond R17's (ranges, spin buttons, list and flow boxes, calendars,
+ * revealers, combo boxes, tree views) are in amber-gtk-widgets.c; the scroll positions that wait
+ * for their widget's layout in amber-gtk-scroll.c; amber-run's module, which attaches all this
+ * to an unmodified program, in amber-run-preload.c.
  */
 #include "amber-gtk-private.h"
 
@@ -39,8 +45,6 @@
 
 /* The autosave policy's quiet time: how long after the last change the engine saves it. */
 #define AUTOSAVE_QUIET_MS 1000
-/* How long a scroll position waits for its widget to be laid out large enough to take it. */
-#define PENDING_SCROLL_MS 3000
 /* Amber's bound on the selected items of a view (R17). */
 #define MAX_SELECTED ((size_t)1 << 20)
 
@@ -106,8 +110,10 @@ typedef struct ViewEntry {
     amber_index_path *selected_paths;
     char *item_identifier;
     int64_t first_visible;
-    /* A list's first visible item at the save (its "gtk.first-visible" key), -1 if none. */
+    /* A list's first visible item at the save (its "gtk.first-visible" key), -1 if none, and
+     * the pixels into it ("gtk.first-visible-delta"). */
     int64_t saved_first_visible;
+    double saved_first_delta;
 } ViewEntry;
 
 typedef struct Coding {
@@ -192,7 +198,7 @@ static gboolean keeps_values(const AmberGtk *gtk, GtkWidget *widget) {
     return keeps_content(widget) || (gtk->options & AMBER_GTK_KEEP_TOGGLES) != 0;
 }
 
-static gboolean is_list(GtkWidget *widget) {
+gboolean is_list(GtkWidget *widget) {
     return GTK_IS_LIST_VIEW(widget) || GTK_IS_COLUMN_VIEW(widget) || GTK_IS_GRID_VIEW(widget);
 }
 
@@ -279,194 +285,11 @@ static void program_children(GtkWidget *parent, GPtrArray *children) {
     }
 }
 
-static GtkSelectionModel *list_model(GtkWidget *widget) {
+GtkSelectionModel *list_model(GtkWidget *widget) {
     if (GTK_IS_LIST_VIEW(widget)) return gtk_list_view_get_model(GTK_LIST_VIEW(widget));
     if (GTK_IS_COLUMN_VIEW(widget)) return gtk_column_view_get_model(GTK_COLUMN_VIEW(widget));
     if (GTK_IS_GRID_VIEW(widget)) return gtk_grid_view_get_model(GTK_GRID_VIEW(widget));
     return NULL;
-}
-
-/* ---- scroll positions that wait for the layout -------------------------------------------- */
-
-/*
- * A scroll position is applied once its widget is shown and laid out, on a frame: a list view
- * given a value before it has rows measured keeps the value but shows another place (it places
- * its rows from an anchor it computes when the value changes), and an adjustment clamps a value
- * beyond the content it knows so far. A widget not shown at restoration (on a page of a stack
- * or notebook that is not visible) waits until it first shows: nothing ticks meanwhile, and
- * until then a save, or amber_gtk_describe(), reads the position still to come
- * (adjustment_value()), not the top the widget shows unlaid.
- *
- * A text view is scrolled to a line rather than to pixels: the line that was at the top, and
- * how far into it. Its lines' heights are estimated until it has measured them, and it keeps
- * its top line in place as it does, so a pixel value would drift a little at every relaunch.
- */
-typedef struct PendingScroll {
-    /* Weak: NULL once the widget is finalized. */
-    GtkWidget *widget;
-    GtkAdjustment *adjustment;
-    double value;
-    /* A list whose first visible item moved: scrolled by `rows_shift` rows more, a row's height
-     * being the content's over its `rows` rows once laid out. 0: `value` as it is. */
-    double rows_shift;
-    guint rows;
-    /* A text view's top line: the offset of a character of it, and the pixels into the line. */
-    gboolean by_line;
-    int line_offset;
-    double line_delta;
-    guint tick;
-    guint timeout;
-    gulong map_handler;
-} PendingScroll;
-
-/* Where a pending scroll is kept: on its adjustment, which owns it. */
-#define PENDING_SCROLL_KEY "amber-gtk-pending-scroll"
-
-static PendingScroll *pending_scroll(GtkAdjustment *adjustment) {
-    return adjustment != NULL ? g_object_get_data(G_OBJECT(adjustment), PENDING_SCROLL_KEY) : NULL;
-}
-
-/* The y of the top of the line holding the character at `offset`, in the text view's buffer. */
-static double line_top(GtkTextView *view, int offset) {
-    GtkTextIter iter;
-    int y = 0, height = 0;
-    gtk_text_buffer_get_iter_at_offset(gtk_text_view_get_buffer(view), &iter, offset);
-    gtk_text_view_get_line_yrange(view, &iter, &y, &height);
-    return y;
-}
-
-/* The value a pending scroll is to take now. */
-static double pending_target(const PendingScroll *pending) {
-    if (pending->by_line && pending->widget != NULL)
-        return line_top(GTK_TEXT_VIEW(pending->widget), pending->line_offset) + pending->line_delta;
-    if (pending->rows_shift == 0 || pending->rows == 0) return pending->value;
-    double row = gtk_adjustment_get_upper(pending->adjustment) / pending->rows;
-    return MAX(0, pending->value + pending->rows_shift * row);
-}
-
-/* An adjustment's value, or the value a scroll still waiting for the layout will give it. */
-static double adjustment_value(GtkAdjustment *adjustment) {
-    PendingScroll *pending = pending_scroll(adjustment);
-    return pending != NULL ? pending_target(pending) : gtk_adjustment_get_value(adjustment);
-}
-
-static gboolean content_fits(GtkAdjustment *adjustment, double value) {
-    return gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment) >= value - 0.5;
-}
-
-/* Ends a pending scroll: the adjustment's data's destroy notify. */
-static void pending_scroll_free(gpointer data) {
-    PendingScroll *pending = data;
-    if (pending->timeout != 0) g_source_remove(pending->timeout);
-    if (pending->widget != NULL) {
-        if (pending->tick != 0) gtk_widget_remove_tick_callback(pending->widget, pending->tick);
-        if (pending->map_handler != 0) g_signal_handler_disconnect(pending->widget, pending->map_handler);
-        g_object_remove_weak_pointer(G_OBJECT(pending->widget), (gpointer *)&pending->widget);
-    }
-    g_free(pending);
-}
-
-/* Applies the pending scroll of `adjustment` now and ends it. */
-static void apply_pending_scroll(GtkAdjustment *adjustment) {
-    PendingScroll *pending = pending_scroll(adjustment);
-    double target = pending_target(pending);
-    g_object_set_data(G_OBJECT(adjustment), PENDING_SCROLL_KEY, NULL); /* frees it */
-    gtk_adjustment_set_value(adjustment, target);
-}
-
-static gboolean on_scroll_tick(GtkWidget *widget, GdkFrameClock *clock, gpointer data) {
-    (void)clock;
-    PendingScroll *pending = data;
-    if (gtk_widget_get_height(widget) <= 0 || gtk_adjustment_get_upper(pending->adjustment) <= 0) return G_SOURCE_CONTINUE;
-    /* A list's item that moved near the end may not be scrollable to the top: as far as it goes. */
-    if (!content_fits(pending->adjustment, pending_target(pending)) && pending->rows_shift == 0) return G_SOURCE_CONTINUE;
-    pending->tick = 0; /* removed by returning G_SOURCE_REMOVE */
-    apply_pending_scroll(pending->adjustment);
-    return G_SOURCE_REMOVE;
-}
-
-/* Shown and laid out for PENDING_SCROLL_MS and the content still shorter: as far as it goes. */
-static gboolean on_scroll_expired(gpointer data) {
-    PendingScroll *pending = data;
-    pending->timeout = 0;
-    apply_pending_scroll(pending->adjustment);
-    return G_SOURCE_REMOVE;
-}
-
-static void start_ticking(PendingScroll *pending) {
-    pending->timeout = g_timeout_add(PENDING_SCROLL_MS, on_scroll_expired, pending);
-    pending->tick = gtk_widget_add_tick_callback(pending->widget, on_scroll_tick, pending, NULL);
-}
-
-static void on_pending_widget_map(GtkWidget *widget, gpointer data) {
-    PendingScroll *pending = data;
-    g_signal_handler_disconnect(widget, pending->map_handler);
-    pending->map_handler = 0;
-    start_ticking(pending);
-}
-
-/* Keeps a scroll of `adjustment` for `widget` to apply once it is shown and laid out (see
- * above), in place of any it had. */
-static PendingScroll *new_pending_scroll(GtkWidget *widget, GtkAdjustment *adjustment) {
-    PendingScroll *pending = g_new0(PendingScroll, 1);
-    pending->widget = widget;
-    g_object_add_weak_pointer(G_OBJECT(widget), (gpointer *)&pending->widget);
-    pending->adjustment = adjustment;
-    return pending;
-}
-
-static void keep_pending_scroll(PendingScroll *pending) {
-    g_object_set_data_full(G_OBJECT(pending->adjustment), PENDING_SCROLL_KEY, pending, pending_scroll_free);
-    if (gtk_widget_get_mapped(pending->widget)) start_ticking(pending);
-    else pending->map_handler = g_signal_connect(pending->widget, "map", G_CALLBACK(on_pending_widget_map), pending);
-}
-
-/* Scrolls `widget`'s `adjustment` to `value`, and `rows_shift` rows of `rows` further, once the
- * widget is laid out (see above). */
-static void scroll_rows_when_laid_out(GtkWidget *widget, GtkAdjustment *adjustment, double value, double rows_shift,
-                                      guint rows) {
-    if (adjustment == NULL) return;
-    PendingScroll *pending = new_pending_scroll(widget, adjustment);
-    pending->value = value;
-    pending->rows_shift = rows_shift;
-    pending->rows = rows;
-    keep_pending_scroll(pending);
-}
-
-/* Scrolls `widget`'s `adjustment` to `value` once the widget is laid out (see above). */
-void scroll_when_laid_out(AmberGtk *gtk, GtkWidget *widget, GtkAdjustment *adjustment, double value) {
-    (void)gtk;
-    scroll_rows_when_laid_out(widget, adjustment, value, 0, 0);
-}
-
-/* Scrolls a text view to put the line of the character at `offset` at the top, `delta` pixels
- * into it, once laid out (see above). */
-static void scroll_text_when_laid_out(GtkTextView *view, int offset, double delta) {
-    GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment(GTK_SCROLLABLE(view));
-    if (adjustment == NULL) return;
-    PendingScroll *pending = new_pending_scroll(GTK_WIDGET(view), adjustment);
-    pending->by_line = TRUE;
-    pending->line_offset = offset;
-    pending->line_delta = delta;
-    keep_pending_scroll(pending);
-}
-
-/* A text view's top line (the offset of its first character) and how far into it it is
- * scrolled, or the ones a scroll still waiting will give it. */
-static void text_view_top(GtkTextView *view, int *offset, double *delta) {
-    GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment(GTK_SCROLLABLE(view));
-    PendingScroll *pending = pending_scroll(adjustment);
-    if (pending != NULL && pending->by_line) {
-        *offset = pending->line_offset;
-        *delta = pending->line_delta;
-        return;
-    }
-    /* Whole pixels, as the text view draws its lines. */
-    int y = adjustment != NULL ? (int)gtk_adjustment_get_value(adjustment) : 0, top = 0;
-    GtkTextIter iter;
-    gtk_text_view_get_line_at_y(view, &iter, y, &top);
-    *offset = gtk_text_iter_get_offset(&iter);
-    *delta = y - top;
 }
 
 /* ---- the standard state of R17 view kinds (accessors) -------------------------------------- */
@@ -511,9 +334,26 @@ static int64_t list_first_visible(GtkWidget *list) {
     GtkSelectionModel *model = list_model(list);
     GtkAdjustment *v = gtk_scrollable_get_vadjustment(GTK_SCROLLABLE(list));
     guint n = model != NULL ? g_list_model_get_n_items(G_LIST_MODEL(model)) : 0;
+    guint item = 0;
+    double delta = 0;
+    if (pending_list_scroll(v, &item, &delta)) return item;
     if (n == 0 || v == NULL || gtk_adjustment_get_upper(v) <= 0) return -1;
     int64_t first = (int64_t)(adjustment_value(v) / (gtk_adjustment_get_upper(v) / n));
     return CLAMP(first, 0, (int64_t)n - 1);
+}
+
+/* How many pixels into its first visible item a list is scrolled (rows taken as equally high,
+ * as in list_first_visible()), or the pixels a scroll still waiting will give it. */
+static double list_first_visible_delta(GtkWidget *list) {
+    GtkSelectionModel *model = list_model(list);
+    GtkAdjustment *v = gtk_scrollable_get_vadjustment(GTK_SCROLLABLE(list));
+    guint item = 0;
+    double delta = 0;
+    if (pending_list_scroll(v, &item, &delta)) return delta;
+    guint n = model != NULL ? g_list_model_get_n_items(G_LIST_MODEL(model)) : 0;
+    int64_t first = list_first_visible(list);
+    if (first < 0) return 0;
+    return MAX(0, gtk_adjustment_get_value(v) - first * (gtk_adjustment_get_upper(v) / n));
 }
 
 static int list_read(amber_object *view, amber_view_state *state, void *ctx) {
@@ -558,8 +398,13 @@ static int list_apply(amber_object *view, const amber_view_state *state, void *c
     ViewEntry *entry = ctx;
     if (!applies(entry)) return AMBER_OK;
     GtkSelectionModel *model = list_model(entry->widget);
+    guint rows = model != NULL ? g_list_model_get_n_items(G_LIST_MODEL(model)) : 0;
+    gboolean has_first = (state->fields & AMBER_VIEW_FIELD_FIRST_VISIBLE_ITEM) && state->first_visible_item.length == 1 &&
+                         state->first_visible_item.indexes[0] >= 0 && state->first_visible_item.indexes[0] < (int64_t)rows;
+    gboolean by_item = has_first && !GTK_IS_COLUMN_VIEW(entry->widget);
+    int64_t cursor = -1;
     if (model != NULL && (state->fields & AMBER_VIEW_FIELD_SELECTED_ITEMS)) {
-        guint n = g_list_model_get_n_items(G_LIST_MODEL(model));
+        guint n = rows;
         gboolean first = TRUE;
         for (size_t i = 0; i < state->selected_count; i++) {
             const amber_index_path *path = &state->selected_items[i];
@@ -569,19 +414,26 @@ static int list_apply(amber_object *view, const amber_view_state *state, void *c
             /* The list's keyboard cursor goes to the (first) selected item, as after a click:
              * taking the focus then keeps that item in view instead of scrolling to the top.
              * The scroll position restored below is applied after this. */
-            if (first && !GTK_IS_COLUMN_VIEW(entry->widget))
+            if (first) cursor = path->indexes[0];
+            if (first && !by_item && !GTK_IS_COLUMN_VIEW(entry->widget))
                 gtk_widget_activate_action(entry->widget, "list.scroll-to-item", "u", (guint32)path->indexes[0]);
             first = FALSE;
         }
         if (first) gtk_selection_model_unselect_all(model);
     }
-    if (state->fields & AMBER_VIEW_FIELD_CONTENT_OFFSET) {
+    /* A list view or grid view scrolls by its first visible item (found by its identifier, R18,
+     * when it moved), never by pixels: see item_scroll_tick(). */
+    if (by_item) {
+        scroll_list_when_laid_out(entry->widget, (guint)state->first_visible_item.indexes[0], entry->saved_first_delta, cursor);
+        if (state->fields & AMBER_VIEW_FIELD_CONTENT_OFFSET)
+            scroll_when_laid_out(entry->window->gtk, entry->widget, gtk_scrollable_get_hadjustment(GTK_SCROLLABLE(entry->widget)),
+                                 state->content_offset.x);
+    } else if (state->fields & AMBER_VIEW_FIELD_CONTENT_OFFSET) {
         GtkScrollable *scrollable = GTK_SCROLLABLE(entry->widget);
         AmberGtk *gtk = entry->window->gtk;
         /* The first visible item moved (found by its identifier at another position, R18): the
          * list scrolls by as many rows, so that the same item is at the top. */
         double shift = 0;
-        guint rows = model != NULL ? g_list_model_get_n_items(G_LIST_MODEL(model)) : 0;
         if ((state->fields & AMBER_VIEW_FIELD_FIRST_VISIBLE_ITEM) && state->first_visible_item.length == 1 &&
             entry->saved_first_visible >= 0)
             shift = (double)(state->first_visible_item.indexes[0] - entry->saved_first_visible);
@@ -750,6 +602,7 @@ static int view_encode(amber_object *object, amber_coder *coder, void *ctx) {
         /* Its position at the save, beside the identifier Amber keeps for it (R17, R18). */
         int64_t first = list_first_visible(widget);
         if (first >= 0) check(amber_coder_encode_int64(coder, "gtk.first-visible", first), &rc);
+        if (first >= 0) check(amber_coder_encode_double(coder, "gtk.first-visible-delta", list_first_visible_delta(widget)), &rc);
     } else if (GTK_IS_TEXT_VIEW(widget)) {
         GtkScrollable *scrollable = GTK_SCROLLABLE(widget);
         GtkAdjustment *v = gtk_scrollable_get_vadjustment(scrollable), *h = gtk_scrollable_get_hadjustment(scrollable);
@@ -827,8 +680,11 @@ static int view_decode(amber_object *object, amber_decoder *decoder, void *ctx) 
             gtk_paned_set_position(GTK_PANED(widget), (int)number);
     } else if (is_list(widget)) {
         entry->saved_first_visible = -1;
+        entry->saved_first_delta = 0;
         if (amber_decoder_decode_int64(&number, decoder, "gtk.first-visible") == AMBER_OK && number >= 0)
             entry->saved_first_visible = number;
+        if (amber_decoder_decode_double(&value, decoder, "gtk.first-visible-delta") == AMBER_OK && value >= 0)
+            entry->saved_first_delta = value;
     } else if (GTK_IS_EXPANDER(widget)) {
         if (amber_decoder_decode_bool(&flag, decoder, "gtk.expanded") == AMBER_OK)
             gtk_expander_set_expanded(GTK_EXPANDER(widget), flag != 0);
@@ -1648,6 +1504,10 @@ static void focus_restored(gpointer key, gpointer value, gpointer data) {
     WindowEntry *w = value;
     if (w->focus == NULL) return;
     GtkWidget *widget = widget_at_path(GTK_WIDGET(w->window), "", w->focus);
+    if (widget != NULL && focus_after_list_scroll(widget, w->focus_visible)) {
+        g_clear_pointer(&w->focus, g_free);
+        return;
+    }
     /* An editable that takes the focus (an entry, a spin button: their GtkText) selects its text:
      * not here, its selection was restored. */
     GtkWidget *text = widget != NULL && GTK_IS_EDITABLE(widget) ? GTK_WIDGET(gtk_editable_get_delegate(GTK_EDITABLE(widget))) : NULL;

@@ -20,7 +20,9 @@
 #      file, or an archive from another application (one with other widgets, and one with the
 #      same widgets and typed text, its key file copied too): a fresh start and a report line
 #
-# Before them, tests/test_widgets.c checks the widget types the demo does not use (a stack, an
+# Before them, tests/test_first_frame.c checks that a list of 1,000 rows restored past row 800
+# shows rows in its first frame (GTK 4.8 drew none until the next wheel scroll), and
+# tests/test_widgets.c checks the widget types the demo does not use (a stack, an
 # expander, a spin button, toggles, a drop-down, a grid view's multiple selection, the host's
 # own coding, a window built from a .ui file), set by the program, saved, and restored in a second
 # process.
@@ -154,6 +156,17 @@ for mode in save check auto; do
 done
 check "widget types: two widgets with one path, the second left out with a line on stderr" \
     grep -q '^amber-gtk: not saved: GtkApplicationWindow/box/twin: ' "$work/widgets.err"
+
+# ---- 0b. a list of 1,000 rows restored past row 800: rows in the first frame ----------------
+# (tests/test_first_frame.c: the rows its list shows when the first frame is drawn, then the
+# row at the top once the list is scrolled by item.)
+for mode in save check; do
+    if dbus-run-session -- "$here/build/test_first_frame" $mode >"$work/first-frame.$mode" 2>>"$work/first-frame.err"; then
+        pass "first frame, test_first_frame $mode: $(grep '^ok' "$work/first-frame.$mode" | sed 's/^ok  *//' | paste -sd';' -)"
+    else
+        fail "first frame, test_first_frame $mode:"; cat "$work/first-frame.$mode"
+    fi
+done
 
 # ---- 1. close ------------------------------------------------------------------------------
 launch
