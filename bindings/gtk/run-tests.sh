@@ -20,7 +20,8 @@
 #      file, or an archive from another application (one with other widgets, and one with the
 #      same widgets and typed text, its key file copied too): a fresh start and a report line
 #
-# Before them, tests/test_first_frame.c checks that a list of 1,000 rows restored past row 800
+# Before them, tests/test_shape.c checks automatic identifiers and the window's shape,
+# tests/test_late_window.c a window shown after the launch, tests/test_first_frame.c checks that a list of 1,000 rows restored past row 800
 # shows rows in its first frame (GTK 4.8 drew none until the next wheel scroll), and
 # tests/test_widgets.c checks the widget types the demo does not use (a stack, an
 # expander, a spin button, toggles, a drop-down, a grid view's multiple selection, the host's
@@ -167,6 +168,26 @@ for mode in save check; do
         fail "first frame, test_first_frame $mode:"; cat "$work/first-frame.$mode"
     fi
 done
+
+# ---- 0c. automatic identifiers and the window's shape; a window shown after the launch -------
+# tests/test_shape.c: unnamed scales restored into the same interface, none into one with a scale
+# added before them (the named one still is), with one line saying why. (A restoration discards
+# the archive, R14: each check follows a save.) tests/test_late_window.c: a window shown after
+# the launch claims its kept record (R35).
+run_modes() { # run_modes PROGRAM MODE...: one check per mode, its "ok" lines as the name
+    local program=$1 mode; shift
+    for mode in "$@"; do
+        if dbus-run-session -- "$here/build/$program" "$mode" >"$work/$program.$mode" 2>>"$work/$program.err"; then
+            pass "$program $mode: $(grep '^ok' "$work/$program.$mode" | sed 's/^ok  *//' | paste -sd';' -)"
+        else
+            fail "$program $mode:"; cat "$work/$program.$mode"
+        fi
+    done
+}
+run_modes test_shape save same save changed
+check "test_shape changed: one line says the unnamed widgets' state is not restored, and why" \
+    grep -q '^amber-gtk: GtkApplicationWindow: the interface changed since the save (2 unnamed widgets with state then, 3 now' "$work/test_shape.err"
+run_modes test_late_window save claim
 
 # ---- 1. close ------------------------------------------------------------------------------
 launch
