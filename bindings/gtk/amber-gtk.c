@@ -13,10 +13,16 @@
  *     text views); the others keep their state through the view's encode and decode callbacks.
  *
  * The objects follow the widgets: before every save and at restoration the adapter walks each
- * window's widgets, makes the objects of new named widgets and frees those of widgets that went
- * away or were renamed.
+ * window's widgets (the program's, never GTK's internal children: program_children()), makes
+ * the objects of new named widgets (and, with AMBER_GTK_AUTO_NAMES, of unnamed ones, by their
+ * place in the tree) and frees those of widgets that went away or were renamed.
+ *
+ * The widget kinds beyond R17's (ranges, spin buttons, list and flow boxes, calendars,
+ * revealers, combo boxes, tree views) are in amber-gtk-widgets.c; the scroll positions that wait
+ * for their widget's layout in amber-gtk-scroll.c; amber-run's module, which attaches all this
+ * to an unmodified program, in amber-run-preload.c.
  */
-#include "amber-gtk.h"
+#include "amber-gtk-private.h"
 
 #include <glib-unix.h>
 #include <signal.h>
@@ -39,8 +45,6 @@
 
 /* The autosave policy's quiet time: how long after the last change the engine saves it. */
 #define AUTOSAVE_QUIET_MS 1000
-/* How long a scroll position waits for its widget to be laid out large enough to take it. */
-#define PENDING_SCROLL_MS 3000
 /* Amber's bound on the selected items of a view (R17). */
 #define MAX_SELECTED ((size_t)1 << 20)
 
@@ -49,6 +53,7 @@ typedef struct WindowEntry WindowEntry;
 struct AmberGtk {
     amber_engine *engine;
     GtkApplication *app;
+    AmberGtkOptions options;
     /* GtkWindow* -> WindowEntry*, the named windows taking part. */
     GHashTable *windows;
     /* Names registered with amber_gtk_register_window(). */
@@ -58,11 +63,11 @@ struct AmberGtk {
     gboolean restored;
     gboolean restoring;
     gboolean quitting;
+    /* The restoration due once the first window shown is built (an idle before its first frame). */
+    guint restore_source;
     /* Windows made on demand at restoration, presented again once the host presented its own. */
     GPtrArray *made_windows;
     guint present_source;
-    /* Scroll positions still waiting for their widget's layout: no autosave meanwhile. */
-    int pending_scrolls;
     /* The timeout after which the engine's autosave is due (amber_engine_autosave_timeout()). */
     guint autosave_source;
     guint sigterm_source;
@@ -82,6 +87,13 @@ struct WindowEntry {
      * focus was shown (after keyboard use, GTK draws a ring around the focused widget). */
     char *focus;
     gboolean focus_visible;
+    /* The automatic identifiers of its unnamed widgets, in tree order, one a line: the window's
+     * shape (AMBER_GTK_AUTO_NAMES), made by every walk. */
+    GString *shape;
+    /* The shape saved differs from this one: its unnamed widgets get no state. */
+    gboolean shape_changed;
+    /* Its state was restored at launch, or claimed when it first showed (R35). */
+    gboolean claimed;
 };
 
 typedef struct ViewEntry {
@@ -90,14 +102,18 @@ typedef struct ViewEntry {
     GtkWidget *widget;
     amber_object *object;
     char *identifier;
+    /* Its identifier is automatic (AMBER_GTK_AUTO_NAMES), from its place in the tree. */
+    gboolean automatic;
     gboolean seen;
     /* Kept for Amber while an accessor returns (it copies them then). */
     int64_t *selected;
     amber_index_path *selected_paths;
     char *item_identifier;
     int64_t first_visible;
-    /* A list's first visible item at the save (its "gtk.first-visible" key), -1 if none. */
+    /* A list's first visible item at the save (its "gtk.first-visible" key), -1 if none, and
+     * the pixels into it ("gtk.first-visible-delta"). */
     int64_t saved_first_visible;
+    double saved_first_delta;
 } ViewEntry;
 
 typedef struct Coding {
@@ -119,7 +135,15 @@ typedef struct Maker {
 } Maker;
 
 static void changed(AmberGtk *gtk, gpointer instance);
+
+/* Whether a view's saved state is applied to its widget: the widget is alive, and when its
+ * identifier is automatic, its window has the shape it was saved with (else the identifier may
+ * name another widget now). */
+static gboolean applies(const ViewEntry *entry) {
+    return entry->widget != NULL && !(entry->automatic && entry->window->shape_changed);
+}
 static int save(AmberGtk *gtk, const char *why);
+static void focus_restored(gpointer key, gpointer value, gpointer data);
 
 /* ---- names and paths ------------------------------------------------------------------------ */
 
@@ -168,7 +192,13 @@ static gboolean keeps_content(GtkWidget *widget) {
     return g_object_get_data(G_OBJECT(widget), KEEP_CONTENT_KEY) != NULL;
 }
 
-static gboolean is_list(GtkWidget *widget) {
+/* Whether the values the user set in `widget` are kept (a toggle's, a scale's): its content
+ * opted in, or every widget's (AMBER_GTK_KEEP_TOGGLES). Typed text needs the opt-in (R34). */
+static gboolean keeps_values(const AmberGtk *gtk, GtkWidget *widget) {
+    return keeps_content(widget) || (gtk->options & AMBER_GTK_KEEP_TOGGLES) != 0;
+}
+
+gboolean is_list(GtkWidget *widget) {
     return GTK_IS_LIST_VIEW(widget) || GTK_IS_COLUMN_VIEW(widget) || GTK_IS_GRID_VIEW(widget);
 }
 
@@ -188,106 +218,78 @@ static amber_view_kind view_kind(GtkWidget *widget) {
 }
 
 /* Whether a named widget has state to keep. */
-static gboolean is_restorable(GtkWidget *widget) {
+static gboolean is_restorable(const AmberGtk *gtk, GtkWidget *widget) {
+    gboolean values = keeps_values(gtk, widget);
     return view_kind(widget) != AMBER_VIEW_NONE || GTK_IS_NOTEBOOK(widget) || GTK_IS_STACK(widget) ||
-           GTK_IS_PANED(widget) || GTK_IS_EXPANDER(widget) || (is_toggle(widget) && keeps_content(widget)) ||
-           g_object_get_data(G_OBJECT(widget), CODING_KEY) != NULL;
+           GTK_IS_PANED(widget) || GTK_IS_EXPANDER(widget) || (is_toggle(widget) && values) ||
+           widget_kind_has_state(widget, values) || g_object_get_data(G_OBJECT(widget), CODING_KEY) != NULL;
 }
 
-/* Widgets whose children are theirs alone (list rows, an entry's text): not walked into. */
+/* Widgets whose children are theirs alone (list rows, an entry's text, a scale's slider): not
+ * walked into. */
 static gboolean is_leaf(GtkWidget *widget) {
-    return is_list(widget) || GTK_IS_TEXT_VIEW(widget) || GTK_IS_EDITABLE(widget);
+    return is_list(widget) || GTK_IS_TEXT_VIEW(widget) || GTK_IS_EDITABLE(widget) || GTK_IS_DROP_DOWN(widget) ||
+           widget_kind_is_leaf(widget);
 }
 
-static GtkSelectionModel *list_model(GtkWidget *widget) {
+/* Whether GTK defines the widget's type (a program's own types, subclasses included, are not). */
+static gboolean is_gtk_type(GtkWidget *widget) {
+    return g_str_has_prefix(G_OBJECT_TYPE_NAME(widget), "Gtk");
+}
+
+/* GTK containers whose every child is the program's own (a box's, a grid's children). */
+static gboolean holds_program_children(GtkWidget *widget) {
+    return GTK_IS_BOX(widget) || GTK_IS_GRID(widget) || GTK_IS_CENTER_BOX(widget) || GTK_IS_OVERLAY(widget) ||
+           GTK_IS_FIXED(widget) || GTK_IS_STACK(widget) || GTK_IS_WINDOW(widget) || GTK_IS_VIEWPORT(widget) ||
+           GTK_IS_REVEALER(widget) || GTK_IS_FRAME(widget) || GTK_IS_ASPECT_FRAME(widget) ||
+           GTK_IS_LIST_BOX(widget) || GTK_IS_LIST_BOX_ROW(widget) || GTK_IS_FLOW_BOX(widget) ||
+           GTK_IS_FLOW_BOX_CHILD(widget) || GTK_IS_HEADER_BAR(widget) || GTK_IS_ACTION_BAR(widget) ||
+           GTK_IS_SEARCH_BAR(widget) || GTK_IS_WINDOW_HANDLE(widget) ||
+           (GTK_IS_POPOVER(widget) && !GTK_IS_POPOVER_MENU(widget));
+}
+
+static void add_child(GPtrArray *children, GtkWidget *child) {
+    if (child != NULL) g_ptr_array_add(children, child);
+}
+
+/*
+ * The children of `parent` the walk visits, into `children`: the program's widgets, never the
+ * toolkit's internal children (a spin button's text, a color chooser's editor, a scale button's
+ * popup: GTK builds those from templates whose objects have ids, and their state is GTK's), so
+ * that what takes part, and the automatic identifiers, do not depend on how GTK builds its
+ * widgets. A scrolled window's, a paned's, an expander's, a notebook's, a combo box's and a menu button's own
+ * parts (scroll bars, handle, title, tabs, arrow) are skipped: the walk goes straight to the
+ * program's widgets inside. A GTK widget that is no container of the program's is not walked.
+ */
+static void program_children(GtkWidget *parent, GPtrArray *children) {
+    if (GTK_IS_SCROLLED_WINDOW(parent)) {
+        add_child(children, gtk_scrolled_window_get_child(GTK_SCROLLED_WINDOW(parent)));
+    } else if (GTK_IS_PANED(parent)) {
+        add_child(children, gtk_paned_get_start_child(GTK_PANED(parent)));
+        add_child(children, gtk_paned_get_end_child(GTK_PANED(parent)));
+    } else if (GTK_IS_EXPANDER(parent)) {
+        add_child(children, gtk_expander_get_child(GTK_EXPANDER(parent)));
+    } else if (GTK_IS_NOTEBOOK(parent)) {
+        for (int i = 0, n = gtk_notebook_get_n_pages(GTK_NOTEBOOK(parent)); i < n; i++)
+            add_child(children, gtk_notebook_get_nth_page(GTK_NOTEBOOK(parent), i));
+    } else if (GTK_IS_COMBO_BOX(parent)) {
+        G_GNUC_BEGIN_IGNORE_DEPRECATIONS /* GtkComboBox: deprecated from 4.10 on */
+        add_child(children, gtk_combo_box_get_child(GTK_COMBO_BOX(parent))); /* its entry, if it has one */
+        G_GNUC_END_IGNORE_DEPRECATIONS
+    } else if (GTK_IS_MENU_BUTTON(parent)) {
+        GtkPopover *popover = gtk_menu_button_get_popover(GTK_MENU_BUTTON(parent));
+        if (popover != NULL && !GTK_IS_POPOVER_MENU(popover)) add_child(children, GTK_WIDGET(popover));
+    } else if (holds_program_children(parent) || !is_gtk_type(parent)) {
+        for (GtkWidget *child = gtk_widget_get_first_child(parent); child != NULL; child = gtk_widget_get_next_sibling(child))
+            g_ptr_array_add(children, child);
+    }
+}
+
+GtkSelectionModel *list_model(GtkWidget *widget) {
     if (GTK_IS_LIST_VIEW(widget)) return gtk_list_view_get_model(GTK_LIST_VIEW(widget));
     if (GTK_IS_COLUMN_VIEW(widget)) return gtk_column_view_get_model(GTK_COLUMN_VIEW(widget));
     if (GTK_IS_GRID_VIEW(widget)) return gtk_grid_view_get_model(GTK_GRID_VIEW(widget));
     return NULL;
-}
-
-/* ---- scroll positions that wait for the layout -------------------------------------------- */
-
-/*
- * A scroll position is applied once its widget is shown and laid out, on a frame: a list view
- * given a value before it has rows measured keeps the value but shows another place (it places
- * its rows from an anchor it computes when the value changes), and an adjustment clamps a value
- * beyond the content it knows so far. A widget never shown (a page of a notebook not visible)
- * gets the value after PENDING_SCROLL_MS, as far as its adjustment takes it.
- */
-typedef struct PendingScroll {
-    AmberGtk *gtk;
-    GtkWidget *widget;
-    GtkAdjustment *adjustment;
-    double value;
-    /* A list whose first visible item moved: scrolled by `rows_shift` rows more, a row's height
-     * being the content's over its `rows` rows once laid out. 0: `value` as it is. */
-    double rows_shift;
-    guint rows;
-    guint tick;
-    guint timeout;
-} PendingScroll;
-
-/* The value a pending scroll is to take now. */
-static double pending_target(const PendingScroll *pending) {
-    if (pending->rows_shift == 0 || pending->rows == 0) return pending->value;
-    double row = gtk_adjustment_get_upper(pending->adjustment) / pending->rows;
-    return MAX(0, pending->value + pending->rows_shift * row);
-}
-
-static gboolean content_fits(GtkAdjustment *adjustment, double value) {
-    return gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment) >= value - 0.5;
-}
-
-/* The tick callback's destroy notify: the one place a pending scroll ends. */
-static void pending_scroll_free(gpointer data) {
-    PendingScroll *pending = data;
-    if (pending->timeout != 0) g_source_remove(pending->timeout);
-    g_object_unref(pending->adjustment);
-    g_object_unref(pending->widget);
-    pending->gtk->pending_scrolls--;
-    g_free(pending);
-}
-
-static gboolean on_scroll_tick(GtkWidget *widget, GdkFrameClock *clock, gpointer data) {
-    (void)clock;
-    PendingScroll *pending = data;
-    double target = pending_target(pending);
-    if (gtk_widget_get_height(widget) <= 0 || gtk_adjustment_get_upper(pending->adjustment) <= 0) return G_SOURCE_CONTINUE;
-    /* A list's item that moved near the end may not be scrollable to the top: as far as it goes. */
-    if (!content_fits(pending->adjustment, target) && pending->rows_shift == 0) return G_SOURCE_CONTINUE;
-    gtk_adjustment_set_value(pending->adjustment, target);
-    return G_SOURCE_REMOVE;
-}
-
-static gboolean on_scroll_expired(gpointer data) {
-    PendingScroll *pending = data;
-    pending->timeout = 0;
-    gtk_adjustment_set_value(pending->adjustment, pending_target(pending));
-    gtk_widget_remove_tick_callback(pending->widget, pending->tick); /* frees pending */
-    return G_SOURCE_REMOVE;
-}
-
-/* Scrolls `widget`'s `adjustment` to `value`, and `rows_shift` rows of `rows` further, once the
- * widget is laid out (see above). */
-static void scroll_rows_when_laid_out(AmberGtk *gtk, GtkWidget *widget, GtkAdjustment *adjustment, double value,
-                                      double rows_shift, guint rows) {
-    if (adjustment == NULL) return;
-    PendingScroll *pending = g_new0(PendingScroll, 1);
-    pending->gtk = gtk;
-    pending->widget = g_object_ref(widget);
-    pending->adjustment = g_object_ref(adjustment);
-    pending->value = value;
-    pending->rows_shift = rows_shift;
-    pending->rows = rows;
-    gtk->pending_scrolls++;
-    pending->timeout = g_timeout_add(PENDING_SCROLL_MS, on_scroll_expired, pending);
-    pending->tick = gtk_widget_add_tick_callback(widget, on_scroll_tick, pending, pending_scroll_free);
-}
-
-/* Scrolls `widget`'s `adjustment` to `value` once the widget is laid out (see above). */
-static void scroll_when_laid_out(AmberGtk *gtk, GtkWidget *widget, GtkAdjustment *adjustment, double value) {
-    scroll_rows_when_laid_out(gtk, widget, adjustment, value, 0, 0);
 }
 
 /* ---- the standard state of R17 view kinds (accessors) -------------------------------------- */
@@ -297,21 +299,29 @@ static int scroll_read(amber_object *view, amber_view_state *state, void *ctx) {
     ViewEntry *entry = ctx;
     if (entry->widget == NULL) return AMBER_OK;
     GtkScrolledWindow *scrolled = GTK_SCROLLED_WINDOW(entry->widget);
-    state->content_offset.x = gtk_adjustment_get_value(gtk_scrolled_window_get_hadjustment(scrolled));
-    state->content_offset.y = gtk_adjustment_get_value(gtk_scrolled_window_get_vadjustment(scrolled));
+    state->content_offset.x = adjustment_value(gtk_scrolled_window_get_hadjustment(scrolled));
+    state->content_offset.y = adjustment_value(gtk_scrolled_window_get_vadjustment(scrolled));
     state->fields |= AMBER_VIEW_FIELD_CONTENT_OFFSET;
     return AMBER_OK;
+}
+
+/* Whether the scrolled window's child restores the same adjustments itself: a list by its
+ * first visible item, a text view by its top line, a tree view, when the child takes part. */
+static gboolean child_scrolls_itself(const ViewEntry *entry) {
+    GtkWidget *child = gtk_scrolled_window_get_child(GTK_SCROLLED_WINDOW(entry->widget));
+    G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+    gboolean scrolls = child != NULL && (is_list(child) || GTK_IS_TEXT_VIEW(child) || GTK_IS_TREE_VIEW(child));
+    G_GNUC_END_IGNORE_DEPRECATIONS
+    return scrolls && g_hash_table_lookup(entry->window->views, child) != NULL;
 }
 
 static int scroll_apply(amber_object *view, const amber_view_state *state, void *ctx) {
     (void)view;
     ViewEntry *entry = ctx;
-    if (entry->widget == NULL || !(state->fields & AMBER_VIEW_FIELD_CONTENT_OFFSET)) return AMBER_OK;
+    if (!applies(entry) || !(state->fields & AMBER_VIEW_FIELD_CONTENT_OFFSET)) return AMBER_OK;
     GtkScrolledWindow *scrolled = GTK_SCROLLED_WINDOW(entry->widget);
     AmberGtk *gtk = entry->window->gtk;
-    /* A named list inside restores the same adjustments itself, by its first visible item. */
-    GtkWidget *child = gtk_scrolled_window_get_child(scrolled);
-    if (child != NULL && is_list(child) && widget_name(child) != NULL) return AMBER_OK;
+    if (child_scrolls_itself(entry)) return AMBER_OK;
     scroll_when_laid_out(gtk, entry->widget, gtk_scrolled_window_get_hadjustment(scrolled), state->content_offset.x);
     scroll_when_laid_out(gtk, entry->widget, gtk_scrolled_window_get_vadjustment(scrolled), state->content_offset.y);
     return AMBER_OK;
@@ -324,9 +334,26 @@ static int64_t list_first_visible(GtkWidget *list) {
     GtkSelectionModel *model = list_model(list);
     GtkAdjustment *v = gtk_scrollable_get_vadjustment(GTK_SCROLLABLE(list));
     guint n = model != NULL ? g_list_model_get_n_items(G_LIST_MODEL(model)) : 0;
+    guint item = 0;
+    double delta = 0;
+    if (pending_list_scroll(v, &item, &delta)) return item;
     if (n == 0 || v == NULL || gtk_adjustment_get_upper(v) <= 0) return -1;
-    int64_t first = (int64_t)(gtk_adjustment_get_value(v) / (gtk_adjustment_get_upper(v) / n));
+    int64_t first = (int64_t)(adjustment_value(v) / (gtk_adjustment_get_upper(v) / n));
     return CLAMP(first, 0, (int64_t)n - 1);
+}
+
+/* How many pixels into its first visible item a list is scrolled (rows taken as equally high,
+ * as in list_first_visible()), or the pixels a scroll still waiting will give it. */
+static double list_first_visible_delta(GtkWidget *list) {
+    GtkSelectionModel *model = list_model(list);
+    GtkAdjustment *v = gtk_scrollable_get_vadjustment(GTK_SCROLLABLE(list));
+    guint item = 0;
+    double delta = 0;
+    if (pending_list_scroll(v, &item, &delta)) return delta;
+    guint n = model != NULL ? g_list_model_get_n_items(G_LIST_MODEL(model)) : 0;
+    int64_t first = list_first_visible(list);
+    if (first < 0) return 0;
+    return MAX(0, gtk_adjustment_get_value(v) - first * (gtk_adjustment_get_upper(v) / n));
 }
 
 static int list_read(amber_object *view, amber_view_state *state, void *ctx) {
@@ -335,8 +362,8 @@ static int list_read(amber_object *view, amber_view_state *state, void *ctx) {
     if (entry->widget == NULL) return AMBER_OK;
     GtkScrollable *scrollable = GTK_SCROLLABLE(entry->widget);
     GtkAdjustment *h = gtk_scrollable_get_hadjustment(scrollable), *v = gtk_scrollable_get_vadjustment(scrollable);
-    state->content_offset.x = h != NULL ? gtk_adjustment_get_value(h) : 0;
-    state->content_offset.y = v != NULL ? gtk_adjustment_get_value(v) : 0;
+    state->content_offset.x = h != NULL ? adjustment_value(h) : 0;
+    state->content_offset.y = v != NULL ? adjustment_value(v) : 0;
     state->fields |= AMBER_VIEW_FIELD_CONTENT_OFFSET;
 
     GtkSelectionModel *model = list_model(entry->widget);
@@ -369,10 +396,15 @@ static int list_read(amber_object *view, amber_view_state *state, void *ctx) {
 static int list_apply(amber_object *view, const amber_view_state *state, void *ctx) {
     (void)view;
     ViewEntry *entry = ctx;
-    if (entry->widget == NULL) return AMBER_OK;
+    if (!applies(entry)) return AMBER_OK;
     GtkSelectionModel *model = list_model(entry->widget);
+    guint rows = model != NULL ? g_list_model_get_n_items(G_LIST_MODEL(model)) : 0;
+    gboolean has_first = (state->fields & AMBER_VIEW_FIELD_FIRST_VISIBLE_ITEM) && state->first_visible_item.length == 1 &&
+                         state->first_visible_item.indexes[0] >= 0 && state->first_visible_item.indexes[0] < (int64_t)rows;
+    gboolean by_item = has_first && !GTK_IS_COLUMN_VIEW(entry->widget);
+    int64_t cursor = -1;
     if (model != NULL && (state->fields & AMBER_VIEW_FIELD_SELECTED_ITEMS)) {
-        guint n = g_list_model_get_n_items(G_LIST_MODEL(model));
+        guint n = rows;
         gboolean first = TRUE;
         for (size_t i = 0; i < state->selected_count; i++) {
             const amber_index_path *path = &state->selected_items[i];
@@ -382,24 +414,31 @@ static int list_apply(amber_object *view, const amber_view_state *state, void *c
             /* The list's keyboard cursor goes to the (first) selected item, as after a click:
              * taking the focus then keeps that item in view instead of scrolling to the top.
              * The scroll position restored below is applied after this. */
-            if (first && !GTK_IS_COLUMN_VIEW(entry->widget))
+            if (first) cursor = path->indexes[0];
+            if (first && !by_item && !GTK_IS_COLUMN_VIEW(entry->widget))
                 gtk_widget_activate_action(entry->widget, "list.scroll-to-item", "u", (guint32)path->indexes[0]);
             first = FALSE;
         }
         if (first) gtk_selection_model_unselect_all(model);
     }
-    if (state->fields & AMBER_VIEW_FIELD_CONTENT_OFFSET) {
+    /* A list view or grid view scrolls by its first visible item (found by its identifier, R18,
+     * when it moved), never by pixels: see item_scroll_tick(). */
+    if (by_item) {
+        scroll_list_when_laid_out(entry->widget, (guint)state->first_visible_item.indexes[0], entry->saved_first_delta, cursor);
+        if (state->fields & AMBER_VIEW_FIELD_CONTENT_OFFSET)
+            scroll_when_laid_out(entry->window->gtk, entry->widget, gtk_scrollable_get_hadjustment(GTK_SCROLLABLE(entry->widget)),
+                                 state->content_offset.x);
+    } else if (state->fields & AMBER_VIEW_FIELD_CONTENT_OFFSET) {
         GtkScrollable *scrollable = GTK_SCROLLABLE(entry->widget);
         AmberGtk *gtk = entry->window->gtk;
         /* The first visible item moved (found by its identifier at another position, R18): the
          * list scrolls by as many rows, so that the same item is at the top. */
         double shift = 0;
-        guint rows = model != NULL ? g_list_model_get_n_items(G_LIST_MODEL(model)) : 0;
         if ((state->fields & AMBER_VIEW_FIELD_FIRST_VISIBLE_ITEM) && state->first_visible_item.length == 1 &&
             entry->saved_first_visible >= 0)
             shift = (double)(state->first_visible_item.indexes[0] - entry->saved_first_visible);
         scroll_when_laid_out(gtk, entry->widget, gtk_scrollable_get_hadjustment(scrollable), state->content_offset.x);
-        scroll_rows_when_laid_out(gtk, entry->widget, gtk_scrollable_get_vadjustment(scrollable), state->content_offset.y,
+        scroll_rows_when_laid_out(entry->widget, gtk_scrollable_get_vadjustment(scrollable), state->content_offset.y,
                                   shift, rows);
     }
     return AMBER_OK;
@@ -467,7 +506,7 @@ static int text_field_read(amber_object *view, amber_view_state *state, void *ct
 static int text_field_apply(amber_object *view, const amber_view_state *state, void *ctx) {
     (void)view;
     ViewEntry *entry = ctx;
-    if (entry->widget == NULL || !(state->fields & AMBER_VIEW_FIELD_SELECTED_RANGE)) return AMBER_OK;
+    if (!applies(entry) || !(state->fields & AMBER_VIEW_FIELD_SELECTED_RANGE)) return AMBER_OK;
     GtkEditable *editable = GTK_EDITABLE(entry->widget);
     int start = (int)state->selected_range.location, end = start + (int)state->selected_range.length;
     if (start == end) gtk_editable_set_position(editable, start);
@@ -501,7 +540,7 @@ static int text_view_read(amber_object *view, amber_view_state *state, void *ctx
 static int text_view_apply(amber_object *view, const amber_view_state *state, void *ctx) {
     (void)view;
     ViewEntry *entry = ctx;
-    if (entry->widget == NULL) return AMBER_OK;
+    if (!applies(entry)) return AMBER_OK;
     GtkTextView *text_view = GTK_TEXT_VIEW(entry->widget);
     GtkTextBuffer *buffer = gtk_text_view_get_buffer(text_view);
     if (state->fields & AMBER_VIEW_FIELD_SELECTED_RANGE) {
@@ -552,20 +591,33 @@ static int view_encode(amber_object *object, amber_coder *coder, void *ctx) {
         const char *name = gtk_stack_get_visible_child_name(GTK_STACK(widget));
         if (name != NULL) check(amber_coder_encode_string(coder, "gtk.page", name), &rc);
     } else if (GTK_IS_PANED(widget)) {
-        check(amber_coder_encode_int64(coder, "gtk.position", gtk_paned_get_position(GTK_PANED(widget))), &rc);
+        /* Only a position set (by the user, the program, or a restoration): a paned never laid
+         * out (on a page not shown yet) answers 0, which would close its first pane. */
+        gboolean set = FALSE;
+        g_object_get(widget, "position-set", &set, NULL);
+        if (set) check(amber_coder_encode_int64(coder, "gtk.position", gtk_paned_get_position(GTK_PANED(widget))), &rc);
     } else if (GTK_IS_EXPANDER(widget)) {
         check(amber_coder_encode_bool(coder, "gtk.expanded", gtk_expander_get_expanded(GTK_EXPANDER(widget))), &rc);
     } else if (is_list(widget)) {
         /* Its position at the save, beside the identifier Amber keeps for it (R17, R18). */
         int64_t first = list_first_visible(widget);
         if (first >= 0) check(amber_coder_encode_int64(coder, "gtk.first-visible", first), &rc);
+        if (first >= 0) check(amber_coder_encode_double(coder, "gtk.first-visible-delta", list_first_visible_delta(widget)), &rc);
     } else if (GTK_IS_TEXT_VIEW(widget)) {
         GtkScrollable *scrollable = GTK_SCROLLABLE(widget);
         GtkAdjustment *v = gtk_scrollable_get_vadjustment(scrollable), *h = gtk_scrollable_get_hadjustment(scrollable);
-        if (v != NULL) check(amber_coder_encode_double(coder, "gtk.scroll-y", gtk_adjustment_get_value(v)), &rc);
-        if (h != NULL) check(amber_coder_encode_double(coder, "gtk.scroll-x", gtk_adjustment_get_value(h)), &rc);
+        if (v != NULL) {
+            int offset = 0;
+            double delta = 0;
+            text_view_top(GTK_TEXT_VIEW(widget), &offset, &delta);
+            check(amber_coder_encode_int64(coder, "gtk.top-line", offset), &rc);
+            check(amber_coder_encode_double(coder, "gtk.top-delta", delta), &rc);
+        }
+        if (h != NULL) check(amber_coder_encode_double(coder, "gtk.scroll-x", adjustment_value(h)), &rc);
     }
-    if (keeps_content(widget)) {
+    gboolean values = keeps_values(entry->window->gtk, widget);
+    check(widget_kind_encode(widget, coder, values), &rc);
+    if (keeps_content(widget) && (GTK_IS_EDITABLE(widget) || GTK_IS_TEXT_VIEW(widget))) {
         if (GTK_IS_EDITABLE(widget)) {
             check(amber_coder_encode_string(coder, "gtk.text", gtk_editable_get_text(GTK_EDITABLE(widget))), &rc);
         } else if (GTK_IS_TEXT_VIEW(widget)) {
@@ -575,7 +627,9 @@ static int view_encode(amber_object *object, amber_coder *coder, void *ctx) {
             char *text = gtk_text_buffer_get_text(buffer, &start, &end, TRUE);
             check(amber_coder_encode_string(coder, "gtk.text", text), &rc);
             g_free(text);
-        } else if (GTK_IS_CHECK_BUTTON(widget)) {
+        }
+    } else if (values) {
+        if (GTK_IS_CHECK_BUTTON(widget)) {
             check(amber_coder_encode_bool(coder, "gtk.active", gtk_check_button_get_active(GTK_CHECK_BUTTON(widget))), &rc);
         } else if (GTK_IS_TOGGLE_BUTTON(widget)) {
             check(amber_coder_encode_bool(coder, "gtk.active", gtk_toggle_button_get_active(GTK_TOGGLE_BUTTON(widget))), &rc);
@@ -609,7 +663,7 @@ static int view_decode(amber_object *object, amber_decoder *decoder, void *ctx) 
     int64_t number = 0;
     int flag = 0;
     double value = 0;
-    if (widget == NULL) return AMBER_OK;
+    if (!applies(entry)) return AMBER_OK;
     /* A key that is missing (a widget that changed type, an archive of an older version) leaves
      * the widget as it is: only what was saved comes back. */
     if (GTK_IS_NOTEBOOK(widget)) {
@@ -626,19 +680,26 @@ static int view_decode(amber_object *object, amber_decoder *decoder, void *ctx) 
             gtk_paned_set_position(GTK_PANED(widget), (int)number);
     } else if (is_list(widget)) {
         entry->saved_first_visible = -1;
+        entry->saved_first_delta = 0;
         if (amber_decoder_decode_int64(&number, decoder, "gtk.first-visible") == AMBER_OK && number >= 0)
             entry->saved_first_visible = number;
+        if (amber_decoder_decode_double(&value, decoder, "gtk.first-visible-delta") == AMBER_OK && value >= 0)
+            entry->saved_first_delta = value;
     } else if (GTK_IS_EXPANDER(widget)) {
         if (amber_decoder_decode_bool(&flag, decoder, "gtk.expanded") == AMBER_OK)
             gtk_expander_set_expanded(GTK_EXPANDER(widget), flag != 0);
     }
-    if (keeps_content(widget)) {
+    gboolean values = keeps_values(gtk, widget);
+    widget_kind_decode(gtk, widget, decoder, values);
+    if (keeps_content(widget) && (GTK_IS_EDITABLE(widget) || GTK_IS_TEXT_VIEW(widget))) {
         if (GTK_IS_EDITABLE(widget)) {
             if (amber_decoder_decode_string(&text, decoder, "gtk.text") == AMBER_OK) gtk_editable_set_text(GTK_EDITABLE(widget), text);
         } else if (GTK_IS_TEXT_VIEW(widget)) {
             if (amber_decoder_decode_string(&text, decoder, "gtk.text") == AMBER_OK)
                 gtk_text_buffer_set_text(gtk_text_view_get_buffer(GTK_TEXT_VIEW(widget)), text, -1);
-        } else if (amber_decoder_decode_bool(&flag, decoder, "gtk.active") == AMBER_OK) {
+        }
+    } else if (values) {
+        if (amber_decoder_decode_bool(&flag, decoder, "gtk.active") == AMBER_OK) {
             if (GTK_IS_CHECK_BUTTON(widget)) gtk_check_button_set_active(GTK_CHECK_BUTTON(widget), flag != 0);
             else if (GTK_IS_TOGGLE_BUTTON(widget)) gtk_toggle_button_set_active(GTK_TOGGLE_BUTTON(widget), flag != 0);
             else if (GTK_IS_SWITCH(widget)) gtk_switch_set_active(GTK_SWITCH(widget), flag != 0);
@@ -651,7 +712,10 @@ static int view_decode(amber_object *object, amber_decoder *decoder, void *ctx) 
     /* After the text (above), before the accessor puts the cursor back. */
     if (GTK_IS_TEXT_VIEW(widget)) {
         GtkScrollable *scrollable = GTK_SCROLLABLE(widget);
-        if (amber_decoder_decode_double(&value, decoder, "gtk.scroll-y") == AMBER_OK)
+        if (amber_decoder_decode_int64(&number, decoder, "gtk.top-line") == AMBER_OK && number >= 0 && number <= G_MAXINT &&
+            amber_decoder_decode_double(&value, decoder, "gtk.top-delta") == AMBER_OK)
+            scroll_text_when_laid_out(GTK_TEXT_VIEW(widget), (int)number, value);
+        else if (amber_decoder_decode_double(&value, decoder, "gtk.scroll-y") == AMBER_OK) /* saved by 0.2 */
             scroll_when_laid_out(gtk, widget, gtk_scrollable_get_vadjustment(scrollable), value);
         if (amber_decoder_decode_double(&value, decoder, "gtk.scroll-x") == AMBER_OK)
             scroll_when_laid_out(gtk, widget, gtk_scrollable_get_hadjustment(scrollable), value);
@@ -676,7 +740,27 @@ static int window_encode(amber_object *object, amber_coder *coder, void *ctx) {
     if (focus != NULL) check(amber_coder_encode_string(coder, "gtk.focus", focus), &rc);
     if (focus != NULL) check(amber_coder_encode_bool(coder, "gtk.focus-visible", gtk_window_get_focus_visible(w->window)), &rc);
     g_free(focus);
+    if (w->shape->len > 0) check(amber_coder_encode_string(coder, "gtk.shape", w->shape->str), &rc);
     return rc;
+}
+
+static guint count_lines(const char *text) {
+    guint lines = 0;
+    for (; *text != '\0'; text++) lines += *text == '\n';
+    return lines;
+}
+
+/* Compares the shape the window was saved with (its unnamed widgets' automatic identifiers)
+ * with its shape now: when they differ (another version of the program), its unnamed widgets
+ * get no state (applies()), and a line says so. Decoded before its views (parents first, R12). */
+static void check_shape(WindowEntry *w, amber_decoder *decoder) {
+    const char *saved = NULL;
+    if (amber_decoder_decode_string(&saved, decoder, "gtk.shape") != AMBER_OK) saved = "";
+    w->shape_changed = strcmp(saved, w->shape->str) != 0;
+    if (w->shape_changed && saved[0] != '\0')
+        g_printerr("amber-gtk: %s: the interface changed since the save (%u unnamed widgets with state then, %u now, "
+                   "not in the same places): the state of its unnamed widgets is not restored\n",
+                   w->name, count_lines(saved), count_lines(w->shape->str));
 }
 
 static int window_decode(amber_object *object, amber_decoder *decoder, void *ctx) {
@@ -696,6 +780,7 @@ static int window_decode(amber_object *object, amber_decoder *decoder, void *ctx
         w->focus = g_strdup(focus);
         w->focus_visible = amber_decoder_decode_bool(&flag, decoder, "gtk.focus-visible") == AMBER_OK && flag;
     }
+    check_shape(w, decoder);
     return AMBER_OK;
 }
 
@@ -723,6 +808,10 @@ static void hook(gpointer instance, const char *signal, GtkApplication *app) {
 static void hook_once(GObject *object, GtkApplication *app) {
     if (object == NULL || g_object_get_data(object, HOOKED_KEY) != NULL) return;
     g_object_set_data(object, HOOKED_KEY, GINT_TO_POINTER(1));
+    if (GTK_IS_WIDGET(object)) widget_kind_hook(GTK_WIDGET(object), hook, app);
+    G_GNUC_BEGIN_IGNORE_DEPRECATIONS /* a tree view's selection: GtkTreeView is deprecated from 4.10 on */
+    if (GTK_IS_TREE_SELECTION(object)) hook(object, "changed", app);
+    G_GNUC_END_IGNORE_DEPRECATIONS
     if (GTK_IS_ADJUSTMENT(object)) hook(object, "value-changed", app);
     else if (GTK_IS_SELECTION_MODEL(object)) hook(object, "selection-changed", app);
     else if (GTK_IS_TEXT_BUFFER(object)) { hook(object, "changed", app); hook(object, "mark-set", app); }
@@ -768,6 +857,7 @@ static void hook_widget(GtkWidget *widget, GtkApplication *app) {
     }
     if (is_list(widget)) hook_part(G_OBJECT(list_model(widget)), widget, app);
     if (GTK_IS_TEXT_VIEW(widget)) hook_part(G_OBJECT(gtk_text_view_get_buffer(GTK_TEXT_VIEW(widget))), widget, app);
+    hook_part(widget_kind_part(widget), widget, app);
 }
 
 static void view_entry_free(void *data) {
@@ -785,12 +875,13 @@ static void report_failure(const char *what, const char *name) {
 }
 
 /* Makes the object of a restorable widget at `identifier`. */
-static void add_view(WindowEntry *w, GtkWidget *widget, const char *identifier) {
+static void add_view(WindowEntry *w, GtkWidget *widget, const char *identifier, gboolean automatic) {
     AmberGtk *gtk = w->gtk;
     ViewEntry *entry = g_new0(ViewEntry, 1);
     entry->window = w;
     entry->widget = widget;
     entry->identifier = g_strdup(identifier);
+    entry->automatic = automatic;
     entry->seen = TRUE;
     entry->saved_first_visible = -1;
     g_object_add_weak_pointer(G_OBJECT(widget), (gpointer *)&entry->widget);
@@ -841,28 +932,78 @@ static void add_view(WindowEntry *w, GtkWidget *widget, const char *identifier) 
     g_hash_table_insert(w->views, widget, entry);
 }
 
-/* Walks the widgets under `parent`; `prefix` is the path of its named ancestors ("" for none). */
-static void walk(WindowEntry *w, GtkWidget *parent, const char *prefix) {
-    for (GtkWidget *child = gtk_widget_get_first_child(parent); child != NULL; child = gtk_widget_get_next_sibling(child)) {
-        const char *name = widget_name(child);
-        char *path = name == NULL ? g_strdup(prefix) : prefix[0] ? g_strconcat(prefix, "/", name, NULL) : g_strdup(name);
-        if (name != NULL && is_restorable(child)) {
-            ViewEntry *entry = g_hash_table_lookup(w->views, child);
-            if (entry != NULL && strcmp(entry->identifier, path) == 0) {
-                entry->seen = TRUE;
-            } else {
-                /* New, or renamed: a renamed widget is another object. */
-                if (entry != NULL) {
-                    g_hash_table_remove(w->views, child);
-                    amber_object_free(entry->object);
-                }
-                add_view(w, child, path);
-            }
-            hook_widget(child, w->gtk->app);
+/* Where the walk is: the path of the nearest named ancestor ("" for the window), and how many
+ * widgets of each type it has met under that ancestor (for automatic identifiers). */
+typedef struct Scope {
+    const char *prefix;
+    GHashTable *counts; /* type name -> count */
+} Scope;
+
+/* The automatic identifier of an unnamed widget under `scope`: its type and its index among the
+ * widgets of its type met so far under the nearest named ancestor ("GtkPaned.1"), newly
+ * allocated. Counting every widget of the type, restorable or not, keeps the index of one
+ * widget from depending on another's options. */
+static char *automatic_identifier(Scope *scope, GtkWidget *widget) {
+    const char *type = G_OBJECT_TYPE_NAME(widget);
+    guint index = GPOINTER_TO_UINT(g_hash_table_lookup(scope->counts, type));
+    g_hash_table_insert(scope->counts, (gpointer)type, GUINT_TO_POINTER(index + 1));
+    char *name = g_strdup_printf("%s.%u", type, index);
+    char *path = scope->prefix[0] ? g_strconcat(scope->prefix, "/", name, NULL) : g_strdup(name);
+    g_free(name);
+    return path;
+}
+
+/* Makes or keeps the object of the restorable widget at `path`. */
+static void follow_view(WindowEntry *w, GtkWidget *widget, const char *path, gboolean automatic) {
+    ViewEntry *entry = g_hash_table_lookup(w->views, widget);
+    if (entry != NULL && strcmp(entry->identifier, path) == 0) {
+        entry->seen = TRUE;
+    } else {
+        /* New, or renamed: a renamed widget is another object. */
+        if (entry != NULL) {
+            g_hash_table_remove(w->views, widget);
+            amber_object_free(entry->object);
         }
-        if (!is_leaf(child)) walk(w, child, path);
+        add_view(w, widget, path, automatic);
+    }
+    hook_widget(widget, w->gtk->app);
+}
+
+static void walk(WindowEntry *w, GtkWidget *parent, Scope *scope);
+
+/* Visits `child`: its object if it has state to keep and an identifier, then its children. */
+static void visit(WindowEntry *w, GtkWidget *child, Scope *scope) {
+    AmberGtk *gtk = w->gtk;
+    const char *name = widget_name(child);
+    gboolean automatic_names = (gtk->options & AMBER_GTK_AUTO_NAMES) != 0;
+    if (name != NULL) {
+        char *path = scope->prefix[0] ? g_strconcat(scope->prefix, "/", name, NULL) : g_strdup(name);
+        if (is_restorable(gtk, child)) follow_view(w, child, path, FALSE);
+        /* A named widget starts a scope of its own: widgets added elsewhere do not shift the
+         * automatic identifiers under it. */
+        Scope inner = {path, g_hash_table_new(g_str_hash, g_str_equal)};
+        if (!is_leaf(child)) walk(w, child, &inner);
+        g_hash_table_unref(inner.counts);
+        g_free(path);
+        return;
+    }
+    if (automatic_names) {
+        char *path = automatic_identifier(scope, child);
+        if (is_restorable(gtk, child)) {
+            follow_view(w, child, path, TRUE);
+            g_string_append_printf(w->shape, "%s\n", path);
+        }
         g_free(path);
     }
+    if (!is_leaf(child)) walk(w, child, scope);
+}
+
+/* Walks the program's widgets under `parent`. */
+static void walk(WindowEntry *w, GtkWidget *parent, Scope *scope) {
+    GPtrArray *children = g_ptr_array_new();
+    program_children(parent, children);
+    for (guint i = 0; i < children->len; i++) visit(w, children->pdata[i], scope);
+    g_ptr_array_unref(children);
 }
 
 static gboolean sweep_unseen(gpointer key, gpointer value, gpointer data) {
@@ -883,7 +1024,10 @@ static void mark_unseen(gpointer key, gpointer value, gpointer data) {
 /* Brings a window's objects up to date with its widgets. */
 static void sync_window(WindowEntry *w) {
     g_hash_table_foreach(w->views, mark_unseen, NULL);
-    walk(w, GTK_WIDGET(w->window), "");
+    g_string_truncate(w->shape, 0);
+    Scope scope = {"", g_hash_table_new(g_str_hash, g_str_equal)};
+    walk(w, GTK_WIDGET(w->window), &scope);
+    g_hash_table_unref(scope.counts);
     g_hash_table_foreach_remove(w->views, sweep_unseen, NULL);
 }
 
@@ -903,6 +1047,7 @@ static void window_entry_free(gpointer data) {
     amber_object_free(w->root);
     g_free(w->name);
     g_free(w->focus);
+    g_string_free(w->shape, TRUE);
     g_free(w);
 }
 
@@ -924,6 +1069,7 @@ static WindowEntry *window_entry(AmberGtk *gtk, GtkWindow *window) {
     w->window = window;
     w->name = g_strdup(name);
     w->views = g_hash_table_new(g_direct_hash, g_direct_equal);
+    w->shape = g_string_new(NULL);
     amber_object_callbacks callbacks = AMBER_OBJECT_CALLBACKS_INIT;
     callbacks.encode = window_encode;
     callbacks.decode = window_decode;
@@ -931,6 +1077,7 @@ static WindowEntry *window_entry(AmberGtk *gtk, GtkWindow *window) {
                          w, NULL) != AMBER_OK) {
         report_failure("cannot make the object of window", name);
         g_hash_table_unref(w->views);
+        g_string_free(w->shape, TRUE);
         g_free(w->name);
         g_free(w);
         return NULL;
@@ -1003,7 +1150,10 @@ static void schedule_autosave(AmberGtk *gtk);
 
 /* Saves the interface now; `why` is for the error line. */
 static int save(AmberGtk *gtk, const char *why) {
-    if (!gtk->restored) return AMBER_OK; /* the archive has not been read yet: keep it */
+    /* A save before the restoration (the program ended before its first window showed) reads
+     * the archive first: what it holds is carried into the new one (kept records, R35) rather
+     * than lost. */
+    if (!gtk->restored) amber_gtk_restore(gtk, NULL);
     sync_all(gtk, FALSE);
     int saved = 0;
     int rc = amber_engine_preserve(&saved, gtk->engine);
@@ -1017,11 +1167,6 @@ static int save(AmberGtk *gtk, const char *why) {
 static gboolean on_autosave(gpointer data) {
     AmberGtk *gtk = data;
     gtk->autosave_source = 0;
-    if (gtk->pending_scrolls > 0) {
-        /* Restoring still: try again a quiet time later. */
-        gtk->autosave_source = g_timeout_add(AUTOSAVE_QUIET_MS, on_autosave, gtk);
-        return G_SOURCE_REMOVE;
-    }
     int due = -1;
     if (amber_engine_autosave_timeout(&due, gtk->engine) == AMBER_OK && due == 0) {
         /* The objects follow the widgets before the save, as for any other save. */
@@ -1119,14 +1264,53 @@ static gboolean on_close_request(GtkWindow *window, GtkApplication *app) {
     return FALSE;
 }
 
+static gboolean restore_when_built(gpointer data) {
+    AmberGtk *gtk = data;
+    gtk->restore_source = 0;
+    if (!gtk->restored) amber_gtk_restore(gtk, NULL);
+    return G_SOURCE_REMOVE;
+}
+
+/* The first window shown and the program did not restore (nor "activate" or "open" ran): the
+ * program builds its windows elsewhere ("command-line", "startup"). Restores once the handler
+ * that showed it returned, the window built, and before its first frame: an idle of a higher
+ * priority than GTK's layout and drawing. */
+static void schedule_restore(AmberGtk *gtk) {
+    if (gtk->restored || gtk->restore_source != 0) return;
+    gtk->restore_source = g_idle_add_full(G_PRIORITY_HIGH, restore_when_built, gtk, NULL);
+}
+
+/* A window that first shows after the launch claims the state kept for it (R35: the records no
+ * object claimed at launch, which the host keeps with amber_engine_keep_unclaimed()): a second
+ * window, a dialog. Nothing kept for it is not an error. */
+static void claim_window_state(WindowEntry *w) {
+    if (w->claimed) return;
+    w->claimed = TRUE;
+    sync_window(w);
+    int rc = amber_object_restore_pending(w->root);
+    if (rc == AMBER_NOT_FOUND) return;
+    if (rc != AMBER_OK) {
+        g_printerr("amber-gtk: window %s shown later: its state not claimed: %s\n", w->name, amber_error_last());
+        return;
+    }
+    focus_restored(w->window, w, NULL);
+}
+
 /* A window shown (again, for one that hides on close) takes part: its object is made now and
  * marked, so that a save is due with it. */
 static void on_window_shown(GtkWidget *window) {
     g_object_set_data(G_OBJECT(window), CLOSED_KEY, NULL);
     AmberGtk *gtk = amber_gtk_from_application(gtk_window_get_application(GTK_WINDOW(window)));
-    if (gtk == NULL || !tracking(gtk)) return;
+    if (gtk == NULL || gtk->quitting) return;
+    if (!gtk->restored) {
+        schedule_restore(gtk);
+        return;
+    }
+    if (!tracking(gtk)) return;
     WindowEntry *w = window_entry(gtk, GTK_WINDOW(window));
-    if (w != NULL) mark_dirty(gtk, w->root);
+    if (w == NULL) return;
+    claim_window_state(w);
+    mark_dirty(gtk, w->root);
 }
 
 static void on_window_added(GtkApplication *app, GtkWindow *window) {
@@ -1165,9 +1349,19 @@ static gboolean on_terminate(gpointer data) {
     return G_SOURCE_CONTINUE;
 }
 
+/* After "activate" or "open": the program built its windows in its handlers. ("command-line"
+ * stops at its first handler, so a program that builds there is restored when its first
+ * window shows, schedule_restore().) */
 static void on_activate_after(GtkApplication *app) {
     AmberGtk *gtk = amber_gtk_from_application(app);
     if (gtk != NULL && !gtk->restored) amber_gtk_restore(gtk, NULL);
+}
+
+static void on_open_after(GtkApplication *app, gpointer files, int n_files, const char *hint) {
+    (void)files;
+    (void)n_files;
+    (void)hint;
+    on_activate_after(app);
 }
 
 /* ---- the public functions ------------------------------------------------------------------ */
@@ -1201,6 +1395,7 @@ static void adapter_free(gpointer data) {
     if (gtk->sigterm_source != 0) g_source_remove(gtk->sigterm_source);
     if (gtk->sigint_source != 0) g_source_remove(gtk->sigint_source);
     if (gtk->present_source != 0) g_source_remove(gtk->present_source);
+    if (gtk->restore_source != 0) g_source_remove(gtk->restore_source);
     g_hash_table_unref(gtk->windows);
     g_hash_table_unref(gtk->makers);
     g_hash_table_unref(gtk->ui_files);
@@ -1243,6 +1438,7 @@ AmberGtk *amber_gtk_attach(amber_engine *engine, GtkApplication *app) {
     g_signal_connect(app, "shutdown", G_CALLBACK(on_shutdown), NULL);
     /* After the host's "activate" handlers, whenever they were connected. */
     g_signal_connect_after(app, "activate", G_CALLBACK(on_activate_after), NULL);
+    g_signal_connect_after(app, "open", G_CALLBACK(on_open_after), NULL);
     amber_blueprint_factory factory = AMBER_BLUEPRINT_FACTORY_INIT;
     factory.make = make_from_blueprint;
     if (amber_engine_register_blueprint_factory(engine, BUILDER_FACTORY, &factory, gtk, NULL) != AMBER_OK)
@@ -1295,6 +1491,12 @@ static void report_lines(amber_report *report) {
     }
 }
 
+static void mark_claimed(gpointer key, gpointer value, gpointer data) {
+    (void)key;
+    (void)data;
+    ((WindowEntry *)value)->claimed = TRUE;
+}
+
 /* Gives the focus back to the widget that had it, once the windows are restored. */
 static void focus_restored(gpointer key, gpointer value, gpointer data) {
     (void)key;
@@ -1302,9 +1504,15 @@ static void focus_restored(gpointer key, gpointer value, gpointer data) {
     WindowEntry *w = value;
     if (w->focus == NULL) return;
     GtkWidget *widget = widget_at_path(GTK_WIDGET(w->window), "", w->focus);
-    /* An entry that takes the focus selects its text: not here, its selection was restored. */
-    if (widget != NULL && GTK_IS_ENTRY(widget)) gtk_entry_grab_focus_without_selecting(GTK_ENTRY(widget));
-    else if (widget != NULL && GTK_IS_TEXT(widget)) gtk_text_grab_focus_without_selecting(GTK_TEXT(widget));
+    if (widget != NULL && focus_after_list_scroll(widget, w->focus_visible)) {
+        g_clear_pointer(&w->focus, g_free);
+        return;
+    }
+    /* An editable that takes the focus (an entry, a spin button: their GtkText) selects its text:
+     * not here, its selection was restored. */
+    GtkWidget *text = widget != NULL && GTK_IS_EDITABLE(widget) ? GTK_WIDGET(gtk_editable_get_delegate(GTK_EDITABLE(widget))) : NULL;
+    if (text == NULL && widget != NULL && GTK_IS_TEXT(widget)) text = widget;
+    if (text != NULL && GTK_IS_TEXT(text)) gtk_text_grab_focus_without_selecting(GTK_TEXT(text));
     else if (widget != NULL) gtk_widget_grab_focus(widget);
     if (widget != NULL) gtk_window_set_focus_visible(w->window, w->focus_visible);
     g_clear_pointer(&w->focus, g_free);
@@ -1334,12 +1542,15 @@ int amber_gtk_restore(AmberGtk *gtk, amber_report **out_report) {
         g_printerr("amber-gtk: the interface was restored already\n");
         return AMBER_MISUSE;
     }
+    if (gtk->restore_source != 0) g_source_remove(gtk->restore_source);
+    gtk->restore_source = 0;
     sync_all(gtk, TRUE);
     amber_report *report = NULL;
     gtk->restoring = TRUE;
     int rc = amber_engine_launch(&report, gtk->engine, AMBER_APP_INACTIVE);
     gtk->restoring = FALSE;
     gtk->restored = TRUE;
+    g_hash_table_foreach(gtk->windows, mark_claimed, NULL);
     if (rc != AMBER_OK) {
         g_printerr("amber-gtk: restoring failed: %s\n", amber_error_last());
         return rc;
@@ -1491,4 +1702,107 @@ static int make_from_blueprint(amber_object **out, amber_engine *engine, const c
     }
     g_strfreev(parts);
     return AMBER_OK;
+}
+
+void amber_gtk_set_options(AmberGtk *gtk, AmberGtkOptions options) {
+    g_return_if_fail(gtk != NULL);
+    gtk->options = options;
+}
+
+/* ---- describing the state (debugging, tests) --------------------------------------------- */
+
+static void describe_scroll(GString *line, GtkAdjustment *v, GtkAdjustment *h) {
+    g_string_append_printf(line, " scroll=%.0f,%.0f", h != NULL ? adjustment_value(h) : 0,
+                           v != NULL ? adjustment_value(v) : 0);
+}
+
+/* The state of the standard kinds of amber-gtk.c, as " key=value" pairs. */
+static void describe_standard(GString *line, const ViewEntry *entry) {
+    AmberGtk *gtk = entry->window->gtk;
+    GtkWidget *widget = entry->widget;
+    if (is_list(widget)) {
+        GtkSelectionModel *model = list_model(widget);
+        g_string_append_printf(line, " first-visible=%" G_GINT64_FORMAT " selected=[", list_first_visible(widget));
+        GtkBitset *selection = model != NULL ? gtk_selection_model_get_selection(model) : gtk_bitset_new_empty();
+        for (guint64 i = 0, n = gtk_bitset_get_size(selection); i < n && i < 100; i++)
+            g_string_append_printf(line, "%s%u", i ? "," : "", gtk_bitset_get_nth(selection, (guint)i));
+        gtk_bitset_unref(selection);
+        g_string_append_c(line, ']');
+    } else if (GTK_IS_TEXT_VIEW(widget)) {
+        GtkTextBuffer *buffer = gtk_text_view_get_buffer(GTK_TEXT_VIEW(widget));
+        GtkTextIter start, end;
+        gtk_text_buffer_get_selection_bounds(buffer, &start, &end);
+        g_string_append_printf(line, " selection=%d-%d", gtk_text_iter_get_offset(&start), gtk_text_iter_get_offset(&end));
+        int offset = 0;
+        double delta = 0;
+        text_view_top(GTK_TEXT_VIEW(widget), &offset, &delta);
+        g_string_append_printf(line, " top-line=%d+%.0f", offset, delta);
+    } else if (GTK_IS_EDITABLE(widget)) {
+        int start = 0, end = 0;
+        if (!gtk_editable_get_selection_bounds(GTK_EDITABLE(widget), &start, &end))
+            start = end = gtk_editable_get_position(GTK_EDITABLE(widget));
+        g_string_append_printf(line, " selection=%d-%d", start, end);
+    } else if (GTK_IS_SCROLLED_WINDOW(widget) && child_scrolls_itself(entry)) {
+        g_string_append(line, " scroll=by-child");
+    } else if (GTK_IS_SCROLLED_WINDOW(widget)) {
+        GtkScrolledWindow *scrolled = GTK_SCROLLED_WINDOW(widget);
+        describe_scroll(line, gtk_scrolled_window_get_vadjustment(scrolled), gtk_scrolled_window_get_hadjustment(scrolled));
+    } else if (GTK_IS_NOTEBOOK(widget)) {
+        g_string_append_printf(line, " page=%d", gtk_notebook_get_current_page(GTK_NOTEBOOK(widget)));
+    } else if (GTK_IS_STACK(widget)) {
+        const char *name = gtk_stack_get_visible_child_name(GTK_STACK(widget));
+        g_string_append_printf(line, " page=%s", name != NULL ? name : "-");
+    } else if (GTK_IS_PANED(widget)) {
+        gboolean set = FALSE;
+        g_object_get(widget, "position-set", &set, NULL);
+        if (set) g_string_append_printf(line, " position=%d", gtk_paned_get_position(GTK_PANED(widget)));
+        else g_string_append(line, " position=default");
+    } else if (GTK_IS_EXPANDER(widget)) {
+        g_string_append_printf(line, " expanded=%d", gtk_expander_get_expanded(GTK_EXPANDER(widget)));
+    }
+    if (keeps_content(widget) && GTK_IS_EDITABLE(widget))
+        g_string_append_printf(line, " text=%s", gtk_editable_get_text(GTK_EDITABLE(widget)));
+    if (!keeps_values(gtk, widget)) return;
+    if (GTK_IS_CHECK_BUTTON(widget)) g_string_append_printf(line, " active=%d", gtk_check_button_get_active(GTK_CHECK_BUTTON(widget)));
+    else if (GTK_IS_TOGGLE_BUTTON(widget)) g_string_append_printf(line, " active=%d", gtk_toggle_button_get_active(GTK_TOGGLE_BUTTON(widget)));
+    else if (GTK_IS_SWITCH(widget)) g_string_append_printf(line, " active=%d", gtk_switch_get_active(GTK_SWITCH(widget)));
+    else if (GTK_IS_DROP_DOWN(widget)) g_string_append_printf(line, " selected=%u", gtk_drop_down_get_selected(GTK_DROP_DOWN(widget)));
+}
+
+static void describe_window(gpointer key, gpointer value, gpointer data) {
+    (void)key;
+    WindowEntry *w = value;
+    GPtrArray *lines = data;
+    int width = 0, height = 0;
+    gtk_window_get_default_size(w->window, &width, &height);
+    g_ptr_array_add(lines, g_strdup_printf("%s %s size=%dx%d maximized=%d", w->name, G_OBJECT_TYPE_NAME(w->window), width,
+                                           height, gtk_window_is_maximized(w->window)));
+    GHashTableIter iter;
+    gpointer entry_value;
+    g_hash_table_iter_init(&iter, w->views);
+    while (g_hash_table_iter_next(&iter, NULL, &entry_value)) {
+        ViewEntry *entry = entry_value;
+        if (entry->widget == NULL) continue;
+        GString *line = g_string_new(NULL);
+        g_string_printf(line, "%s/%s %s", w->name, entry->identifier, G_OBJECT_TYPE_NAME(entry->widget));
+        describe_standard(line, entry);
+        widget_kind_describe(line, entry->widget, keeps_values(w->gtk, entry->widget));
+        g_ptr_array_add(lines, g_string_free(line, FALSE));
+    }
+}
+
+static int compare_lines(gconstpointer a, gconstpointer b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char *amber_gtk_describe(AmberGtk *gtk) {
+    g_return_val_if_fail(gtk != NULL, g_strdup(""));
+    sync_all(gtk, FALSE);
+    GPtrArray *lines = g_ptr_array_new_with_free_func(g_free);
+    g_hash_table_foreach(gtk->windows, describe_window, lines);
+    g_ptr_array_sort(lines, compare_lines);
+    GString *text = g_string_new(NULL);
+    for (guint i = 0; i < lines->len; i++) g_string_append_printf(text, "%s\n", (char *)lines->pdata[i]);
+    g_ptr_array_unref(lines);
+    return g_string_free(text, FALSE);
 }

@@ -7,7 +7,12 @@
  *     amber_engine_open(&engine, "org.example.notes", NULL);
  *     AmberGtk *gtk = amber_gtk_attach(engine, app);
  *     ... build the windows in "activate" ...
- *     amber_gtk_restore(gtk, NULL);      (or let the adapter restore after "activate")
+ *     amber_gtk_restore(gtk, NULL);      (or let the adapter restore by itself, below)
+ *
+ * An unmodified program gets the same from amber-run (amber-run-preload.c), which attaches the
+ * adapter with AMBER_GTK_AUTO_NAMES and AMBER_GTK_KEEP_TOGGLES (amber_gtk_set_options()):
+ *
+ *     amber-run [--app-id ID] [--state-dir DIR] PROGRAM [ARGS...]
  *
  * What takes part:
  *   - every window of the application is a root, identified by its name (gtk_widget_set_name(),
@@ -19,7 +24,10 @@
  *     own joined with '/': "main" then "split/sidebar/notes" (amber_object_path() shows
  *     "main/split/sidebar/notes"). Unnamed widgets in between do not count, so a box added around
  *     a widget does not change its path; a widget renamed or removed between versions is not
- *     found and comes back in its default state (the report says so).
+ *     found and comes back in its default state (the report says so);
+ *   - with AMBER_GTK_AUTO_NAMES, unnamed widgets too, by their place in the tree ("GtkPaned.0");
+ *   - only the program's widgets: the toolkit's internal children (a spin button's text, a color
+ *     chooser's editor, a scale button's popup) are not walked.
  *
  * Standard state by type (the view kinds of Amber's R17 where one fits, else the widget's own
  * keys, named "gtk.*"):
@@ -38,7 +46,24 @@
  *                               its tab label's text)
  *   GtkPaned                    position
  *   GtkExpander                 expanded
- *   GtkCheckButton, GtkToggleButton, GtkSwitch, GtkDropDown: active or selected item, opt-in
+ *   GtkRevealer                 revealed
+ *   GtkListBox, GtkFlowBox      the selected rows or children, by position
+ *   GtkTreeView                 selected rows, expanded rows, top line (by pixels)
+ *   GtkCheckButton, GtkToggleButton, GtkSwitch, GtkDropDown, GtkComboBox: active or selected
+ *                               item; GtkRange (GtkScale), GtkSpinButton: value; GtkCalendar:
+ *                               date: opt-in (amber_gtk_keep_content(), or AMBER_GTK_KEEP_TOGGLES)
+ *
+ * Scroll positions wait until their widget is shown and laid out; one on a page not shown at
+ * restoration is applied when the page first shows, and saves meanwhile keep it. A text view is
+ * scrolled to its top line and the pixels into it, not to a pixel value, so it does not drift.
+ *
+ * When it restores: when the host calls amber_gtk_restore(); else after the application's
+ * "activate" or "open" handlers; else when the first window shows (a program that builds its
+ * window in "command-line" or "startup"), once the handler that showed it returned and before
+ * its first frame. A save before any of these restores first, so what the archive held is not
+ * lost. A window that first shows later (a second window, a dialog) claims the state kept for it
+ * (Amber's R35: the host keeps the records no object claimed at launch with
+ * amber_engine_keep_unclaimed(); amber-run keeps them for the whole run).
  *
  * When it saves: when a window closes (a transient window, such as a dialog, closing alone is
  * saved as closed; the last main window closing saves everything, since the application
@@ -70,8 +95,8 @@ typedef struct AmberGtk AmberGtk;
 
 /**
  * Attaches `engine` to `app`: its windows take part, saving is hooked as described above, and
- * unless the host calls amber_gtk_restore() first, the adapter restores after the application's
- * "activate" handlers ran.
+ * unless the host calls amber_gtk_restore() first, the adapter restores by itself (after
+ * "activate" or "open", or when the first window shows).
  *
  * @param engine an open engine; the adapter sets its delegate. The host closes it after
  *        g_application_run() returned.
@@ -187,6 +212,41 @@ typedef int (*AmberGtkDecode)(GtkWidget *widget, amber_decoder *decoder, void *c
  * @param ctx passed to both.
  */
 void amber_gtk_set_coding(GtkWidget *widget, AmberGtkEncode encode, AmberGtkDecode decode, void *ctx);
+
+/** Options of amber_gtk_set_options(), or-ed together. */
+typedef enum AmberGtkOptions {
+    AMBER_GTK_OPTIONS_NONE = 0,
+    /**
+     * Unnamed widgets take part too, under an automatic identifier from their place in the tree:
+     * their type and their index among the widgets of that type under their nearest named
+     * ancestor (the window, at least), "GtkPaned.1", in tree order. The toolkit's internal
+     * children (a spin button's text, a notebook's tabs) are skipped. The identifiers are stable
+     * across runs that build the interface the same way; a window records the shape it was saved
+     * with (its unnamed widgets' identifiers), and when the interface it is restored into has
+     * another shape (another version of the program), the state of its unnamed widgets is not
+     * applied, and a line on stderr says so. Named widgets are restored either way.
+     */
+    AMBER_GTK_AUTO_NAMES = 1 << 0,
+    /** The active state of toggles (check and toggle buttons, switches), a drop-down's or combo
+     *  box's selected item, kept for every widget, as amber_gtk_keep_content() does for one.
+     *  Typed text stays opt-in (R34). */
+    AMBER_GTK_KEEP_TOGGLES = 1 << 1,
+} AmberGtkOptions;
+
+/**
+ * Sets the adapter's options (amber-run sets both). Call it before the interface is restored.
+ */
+void amber_gtk_set_options(AmberGtk *gtk, AmberGtkOptions options);
+
+/**
+ * Describes the state of every restorable widget of the windows taking part as it is now, one
+ * line each: "WINDOW/PATH TYPE key=value ...", sorted (for debugging and tests: amber-run
+ * writes it on SIGUSR1 when AMBER_RUN_STATE_FILE is set). Typed text is shown only for widgets
+ * whose content is kept.
+ *
+ * @return a new string (g_free() it).
+ */
+char *amber_gtk_describe(AmberGtk *gtk);
 
 /** The adapter attached to `app`, or NULL. */
 AmberGtk *amber_gtk_from_application(GtkApplication *app);

@@ -20,10 +20,16 @@
 #      file, or an archive from another application (one with other widgets, and one with the
 #      same widgets and typed text, its key file copied too): a fresh start and a report line
 #
-# Before them, tests/test_widgets.c checks the widget types the demo does not use (a stack, an
+# Before them, tests/test_shape.c checks automatic identifiers and the window's shape,
+# tests/test_late_window.c a window shown after the launch, tests/test_first_frame.c checks that a list of 1,000 rows restored past row 800
+# shows rows in its first frame (GTK 4.8 drew none until the next wheel scroll), and
+# tests/test_widgets.c checks the widget types the demo does not use (a stack, an
 # expander, a spin button, toggles, a drop-down, a grid view's multiple selection, the host's
 # own coding, a window built from a .ui file), set by the program, saved, and restored in a second
 # process.
+#
+# Then tests/run-programs.sh: real programs written by others (gtk4-widget-factory, gtk4-demo),
+# unmodified, under amber-run, in an Xvfb of their own.
 #
 # The first scenario's screenshots are kept as .build/pictures/gtk-before.png and gtk-after.png;
 # with AMBER_UPDATE_PICTURES=1 they go to docs/img/, the README's pictures.
@@ -151,6 +157,37 @@ for mode in save check auto; do
 done
 check "widget types: two widgets with one path, the second left out with a line on stderr" \
     grep -q '^amber-gtk: not saved: GtkApplicationWindow/box/twin: ' "$work/widgets.err"
+
+# ---- 0b. a list of 1,000 rows restored past row 800: rows in the first frame ----------------
+# (tests/test_first_frame.c: the rows its list shows when the first frame is drawn, then the
+# row at the top once the list is scrolled by item.)
+for mode in save check; do
+    if dbus-run-session -- "$here/build/test_first_frame" $mode >"$work/first-frame.$mode" 2>>"$work/first-frame.err"; then
+        pass "first frame, test_first_frame $mode: $(grep '^ok' "$work/first-frame.$mode" | sed 's/^ok  *//' | paste -sd';' -)"
+    else
+        fail "first frame, test_first_frame $mode:"; cat "$work/first-frame.$mode"
+    fi
+done
+
+# ---- 0c. automatic identifiers and the window's shape; a window shown after the launch -------
+# tests/test_shape.c: unnamed scales restored into the same interface, none into one with a scale
+# added before them (the named one still is), with one line saying why. (A restoration discards
+# the archive, R14: each check follows a save.) tests/test_late_window.c: a window shown after
+# the launch claims its kept record (R35).
+run_modes() { # run_modes PROGRAM MODE...: one check per mode, its "ok" lines as the name
+    local program=$1 mode; shift
+    for mode in "$@"; do
+        if dbus-run-session -- "$here/build/$program" "$mode" >"$work/$program.$mode" 2>>"$work/$program.err"; then
+            pass "$program $mode: $(grep '^ok' "$work/$program.$mode" | sed 's/^ok  *//' | paste -sd';' -)"
+        else
+            fail "$program $mode:"; cat "$work/$program.$mode"
+        fi
+    done
+}
+run_modes test_shape save same save changed
+check "test_shape changed: one line says the unnamed widgets' state is not restored, and why" \
+    grep -q '^amber-gtk: GtkApplicationWindow: the interface changed since the save (2 unnamed widgets with state then, 3 now' "$work/test_shape.err"
+run_modes test_late_window save claim
 
 # ---- 1. close ------------------------------------------------------------------------------
 launch
@@ -281,4 +318,6 @@ check "another app's archive: one line naming its app id, and a fresh interface"
 kill -TERM "$(app_child)"; wait_exit
 
 echo "gtk tests: $passed passed, $failed failed"
-((failed == 0))
+programs=0
+"$here/tests/run-programs.sh" || programs=$?
+((failed == 0 && programs == 0))

@@ -1,0 +1,63 @@
+/*
+ * amber-gtk-private.h — what the files of libamber-gtk share and its users do not see:
+ * amber-gtk.c (windows, the tree, saving and restoring) calls the widget kinds of
+ * amber-gtk-widgets.c and the scrolls that wait for the layout of amber-gtk-scroll.c. Every
+ * function here is internal to the library (G_GNUC_INTERNAL: not exported).
+ */
+#ifndef AMBER_GTK_PRIVATE_H
+#define AMBER_GTK_PRIVATE_H
+
+#include "amber-gtk.h"
+
+G_BEGIN_DECLS
+
+/* ---- amber-gtk.c ---- */
+
+/* A list view's, column view's or grid view's model; whether the widget is one of those. */
+G_GNUC_INTERNAL GtkSelectionModel *list_model(GtkWidget *widget);
+G_GNUC_INTERNAL gboolean is_list(GtkWidget *widget);
+
+/* ---- amber-gtk-scroll.c: scrolls applied once the widget is shown and laid out ---- */
+
+/* `widget`'s `adjustment` to `value`. */
+G_GNUC_INTERNAL void scroll_when_laid_out(AmberGtk *gtk, GtkWidget *widget, GtkAdjustment *adjustment, double value);
+/* The same, `rows_shift` rows further, a row being the content's height over `rows`. */
+G_GNUC_INTERNAL void scroll_rows_when_laid_out(GtkWidget *widget, GtkAdjustment *adjustment, double value, double rows_shift,
+                                               guint rows);
+/* A text view: the line of the character at `offset` at the top, `delta` pixels into it. */
+G_GNUC_INTERNAL void scroll_text_when_laid_out(GtkTextView *view, int offset, double delta);
+/* A list view or grid view: `item` at the top, `delta` pixels into it; `cursor` (or -1), its
+ * keyboard cursor once scrolled. */
+G_GNUC_INTERNAL void scroll_list_when_laid_out(GtkWidget *list, guint item, double delta, int64_t cursor);
+/* A list waiting for its scroll takes the focus once scrolled (and shows it if
+ * `focus_visible`); FALSE when it waits for none. */
+G_GNUC_INTERNAL gboolean focus_after_list_scroll(GtkWidget *widget, gboolean focus_visible);
+/* An adjustment's value, or the one a waiting scroll will give it. */
+G_GNUC_INTERNAL double adjustment_value(GtkAdjustment *adjustment);
+/* A text view's top line and the pixels into it, now or once its scroll is applied. */
+G_GNUC_INTERNAL void text_view_top(GtkTextView *view, int *offset, double *delta);
+/* Whether a list's scroll waits, and then its first item and the pixels into it. */
+G_GNUC_INTERNAL gboolean pending_list_scroll(GtkAdjustment *adjustment, guint *item, double *delta);
+
+/* ---- amber-gtk-widgets.c ---- */
+
+/* Connects `signal` of `instance` so that it marks the state of the widget it belongs to changed. */
+typedef void (*WidgetHook)(gpointer instance, const char *signal, GtkApplication *app);
+
+/* The kinds of amber-gtk-widgets.c. `keep_values`: the values the user set are kept (a scale's,
+ * a spin button's, a calendar's date, a combo box's item). */
+G_GNUC_INTERNAL gboolean widget_kind_has_state(GtkWidget *widget, gboolean keep_values);
+/* Whether the widget's children are its own (not walked into). */
+G_GNUC_INTERNAL gboolean widget_kind_is_leaf(GtkWidget *widget);
+G_GNUC_INTERNAL int widget_kind_encode(GtkWidget *widget, amber_coder *coder, gboolean keep_values);
+G_GNUC_INTERNAL void widget_kind_decode(AmberGtk *gtk, GtkWidget *widget, amber_decoder *decoder, gboolean keep_values);
+/* Hooks the widget's own signals of change. */
+G_GNUC_INTERNAL void widget_kind_hook(GtkWidget *widget, WidgetHook hook, GtkApplication *app);
+/* An object of the widget whose signals tell a change (a tree view's selection), or NULL. */
+G_GNUC_INTERNAL GObject *widget_kind_part(GtkWidget *widget);
+/* Appends " key=value" pairs of the widget's state to `line`. */
+G_GNUC_INTERNAL void widget_kind_describe(GString *line, GtkWidget *widget, gboolean keep_values);
+
+G_END_DECLS
+
+#endif /* AMBER_GTK_PRIVATE_H */

@@ -1,0 +1,297 @@
+/*
+ * amber-gtk-scroll.c — the scroll positions libamber-gtk restores, applied once their widget is
+ * shown and laid out: an adjustment's value, a text view's top line, a list's first visible
+ * item. amber-gtk.c's accessors and decode callbacks hand them here at restoration; a save
+ * made meanwhile reads the position still to come (adjustment_value(), text_view_top(),
+ * pending_list_scroll()).
+ */
+#include "amber-gtk-private.h"
+
+/* How long a scroll position waits, once its widget is shown, for the content to be long enough
+ * to take it; then it goes as far as the content allows. */
+#define PENDING_SCROLL_MS 3000
+
+/*
+ * A scroll position is applied once its widget is shown and laid out, on a frame: a list view
+ * given a value before it has rows measured keeps the value but shows another place (it places
+ * its rows from an anchor it computes when the value changes), and an adjustment clamps a value
+ * beyond the content it knows so far. A widget not shown at restoration (on a page of a stack
+ * or notebook that is not visible) waits until it first shows: nothing ticks meanwhile, and
+ * until then a save, or amber_gtk_describe(), reads the position still to come
+ * (adjustment_value()), not the top the widget shows unlaid.
+ *
+ * A text view is scrolled to a line rather than to pixels: the line that was at the top, and
+ * how far into it. Its lines' heights are estimated until it has measured them, and it keeps
+ * its top line in place as it does, so a pixel value would drift a little at every relaunch.
+ */
+typedef struct PendingScroll {
+    /* Weak: NULL once the widget is finalized. */
+    GtkWidget *widget;
+    GtkAdjustment *adjustment;
+    double value;
+    /* A list whose first visible item moved: scrolled by `rows_shift` rows more, a row's height
+     * being the content's over its `rows` rows once laid out. 0: `value` as it is. */
+    double rows_shift;
+    guint rows;
+    /* A text view's top line: the offset of a character of it, and the pixels into the line. */
+    gboolean by_line;
+    int line_offset;
+    double line_delta;
+    /* A list view's or grid view's first visible item, and the pixels into it; how far the
+     * list got in putting the item at the top (item_scroll_tick()). */
+    gboolean by_item;
+    guint item;
+    double item_delta;
+    int item_step;
+    /* The list's keyboard cursor (its first selected item), if it has one, and whether the list
+     * takes the focus once scrolled (and shows it, after keyboard use). */
+    gboolean has_cursor;
+    guint cursor;
+    gboolean focus_after;
+    gboolean focus_visible;
+    guint tick;
+    guint timeout;
+    gulong map_handler;
+} PendingScroll;
+
+/* Where a pending scroll is kept: on its adjustment, which owns it. */
+#define PENDING_SCROLL_KEY "amber-gtk-pending-scroll"
+
+static PendingScroll *pending_scroll(GtkAdjustment *adjustment) {
+    return adjustment != NULL ? g_object_get_data(G_OBJECT(adjustment), PENDING_SCROLL_KEY) : NULL;
+}
+
+/* The y of the top of the line holding the character at `offset`, in the text view's buffer. */
+static double line_top(GtkTextView *view, int offset) {
+    GtkTextIter iter;
+    int y = 0, height = 0;
+    gtk_text_buffer_get_iter_at_offset(gtk_text_view_get_buffer(view), &iter, offset);
+    gtk_text_view_get_line_yrange(view, &iter, &y, &height);
+    return y;
+}
+
+/* The value a pending scroll is to take now. */
+static double pending_target(const PendingScroll *pending) {
+    if (pending->by_line && pending->widget != NULL)
+        return line_top(GTK_TEXT_VIEW(pending->widget), pending->line_offset) + pending->line_delta;
+    if (pending->rows_shift == 0 || pending->rows == 0) return pending->value;
+    double row = gtk_adjustment_get_upper(pending->adjustment) / pending->rows;
+    return MAX(0, pending->value + pending->rows_shift * row);
+}
+
+/* An adjustment's value, or the value a scroll still waiting for the layout will give it. */
+double adjustment_value(GtkAdjustment *adjustment) {
+    PendingScroll *pending = pending_scroll(adjustment);
+    return pending != NULL ? pending_target(pending) : gtk_adjustment_get_value(adjustment);
+}
+
+static gboolean content_fits(GtkAdjustment *adjustment, double value) {
+    return gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment) >= value - 0.5;
+}
+
+/* Ends a pending scroll: the adjustment's data's destroy notify. */
+static void pending_scroll_free(gpointer data) {
+    PendingScroll *pending = data;
+    if (pending->timeout != 0) g_source_remove(pending->timeout);
+    if (pending->widget != NULL) {
+        if (pending->tick != 0) gtk_widget_remove_tick_callback(pending->widget, pending->tick);
+        if (pending->map_handler != 0) g_signal_handler_disconnect(pending->widget, pending->map_handler);
+        g_object_remove_weak_pointer(G_OBJECT(pending->widget), (gpointer *)&pending->widget);
+    }
+    g_free(pending);
+}
+
+/* Applies the pending scroll of `adjustment` now and ends it. */
+static void apply_pending_scroll(GtkAdjustment *adjustment) {
+    PendingScroll *pending = pending_scroll(adjustment);
+    double target = pending_target(pending);
+    g_object_set_data(G_OBJECT(adjustment), PENDING_SCROLL_KEY, NULL); /* frees it */
+    gtk_adjustment_set_value(adjustment, target);
+}
+
+/* Asks a list view or grid view to show `item`: the list places its rows from that item (its
+ * anchor), measuring the rows it shows. Given a pixel value instead, GTK 4.8 places them from
+ * an estimate, and a list scrolled deep could show no row at all until the next scroll event. */
+static void show_item(GtkWidget *list, guint item) {
+    gtk_widget_activate_action(list, "list.scroll-to-item", "u", item);
+}
+
+static guint list_length(GtkWidget *list) {
+    GtkSelectionModel *model = list_model(list);
+    return model != NULL ? g_list_model_get_n_items(G_LIST_MODEL(model)) : 0;
+}
+
+/*
+ * A list's scroll, one step a frame once laid out. The list scrolls the least it can to show an
+ * item: an item below the view ends at its bottom, one above it starts at its top. So, each step
+ * on the frame after the list placed the previous one: (1) the last item shown, which puts the
+ * item above the view; (2) the item shown, now at the top; (3) the pixels into it.
+ */
+static gboolean item_scroll_tick(PendingScroll *pending) {
+    guint n = list_length(pending->widget);
+    switch (pending->item_step++) {
+    case 0:
+        if (n > 0) show_item(pending->widget, n - 1);
+        return G_SOURCE_CONTINUE;
+    case 1:
+        if (pending->item < n) show_item(pending->widget, pending->item);
+        return G_SOURCE_CONTINUE;
+    default:
+        break;
+    }
+    pending->tick = 0; /* removed by returning G_SOURCE_REMOVE */
+    GtkWidget *list = pending->widget;
+    GtkAdjustment *adjustment = pending->adjustment;
+    double target = gtk_adjustment_get_value(adjustment) + pending->item_delta;
+    gboolean has_cursor = pending->has_cursor, focus = pending->focus_after, focus_visible = pending->focus_visible;
+    guint cursor = pending->cursor, first = pending->item;
+    g_object_set_data(G_OBJECT(adjustment), PENDING_SCROLL_KEY, NULL); /* frees it */
+    gtk_adjustment_set_value(adjustment, target);
+    /* The keyboard cursor to the selected item, as after a click, when it is in view (showing
+     * it then does not scroll): the list that takes the focus keeps it in view. */
+    double rows_shown = gtk_adjustment_get_page_size(adjustment) / MAX(1.0, gtk_adjustment_get_upper(adjustment) / MAX(1u, n));
+    if (has_cursor && cursor >= first && cursor + 1 < first + rows_shown) show_item(list, cursor);
+    if (focus) {
+        gtk_widget_grab_focus(list);
+        GtkRoot *root = gtk_widget_get_root(list);
+        if (GTK_IS_WINDOW(root)) gtk_window_set_focus_visible(GTK_WINDOW(root), focus_visible);
+    }
+    return G_SOURCE_REMOVE;
+}
+
+static gboolean on_scroll_tick(GtkWidget *widget, GdkFrameClock *clock, gpointer data) {
+    (void)clock;
+    PendingScroll *pending = data;
+    if (gtk_widget_get_height(widget) <= 0 || gtk_adjustment_get_upper(pending->adjustment) <= 0) return G_SOURCE_CONTINUE;
+    if (pending->by_item) return item_scroll_tick(pending);
+    /* A list's item that moved near the end may not be scrollable to the top: as far as it goes. */
+    if (!content_fits(pending->adjustment, pending_target(pending)) && pending->rows_shift == 0) return G_SOURCE_CONTINUE;
+    pending->tick = 0; /* removed by returning G_SOURCE_REMOVE */
+    apply_pending_scroll(pending->adjustment);
+    return G_SOURCE_REMOVE;
+}
+
+/* Shown and laid out for PENDING_SCROLL_MS and the content still shorter: as far as it goes. */
+static gboolean on_scroll_expired(gpointer data) {
+    PendingScroll *pending = data;
+    pending->timeout = 0;
+    if (pending->by_item) {
+        if (pending->widget != NULL && pending->item < list_length(pending->widget)) show_item(pending->widget, pending->item);
+        g_object_set_data(G_OBJECT(pending->adjustment), PENDING_SCROLL_KEY, NULL); /* frees it */
+        return G_SOURCE_REMOVE;
+    }
+    apply_pending_scroll(pending->adjustment);
+    return G_SOURCE_REMOVE;
+}
+
+static void start_ticking(PendingScroll *pending) {
+    pending->timeout = g_timeout_add(PENDING_SCROLL_MS, on_scroll_expired, pending);
+    pending->tick = gtk_widget_add_tick_callback(pending->widget, on_scroll_tick, pending, NULL);
+}
+
+static void on_pending_widget_map(GtkWidget *widget, gpointer data) {
+    PendingScroll *pending = data;
+    g_signal_handler_disconnect(widget, pending->map_handler);
+    pending->map_handler = 0;
+    start_ticking(pending);
+}
+
+/* Keeps a scroll of `adjustment` for `widget` to apply once it is shown and laid out (see
+ * above), in place of any it had. */
+static PendingScroll *new_pending_scroll(GtkWidget *widget, GtkAdjustment *adjustment) {
+    PendingScroll *pending = g_new0(PendingScroll, 1);
+    pending->widget = widget;
+    g_object_add_weak_pointer(G_OBJECT(widget), (gpointer *)&pending->widget);
+    pending->adjustment = adjustment;
+    return pending;
+}
+
+static void keep_pending_scroll(PendingScroll *pending) {
+    g_object_set_data_full(G_OBJECT(pending->adjustment), PENDING_SCROLL_KEY, pending, pending_scroll_free);
+    if (gtk_widget_get_mapped(pending->widget)) start_ticking(pending);
+    else pending->map_handler = g_signal_connect(pending->widget, "map", G_CALLBACK(on_pending_widget_map), pending);
+}
+
+/* Scrolls `widget`'s `adjustment` to `value`, and `rows_shift` rows of `rows` further, once the
+ * widget is laid out (see above). */
+void scroll_rows_when_laid_out(GtkWidget *widget, GtkAdjustment *adjustment, double value, double rows_shift,
+                                      guint rows) {
+    if (adjustment == NULL) return;
+    PendingScroll *pending = new_pending_scroll(widget, adjustment);
+    pending->value = value;
+    pending->rows_shift = rows_shift;
+    pending->rows = rows;
+    keep_pending_scroll(pending);
+}
+
+/* Scrolls `widget`'s `adjustment` to `value` once the widget is laid out (see above). */
+void scroll_when_laid_out(AmberGtk *gtk, GtkWidget *widget, GtkAdjustment *adjustment, double value) {
+    (void)gtk;
+    scroll_rows_when_laid_out(widget, adjustment, value, 0, 0);
+}
+
+/* Scrolls a text view to put the line of the character at `offset` at the top, `delta` pixels
+ * into it, once laid out (see above). */
+void scroll_text_when_laid_out(GtkTextView *view, int offset, double delta) {
+    GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment(GTK_SCROLLABLE(view));
+    if (adjustment == NULL) return;
+    PendingScroll *pending = new_pending_scroll(GTK_WIDGET(view), adjustment);
+    pending->by_line = TRUE;
+    pending->line_offset = offset;
+    pending->line_delta = delta;
+    keep_pending_scroll(pending);
+}
+
+/* Scrolls a list view or grid view to show `item` at the top, `delta` pixels into it, once laid
+ * out (see above). Before that, at once, the list is asked to show the item: its first frame
+ * shows the rows that end with it, rather than its first rows. */
+void scroll_list_when_laid_out(GtkWidget *list, guint item, double delta, int64_t cursor) {
+    GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment(GTK_SCROLLABLE(list));
+    if (adjustment == NULL) return;
+    PendingScroll *pending = new_pending_scroll(list, adjustment);
+    pending->by_item = TRUE;
+    pending->item = item;
+    pending->item_delta = delta;
+    pending->has_cursor = cursor >= 0;
+    pending->cursor = cursor >= 0 ? (guint)cursor : 0;
+    keep_pending_scroll(pending);
+}
+
+/* A list that had the focus and waits for its scroll takes the focus once scrolled: taken
+ * before, it moves to its keyboard cursor, and GTK 4.8 then draws no row in the first frame.
+ * Whether it waits. */
+gboolean focus_after_list_scroll(GtkWidget *widget, gboolean focus_visible) {
+    if (!is_list(widget) || GTK_IS_COLUMN_VIEW(widget)) return FALSE;
+    PendingScroll *pending = pending_scroll(gtk_scrollable_get_vadjustment(GTK_SCROLLABLE(widget)));
+    if (pending == NULL || !pending->by_item) return FALSE;
+    pending->focus_after = TRUE;
+    pending->focus_visible = focus_visible;
+    return TRUE;
+}
+
+/* A text view's top line (the offset of its first character) and how far into it it is
+ * scrolled, or the ones a scroll still waiting will give it. */
+void text_view_top(GtkTextView *view, int *offset, double *delta) {
+    GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment(GTK_SCROLLABLE(view));
+    PendingScroll *pending = pending_scroll(adjustment);
+    if (pending != NULL && pending->by_line) {
+        *offset = pending->line_offset;
+        *delta = pending->line_delta;
+        return;
+    }
+    /* Whole pixels, as the text view draws its lines. */
+    int y = adjustment != NULL ? (int)gtk_adjustment_get_value(adjustment) : 0, top = 0;
+    GtkTextIter iter;
+    gtk_text_view_get_line_at_y(view, &iter, y, &top);
+    *offset = gtk_text_iter_get_offset(&iter);
+    *delta = y - top;
+}
+
+/* Whether a list's scroll waits for its layout, and then its first item and the pixels into it. */
+gboolean pending_list_scroll(GtkAdjustment *adjustment, guint *item, double *delta) {
+    PendingScroll *pending = pending_scroll(adjustment);
+    if (pending == NULL || !pending->by_item) return FALSE;
+    *item = pending->item;
+    *delta = pending->item_delta;
+    return TRUE;
+}
