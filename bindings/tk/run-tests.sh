@@ -51,8 +51,8 @@ pass() { echo "ok: $*"; }
 fail() { echo "FAILED: $*"; status=1; }
 
 # ---- static checks ------------------------------------------------------------------------------
-if (cd "$work" && python3 -m mypy --strict --no-incremental "$root/bindings/python/amber/tk.py" "$demo" >mypy.log 2>&1); then
-    pass "mypy --strict amber/tk.py examples/tk_notes.py: $(tail -n 1 "$work/mypy.log")"
+if (cd "$work" && python3 -m mypy --strict --no-incremental "$root/bindings/python/amber/tk/" "$demo" >mypy.log 2>&1); then
+    pass "mypy --strict amber/tk/ examples/tk_notes.py: $(tail -n 1 "$work/mypy.log")"
 else
     cat "$work/mypy.log"; fail "mypy --strict"
 fi
