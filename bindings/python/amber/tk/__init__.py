@@ -829,6 +829,9 @@ class Restorer:
         #: True to restore when the first window maps rather than in ``attach``: the runner
         #: attaches when the program makes its root, before it builds anything.
         self.restore_when_shown = False
+        #: True to end the program on SIGTERM and SIGINT as the signal would have, once saved,
+        #: rather than by destroying its root (the runner).
+        self.end_with_signal = False
         self._closed = False
         #: A change (the user's or the program's) not saved yet: what makes a window's
         #: destruction save first. A window closing is not one (see ``_save_before_destroy``).
@@ -1281,11 +1284,24 @@ class Restorer:
 
     def _on_signal(self, signum: int, frame: Optional[FrameType]) -> None:
         # Runs between two Python instructions: the save waits for the event loop.
-        self.root.after(0, self._quit_on_signal)
+        self.root.after(0, lambda: self._quit_on_signal(signum))
 
-    def _quit_on_signal(self) -> None:
+    def _quit_on_signal(self, signum: int) -> None:
+        """Saves, then ends the program: by destroying its root (a program that attached
+        itself), or (``end_with_signal``, the runner) as the signal would have without Amber,
+        since a program not written for Amber may not quit when its root is gone (IDLE runs its
+        event loop again while it has files open)."""
         self.save()
-        self.root.destroy()
+        if not self.end_with_signal:
+            self.root.destroy()
+            return
+        previous = self._previous_handlers.get(signum)
+        self.close()  # gives the program's handlers back
+        if callable(previous) and previous is not signal.default_int_handler:
+            previous(signum, None)  # the program's own handler decides
+            return
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
 
     def _drain_signal_pipe(self, fd: int, mask: int) -> None:
         try:

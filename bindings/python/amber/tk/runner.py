@@ -13,7 +13,7 @@ program makes (``tkinter.Tcl()``, a root without Tk, is left alone), then runs t
 ``__name__`` is ``__main__``). In the runner every widget is restorable (``auto_names``), each
 window claims its state when it first maps (``late_windows``: an editor, a dialog, made any
 time), the first window that maps starts the restoration (the program has built its interface
-by then), and the values of toggles, scales, spin boxes and read-only combo boxes are kept
+by then), SIGTERM and SIGINT save and then end the program as they would have without Amber, and the values of toggles, scales, spin boxes and read-only combo boxes are kept
 (``keep_values``); typed text is not (R34). If amber.tk cannot attach, the program runs all the
 same, and one line on standard error says why.
 """
@@ -124,6 +124,7 @@ def install_hook(options: Options) -> List[Any]:
             attached.append(None)
             return
         restorer.restore_when_shown = True
+        restorer.end_with_signal = True
         attached.append(restorer)
 
     setattr(tkinter.Tk, "__init__", init_and_attach)
