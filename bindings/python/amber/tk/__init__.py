@@ -643,17 +643,116 @@ class ScaleState(WidgetState):
             self.widget.set(value)  # type: ignore[attr-defined]
 
 
+class VariableState(WidgetState):
+    """A Checkbutton or a Radiobutton (``keep_values``): the value of its variable, a choice the
+    user made. Radiobuttons share their variable: each keeps the same value."""
+
+    def variable(self) -> str:
+        return str(self.widget.cget("variable"))
+
+    def encode_widget(self, coder: Coder) -> None:
+        name = self.variable()
+        if name:
+            coder["value"] = str(self.widget.getvar(name))
+
+    def decode_widget(self, decoder: Decoder) -> None:
+        self.pending = {"value": decoder.get("value")}
+
+    def apply_pending(self) -> None:
+        name, value = self.variable(), self.pending.get("value")
+        if name and isinstance(value, str):
+            self.widget.setvar(name, value)
+
+
+class ComboboxState(EntryState):
+    """A ttk.Combobox (``keep_values``): beside an entry's state, its value when it is
+    read-only, a choice from its list; an editable one's text is typed text (R34: opt-in)."""
+
+    def encode_widget(self, coder: Coder) -> None:
+        super().encode_widget(coder)
+        if not self.keep_content and "readonly" in str(self.widget.cget("state")):
+            coder["choice"] = self.entry.get()
+
+    def decode_widget(self, decoder: Decoder) -> None:
+        super().decode_widget(decoder)
+        choice = decoder.get("choice")
+        if isinstance(choice, str) and choice in self.widget.tk.splitlist(self.widget.cget("values")):
+            self.widget.set(choice)  # type: ignore[attr-defined]
+
+
+class SpinboxState(EntryState):
+    """A Spinbox or ttk.Spinbox (``keep_values``): beside an entry's state, its value when it is
+    one the spin box offers (one of its values, or a number in its range)."""
+
+    def offered(self, value: str) -> bool:
+        values = self.widget.tk.splitlist(self.widget.cget("values"))
+        if values:
+            return value in values
+        try:
+            number = float(value)
+            return float(self.widget.cget("from")) <= number <= float(self.widget.cget("to"))
+        except (ValueError, tk.TclError):
+            return False
+
+    def encode_widget(self, coder: Coder) -> None:
+        super().encode_widget(coder)
+        value = self.entry.get()
+        if not self.keep_content and self.offered(value):
+            coder["choice"] = value
+
+    def decode_widget(self, decoder: Decoder) -> None:
+        super().decode_widget(decoder)
+        choice = decoder.get("choice")
+        if isinstance(choice, str) and self.offered(choice):
+            entry = self.entry
+
+            def replace() -> None:
+                entry.delete(0, "end")
+                entry.insert(0, choice)
+            _replace_content(entry, replace)
+
+
+class CanvasState(WidgetState):
+    """A Canvas: how far it is scrolled, as fractions of its scroll region."""
+
+    def encode_widget(self, coder: Coder) -> None:
+        canvas = self.widget
+        assert isinstance(canvas, tk.Canvas)
+        coder.update({"xview": float(canvas.xview()[0]), "yview": float(canvas.yview()[0])})
+
+    def decode_widget(self, decoder: Decoder) -> None:
+        self.pending = {key: decoder.get(key) for key in ("xview", "yview")}
+
+    def scrolls_after_layout(self) -> bool:
+        return any(isinstance(self.pending.get(key), float) for key in ("xview", "yview"))
+
+    def apply_scroll(self) -> None:
+        canvas = self.widget
+        assert isinstance(canvas, tk.Canvas)
+        for key, scroll in (("xview", canvas.xview_moveto), ("yview", canvas.yview_moveto)):
+            fraction = self.pending.get(key)
+            if isinstance(fraction, float):
+                scroll(fraction)
+
+    apply_pending = apply_scroll
+
+
 #: The state class of each Tk widget class; classes not listed keep only the program's own state.
 STATE_CLASSES: Dict[str, type] = {
     "Listbox": ListboxState, "Treeview": TreeviewState, "Text": TextState,
     "Entry": EntryState, "TEntry": EntryState, "TCombobox": EntryState, "Spinbox": EntryState,
     "TSpinbox": EntryState, "TNotebook": NotebookState, "Panedwindow": PanedState,
-    "TPanedwindow": PanedState,
+    "TPanedwindow": PanedState, "Canvas": CanvasState,
 }
 #: Widget classes restored only when their content is kept (opt-in).
 CONTENT_CLASSES: Dict[str, type] = {"Scale": ScaleState, "TScale": ScaleState}
-#: Widget classes restored when values are kept (``keep_values``: the runner keeps them).
-VALUE_CLASSES: Dict[str, type] = dict(CONTENT_CLASSES)
+#: The state classes used instead when values are kept (``keep_values``: the runner keeps them):
+#: choices the user made, never typed text.
+VALUE_CLASSES: Dict[str, type] = {
+    **CONTENT_CLASSES, "Checkbutton": VariableState, "TCheckbutton": VariableState,
+    "Radiobutton": VariableState, "TRadiobutton": VariableState, "TCombobox": ComboboxState,
+    "Spinbox": SpinboxState, "TSpinbox": SpinboxState,
+}
 
 
 def _attribute(window: Union[tk.Tk, tk.Toplevel], name: str) -> bool:
@@ -679,6 +778,11 @@ def _geometry(window: Union[tk.Tk, tk.Toplevel]) -> Optional[Tuple[int, int, int
     return int(width), int(height), int(x.lstrip("+")), int(y.lstrip("+"))
 
 
+def _geometry_text(geometry: Tuple[Any, ...]) -> str:
+    width, height, x, y = geometry
+    return f"{width}x{height}+{x}+{y}"
+
+
 class WindowState(amber.Controller):
     """A window (the root or a Toplevel with a restoration identifier) as a root controller:
     its geometry, state, full screen and focused widget. Its restorable widgets are its views.
@@ -686,8 +790,12 @@ class WindowState(amber.Controller):
 
     def __init__(self, engine: Engine, window: Union[tk.Tk, tk.Toplevel], identifier: str, *,
                  name_of: Callable[[tk.Misc], Optional[str]] = restoration_name, automatic: bool = False,
-                 shaped: bool = False):
-        super().__init__(engine, identifier, class_name="Toplevel", restoration_class=WINDOW_CLASS)
+                 shaped: bool = False, made_at_launch: bool = True):
+        # A window made by the program later (made_at_launch False) has no restoration class:
+        # at launch its record finds no window, and is kept until the window maps and claims it
+        # (R35); the class would decline it, and a record declined is not kept.
+        super().__init__(engine, identifier, class_name="Toplevel",
+                         restoration_class=WINDOW_CLASS if made_at_launch else None)
         self.window = window
         self.views: Dict[str, WidgetState] = {}
         self.pending: Dict[str, Any] = {}
@@ -1010,7 +1118,8 @@ class Restorer:
         if isinstance(previous, WindowState) and previous.identifier in self._windows:
             self._forget_window(str(previous.identifier))  # an automatic identifier that changed
         state = WindowState(self.engine, window, name, name_of=self.name_of,
-                            automatic=_unnamed(window) and window is not self.root, shaped=self.auto_names)
+                            automatic=_unnamed(window) and window is not self.root, shaped=self.auto_names,
+                            made_at_launch=not self.late_windows or name in self._factories or window is self.root)
         self.engine.add_root(state)
         self._windows[name] = state
         self._by_path[str(window)] = state
@@ -1030,8 +1139,8 @@ class Restorer:
             self._forget_view(window, name)
         cls = widget.winfo_class()
         content = str(widget) in self._content
-        state_class = STATE_CLASSES.get(cls) or (CONTENT_CLASSES.get(cls) if content else None) \
-            or (VALUE_CLASSES.get(cls) if self.keep_values else None)
+        state_class = (VALUE_CLASSES.get(cls) if self.keep_values else None) or STATE_CLASSES.get(cls) \
+            or (CONTENT_CLASSES.get(cls) if content else None)
         own = self._own.get(str(widget))
         if state_class is None and own is None:
             return
@@ -1088,6 +1197,7 @@ class Restorer:
         needs it) the scroll positions of texts and entries once more, and the focus. ``views``:
         widgets restored on their own, in windows restored before."""
         for window in windows:
+            self._say_program_geometry(window)
             self._guarded(window.identifier or "?", window.apply_geometry)
         self.root.update_idletasks()
         restored = [view for window in windows for view in window.views.values()] + list(views)
@@ -1103,6 +1213,21 @@ class Restorer:
                 self._guarded(view.identifier or "?", view.apply_scroll)
         for window in windows:
             self._guarded(window.identifier or "?", window.apply_focus)
+
+    def _say_program_geometry(self, window: WindowState) -> None:
+        """One line (a note) when the program placed the window itself (``wm geometry`` with a
+        position: a program that keeps its own window size) somewhere else than the geometry
+        saved: the one saved, where the user left it, is the later of the two, and is applied."""
+        saved = tuple(window.pending.get(key) for key in ("width", "height", "x", "y"))
+        try:
+            placed = str(window.window.wm_positionfrom()) == "user"
+            now = _geometry(window.window)
+        except tk.TclError:
+            return
+        if placed and now is not None and all(isinstance(value, int) for value in saved) and now != saved \
+                and not (window.automatic and window.shape_changed()):
+            self._note(f"window {window.identifier}: the program placed it at {_geometry_text(now)}; "
+                       f"the geometry saved, {_geometry_text(saved)}, replaces it")
 
     def _say_skipped(self, window: WindowState) -> None:
         """One line for a window saved with another shape than it has now."""
