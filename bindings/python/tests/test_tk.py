@@ -641,3 +641,35 @@ def test_the_runner_says_what_is_wrong_in_one_line(tmp_path):
         result = subprocess.run([sys.executable, "-m", "amber.tk", *arguments], capture_output=True, text=True,
                                 timeout=60)
         assert result.returncode == 2 and message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_long_list_scrolled_deep_comes_back_by_its_first_visible_row_without_drift(tmp_path):
+    # Issue 40: lists scroll by first visible item, never by pixels; three relaunches in a row.
+    def build_long():
+        root = tk.Tk()
+        root.geometry("300x400+10+10")
+        listbox = tk.Listbox(root, exportselection=False)
+        listbox.insert("end", *[f"row {i}" for i in range(1000)])
+        listbox.pack(fill="both", expand=True)
+        tree = ttk.Treeview(root)
+        for i in range(1000):
+            tree.insert("", "end", iid=f"item{i}", text=f"item {i}")
+        tree.pack(fill="both", expand=True)
+        root.update_idletasks()
+        return root, listbox, tree
+
+    root, listbox, tree = build_long()
+    amber.tk.attach(root, "org.example.long", state_directory=str(tmp_path), auto_names=True)
+    listbox.yview(850)
+    tree.yview_moveto(873 / 1000)
+    root.update_idletasks()
+    top = tree.identify_row(30)  # the first row under the heading
+    assert listbox.nearest(0) == 850 and top in ("item872", "item873")
+    for _ in range(3):
+        close(root)
+        root, listbox, tree = build_long()
+        amber.tk.attach(root, "org.example.long", state_directory=str(tmp_path), auto_names=True)
+        root.update_idletasks()
+        assert listbox.nearest(0) == 850
+        assert tree.identify_row(30) == top
+    root.destroy()

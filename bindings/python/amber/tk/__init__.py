@@ -5,7 +5,7 @@
     restorer = amber.tk.attach(root, "org.example.notes")
     root.mainloop()
 
-Every widget created with an explicit ``name=`` is restorable. Its restoration path is its Tk
+Every widget created with an explicit ``name=`` is restorable (every widget, with ``auto_names``). Its restoration path is its Tk
 path name, made of its named ancestors only (Tk's own names, such as ``!frame2``, depend on the
 order widgets were made in, so they are left out): ``.main.!frame.notes`` is ``.main.notes``.
 Each window (the root, a named Toplevel) is a root controller whose identifier is its path name;
@@ -21,6 +21,7 @@ The standard state, by widget class:
   the item ids, and the items that are open;
 - Text: the cursor, the selection and the view;
 - Entry, ttk.Entry, ttk.Combobox, Spinbox, ttk.Spinbox: the cursor, the selection and the view;
+- Canvas: how far it is scrolled;
 - ttk.Notebook: the selected tab, by the name of its widget (else by its position);
 - PanedWindow and ttk.PanedWindow: the sash positions;
 - opt-in, per widget (``keep_content=``): the text of an Entry, Combobox, Spinbox or Text, and the
@@ -41,11 +42,35 @@ stops the program: an archive that cannot be restored (from another program, dam
 older version whose widgets were renamed or removed) gives a fresh launch or the state that
 still fits, and a warning line on the ``amber.tk`` logger.
 
+Programs not written for Amber: the runner, ``python -m amber.tk [--app-id ID] [--state-dir
+DIR] (-m MODULE | SCRIPT) [ARGS...]`` (amber.tk.runner), runs an unmodified Tkinter program with
+this adapter attached to its first root, and with three options ``attach`` also offers:
+
+- ``auto_names``: an unnamed widget is restorable too, by its automatic identifier: the
+  components of its Tk path, each unnamed one replaced by its Python type and its index among
+  its parent's unnamed children of that type (``.!toplevel.!frame.!text2`` is
+  ``.Toplevel#1.Frame#1.Text#2``; a named widget keeps its name). It is stable across runs that
+  build the interface the same way (Tk's own ``!text2`` counts widgets destroyed since). Each
+  window records its shape (how many widgets, a checksum of their automatic paths): a window
+  saved with another shape (a new version of the program, another window in the place of the
+  one saved) gives its unnamed widgets no state, and an unnamed window none at all, with one
+  warning line.
+- ``late_windows``: the records that find no window at launch are kept for the whole run (R35),
+  and a window made later (IDLE's editor, a second one, a dialog) claims its state when it first
+  maps (``Object.restore_pending``). The runner also restores only when the first window maps,
+  once the program has built it.
+- ``keep_values``: the values of Checkbuttons, Radiobuttons, Scales, Spinboxes (a value they
+  offer) and read-only Comboboxes are kept; typed text is not (R34).
+
+A window's position is the one the window manager uses (``wm geometry``, the frame's, menu bar
+included). A window destroyed by the program (``destroy()``; IDLE quits by closing its editor and
+then destroying its root) saves first if a change is unsaved. In the runner SIGTERM and SIGINT
+save and then end the program as the signal would have.
+
 Tkinter is imported by this module only: ``import amber`` does not import it.
 """
 from __future__ import annotations
 
-import json
 import logging
 import os
 import re
@@ -398,9 +423,11 @@ class TreeviewState(WidgetState):
         return state
 
     def encode_widget(self, coder: Coder) -> None:
+        import json  # only a Treeview needs it: not imported with amber.tk
         coder["openItems"] = json.dumps(self.walk("opened"))
 
     def decode_widget(self, decoder: Decoder) -> None:
+        import json
         try:
             opened = json.loads(decoder.get("openItems", "[]"))
         except (TypeError, ValueError):
