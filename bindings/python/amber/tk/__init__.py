@@ -71,14 +71,16 @@ Tkinter is imported by this module only: ``import amber`` does not import it.
 """
 from __future__ import annotations
 
-import logging
 import os
 import re
 import signal
 import tkinter as tk
 from tkinter import ttk
 from types import FrameType
-from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
+
+if TYPE_CHECKING:
+    import logging
 
 import amber
 from amber import (Coder, Decoder, Engine, FreshReason, IndexPath, Outcome, Path, PreservationReport,
@@ -87,9 +89,19 @@ from amber import (Coder, Decoder, Engine, FreshReason, IndexPath, Outcome, Path
 __all__ = ["DEFAULT_SAVE_DELAY_MS", "LOGGER", "Restorer", "STATE_CLASSES", "WINDOW_CLASS", "WidgetState",
            "WindowFactory", "WindowState", "attach", "restoration_name"]
 
-#: Where the adapter's warnings go: a fresh launch for a reason other than "no archive", a
-#: widget not restored, a save that failed.
-LOGGER = logging.getLogger("amber.tk")
+def _logger() -> "logging.Logger":
+    """Where the adapter's warnings go (``LOGGER``): imported on the first line it gives, since
+    importing logging is most of what ``import amber.tk`` would cost beside tkinter."""
+    import logging
+    return logging.getLogger("amber.tk")
+
+
+def __getattr__(name: str) -> Any:
+    """``amber.tk.LOGGER``: the logger ``amber.tk``, where the adapter's warnings go (a fresh
+    launch for a reason other than "no archive", a widget not restored, a save that failed)."""
+    if name == "LOGGER":
+        return _logger()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 #: The restoration class of every window: it gives back a window that exists, or has the
 #: program's factory make one (a dialog that was open).
@@ -433,7 +445,7 @@ class TreeviewState(WidgetState):
         except (TypeError, ValueError):
             opened = None
         if not isinstance(opened, list):
-            LOGGER.warning("amber.tk: %s: the open items saved cannot be read; they stay closed", self.identifier)
+            _logger().warning("amber.tk: %s: the open items saved cannot be read; they stay closed", self.identifier)
             opened = []
         self.pending["open"] = [str(item) for item in opened]
 
@@ -614,7 +626,7 @@ class NotebookState(WidgetState):
                 if tab.rsplit(".", 1)[-1] == name:
                     _tcl(notebook, "select", tab)
                     return
-            LOGGER.warning("amber.tk: %s: no tab named %r any more; the tab shown is kept", self.identifier, name)
+            _logger().warning("amber.tk: %s: no tab named %r any more; the tab shown is kept", self.identifier, name)
         elif isinstance(index, int) and 0 <= index < len(tabs):
             _tcl(notebook, "select", tabs[index])
 
@@ -645,7 +657,7 @@ class PanedState(WidgetState):
         count = len(paned.panes()) - 1  # type: ignore[attr-defined]
         if len(positions) != count:
             if positions:
-                LOGGER.warning("amber.tk: %s: %d sashes saved, %d now; the split is kept", self.identifier,
+                _logger().warning("amber.tk: %s: %d sashes saved, %d now; the split is kept", self.identifier,
                                len(positions), count)
             return
         for i, position in enumerate(positions):
@@ -1294,6 +1306,16 @@ class Restorer:
         self._claim_pending = None
         if self._closed:
             return
+        try:
+            self._claim_shown()
+        except (amber.AmberError, OSError, tk.TclError) as error:
+            # The program goes on with the window as it made it.
+            self._warn(f"the windows shown could not take their saved state: {error}")
+
+    def _claim_shown(self) -> None:
+        """Restores at the first window shown (``restore_when_shown``), else has each window
+        shown for the first time, and each widget made since in a window claimed before, claim
+        the state kept for it."""
         if not self._launched:
             if self.restore_when_shown:
                 self.restore()
@@ -1491,12 +1513,12 @@ class Restorer:
     def _warn(self, message: str) -> None:
         line = f"amber.tk: {message}"
         self.warnings.append(line)
-        LOGGER.warning("%s", line)
+        _logger().warning("%s", line)
 
     def _note(self, message: str) -> None:
         line = f"amber.tk: {message}"
         self.notes.append(line)
-        LOGGER.info("%s", line)
+        _logger().info("%s", line)
 
 
 def _exists(widget: tk.Misc) -> bool:
