@@ -635,6 +635,35 @@ def test_the_runner_brings_an_unmodified_program_back(tmp_path):
     assert "selected (123,) top 120" in second.stdout, second.stdout + second.stderr
 
 
+QUITS = """
+import sys, tkinter as tk
+root = tk.Tk()
+root.protocol("WM_DELETE_WINDOW", root.quit)
+listbox = tk.Listbox(root, exportselection=False)
+listbox.insert("end", *[f"row {i}" for i in range(50)])
+listbox.pack()
+def step():
+    print("selected", listbox.curselection(), flush=True)
+    if sys.argv[1:] == ["change"]:
+        listbox.selection_set(9)
+        listbox.event_generate("<<ListboxSelect>>")
+    root.quit()  # leaves the event loop; the root is never destroyed
+root.after(300, step)
+root.mainloop()
+"""
+
+
+def test_the_runner_saves_a_program_that_quits_its_event_loop_without_destroying_its_root(tmp_path):
+    program = tmp_path / "quits.py"
+    program.write_text(QUITS)
+    command = [sys.executable, "-m", "amber.tk", "--state-dir", str(tmp_path / "state"), "--save-delay", "60000",
+               str(program)]
+    first = subprocess.run(command + ["change"], capture_output=True, text=True, timeout=60)
+    assert first.returncode == 0 and "selected ()" in first.stdout, first.stderr
+    second = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert "selected (9,)" in second.stdout, second.stdout + second.stderr
+
+
 def test_the_runner_says_what_is_wrong_in_one_line(tmp_path):
     for arguments, message in ((["--bogus"], "unknown option --bogus"),
                                ([str(tmp_path / "missing.py")], "no such script")):

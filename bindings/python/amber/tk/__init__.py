@@ -1040,6 +1040,14 @@ class Restorer:
         self._warn_left_out(report)
         return report
 
+    def save_if_changed(self) -> Optional[PreservationReport]:
+        """Saves now if a change (the user's or one marked) is not saved yet; else does nothing
+        and returns None. What a window's destruction calls, and the runner at the program's
+        exit (a program that quits its event loop without destroying its root)."""
+        if not self._launched or not self._unsaved or self._closed:
+            return None
+        return self.save()
+
     def _warn_left_out(self, report: PreservationReport) -> None:
         for entry in report.left_out:
             if entry.error is not None:
@@ -1432,8 +1440,7 @@ class Restorer:
         destroy = window.destroy
 
         def save_then_destroy() -> None:
-            if self._launched and self._unsaved and not self._closed:
-                self.save()
+            self.save_if_changed()
             destroy()
         # An attribute of this window only: a subclass's destroy() still runs (it is `destroy`).
         setattr(window, "destroy", save_then_destroy)

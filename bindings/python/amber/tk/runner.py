@@ -19,6 +19,7 @@ same, and one line on standard error says why.
 """
 from __future__ import annotations
 
+import atexit
 import os
 import sys
 from typing import Any, List, Optional, Tuple
@@ -126,9 +127,21 @@ def install_hook(options: Options) -> List[Any]:
         restorer.restore_when_shown = True
         restorer.end_with_signal = True
         attached.append(restorer)
+        # A program may leave its event loop (root.quit()) and end without destroying its root.
+        atexit.register(_save_at_exit, restorer)
 
     setattr(tkinter.Tk, "__init__", init_and_attach)
     return attached
+
+
+def _save_at_exit(restorer: Any) -> None:
+    """At the interpreter's exit: saves what changed since the last save, if the root is still
+    there (a program that destroyed it has saved then)."""
+    try:
+        if restorer.root.winfo_exists():
+            restorer.save_if_changed()
+    except Exception as error:  # the program has ended: a line, never a traceback
+        print(f"amber.tk: the interface was not saved at exit: {type(error).__name__}: {error}", file=sys.stderr)
 
 
 def run(options: Options) -> None:
