@@ -7,7 +7,9 @@
 # first visible line) and comparing screenshots:
 #   1. close:   WM_DELETE_WINDOW on the editor (IDLE then destroys its root and quits);
 #   2. SIGTERM;
-#   3. SIGKILL, once the autosave has written the last change.
+#   3. SIGKILL, once the autosave has written the last change;
+#   4. two files, two editor windows of one type, the second moved aside, each scrolled and with
+#      a selection of its own; SIGTERM: each comes back with its own state, where it was left.
 # IDLE shows the cursor's line and column in its status bar, updated on a key or a click only:
 # after each relaunch the script presses Shift (which changes nothing else) before the screenshot.
 # Usage: bindings/tk/idle-tests.sh WORK_DIR     (prints ok:/FAILED: lines; exits non-zero on failure)
@@ -20,6 +22,7 @@ probe=$root/bindings/tk/idle_probe.py
 state=$work/state
 file=$work/sample.py
 seq 1 400 | sed 's/^/line number /' >"$file"
+files=("$file")
 fuzz=${AMBER_TK_FUZZ:-3%}
 tolerance=${AMBER_TK_PIXELS:-200}
 status=0
@@ -32,7 +35,7 @@ trap '[ -n "$app" ] && kill -9 "$app" 2>/dev/null' EXIT
 launch() {
     run=$((run + 1))
     out=$work/run$run.out
-    python3 "$probe" --state-dir "$state" --save-delay "$save_delay" -m idlelib "$file" >"$out" 2>"$work/run$run.err" &
+    python3 "$probe" --state-dir "$state" --save-delay "$save_delay" -m idlelib "${files[@]}" >"$out" 2>"$work/run$run.err" &
     app=$!
     for _ in $(seq 150); do
         grep -q -- "--- restored" "$out" 2>/dev/null && break
@@ -56,19 +59,27 @@ settle() {
         mv "$work/settle.b.png" "$work/settle.a.png"
     done
 }
-snapshot() {
+# state_now NAME FILE: the state IDLE has now (F12, over the first editor) into FILE.
+state_now() {
     local before
     before=$(grep -c -- "--- state" "$out")
-    xdotool key F12
+    at 300 300; xdotool key F12
     for _ in $(seq 50); do [ "$(grep -c -- "--- state" "$out")" -gt "$before" ] && break; sleep 0.1; done
     [ "$(grep -c -- "--- state" "$out")" -gt "$before" ] || fail "$1: F12 printed no state"
-    block "$out" state >"$work/$1.before.state"
+    block "$out" state >"$2"
+}
+snapshot() {
+    state_now "$1" "$work/$1.before.state"
     xdotool mousemove 1090 690
     settle
     import -window root "$work/$1.before.png"
 }
 check() {
-    block "$out" restored >"$work/$1.after.state"
+    if [ "$1" = two ]; then
+        state_now "$1" "$work/$1.after.state"  # once both editors are there (the block is the first's)
+    else
+        block "$out" restored >"$work/$1.after.state"
+    fi
     if diff -u "$work/$1.before.state" "$work/$1.after.state" >"$work/$1.diff"; then
         pass "$1: the relaunch under the runner restored:"; sed 's/^/      /' "$work/$1.after.state"
     else
@@ -138,9 +149,35 @@ launch
 check sigkill
 python3 "$root/bindings/tk/wm_close.py" "$wid"
 wait_exit
+
+# ---- 4: two editor windows of one type (unnamed Toplevels), each its own state; SIGTERM ---------------
+other=$work/other.py
+seq 1 300 | sed 's/^/other line /' >"$other"
+files=("$file" "$other")
+save_delay=60000
+launch
+for _ in $(seq 100); do [ -n "$(xdotool search --onlyvisible --name '^other.py - ' 2>/dev/null)" ] && break; sleep 0.1; done
+second=$(xdotool search --onlyvisible --name '^other.py - ' 2>/dev/null | head -n 1)
+[ -n "$second" ] || { fail "two: the second editor did not open"; exit 1; }
+xdotool windowmove "$second" 420 60; sleep 0.3                      # the second editor, moved aside
+xdotool mousemove --window "$second" 300 300 click 5 click 5 click 5 click 5 click 5; sleep 0.3
+xdotool mousemove --window "$second" 60 200; xdotool mousedown 1                # a selection in it
+xdotool mousemove --window "$second" 120 230; xdotool mousemove --window "$second" 200 260; xdotool mouseup 1; sleep 0.3
+at 150 150; xdotool click 5 click 5; sleep 0.3                      # the first one, scrolled less
+select_lines 40 100 120 100
+snapshot two
+kill -TERM "$app"
+wait_exit
+launch
+for _ in $(seq 100); do [ -n "$(xdotool search --onlyvisible --name '^other.py - ' 2>/dev/null)" ] && break; sleep 0.1; done
+settle
+check two
+grep -q "^window 2: .*+420+60 other.py" "$work/two.after.state" || fail "two: the second editor is not where it was left"
+files=("$file")
 pictures=$root/.build/pictures
 [ "${AMBER_UPDATE_PICTURES:-0}" = 1 ] && pictures=$root/docs/img
 mkdir -p "$pictures"
-cp "$work/sigterm.before.png" "$pictures/idle-before.png"
-cp "$work/sigterm.after.png" "$pictures/idle-after.png"
+# The pictures of the README: the two editors, the screen's empty border trimmed.
+convert "$work/two.before.png" -trim +repage "$pictures/idle-before.png"
+convert "$work/two.after.png" -trim +repage "$pictures/idle-after.png"
 exit $status
