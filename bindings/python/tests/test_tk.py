@@ -362,6 +362,7 @@ def build_unnamed(extra_text_first=False):
 
 
 def test_auto_name_is_the_type_and_index_among_unnamed_siblings_of_that_type():
+    # Issue 40, item 2: automatic identifiers.
     root = tk.Tk()
     try:
         frame = tk.Frame(root)
@@ -397,6 +398,7 @@ def test_with_auto_names_unnamed_widgets_come_back(tmp_path):
 
 
 def test_an_interface_changed_between_runs_gives_no_state_to_its_unnamed_widgets_and_one_line(tmp_path):
+    # Issue 40, item 2 and 'Must show': a new version of the program, one report line.
     root, listbox, text = build_unnamed()
     amber.tk.attach(root, "org.example.auto", state_directory=str(tmp_path), auto_names=True)
     listbox.selection_set(42)
@@ -444,6 +446,7 @@ def attach_late(root, tmp_path):
 
 
 def test_windows_made_later_claim_their_state_when_they_map_two_of_one_type_each_their_own(tmp_path):
+    # Issue 40, item 3; R35: kept records claimed by windows made later; two windows of one type.
     root = tk.Tk()
     attach_late(root, tmp_path)
     (one, text1), (two, text2) = make_editor(root, "a"), make_editor(root, "b")
@@ -491,6 +494,7 @@ def test_a_window_of_another_shape_in_a_saved_windows_place_gets_none_of_its_sta
 
 
 def test_a_window_with_a_menu_bar_stays_where_it_was_left(tmp_path):
+    # Issue 40, item 5: window position through the geometry the window manager uses.
     # The position is the window manager's (wm geometry), not winfo_y, below the menu bar.
     for _ in range(3):
         root = tk.Tk()
@@ -506,6 +510,7 @@ def test_a_window_with_a_menu_bar_stays_where_it_was_left(tmp_path):
 
 
 def test_a_program_that_quits_by_destroying_its_root_saves_first(tmp_path):
+    # Issue 40, item 5: a Tk program that quits by destroying its root saves first.
     root, listbox, text = build_unnamed()
     amber.tk.attach(root, "org.example.auto", state_directory=str(tmp_path), auto_names=True,
                     save_delay_ms=60000)
@@ -567,6 +572,7 @@ def build_values():
 
 
 def test_values_of_toggles_choices_scales_and_canvas_scroll_come_back_typed_text_does_not(tmp_path):
+    # Issue 40, item 4; R34: typed text is not kept unless asked.
     root, w = build_values()
     amber.tk.attach(root, "org.example.values", state_directory=str(tmp_path), auto_names=True, keep_values=True)
     w["check"].set(True)
@@ -624,6 +630,7 @@ root.mainloop()
 
 
 def test_the_runner_brings_an_unmodified_program_back(tmp_path):
+    # Issue 40, item 1: python -m amber.tk.
     program = tmp_path / "plain.py"
     program.write_text(PROGRAM)
     command = [sys.executable, "-m", "amber.tk", "--state-dir", str(tmp_path / "state"), str(program)]
