@@ -637,6 +637,7 @@ def test_the_runner_brings_an_unmodified_program_back(tmp_path):
     first = subprocess.run(command + ["change"], capture_output=True, text=True, timeout=60)
     assert first.returncode == 0, first.stderr
     assert "selected () top 0" in first.stdout
+    assert "amber.tk:" not in first.stderr  # nothing to say: saved when the program destroyed its root
     second = subprocess.run(command, capture_output=True, text=True, timeout=60)
     assert second.returncode == 0, second.stderr
     assert "selected (123,) top 120" in second.stdout, second.stdout + second.stderr

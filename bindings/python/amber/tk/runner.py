@@ -135,11 +135,10 @@ def install_hook(options: Options) -> List[Any]:
 
 
 def _save_at_exit(restorer: Any) -> None:
-    """At the interpreter's exit: saves what changed since the last save, if the root is still
-    there (a program that destroyed it has saved then)."""
+    """At the interpreter's exit: saves what changed since the last save, unless the root was
+    destroyed (its destruction saved, and closed the restorer)."""
     try:
-        if restorer.root.winfo_exists():
-            restorer.save_if_changed()
+        restorer.save_if_changed()
     except Exception as error:  # the program has ended: a line, never a traceback
         print(f"amber.tk: the interface was not saved at exit: {type(error).__name__}: {error}", file=sys.stderr)
 
