@@ -14,6 +14,8 @@
 #               data and another one deleted: the same note is still selected after the relaunch.
 #   5. broken:  no display; an archive from another app; a widget renamed: a fresh launch (or
 #               the state that fits) and a warning line, never a crash.
+#   6. IDLE under the runner (bindings/tk/idle-tests.sh): a file opened, scrolled, a selection;
+#               closed, SIGTERM, SIGKILL after the autosave; relaunched under python -m amber.tk.
 # Also: mypy --strict of amber.tk and the demo, and the demo's Amber-specific lines (at most 15);
 # with AMBER_TK_BENCH=1, the start-up cost of restoring a 1,000-row list (bench-startup.py,
 # against the limit of issue 31 given as its --limit-ms).
@@ -51,8 +53,8 @@ pass() { echo "ok: $*"; }
 fail() { echo "FAILED: $*"; status=1; }
 
 # ---- static checks ------------------------------------------------------------------------------
-if (cd "$work" && python3 -m mypy --strict --no-incremental "$root/bindings/python/amber/tk.py" "$demo" >mypy.log 2>&1); then
-    pass "mypy --strict amber/tk.py examples/tk_notes.py: $(tail -n 1 "$work/mypy.log")"
+if (cd "$work" && python3 -m mypy --strict --no-incremental "$root/bindings/python/amber/tk/" "$demo" >mypy.log 2>&1); then
+    pass "mypy --strict amber/tk/ examples/tk_notes.py: $(tail -n 1 "$work/mypy.log")"
 else
     cat "$work/mypy.log"; fail "mypy --strict"
 fi
@@ -77,7 +79,7 @@ fi
 
 # ---- the display ----------------------------------------------------------------------------------
 exec 3>"$work/displayfd"
-Xvfb -displayfd 3 -screen 0 1100x700x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
+Xvfb -displayfd 3 -screen 0 1100x900x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
 xvfb=$!
 exec 3>&-
 for _ in $(seq 50); do [ -s "$work/displayfd" ] && break; sleep 0.1; done
@@ -245,6 +247,13 @@ wait_exit
 
 # ---- run 5: an archive from another app, a widget renamed ---------------------------------------------
 bash "$root/bindings/tk/broken-archives.sh" "$work" || status=1
+
+# ---- IDLE under the runner (python -m amber.tk): a program not written for Amber ---------------------
+if python3 -c 'import idlelib.pyshell' 2>/dev/null; then
+    bash "$root/bindings/tk/idle-tests.sh" "$work" || status=1
+else
+    fail "IDLE (idlelib) is missing: python3's idlelib (Debian: idle-python3.11)"
+fi
 
 # ---- the start-up cost (timings: only when asked, AMBER_TK_BENCH=1) ----------------------------------
 if [ "${AMBER_TK_BENCH:-0}" = 1 ]; then

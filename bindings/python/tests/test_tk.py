@@ -334,3 +334,379 @@ def test_a_decode_callback_that_raises_gives_a_warning_and_the_rest_comes_back(t
                    and "LookupError: no zoom level" in line for line in restorer.warnings), restorer.warnings
     finally:
         root.destroy()
+
+
+# ---- issue 40: programs not written for Amber --------------------------------------------------
+
+def close(root):
+    """Closes the root window as the window manager's close button does: it saves."""
+    root.tk.call(root.protocol("WM_DELETE_WINDOW"))
+
+
+def build_unnamed(extra_text_first=False):
+    """A window whose widgets have no names, as most programs build them."""
+    root = tk.Tk()
+    root.geometry("400x300+30+40")
+    frame = tk.Frame(root)
+    frame.pack(fill="both", expand=True)
+    if extra_text_first:
+        tk.Text(frame, height=2).pack()  # a new version of the program: another widget first
+    listbox = tk.Listbox(frame, exportselection=False)
+    listbox.insert("end", *ROWS)
+    listbox.pack(fill="both", expand=True)
+    text = tk.Text(frame, height=5)
+    text.insert("1.0", "\n".join(f"line {i}" for i in range(100)))
+    text.pack()
+    root.update_idletasks()
+    return root, listbox, text
+
+
+def test_auto_name_is_the_type_and_index_among_unnamed_siblings_of_that_type():
+    # Issue 40, item 2: automatic identifiers.
+    root = tk.Tk()
+    try:
+        frame = tk.Frame(root)
+        first, named, second = tk.Text(frame), tk.Text(frame, name="notes"), tk.Text(frame)
+        tk.Text(frame).destroy()  # destroyed: Tk's own names count it, automatic ones do not
+        third = tk.Text(frame)
+        assert str(third).endswith("!text4")
+        assert [amber.tk.auto_name(w) for w in (first, second, third)] == [
+            ".Frame#1.Text#1", ".Frame#1.Text#2", ".Frame#1.Text#3"]
+        assert amber.tk.restoration_name(named, auto_names=True) == ".notes"  # a name wins
+        assert amber.tk.restoration_name(first) is None                       # off by default
+        window = tk.Toplevel(root)
+        assert amber.tk.restoration_name(window, auto_names=True) == ".Toplevel#1"
+    finally:
+        root.destroy()
+
+
+def test_with_auto_names_unnamed_widgets_come_back(tmp_path):
+    root, listbox, text = build_unnamed()
+    amber.tk.attach(root, "org.example.auto", state_directory=str(tmp_path), auto_names=True)
+    listbox.selection_set(42)
+    listbox.yview(40)
+    text.mark_set("insert", "30.2")
+    close(root)
+    root, listbox, text = build_unnamed()
+    restorer = amber.tk.attach(root, "org.example.auto", state_directory=str(tmp_path), auto_names=True)
+    try:
+        assert not restorer.warnings
+        assert listbox.curselection() == (42,) and listbox.nearest(0) == 40
+        assert text.index("insert") == "30.2"
+    finally:
+        root.destroy()
+
+
+def test_an_interface_changed_between_runs_gives_no_state_to_its_unnamed_widgets_and_one_line(tmp_path):
+    # Issue 40, item 2 and 'Must show': a new version of the program, one report line.
+    root, listbox, text = build_unnamed()
+    amber.tk.attach(root, "org.example.auto", state_directory=str(tmp_path), auto_names=True)
+    listbox.selection_set(42)
+    text.mark_set("insert", "30.2")
+    root.geometry("420x310+60+70")
+    root.update_idletasks()
+    close(root)
+    root, listbox, text = build_unnamed(extra_text_first=True)  # Text#1 is now another widget
+    restorer = amber.tk.attach(root, "org.example.auto", state_directory=str(tmp_path), auto_names=True)
+    try:
+        first_text = root.nametowidget(".!frame.!text")
+        assert "30.2" not in (first_text.index("insert"), text.index("insert"))  # nothing on the wrong widget
+        assert listbox.curselection() == ()
+        assert len(restorer.warnings) == 1, restorer.warnings
+        assert restorer.warnings[0].startswith("amber.tk: window .: saved with another shape (")
+        assert "the state of its 3 unnamed widgets was not applied" in restorer.warnings[0]
+        root.update_idletasks()
+        assert root.wm_geometry() == "420x310+60+70"  # the window itself is the same one
+    finally:
+        root.destroy()
+
+
+def make_editor(root, lines):
+    """An unnamed Toplevel with an unnamed Text, as IDLE's editor windows are."""
+    window = tk.Toplevel(root)
+    text = tk.Text(window)
+    text.insert("1.0", "\n".join(f"{lines} line {i}" for i in range(200)))
+    text.pack()
+    return window, text
+
+
+def run_until(root, condition):
+    """The event loop until ``condition()`` holds (a test that waits: no fixed sleep)."""
+    for _ in range(500):
+        root.update()
+        if condition():
+            return
+        time.sleep(0.01)
+    raise AssertionError("the condition never held")
+
+
+def attach_late(root, tmp_path):
+    return amber.tk.attach(root, "org.example.late", state_directory=str(tmp_path), auto_names=True,
+                           late_windows=True)
+
+
+def test_windows_made_later_claim_their_state_when_they_map_two_of_one_type_each_their_own(tmp_path):
+    # Issue 40, item 3; R35: kept records claimed by windows made later; two windows of one type.
+    root = tk.Tk()
+    attach_late(root, tmp_path)
+    (one, text1), (two, text2) = make_editor(root, "a"), make_editor(root, "b")
+    run_until(root, lambda: one.winfo_ismapped() and two.winfo_ismapped())
+    text1.mark_set("insert", "12.3")
+    text2.mark_set("insert", "150.1")
+    two.geometry("300x200+200+210")
+    root.update_idletasks()
+    close(root)
+    root = tk.Tk()
+    restorer = attach_late(root, tmp_path)  # no editor yet: their records are kept
+    try:
+        assert not restorer.warnings
+        (one, text1), (two, text2) = make_editor(root, "a"), make_editor(root, "b")
+        run_until(root, lambda: text2.index("insert") == "150.1")
+        assert text1.index("insert") == "12.3"
+        root.update_idletasks()
+        assert two.wm_geometry() == "300x200+200+210"
+        assert not restorer.warnings
+    finally:
+        root.destroy()
+
+
+def test_a_window_of_another_shape_in_a_saved_windows_place_gets_none_of_its_state(tmp_path):
+    root = tk.Tk()
+    attach_late(root, tmp_path)
+    editor, text = make_editor(root, "a")
+    editor.geometry("300x200+200+210")
+    run_until(root, editor.winfo_ismapped)
+    text.mark_set("insert", "12.3")
+    close(root)
+    root = tk.Tk()
+    restorer = attach_late(root, tmp_path)
+    try:
+        dialog = tk.Toplevel(root)  # the first unnamed Toplevel now: another window
+        entry = ttk.Entry(dialog)
+        entry.pack()
+        run_until(root, lambda: dialog.winfo_ismapped() and restorer.warnings)
+        assert dialog.wm_geometry() != "300x200+200+210"
+        assert len(restorer.warnings) == 1
+        assert "window .Toplevel#1: saved with another shape" in restorer.warnings[0]
+        assert "none of its state" in restorer.warnings[0]
+    finally:
+        root.destroy()
+
+
+def test_a_window_with_a_menu_bar_stays_where_it_was_left(tmp_path):
+    # Issue 40, item 5: window position through the geometry the window manager uses.
+    # The position is the window manager's (wm geometry), not winfo_y, below the menu bar.
+    for _ in range(3):
+        root = tk.Tk()
+        menu = tk.Menu(root)
+        menu.add_command(label="File")
+        root.config(menu=menu)
+        root.geometry("300x200+50+60")
+        amber.tk.attach(root, "org.example.menu", state_directory=str(tmp_path))
+        root.update()
+        assert root.wm_geometry() == "300x200+50+60"
+        assert root.winfo_y() > 60  # the client area is below the menu bar
+        close(root)
+
+
+def test_a_program_that_quits_by_destroying_its_root_saves_first(tmp_path):
+    # Issue 40, item 5: a Tk program that quits by destroying its root saves first.
+    root, listbox, text = build_unnamed()
+    amber.tk.attach(root, "org.example.auto", state_directory=str(tmp_path), auto_names=True,
+                    save_delay_ms=60000)
+    listbox.selection_set(7)
+    listbox.event_generate("<<ListboxSelect>>")  # as a click: a change, not saved yet
+    root.destroy()                              # as IDLE quits: no close button, no autosave
+    root, listbox, text = build_unnamed()
+    amber.tk.attach(root, "org.example.auto", state_directory=str(tmp_path), auto_names=True)
+    try:
+        assert listbox.curselection() == (7,)
+    finally:
+        root.destroy()
+
+
+def test_a_program_that_saves_its_own_window_size_gets_the_one_saved_and_one_note(tmp_path):
+    def build(own):
+        root = tk.Tk()
+        root.geometry(own)  # the program's own saved geometry
+        ttk.Entry(root).pack()
+        root.update_idletasks()
+        return root
+    root = build("300x200+10+10")
+    amber.tk.attach(root, "org.example.own", state_directory=str(tmp_path), auto_names=True)
+    root.geometry("350x220+40+30")
+    root.update_idletasks()
+    close(root)
+    root = build("320x210+20+20")  # the program kept another one
+    restorer = amber.tk.attach(root, "org.example.own", state_directory=str(tmp_path), auto_names=True)
+    try:
+        root.update_idletasks()
+        assert root.wm_geometry() == "350x220+40+30"
+        assert not restorer.warnings
+        assert restorer.notes == ["amber.tk: window .: the program placed it at 320x210+20+20; "
+                                  "the geometry saved, 350x220+40+30, replaces it"]
+    finally:
+        root.destroy()
+
+
+def build_values():
+    root = tk.Tk()
+    check = tk.BooleanVar(root, value=False)
+    choice = tk.StringVar(root, value="a")
+    tk.Checkbutton(root, variable=check).pack()
+    for value in ("a", "b", "c"):
+        ttk.Radiobutton(root, variable=choice, value=value).pack()
+    combo = ttk.Combobox(root, values=("red", "green", "blue"), state="readonly")
+    combo.set("red")
+    combo.pack()
+    free = ttk.Combobox(root, values=("x", "y"))
+    free.pack()
+    spin = tk.Spinbox(root, from_=0, to=10)
+    spin.pack()
+    scale = tk.Scale(root, from_=0, to=100)
+    scale.pack()
+    canvas = tk.Canvas(root, width=100, height=100, scrollregion=(0, 0, 1000, 1000))
+    canvas.pack()
+    root.update_idletasks()
+    return root, dict(check=check, choice=choice, combo=combo, free=free, spin=spin, scale=scale, canvas=canvas)
+
+
+def test_values_of_toggles_choices_scales_and_canvas_scroll_come_back_typed_text_does_not(tmp_path):
+    # Issue 40, item 4; R34: typed text is not kept unless asked.
+    root, w = build_values()
+    amber.tk.attach(root, "org.example.values", state_directory=str(tmp_path), auto_names=True, keep_values=True)
+    w["check"].set(True)
+    w["choice"].set("c")
+    w["combo"].set("blue")
+    w["free"].insert(0, "typed")  # typed text: R34, not kept unless asked
+    w["spin"].delete(0, "end")
+    w["spin"].insert(0, "7")
+    w["scale"].set(64)
+    w["canvas"].yview_moveto(0.5)
+    close(root)
+    root, w = build_values()
+    restorer = amber.tk.attach(root, "org.example.values", state_directory=str(tmp_path), auto_names=True,
+                               keep_values=True)
+    try:
+        assert not restorer.warnings
+        assert w["check"].get() is True and w["choice"].get() == "c"
+        assert w["combo"].get() == "blue" and w["free"].get() == ""
+        assert w["spin"].get() == "7" and w["scale"].get() == 64
+        assert w["canvas"].yview()[0] == pytest.approx(0.5)
+    finally:
+        root.destroy()
+
+
+def test_the_runner_reads_its_options_and_leaves_the_programs_alone():
+    from amber.tk import runner
+    options = runner.parse(["--app-id", "org.example.x", "--state-dir=/tmp/s", "-m", "idlelib", "-n", "f.py"])
+    assert (options.app_id, options.state_dir, options.module, options.arguments) == (
+        "org.example.x", "/tmp/s", "idlelib", ["-n", "f.py"])
+    options = runner.parse(["prog.py", "--app-id", "mine"])
+    assert options.script == "prog.py" and options.arguments == ["--app-id", "mine"]
+    assert options.program_name == "prog"
+    for wrong in ([], ["--app-id"], ["--bogus", "x.py"], ["-m"], ["--save-delay", "soon", "x.py"]):
+        with pytest.raises(runner.UsageError):
+            runner.parse(wrong)
+
+
+PROGRAM = """
+import sys, tkinter as tk
+root = tk.Tk()
+root.title("plain")
+listbox = tk.Listbox(root, exportselection=False)
+listbox.insert("end", *[f"row {i}" for i in range(300)])
+listbox.pack()
+def report():
+    print("selected", listbox.curselection(), "top", listbox.nearest(0), flush=True)
+    if sys.argv[1:] == ["change"]:
+        listbox.selection_set(123)
+        listbox.yview(120)
+        listbox.event_generate("<<ListboxSelect>>")
+    root.after(0, root.destroy)
+root.after(300, report)
+root.mainloop()
+"""
+
+
+def test_the_runner_brings_an_unmodified_program_back(tmp_path):
+    # Issue 40, item 1: python -m amber.tk.
+    program = tmp_path / "plain.py"
+    program.write_text(PROGRAM)
+    command = [sys.executable, "-m", "amber.tk", "--state-dir", str(tmp_path / "state"), str(program)]
+    first = subprocess.run(command + ["change"], capture_output=True, text=True, timeout=60)
+    assert first.returncode == 0, first.stderr
+    assert "selected () top 0" in first.stdout
+    assert "amber.tk:" not in first.stderr  # nothing to say: saved when the program destroyed its root
+    second = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert second.returncode == 0, second.stderr
+    assert "selected (123,) top 120" in second.stdout, second.stdout + second.stderr
+
+
+QUITS = """
+import sys, tkinter as tk
+root = tk.Tk()
+root.protocol("WM_DELETE_WINDOW", root.quit)
+listbox = tk.Listbox(root, exportselection=False)
+listbox.insert("end", *[f"row {i}" for i in range(50)])
+listbox.pack()
+def step():
+    print("selected", listbox.curselection(), flush=True)
+    if sys.argv[1:] == ["change"]:
+        listbox.selection_set(9)
+        listbox.event_generate("<<ListboxSelect>>")
+    root.quit()  # leaves the event loop; the root is never destroyed
+root.after(300, step)
+root.mainloop()
+"""
+
+
+def test_the_runner_saves_a_program_that_quits_its_event_loop_without_destroying_its_root(tmp_path):
+    program = tmp_path / "quits.py"
+    program.write_text(QUITS)
+    command = [sys.executable, "-m", "amber.tk", "--state-dir", str(tmp_path / "state"), "--save-delay", "60000",
+               str(program)]
+    first = subprocess.run(command + ["change"], capture_output=True, text=True, timeout=60)
+    assert first.returncode == 0 and "selected ()" in first.stdout, first.stderr
+    second = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert "selected (9,)" in second.stdout, second.stdout + second.stderr
+
+
+def test_the_runner_says_what_is_wrong_in_one_line(tmp_path):
+    for arguments, message in ((["--bogus"], "unknown option --bogus"),
+                               ([str(tmp_path / "missing.py")], "no such script")):
+        result = subprocess.run([sys.executable, "-m", "amber.tk", *arguments], capture_output=True, text=True,
+                                timeout=60)
+        assert result.returncode == 2 and message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_long_list_scrolled_deep_comes_back_by_its_first_visible_row_without_drift(tmp_path):
+    # Issue 40: lists scroll by first visible item, never by pixels; three relaunches in a row.
+    def build_long():
+        root = tk.Tk()
+        root.geometry("300x400+10+10")
+        listbox = tk.Listbox(root, exportselection=False)
+        listbox.insert("end", *[f"row {i}" for i in range(1000)])
+        listbox.pack(fill="both", expand=True)
+        tree = ttk.Treeview(root)
+        for i in range(1000):
+            tree.insert("", "end", iid=f"item{i}", text=f"item {i}")
+        tree.pack(fill="both", expand=True)
+        root.update_idletasks()
+        return root, listbox, tree
+
+    root, listbox, tree = build_long()
+    amber.tk.attach(root, "org.example.long", state_directory=str(tmp_path), auto_names=True)
+    listbox.yview(850)
+    tree.yview_moveto(873 / 1000)
+    root.update_idletasks()
+    top = tree.identify_row(30)  # the first row under the heading
+    assert listbox.nearest(0) == 850 and top in ("item872", "item873")
+    for _ in range(3):
+        close(root)
+        root, listbox, tree = build_long()
+        amber.tk.attach(root, "org.example.long", state_directory=str(tmp_path), auto_names=True)
+        root.update_idletasks()
+        assert listbox.nearest(0) == 850
+        assert tree.identify_row(30) == top
+    root.destroy()

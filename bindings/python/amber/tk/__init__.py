@@ -5,7 +5,7 @@
     restorer = amber.tk.attach(root, "org.example.notes")
     root.mainloop()
 
-Every widget created with an explicit ``name=`` is restorable. Its restoration path is its Tk
+Every widget created with an explicit ``name=`` is restorable (every widget, with ``auto_names``). Its restoration path is its Tk
 path name, made of its named ancestors only (Tk's own names, such as ``!frame2``, depend on the
 order widgets were made in, so they are left out): ``.main.!frame.notes`` is ``.main.notes``.
 Each window (the root, a named Toplevel) is a root controller whose identifier is its path name;
@@ -21,6 +21,7 @@ The standard state, by widget class:
   the item ids, and the items that are open;
 - Text: the cursor, the selection and the view;
 - Entry, ttk.Entry, ttk.Combobox, Spinbox, ttk.Spinbox: the cursor, the selection and the view;
+- Canvas: how far it is scrolled;
 - ttk.Notebook: the selected tab, by the name of its widget (else by its position);
 - PanedWindow and ttk.PanedWindow: the sash positions;
 - opt-in, per widget (``keep_content=``): the text of an Entry, Combobox, Spinbox or Text, and the
@@ -41,18 +42,45 @@ stops the program: an archive that cannot be restored (from another program, dam
 older version whose widgets were renamed or removed) gives a fresh launch or the state that
 still fits, and a warning line on the ``amber.tk`` logger.
 
+Programs not written for Amber: the runner, ``python -m amber.tk [--app-id ID] [--state-dir
+DIR] (-m MODULE | SCRIPT) [ARGS...]`` (amber.tk.runner), runs an unmodified Tkinter program with
+this adapter attached to its first root, and with three options ``attach`` also offers:
+
+- ``auto_names``: an unnamed widget is restorable too, by its automatic identifier: the
+  components of its Tk path, each unnamed one replaced by its Python type and its index among
+  its parent's unnamed children of that type (``.!toplevel.!frame.!text2`` is
+  ``.Toplevel#1.Frame#1.Text#2``; a named widget keeps its name). It is stable across runs that
+  build the interface the same way (Tk's own ``!text2`` counts widgets destroyed since). Each
+  window records its shape (how many widgets, a checksum of their automatic paths): a window
+  saved with another shape (a new version of the program, another window in the place of the
+  one saved) gives its unnamed widgets no state, and an unnamed window none at all, with one
+  warning line.
+- ``late_windows``: the records that find no window at launch are kept for the whole run (R35),
+  and a window made later (IDLE's editor, a second one, a dialog) claims its state when it first
+  maps (``Object.restore_pending``). The runner also restores only when the first window maps,
+  once the program has built it.
+- ``keep_values``: the values of Checkbuttons, Radiobuttons, Scales, Spinboxes (a value they
+  offer) and read-only Comboboxes are kept; typed text is not (R34).
+
+A window's position is the one the window manager uses (``wm geometry``, the frame's, menu bar
+included). A window destroyed by the program (``destroy()``; IDLE quits by closing its editor and
+then destroying its root) saves first if a change is unsaved. In the runner SIGTERM and SIGINT
+save and then end the program as the signal would have.
+
 Tkinter is imported by this module only: ``import amber`` does not import it.
 """
 from __future__ import annotations
 
-import json
-import logging
 import os
+import re
 import signal
 import tkinter as tk
 from tkinter import ttk
 from types import FrameType
-from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
+
+if TYPE_CHECKING:
+    import logging
 
 import amber
 from amber import (Coder, Decoder, Engine, FreshReason, IndexPath, Outcome, Path, PreservationReport,
@@ -61,9 +89,19 @@ from amber import (Coder, Decoder, Engine, FreshReason, IndexPath, Outcome, Path
 __all__ = ["DEFAULT_SAVE_DELAY_MS", "LOGGER", "Restorer", "STATE_CLASSES", "WINDOW_CLASS", "WidgetState",
            "WindowFactory", "WindowState", "attach", "restoration_name"]
 
-#: Where the adapter's warnings go: a fresh launch for a reason other than "no archive", a
-#: widget not restored, a save that failed.
-LOGGER = logging.getLogger("amber.tk")
+def _logger() -> "logging.Logger":
+    """Where the adapter's warnings go (``LOGGER``): imported on the first line it gives, since
+    importing logging is most of what ``import amber.tk`` would cost beside tkinter."""
+    import logging
+    return logging.getLogger("amber.tk")
+
+
+def __getattr__(name: str) -> Any:
+    """``amber.tk.LOGGER``: the logger ``amber.tk``, where the adapter's warnings go (a fresh
+    launch for a reason other than "no archive", a widget not restored, a save that failed)."""
+    if name == "LOGGER":
+        return _logger()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 #: The restoration class of every window: it gives back a window that exists, or has the
 #: program's factory make one (a dialog that was open).
@@ -87,16 +125,87 @@ def _save_delay(asked: Optional[int]) -> int:
 WindowFactory = Callable[[], Optional[tk.Misc]]
 
 
-def restoration_name(widget: tk.Misc) -> Optional[str]:
+def restoration_name(widget: tk.Misc, auto_names: bool = False) -> Optional[str]:
     """The restoration identifier of a widget: its Tk path name made of its named ancestors
-    (``.`` for the root window), or None if the widget itself has no explicit name."""
+    (``.`` for the root window), or None if the widget itself has no explicit name. With
+    ``auto_names``, an unnamed widget has one too: its ``auto_name``."""
     path = str(widget)
     if path == ".":
         return "."
     parts = path.split(".")[1:]
     if not parts or parts[-1].startswith("!"):
-        return None
+        return auto_name(widget) if auto_names else None
     return "." + ".".join(part for part in parts if not part.startswith("!"))
+
+
+def _unnamed(widget: tk.Misc) -> bool:
+    return str(widget).rsplit(".", 1)[-1].startswith("!")
+
+
+def _child_components(parent: tk.Misc) -> List[Tuple[str, tk.Misc]]:
+    """Each child of ``parent`` (Tkinter's, in the order they were made) with its component of
+    an automatic identifier: its name if it has one, else its type and its index among the
+    unnamed children of that type, from 1 (``Text#2``). Tk's own names (``!text2``) count every
+    child ever made, destroyed ones included; this index counts the living ones, so a program
+    that builds its interface the same way gets the same identifiers at each run."""
+    seen: Dict[str, int] = {}
+    components: List[Tuple[str, tk.Misc]] = []
+    for child in list(parent.children.values()):
+        name = str(child).rsplit(".", 1)[-1]
+        if name.startswith("!"):
+            kind = type(child).__name__
+            seen[kind] = seen.get(kind, 0) + 1
+            name = f"{kind}#{seen[kind]}"
+        components.append((name, child))
+    return components
+
+
+def _component(widget: tk.Misc) -> str:
+    parent = widget.master
+    if parent is None or not _unnamed(widget):
+        return str(widget).rsplit(".", 1)[-1]
+    return next(name for name, child in _child_components(parent) if child is widget)
+
+
+def auto_name(widget: tk.Misc) -> str:
+    """The automatic identifier of a widget (``auto_names``): the components of its Tk path,
+    each unnamed one replaced by its type and index among its unnamed siblings of that type:
+    ``.!toplevel.!frame.!text2`` is ``.Toplevel#1.Frame#1.Text#2`` if those are the first
+    unnamed Toplevel, Frame and Text of their parents. A named widget keeps its
+    ``restoration_name``."""
+    parts = []
+    current: Optional[tk.Misc] = widget
+    while current is not None and str(current) != ".":
+        parts.append(_component(current))
+        current = current.master
+    return "." + ".".join(reversed(parts))
+
+
+def _auto_paths(window: tk.Misc, window_path: str) -> List[Tuple[str, tk.Misc]]:
+    """Every widget of a window (not those of the windows in it) with its automatic path, the
+    window's own path given: one walk, each parent's children named once."""
+    found: List[Tuple[str, tk.Misc]] = []
+    stack: List[Tuple[str, tk.Misc]] = [(window_path, window)]
+    while stack:
+        path, parent = stack.pop()
+        prefix = "" if path == "." else path
+        for name, child in reversed(_child_components(parent)):
+            if isinstance(child, (tk.Tk, tk.Toplevel)):
+                continue
+            child_path = f"{prefix}.{name}"
+            found.append((child_path, child))
+            stack.append((child_path, child))
+    return found
+
+
+def _shape(window: tk.Misc, window_path: str) -> str:
+    """What a window is made of, in a few characters: how many widgets it has and a checksum of
+    their automatic paths (which carry their types). Two runs that build the window the same way
+    give the same shape; a window of another program version, or another window given the same
+    automatic identifier, gives another."""
+    import zlib  # only programs with automatic identifiers need it
+    paths = sorted(path[len(window_path):] for path, _ in _auto_paths(window, window_path))
+    return f"{len(paths)}:{zlib.crc32(chr(10).join(paths).encode()):08x}"
 
 
 def _chars(text: tk.Text, index: str) -> int:
@@ -149,6 +258,18 @@ class WidgetState(amber.View):
         self.own_decode: Optional[Callable[[Decoder], None]] = None
         self.pending: Dict[str, Any] = {}
         self.pending_view: Optional[ViewState] = None
+        #: The window it is a view of, and whether its identifier is automatic (``auto_names``):
+        #: such a widget takes no state from a window saved with another shape.
+        self.window: Optional["WindowState"] = None
+        self.automatic = False
+        #: False until it had its chance to take its restored state (at launch, or for a widget
+        #: made later, when its window maps).
+        self.claimed = False
+
+    def skipped(self) -> bool:
+        """True if its restored state must not be applied: its identifier is automatic and its
+        window was saved with another shape (another version of the program, another window)."""
+        return self.automatic and self.window is not None and self.window.shape_changed()
 
     def encode_restorable_state(self, coder: Coder) -> None:
         self.encode_widget(coder)
@@ -156,12 +277,15 @@ class WidgetState(amber.View):
             self.own_encode(coder)
 
     def decode_restorable_state(self, decoder: Decoder) -> None:
+        if self.skipped():
+            return  # its window says why, in one line
         self.decode_widget(decoder)
         if self.own_decode is not None:
             self.own_decode(decoder)
 
     def apply_view_state(self, state: ViewState) -> None:
-        self.pending_view = state
+        if not self.skipped():
+            self.pending_view = state
 
     def encode_widget(self, coder: Coder) -> None:
         """Writes the widget's state of its kind beside the standard state."""
@@ -311,15 +435,17 @@ class TreeviewState(WidgetState):
         return state
 
     def encode_widget(self, coder: Coder) -> None:
+        import json  # only a Treeview needs it: not imported with amber.tk
         coder["openItems"] = json.dumps(self.walk("opened"))
 
     def decode_widget(self, decoder: Decoder) -> None:
+        import json
         try:
             opened = json.loads(decoder.get("openItems", "[]"))
         except (TypeError, ValueError):
             opened = None
         if not isinstance(opened, list):
-            LOGGER.warning("amber.tk: %s: the open items saved cannot be read; they stay closed", self.identifier)
+            _logger().warning("amber.tk: %s: the open items saved cannot be read; they stay closed", self.identifier)
             opened = []
         self.pending["open"] = [str(item) for item in opened]
 
@@ -500,7 +626,7 @@ class NotebookState(WidgetState):
                 if tab.rsplit(".", 1)[-1] == name:
                     _tcl(notebook, "select", tab)
                     return
-            LOGGER.warning("amber.tk: %s: no tab named %r any more; the tab shown is kept", self.identifier, name)
+            _logger().warning("amber.tk: %s: no tab named %r any more; the tab shown is kept", self.identifier, name)
         elif isinstance(index, int) and 0 <= index < len(tabs):
             _tcl(notebook, "select", tabs[index])
 
@@ -531,7 +657,7 @@ class PanedState(WidgetState):
         count = len(paned.panes()) - 1  # type: ignore[attr-defined]
         if len(positions) != count:
             if positions:
-                LOGGER.warning("amber.tk: %s: %d sashes saved, %d now; the split is kept", self.identifier,
+                _logger().warning("amber.tk: %s: %d sashes saved, %d now; the split is kept", self.identifier,
                                len(positions), count)
             return
         for i, position in enumerate(positions):
@@ -556,15 +682,116 @@ class ScaleState(WidgetState):
             self.widget.set(value)  # type: ignore[attr-defined]
 
 
+class VariableState(WidgetState):
+    """A Checkbutton or a Radiobutton (``keep_values``): the value of its variable, a choice the
+    user made. Radiobuttons share their variable: each keeps the same value."""
+
+    def variable(self) -> str:
+        return str(self.widget.cget("variable"))
+
+    def encode_widget(self, coder: Coder) -> None:
+        name = self.variable()
+        if name:
+            coder["value"] = str(self.widget.getvar(name))
+
+    def decode_widget(self, decoder: Decoder) -> None:
+        self.pending = {"value": decoder.get("value")}
+
+    def apply_pending(self) -> None:
+        name, value = self.variable(), self.pending.get("value")
+        if name and isinstance(value, str):
+            self.widget.setvar(name, value)
+
+
+class ComboboxState(EntryState):
+    """A ttk.Combobox (``keep_values``): beside an entry's state, its value when it is
+    read-only, a choice from its list; an editable one's text is typed text (R34: opt-in)."""
+
+    def encode_widget(self, coder: Coder) -> None:
+        super().encode_widget(coder)
+        if not self.keep_content and "readonly" in str(self.widget.cget("state")):
+            coder["choice"] = self.entry.get()
+
+    def decode_widget(self, decoder: Decoder) -> None:
+        super().decode_widget(decoder)
+        choice = decoder.get("choice")
+        if isinstance(choice, str) and choice in self.widget.tk.splitlist(self.widget.cget("values")):
+            self.widget.set(choice)  # type: ignore[attr-defined]
+
+
+class SpinboxState(EntryState):
+    """A Spinbox or ttk.Spinbox (``keep_values``): beside an entry's state, its value when it is
+    one the spin box offers (one of its values, or a number in its range)."""
+
+    def offered(self, value: str) -> bool:
+        values = self.widget.tk.splitlist(self.widget.cget("values"))
+        if values:
+            return value in values
+        try:
+            number = float(value)
+            return float(self.widget.cget("from")) <= number <= float(self.widget.cget("to"))
+        except (ValueError, tk.TclError):
+            return False
+
+    def encode_widget(self, coder: Coder) -> None:
+        super().encode_widget(coder)
+        value = self.entry.get()
+        if not self.keep_content and self.offered(value):
+            coder["choice"] = value
+
+    def decode_widget(self, decoder: Decoder) -> None:
+        super().decode_widget(decoder)
+        choice = decoder.get("choice")
+        if isinstance(choice, str) and self.offered(choice):
+            entry = self.entry
+
+            def replace() -> None:
+                entry.delete(0, "end")
+                entry.insert(0, choice)
+            _replace_content(entry, replace)
+
+
+class CanvasState(WidgetState):
+    """A Canvas: how far it is scrolled, as fractions of its scroll region."""
+
+    def encode_widget(self, coder: Coder) -> None:
+        canvas = self.widget
+        assert isinstance(canvas, tk.Canvas)
+        coder.update({"xview": float(canvas.xview()[0]), "yview": float(canvas.yview()[0])})
+
+    def decode_widget(self, decoder: Decoder) -> None:
+        self.pending = {key: decoder.get(key) for key in ("xview", "yview")}
+
+    def scrolls_after_layout(self) -> bool:
+        return any(isinstance(self.pending.get(key), float) for key in ("xview", "yview"))
+
+    def apply_scroll(self) -> None:
+        canvas = self.widget
+        assert isinstance(canvas, tk.Canvas)
+        for key, scroll in (("xview", canvas.xview_moveto), ("yview", canvas.yview_moveto)):
+            fraction = self.pending.get(key)
+            if isinstance(fraction, float):
+                scroll(fraction)
+
+    apply_pending = apply_scroll
+
+
 #: The state class of each Tk widget class; classes not listed keep only the program's own state.
 STATE_CLASSES: Dict[str, type] = {
     "Listbox": ListboxState, "Treeview": TreeviewState, "Text": TextState,
     "Entry": EntryState, "TEntry": EntryState, "TCombobox": EntryState, "Spinbox": EntryState,
     "TSpinbox": EntryState, "TNotebook": NotebookState, "Panedwindow": PanedState,
-    "TPanedwindow": PanedState,
+    "TPanedwindow": PanedState, "Canvas": CanvasState,
 }
 #: Widget classes restored only when their content is kept (opt-in).
 CONTENT_CLASSES: Dict[str, type] = {"Scale": ScaleState, "TScale": ScaleState}
+#: The state classes used instead when values are kept (``keep_values``: the runner keeps them):
+#: choices the user made, never typed text.
+VALUE_CLASSES: Dict[str, type] = {
+    **CONTENT_CLASSES, "Checkbutton": VariableState, "TCheckbutton": VariableState,
+    "Radiobutton": VariableState, "TRadiobutton": VariableState, "TCombobox": ComboboxState,
+    "Spinbox": SpinboxState, "TSpinbox": SpinboxState,
+}
 
 
 def _attribute(window: Union[tk.Tk, tk.Toplevel], name: str) -> bool:
@@ -575,36 +802,88 @@ def _attribute(window: Union[tk.Tk, tk.Toplevel], name: str) -> bool:
         return False
 
 
-class WindowState(amber.Controller):
-    """A window (the root or a named Toplevel) as a root controller: its geometry, state, full
-    screen and focused widget. Its named widgets are its views."""
+_GEOMETRY = re.compile(r"^(\d+)x(\d+)([+-]-?\d+)([+-]-?\d+)$")
 
-    def __init__(self, engine: Engine, window: Union[tk.Tk, tk.Toplevel], identifier: str):
-        super().__init__(engine, identifier, class_name="Toplevel", restoration_class=WINDOW_CLASS)
+
+def _geometry(window: Union[tk.Tk, tk.Toplevel]) -> Optional[Tuple[int, int, int, int]]:
+    """The window's size and position as the window manager sees them (``wm geometry``): the
+    position of its frame, menu bar included. ``winfo_y`` is the position of its client area,
+    below the menu bar, and set back as the frame's position it moved a window down by the menu's
+    height at each relaunch."""
+    match = _GEOMETRY.match(str(window.wm_geometry()))
+    if match is None:
+        return None
+    width, height, x, y = match.groups()
+    return int(width), int(height), int(x.lstrip("+")), int(y.lstrip("+"))
+
+
+def _geometry_text(geometry: Tuple[Any, ...]) -> str:
+    width, height, x, y = geometry
+    return f"{width}x{height}+{x}+{y}"
+
+
+class WindowState(amber.Controller):
+    """A window (the root or a Toplevel with a restoration identifier) as a root controller:
+    its geometry, state, full screen and focused widget. Its restorable widgets are its views.
+    With automatic identifiers it records its shape too (``_shape``)."""
+
+    def __init__(self, engine: Engine, window: Union[tk.Tk, tk.Toplevel], identifier: str, *,
+                 name_of: Callable[[tk.Misc], Optional[str]] = restoration_name, automatic: bool = False,
+                 shaped: bool = False, made_at_launch: bool = True):
+        # A window made by the program later (made_at_launch False) has no restoration class:
+        # at launch its record finds no window, and is kept until the window maps and claims it
+        # (R35); the class would decline it, and a record declined is not kept.
+        super().__init__(engine, identifier, class_name="Toplevel",
+                         restoration_class=WINDOW_CLASS if made_at_launch else None)
         self.window = window
         self.views: Dict[str, WidgetState] = {}
         self.pending: Dict[str, Any] = {}
+        self.name_of = name_of
+        #: Its identifier is automatic (an unnamed Toplevel): another shape means another window,
+        #: so none of its state is applied.
+        self.automatic = automatic
+        self.shaped = shaped
+        self.claimed = False
+        self._shape_now: Optional[str] = None
+
+    def shape(self) -> str:
+        return _shape(self.window, str(self.identifier))
+
+    def shape_changed(self) -> bool:
+        """True if the window was saved with another shape than it has (computed once a restore)."""
+        saved = self.pending.get("shape")
+        if not self.shaped or not isinstance(saved, str):
+            return False
+        if self._shape_now is None:
+            self._shape_now = self.shape()
+        return saved != self._shape_now
 
     def encode_restorable_state(self, coder: Coder) -> None:
         window = self.window
         state = str(window.wm_state())
         if state == "normal" and _attribute(window, "-zoomed"):
             state = "zoomed"  # X11 keeps a maximised window's state as an attribute
-        values: Dict[str, Union[int, str, bool]] = {
-            "width": window.winfo_width(), "height": window.winfo_height(),
-            "x": window.winfo_x(), "y": window.winfo_y(), "state": state,
-            "fullscreen": _attribute(window, "-fullscreen")}
+        values: Dict[str, Union[int, str, bool]] = {"state": state, "fullscreen": _attribute(window, "-fullscreen")}
+        geometry = _geometry(window)
+        if geometry is not None:
+            values.update(zip(("width", "height", "x", "y"), geometry))
         focused = window.focus_lastfor()  # the focus in this window, whether it has the keyboard or not
-        name = restoration_name(focused) if focused is not None and focused.winfo_toplevel() is window else None
+        name = self.name_of(focused) if focused is not None and focused.winfo_toplevel() is window else None
         if name is not None:
             values["focus"] = name
+        if self.shaped:
+            values["shape"] = self.shape()
         coder.update(values)
 
     def decode_restorable_state(self, decoder: Decoder) -> None:
-        self.pending = {key: decoder.get(key) for key in ("width", "height", "x", "y", "state", "fullscreen", "focus")}
+        self.pending = {key: decoder.get(key)
+                        for key in ("width", "height", "x", "y", "state", "fullscreen", "focus", "shape")}
+        self._shape_now = None
 
     def apply_geometry(self) -> None:
         window, saved = self.window, self.pending
+        if self.automatic and self.shape_changed():
+            return
         width, height, x, y = (saved.get(key) for key in ("width", "height", "x", "y"))
         if isinstance(width, int) and isinstance(height, int) and isinstance(x, int) and isinstance(y, int) \
                 and width > 1 and height > 1:
@@ -621,8 +900,14 @@ class WindowState(amber.Controller):
 
     def apply_focus(self) -> None:
         name = self.pending.get("focus")
+        if not isinstance(name, str) or (self.automatic and self.shape_changed()):
+            return
+        for view in self.views.values():
+            if view.identifier == name and not view.skipped():
+                view.widget.focus_set()
+                return
         stack: List[tk.Misc] = [self.window]
-        while isinstance(name, str) and stack:
+        while stack:
             widget = stack.pop()
             if restoration_name(widget) == name:
                 widget.focus_set()
@@ -643,19 +928,33 @@ class _Delegate:
         return True
 
 
+#: How long the records of windows not made yet are kept when windows claim their state as they
+#: appear (``late_windows``): the whole run, in practice (a year).
+WHOLE_RUN_MS = 365 * 24 * 3600 * 1000
+
+_Own = Tuple[Optional[Callable[[Coder], None]], Optional[Callable[[Decoder], None]]]
+
+
 class Restorer:
     """What ``attach`` returns: the engine of a Tk program's interface, and when it saves.
 
     :ivar engine: the amber.Engine (its app id, store and reports).
     :ivar report: the launch's restoration report, None before ``restore``.
-    :ivar warnings: the warning lines given so far (also logged on ``amber.tk``)."""
+    :ivar warnings: the warning lines given so far (also logged on ``amber.tk``).
+    :ivar notes: lines that say what was done differently from the saved state, though nothing
+        went wrong (also logged on ``amber.tk``, at the level INFO)."""
 
     def __init__(self, root: tk.Tk, app_id: str, *, state_directory: Optional[str] = None,
                  keep_content: Iterable[Union[tk.Misc, str]] = (), windows: Optional[Dict[str, WindowFactory]] = None,
-                 bundle_version: Optional[str] = None, save_delay_ms: Optional[int] = None):
+                 bundle_version: Optional[str] = None, save_delay_ms: Optional[int] = None,
+                 auto_names: bool = False, late_windows: bool = False, keep_values: bool = False):
         self.root = root
         self.report: Optional[Report] = None
         self.warnings: List[str] = []
+        self.notes: List[str] = []
+        self.auto_names = auto_names
+        self.late_windows = late_windows
+        self.keep_values = keep_values
         try:
             self.engine = Engine(app_id, state_directory=state_directory, bundle_version=bundle_version,
                                  delegate=_Delegate())
@@ -667,13 +966,28 @@ class Restorer:
         self._content = {str(widget) for widget in keep_content}
         self._factories: Dict[str, WindowFactory] = dict(windows or {})
         self._windows: Dict[str, WindowState] = {}
-        self._own: Dict[str, Tuple[Optional[Callable[[Coder], None]], Optional[Callable[[Decoder], None]]]] = {}
+        #: Every restorable window and widget by its Tk path name: what a user event came to.
+        self._by_path: Dict[str, Union[WindowState, WidgetState]] = {}
+        self._own: Dict[str, _Own] = {}
         self._tick_pending: Optional[str] = None
+        self._claim_pending: Optional[str] = None
         self._restoring = False
+        self._launched = False
+        #: True to restore when the first window maps rather than in ``attach``: the runner
+        #: attaches when the program makes its root, before it builds anything.
+        self.restore_when_shown = False
+        #: True to end the program on SIGTERM and SIGINT as the signal would have, once saved,
+        #: rather than by destroying its root (the runner).
+        self.end_with_signal = False
         self._closed = False
+        #: A change (the user's or the program's) not saved yet: what makes a window's
+        #: destruction save first. A window closing is not one (see ``_save_before_destroy``).
+        self._unsaved = False
         self._signal_fd: Optional[Tuple[int, int]] = None
         self._previous_handlers: Dict[int, Any] = {}
         self.engine.register_restoration_class(WINDOW_CLASS, self._make_window)
+        if late_windows:
+            self.engine.keep_unclaimed(WHOLE_RUN_MS)
         # Every save calls every encode callback (full_saves): a user event names the widget it
         # came to, but not all the state it changed. A click in a list makes the program load
         # another note into a Text (its content, cursor and view), a resize moves sashes and
@@ -690,12 +1004,17 @@ class Restorer:
         return self.save_delay_ms if self.save_delay_ms > 0 else -1
 
     # -- public --
+    def name_of(self, widget: tk.Misc) -> Optional[str]:
+        """The restoration identifier of a widget under this restorer's naming (``auto_names``)."""
+        return restoration_name(widget, self.auto_names)
+
     def keep(self, widget: tk.Misc, encode: Optional[Callable[[Coder], None]] = None,
              decode: Optional[Callable[[Decoder], None]] = None) -> None:
-        """Keeps state of the program's own for a named widget, beside its standard state:
-        ``encode(coder)`` at each save, ``decode(decoder)`` at restoration. Call it before
-        ``restore`` (``attach(..., restore=False)``) for the state to come back at launch."""
-        if restoration_name(widget) is None:
+        """Keeps state of the program's own for a restorable widget (named, or any with
+        ``auto_names``), beside its standard state: ``encode(coder)`` at each save,
+        ``decode(decoder)`` at restoration. Call it before ``restore``
+        (``attach(..., restore=False)``) for the state to come back at launch."""
+        if self.name_of(widget) is None:
             raise ValueError(f"{widget} has no explicit name: only named widgets are restorable")
         self._own[str(widget)] = (encode, decode)
         self.sync()
@@ -717,8 +1036,17 @@ class Restorer:
         except (amber.AmberError, OSError, tk.TclError) as error:
             self._warn(f"the interface was not saved: {error}")
             return None
+        self._unsaved = False
         self._warn_left_out(report)
         return report
+
+    def save_if_changed(self) -> Optional[PreservationReport]:
+        """Saves now if a change (the user's or one marked) is not saved yet; else does nothing
+        and returns None. What a window's destruction calls, and the runner at the program's
+        exit (a program that quits its event loop without destroying its root)."""
+        if not self._launched or not self._unsaved or self._closed:
+            return None
+        return self.save()
 
     def _warn_left_out(self, report: PreservationReport) -> None:
         for entry in report.left_out:
@@ -727,8 +1055,9 @@ class Restorer:
 
     def restore(self) -> Report:
         """Restores the interface the last run saved, once the program has built it (``attach``
-        calls it). Returns the launch's report; a fresh launch for any reason but "no archive",
-        and every widget not restored, give a warning line."""
+        calls it; the runner calls it when the first window maps). Returns the launch's report;
+        a fresh launch for any reason but "no archive", and every widget not restored, give a
+        warning line (with ``late_windows``, a widget not found is not: its window may come)."""
         self.sync()
         self._restoring = True
         try:
@@ -736,18 +1065,28 @@ class Restorer:
             report = self.engine.launch()
         finally:
             self._restoring = False
+            self._launched = True
         self.report = report
+        windows = list(self._windows.values())
+        for window in windows:
+            window.claimed = True
+            for view in window.views.values():
+                view.claimed = True
         if report.fresh:
             if report.fresh_reason != FreshReason.NO_ARCHIVE:
                 self._warn(f"fresh launch ({report.fresh_reason.name.lower().replace('_', ' ')}): {report.message}")
         else:
-            for record in report.records:
-                if record.outcome != Outcome.RESTORED:
-                    self._warn(f"{record.path_string} ({record.class_name}) not restored: "
-                               f"{record.outcome.name.lower().replace('_', ' ')}: {record.message}")
-            self._apply_restored()
+            self._warn_not_restored(report.records)
+            self._apply_restored(windows)
             self._mark(self.root)  # the archive was consumed: write the state back soon
         return report
+
+    def _warn_not_restored(self, records: Iterable[amber.Record]) -> None:
+        for record in records:
+            if record.outcome == Outcome.RESTORED or (self.late_windows and record.outcome == Outcome.NOT_FOUND):
+                continue
+            self._warn(f"{record.path_string} ({record.class_name}) not restored: "
+                       f"{record.outcome.name.lower().replace('_', ' ')}: {record.message}")
 
     def close(self) -> None:
         """Stops saving, gives SIGTERM and SIGINT their previous handlers back and closes the
@@ -755,12 +1094,13 @@ class Restorer:
         if self._closed:
             return
         self._closed = True
-        if self._tick_pending is not None:
-            try:
-                self.root.after_cancel(self._tick_pending)
-            except tk.TclError:
-                pass  # the root window is being destroyed, and its timers with it
-            self._tick_pending = None
+        for pending in (self._tick_pending, self._claim_pending):
+            if pending is not None:
+                try:
+                    self.root.after_cancel(pending)
+                except tk.TclError:
+                    pass  # the root window is being destroyed, and its timers with it
+        self._tick_pending = self._claim_pending = None
         if self._signal_fd is not None:
             read_end, write_end = self._signal_fd
             try:
@@ -778,29 +1118,42 @@ class Restorer:
 
     # -- the widget tree --
     def sync(self) -> None:
-        """Registers the named widgets made since the last call, and forgets those destroyed."""
+        """Registers the restorable widgets made since the last call, and forgets those destroyed."""
         for name, window in list(self._windows.items()):
             if not _exists(window.window):
                 self._forget_window(name)
                 continue
             for view_name, view in list(window.views.items()):
                 if not _exists(view.widget):
-                    del window.views[view_name]
-                    view.free()
+                    self._forget_view(window, view_name)
         self._register(self.root)
 
-    def _register(self, window: tk.Misc) -> None:
-        stack: List[tk.Misc] = [window]
-        while stack:
-            widget = stack.pop()
-            stack.extend(reversed(widget.winfo_children()))
-            if isinstance(widget, (tk.Tk, tk.Toplevel)):
-                self._window_for(widget)
+    def _register(self, top: tk.Misc) -> None:
+        windows: List[tk.Misc] = [top]
+        while windows:
+            window = windows.pop()
+            assert isinstance(window, (tk.Tk, tk.Toplevel))
+            state = self._window_for(window)
+            named: List[Tuple[Optional[str], tk.Misc]]
+            if self.auto_names:
+                named = [(self._identifier(widget, path), widget) for path, widget in
+                         _auto_paths(window, state.identifier or "")] if state is not None else []
+                widgets = [widget for _, widget in named]
             else:
-                self._widget_for(widget)
+                widgets = _descendants(window)
+                named = [(restoration_name(widget), widget) for widget in widgets]
+            for identifier, widget in named:
+                if state is not None and identifier is not None:
+                    self._widget_for(state, widget, identifier)
+            windows.extend(widget for widget in _child_windows(window, widgets))
+
+    def _identifier(self, widget: tk.Misc, automatic_path: str) -> str:
+        return automatic_path if _unnamed(widget) else restoration_name(widget) or automatic_path
 
     def _window_for(self, window: Union[tk.Tk, tk.Toplevel]) -> Optional[WindowState]:
-        name = restoration_name(window)
+        if window is not self.root and _transient_popup(window):
+            return None  # a tooltip, a menu of a combobox: never the user's window
+        name = self.name_of(window)
         if name is None:
             return None
         state = self._windows.get(name)
@@ -808,41 +1161,58 @@ class Restorer:
             return state
         if state is not None:
             self._forget_window(name)
-        state = WindowState(self.engine, window, name)
+        previous = self._by_path.get(str(window))
+        if isinstance(previous, WindowState) and previous.identifier in self._windows:
+            self._forget_window(str(previous.identifier))  # an automatic identifier that changed
+        state = WindowState(self.engine, window, name, name_of=self.name_of,
+                            automatic=_unnamed(window) and window is not self.root, shaped=self.auto_names,
+                            made_at_launch=not self.late_windows or name in self._factories or window is self.root)
         self.engine.add_root(state)
         self._windows[name] = state
+        self._by_path[str(window)] = state
+        if not self.late_windows:
+            state.claimed = True
+        self._save_before_destroying(window)
         return state
 
-    def _widget_for(self, widget: tk.Misc) -> None:
-        name = restoration_name(widget)
-        if name is None:
-            return
-        toplevel = widget.winfo_toplevel()
-        window = self._windows.get(restoration_name(toplevel) or "")
-        if window is None or window.window is not toplevel:
-            return  # a widget of an unnamed window: not restorable
+    def _widget_for(self, window: WindowState, widget: tk.Misc, name: str) -> None:
         existing = window.views.get(name)
-        if existing is not None:
-            if existing.widget is widget:
-                return
-            window.views.pop(name)
-            existing.free()
+        if existing is not None and existing.widget is widget:
+            return
+        previous = self._by_path.get(str(widget))
+        if isinstance(previous, WidgetState) and previous.window is not None:
+            self._forget_view(previous.window, str(previous.identifier))  # its identifier changed
+        if name in window.views:
+            self._forget_view(window, name)
         cls = widget.winfo_class()
         content = str(widget) in self._content
-        state_class = STATE_CLASSES.get(cls) or (CONTENT_CLASSES.get(cls) if content else None)
+        state_class = (VALUE_CLASSES.get(cls) if self.keep_values else None) or STATE_CLASSES.get(cls) \
+            or (CONTENT_CLASSES.get(cls) if content else None)
         own = self._own.get(str(widget))
         if state_class is None and own is None:
             return
         view: WidgetState = (state_class or WidgetState)(self.engine, widget, name, keep_content=content)
         if own is not None:
             view.own_encode, view.own_decode = own
+        view.window = window
+        view.automatic = self.auto_names and _unnamed(widget)
+        view.claimed = not self.late_windows
         window.add_view(view)
         window.views[name] = view
+        self._by_path[str(widget)] = view
+
+    def _forget_view(self, window: WindowState, name: str) -> None:
+        view = window.views.pop(name)
+        if self._by_path.get(str(view.widget)) is view:
+            del self._by_path[str(view.widget)]
+        view.free()
 
     def _forget_window(self, name: str) -> None:
         window = self._windows.pop(name)
-        for view in window.views.values():
-            view.free()
+        for view_name in list(window.views):
+            self._forget_view(window, view_name)
+        if self._by_path.get(str(window.window)) is window:
+            del self._by_path[str(window.window)]
         self.engine.remove_root(window)
         window.free()
 
@@ -857,24 +1227,33 @@ class Restorer:
         if factory is None:
             return None
         made = factory()
-        if not isinstance(made, (tk.Tk, tk.Toplevel)) or restoration_name(made) != name:
+        if not isinstance(made, (tk.Tk, tk.Toplevel)) or self.name_of(made) != name:
             self._warn(f"the factory of window {name} made {made!r}, not the Toplevel {name}")
             return None
         self._register(made)
-        return self._windows.get(name)
+        made_state = self._windows.get(name)
+        if made_state is not None:
+            made_state.claimed = True
+            for view in made_state.views.values():
+                view.claimed = True
+        return made_state
 
-    def _apply_restored(self) -> None:
+    def _apply_restored(self, windows: List[WindowState], views: Iterable[WidgetState] = ()) -> None:
         """Puts the restored state on the widgets: the windows' sizes first, then (once Tk has
         laid the windows out at that size) the widgets, then (laid out again, only if a widget
-        needs it) the scroll positions of texts and entries once more, and the focus."""
-        windows = list(self._windows.values())
+        needs it) the scroll positions of texts and entries once more, and the focus. ``views``:
+        widgets restored on their own, in windows restored before."""
         for window in windows:
+            self._say_program_geometry(window)
             self._guarded(window.identifier or "?", window.apply_geometry)
         self.root.update_idletasks()
+        restored = [view for window in windows for view in window.views.values()] + list(views)
         for window in windows:
-            for view in window.views.values():
-                self._guarded(view.identifier or "?", view.apply_pending)
-        later = [view for window in windows for view in window.views.values() if view.scrolls_after_layout()]
+            self._say_skipped(window)
+        applied = [view for view in restored if not view.skipped()]
+        for view in applied:
+            self._guarded(view.identifier or "?", view.apply_pending)
+        later = [view for view in applied if view.scrolls_after_layout()]
         if later:
             self.root.update_idletasks()
             for view in later:
@@ -882,11 +1261,109 @@ class Restorer:
         for window in windows:
             self._guarded(window.identifier or "?", window.apply_focus)
 
+    def _say_program_geometry(self, window: WindowState) -> None:
+        """One line (a note) when the program placed the window itself (``wm geometry`` with a
+        position: a program that keeps its own window size) somewhere else than the geometry
+        saved: the one saved, where the user left it, is the later of the two, and is applied."""
+        saved = tuple(window.pending.get(key) for key in ("width", "height", "x", "y"))
+        try:
+            placed = str(window.window.wm_positionfrom()) == "user"
+            now = _geometry(window.window)
+        except tk.TclError:
+            return
+        if placed and now is not None and all(isinstance(value, int) for value in saved) and now != saved \
+                and not (window.automatic and window.shape_changed()):
+            self._note(f"window {window.identifier}: the program placed it at {_geometry_text(now)}; "
+                       f"the geometry saved, {_geometry_text(saved)}, replaces it")
+
+    def _say_skipped(self, window: WindowState) -> None:
+        """One line for a window saved with another shape than it has now."""
+        if not window.shape_changed():
+            return
+        saved, now = window.pending.get("shape"), window.shape()
+        automatic = [view for view in window.views.values() if view.automatic]
+        what = "none of its state (an unnamed window: perhaps another one)" if window.automatic \
+            else f"the state of its {len(automatic)} unnamed widgets"
+        self._warn(f"window {window.identifier}: saved with another shape ({saved}, now {now}): "
+                   f"{what} was not applied")
+
     def _guarded(self, what: str, apply: Callable[[], None]) -> None:
         try:
             apply()
         except (tk.TclError, ValueError, TypeError, KeyError, IndexError) as error:
             self._warn(f"{what}: its restored state does not fit the widget now ({error}); it keeps its own")
+
+    # -- windows that appear later --
+    def _on_map(self, event: "tk.Event[tk.Misc]") -> None:
+        """A window (or a widget) shows: the first window to show starts the restoration when
+        it was left for then (the runner), and each window shown for the first time claims the
+        state kept for it (``late_windows``). A window's whole tree is built when it maps, so
+        it is claimed at once (before it is drawn); other widgets are claimed together, once idle."""
+        if self._closed or self._restoring:
+            return
+        widget = event.widget
+        if isinstance(widget, (tk.Tk, tk.Toplevel)):
+            self._claim()
+        elif self._claim_pending is None and isinstance(widget, tk.Misc) and self.late_windows:
+            try:
+                self._claim_pending = self.root.after_idle(self._claim)
+            except tk.TclError:
+                pass
+
+    def _claim(self) -> None:
+        self._claim_pending = None
+        if self._closed:
+            return
+        try:
+            self._claim_shown()
+        except (amber.AmberError, OSError, tk.TclError) as error:
+            # The program goes on with the window as it made it.
+            self._warn(f"the windows shown could not take their saved state: {error}")
+
+    def _claim_shown(self) -> None:
+        """Restores at the first window shown (``restore_when_shown``), else has each window
+        shown for the first time, and each widget made since in a window claimed before, claim
+        the state kept for it."""
+        if not self._launched:
+            if self.restore_when_shown:
+                self.restore()
+            return
+        if not self.late_windows:
+            return
+        self.sync()
+        windows = [window for window in self._windows.values() if not window.claimed and _mapped(window.window)]
+        views = [view for window in self._windows.values() if window.claimed
+                 for view in window.views.values() if not view.claimed]
+        claimed_windows, claimed_views = [], []
+        for window in windows:
+            window.claimed = True
+            for view in window.views.values():
+                view.claimed = True
+            if self._claim_one(window):
+                claimed_windows.append(window)
+        for view in views:
+            view.claimed = True
+            if self._claim_one(view):
+                claimed_views.append(view)
+        if claimed_windows or claimed_views:
+            self._apply_restored(claimed_windows, claimed_views)
+
+    def _claim_one(self, state: Union[WindowState, WidgetState]) -> bool:
+        """Claims the state kept for one window (and its widgets) or one widget (R35); False if
+        none was kept for it. Its records not restored give a warning line each."""
+        self._restoring = True
+        try:
+            errors = state.restore_pending()
+        except amber.NotFoundError:
+            return False
+        except amber.AmberError as error:
+            self._warn(f"{state.identifier}: its kept state could not be claimed: {error}")
+            return False
+        finally:
+            self._restoring = False
+        for raised in errors:
+            self._warn(f"{state.identifier}: restoring it raised {type(raised).__name__}: {raised}")
+        return True
 
     # -- when it saves --
     def _state_of(self, widget: tk.Misc) -> List[amber.Object]:
@@ -897,16 +1374,17 @@ class Restorer:
             toplevel = widget.winfo_toplevel()
         except tk.TclError:
             return []  # destroyed
-        window = self._windows.get(restoration_name(toplevel) or "")
-        if window is None or window.window is not toplevel:
+        window = self._by_path.get(str(toplevel))
+        if not isinstance(window, WindowState):
             return []
-        view = window.views.get(restoration_name(widget) or "")
-        return [window] if view is None or view.widget is not widget else [view, window]
+        view = self._by_path.get(str(widget))
+        return [view, window] if isinstance(view, WidgetState) else [window]
 
-    def _mark(self, widget: tk.Misc) -> None:
+    def _mark(self, widget: tk.Misc, *, change: bool = True) -> None:
         """Marks the state a change to ``widget`` changed, and has the event loop tick the
         engine when its autosave is due. Any change in a window not restorable (an unnamed
-        one) marks the root window, so that the change is saved all the same."""
+        one) marks the root window, so that the change is saved all the same. ``change``
+        False: a window closed, saved by the autosave but not before a destruction."""
         if self._closed or self._restoring:
             return
         try:
@@ -915,6 +1393,8 @@ class Restorer:
         except amber.AmberError as error:
             self._warn(f"a change could not be marked for saving: {error}")
             return
+        if change:
+            self._unsaved = True
         self._schedule_tick()
 
     def _schedule_tick(self) -> None:
@@ -941,12 +1421,29 @@ class Restorer:
         try:
             self.sync()  # widgets made since the last save
             if self.engine.tick():
+                self._unsaved = False
                 report = self.engine.last_preservation
                 if report is not None:
                     self._warn_left_out(report)
         except (amber.AmberError, OSError, tk.TclError) as error:
             self._warn(f"the interface was not saved: {error}")
         self._schedule_tick()
+
+    def _save_before_destroying(self, window: Union[tk.Tk, tk.Toplevel]) -> None:
+        """Has the window save the interface, if a change is unsaved, before the program
+        destroys it (``window.destroy()``, which destroys the widgets in it first: Tk's
+        <Destroy> comes too late). A program that quits by closing its last window and then
+        destroying its root (IDLE) is saved as the user left it, that window included: the
+        first destruction saves, and the next ones find nothing unsaved."""
+        if "destroy" in vars(window):
+            return  # done already (or the program set its own on this window: left alone)
+        destroy = window.destroy
+
+        def save_then_destroy() -> None:
+            self.save_if_changed()
+            destroy()
+        # An attribute of this window only: a subclass's destroy() still runs (it is `destroy`).
+        setattr(window, "destroy", save_then_destroy)
 
     def _on_user_event(self, event: "tk.Event[tk.Misc]") -> None:
         # The widget is a name only for a widget Tkinter did not make (a combobox's list).
@@ -964,15 +1461,28 @@ class Restorer:
             self.close()
         elif isinstance(event.widget, tk.Toplevel):
             # A dialog closed: its record goes at the next save, which the window under it starts.
-            self._mark(event.widget.master if event.widget.master is not None else self.root)
+            self._mark(event.widget.master if event.widget.master is not None else self.root, change=False)
 
     def _on_signal(self, signum: int, frame: Optional[FrameType]) -> None:
         # Runs between two Python instructions: the save waits for the event loop.
-        self.root.after(0, self._quit_on_signal)
+        self.root.after(0, lambda: self._quit_on_signal(signum))
 
-    def _quit_on_signal(self) -> None:
+    def _quit_on_signal(self, signum: int) -> None:
+        """Saves, then ends the program: by destroying its root (a program that attached
+        itself), or (``end_with_signal``, the runner) as the signal would have without Amber,
+        since a program not written for Amber may not quit when its root is gone (IDLE runs its
+        event loop again while it has files open)."""
         self.save()
-        self.root.destroy()
+        if not self.end_with_signal:
+            self.root.destroy()
+            return
+        previous = self._previous_handlers.get(signum)
+        self.close()  # gives the program's handlers back
+        if callable(previous) and previous is not signal.default_int_handler:
+            previous(signum, None)  # the program's own handler decides
+            return
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
 
     def _drain_signal_pipe(self, fd: int, mask: int) -> None:
         try:
@@ -981,17 +1491,21 @@ class Restorer:
             pass
 
     def install(self) -> None:
-        """Installs the saves: on WM_DELETE_WINDOW of the root, on SIGTERM and SIGINT, and
-        after changes made with the keyboard, the mouse or the window manager (bindings added
-        to the ``all`` tag with ``add="+"``: a program's own ``bind_all`` of the same events
-        without ``add`` replaces them, and then ``mark_dirty`` is its way to ask for a save). The
-        save after changes is the engine's autosave, set in the constructor."""
+        """Installs the saves: on WM_DELETE_WINDOW of the root, before a window is destroyed, on
+        SIGTERM and SIGINT, and after changes made with the keyboard, the mouse or the window
+        manager (bindings added to the ``all`` tag with ``add="+"``: a program's own
+        ``bind_all`` of the same events without ``add`` replaces them, and then ``mark_dirty``
+        is its way to ask for a save). The save after changes is the engine's autosave, set in
+        the constructor. Also the claims of windows as they map."""
         previous = str(self.root.protocol("WM_DELETE_WINDOW") or "")
         self.root.protocol("WM_DELETE_WINDOW", lambda: self._on_close(previous))
         for sequence in ("<KeyRelease>", "<ButtonRelease>", "<MouseWheel>", "<Button-4>", "<Button-5>",
-                         "<Configure>", "<<NotebookTabChanged>>", "<<TreeviewSelect>>", "<<ListboxSelect>>"):
+                         "<Configure>", "<<NotebookTabChanged>>", "<<TreeviewSelect>>", "<<ListboxSelect>>",
+                         "<<ComboboxSelected>>"):
             self.root.bind_all(sequence, self._on_user_event, add="+")
         self.root.bind_all("<Destroy>", self._on_destroy, add="+")
+        self.root.bind_all("<Map>", self._on_map, add="+")
+        self._save_before_destroying(self.root)
         # A signal wakes the Tk event loop through a pipe, so the save needs no polling.
         read_end, write_end = os.pipe()
         os.set_blocking(read_end, False)
@@ -1006,7 +1520,12 @@ class Restorer:
     def _warn(self, message: str) -> None:
         line = f"amber.tk: {message}"
         self.warnings.append(line)
-        LOGGER.warning("%s", line)
+        _logger().warning("%s", line)
+
+    def _note(self, message: str) -> None:
+        line = f"amber.tk: {message}"
+        self.notes.append(line)
+        _logger().info("%s", line)
 
 
 def _exists(widget: tk.Misc) -> bool:
@@ -1016,10 +1535,45 @@ def _exists(widget: tk.Misc) -> bool:
         return False
 
 
+def _mapped(widget: tk.Misc) -> bool:
+    try:
+        return bool(widget.winfo_ismapped())
+    except tk.TclError:
+        return False
+
+
+def _transient_popup(window: tk.Misc) -> bool:
+    """A window the window manager does not manage (a tooltip, a drop-down): not restorable."""
+    try:
+        return bool(window.tk.call("wm", "overrideredirect", str(window)))
+    except tk.TclError:
+        return True
+
+
+def _descendants(window: tk.Misc) -> List[tk.Misc]:
+    """The widgets of a window, in the order they were made, not entering the windows in it."""
+    found: List[tk.Misc] = []
+    stack: List[tk.Misc] = [window]
+    while stack:
+        widget = stack.pop()
+        for child in reversed(list(widget.children.values())):
+            if not isinstance(child, (tk.Tk, tk.Toplevel)):
+                found.append(child)
+                stack.append(child)
+    return found
+
+
+def _child_windows(window: tk.Misc, widgets: Iterable[tk.Misc]) -> List[tk.Misc]:
+    """The Toplevels whose parent is ``window`` or one of its widgets."""
+    return [child for parent in [window, *widgets] for child in parent.children.values()
+            if isinstance(child, tk.Toplevel)]
+
+
 def attach(root: tk.Tk, app_id: str, *, state_directory: Optional[str] = None,
            keep_content: Iterable[Union[tk.Misc, str]] = (), windows: Optional[Dict[str, WindowFactory]] = None,
            bundle_version: Optional[str] = None, save_delay_ms: Optional[int] = None,
-           restore: bool = True) -> Restorer:
+           restore: bool = True, auto_names: bool = False, late_windows: bool = False,
+           keep_values: bool = False) -> Restorer:
     """Makes the interface of ``root`` restorable, installs its saves and, with ``restore``,
     restores what the last run saved. Call it once the interface is built.
 
@@ -1033,12 +1587,21 @@ def attach(root: tk.Tk, app_id: str, *, state_directory: Optional[str] = None,
     :param bundle_version: the program's version, recorded in each archive.
     :param save_delay_ms: how long after the last of a burst of changes the save waits (default
         DEFAULT_SAVE_DELAY_MS): the quiet time of the engine's autosave.
-    :param restore: False to call ``Restorer.restore`` later (after ``Restorer.keep``).
+    :param restore: False to call ``Restorer.restore`` later (after ``Restorer.keep``); the
+        runner leaves it to the first window that maps.
+    :param auto_names: unnamed widgets and windows are restorable too, by their ``auto_name``,
+        and each window records its shape: a window saved with another shape gives its unnamed
+        widgets no state (a warning line says so).
+    :param late_windows: a window made after ``restore`` (an editor, a dialog) claims the state
+        kept for it when it first maps (R35: the records are kept for the whole run).
+    :param keep_values: the values of Checkbuttons, Radiobuttons, Scales, Spinboxes and
+        read-only Comboboxes are kept as state (choices, not typed text: R34 stands).
 
     A WM_DELETE_WINDOW handler the program set on the root before ``attach`` still runs, after
     the save; one set after ``attach`` replaces the save (call ``Restorer.save`` from it)."""
     restorer = Restorer(root, app_id, state_directory=state_directory, keep_content=keep_content,
-                        windows=windows, bundle_version=bundle_version, save_delay_ms=save_delay_ms)
+                        windows=windows, bundle_version=bundle_version, save_delay_ms=save_delay_ms,
+                        auto_names=auto_names, late_windows=late_windows, keep_values=keep_values)
     restorer.install()
     if restore:
         restorer.restore()
