@@ -5,11 +5,12 @@
 # the toolkit adapters and their real-window tests, GTK 4's headers (libgtk-4-dev), Tkinter
 # (python3-tk), an X server without a screen (xvfb), real input events (xdotool), screenshots
 # (imagemagick) and a session bus for GTK (dbus); programs written by others that the runners'
-# real-window tests bring back (gtk-4-examples: gtk4-widget-factory and gtk4-demo). The only
-# script that installs anything. Safe to run again.
+# real-window tests bring back (gtk-4-examples: gtk4-widget-factory and gtk4-demo; idle3: IDLE,
+# whose idlelib Debian's python3 leaves out). The only script that installs anything. Safe to
+# run again.
 set -euo pipefail
 need=()
-for pkg in libffi-dev python3 make pkgconf binutils libgtk-4-dev python3-tk xvfb xdotool imagemagick dbus gtk-4-examples; do
+for pkg in libffi-dev python3 make pkgconf binutils libgtk-4-dev python3-tk xvfb xdotool imagemagick dbus gtk-4-examples idle3; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 if ((${#need[@]})); then
