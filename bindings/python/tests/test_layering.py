@@ -14,14 +14,18 @@ PACKAGE_DIR = os.path.dirname(os.path.abspath(amber.__file__))
 LAYERS_TITLE = "Layers, lowest first"
 
 
-def package_modules() -> Dict[str, str]:
-    """The package's modules, by name ("amber" for its __init__), with their files. The examples
-    subpackage is a program of the package's users, not one of its modules."""
+def package_modules() -> Dict[str, List[str]]:
+    """The package's modules, by name ("amber" for its __init__), with their files. A subpackage
+    (amber.tk) is one module of the layers, its files together. The examples subpackage is a
+    program of the package's users, not one of its modules."""
     modules = {}
     for entry in sorted(os.listdir(PACKAGE_DIR)):
+        path = os.path.join(PACKAGE_DIR, entry)
         if entry.endswith(".py"):
             name = entry[:-3]
-            modules[PACKAGE if name == "__init__" else name] = os.path.join(PACKAGE_DIR, entry)
+            modules[PACKAGE if name == "__init__" else name] = [path]
+        elif entry != "examples" and os.path.isfile(os.path.join(path, "__init__.py")):
+            modules[entry] = sorted(os.path.join(path, f) for f in os.listdir(path) if f.endswith(".py"))
     return modules
 
 
@@ -58,9 +62,12 @@ def import_graph() -> Dict[str, Set[str]]:
     modules = package_modules()
     known = set(modules) - {PACKAGE}
     graph = {}
-    for name, path in modules.items():
-        with open(path, encoding="utf-8") as f:
-            graph[name] = imported_modules(f.read(), known, is_package=name == PACKAGE)
+    for name, paths in modules.items():
+        graph[name] = set()
+        for path in paths:
+            with open(path, encoding="utf-8") as f:
+                graph[name] |= imported_modules(f.read(), known, is_package=name == PACKAGE)
+        graph[name].discard(name)  # a subpackage's files import one another
     return graph
 
 
