@@ -98,7 +98,6 @@ func engineBox(_ handle: OpaquePointer?) throws(AmberError) -> EngineBox {
     guarded {
         let box = try engineBox(engine)
         let o = try box.object(root, "the root").object
-        if box.engine.roots.contains(where: { $0 === o }) { throw AmberError(.duplicate, "'\(o.className)' is a root already") }
         try box.engine.addRoot(o)
     }
 }
@@ -108,8 +107,7 @@ func engineBox(_ handle: OpaquePointer?) throws(AmberError) -> EngineBox {
     guarded {
         let box = try engineBox(engine)
         let o = try box.object(root, "the root").object
-        guard box.engine.roots.contains(where: { $0 === o }) else { throw AmberError(.notFound, "'\(o.className)' is not a root") }
-        box.engine.removeRoot(o)
+        try box.engine.removeRoot(o)
     }
 }
 
