@@ -53,9 +53,7 @@ private func classes(of registry: OpaquePointer?) throws(AmberError) -> [String:
         let n = try inputString(name, "name")
         let superclass = try optionalString(superclass_name, "superclass_name")
         guard let cls else { throw invalid("cls is NULL") }
-        guard cls.pointee.version == AMBER_CODING_CLASS_VERSION else {
-            throw invalid("amber_coding_class version \(cls.pointee.version) is not supported (expected \(AMBER_CODING_CLASS_VERSION))")
-        }
+        try checkVersion(cls.pointee.version, AMBER_CODING_CLASS_VERSION, "amber_coding_class")
         // The codec's own checks (an empty name, one of Foundation's classes).
         do throws(ArchiveError) {
             try ArchiveClassRegistry().register(ArchiveClass(name: n, encode: { _, _ in }, make: { _ in HostDataObject(address: 0, className: "") }))

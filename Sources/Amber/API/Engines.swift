@@ -33,7 +33,7 @@ func engineBox(_ handle: OpaquePointer?) throws(AmberError) -> EngineBox {
             case 1: size = MemoryLayout<amber_engine_options>.offset(of: \.keep_restoration_report)!
             case 2: size = MemoryLayout<amber_engine_options>.offset(of: \.keep_archive_after_restore)!
             default:
-                throw invalid("amber_engine_options version \(version) is not supported (expected \(AMBER_ENGINE_OPTIONS_VERSION), 2 or 1)")
+                throw unsupportedVersion("amber_engine_options", version, expected: "\(AMBER_ENGINE_OPTIONS_VERSION), 2 or 1")
             }
             let prefix = UnsafeRawBufferPointer(start: UnsafeRawPointer(options), count: size)
             withUnsafeMutableBytes(of: &o) { UnsafeMutableRawBufferPointer(rebasing: $0[..<size]).copyMemory(from: prefix) }

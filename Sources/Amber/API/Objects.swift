@@ -38,9 +38,7 @@ func objectPair(_ a: OpaquePointer?, _ aName: String, _ b: OpaquePointer?, _ bNa
         let identifier = try optionalString(restoration_id, "restoration_id")
         var c = amber_object_callbacks()
         if let callbacks {
-            guard callbacks.pointee.version == AMBER_OBJECT_CALLBACKS_VERSION else {
-                throw invalid("amber_object_callbacks version \(callbacks.pointee.version) is not supported (expected \(AMBER_OBJECT_CALLBACKS_VERSION))")
-            }
+            try checkVersion(callbacks.pointee.version, AMBER_OBJECT_CALLBACKS_VERSION, "amber_object_callbacks")
             c = callbacks.pointee
         }
         let o = ObjectBox(kind: k, className: className, restorationIdentifier: identifier, engine: box, ctx: ctx, ctxFree: ctx_free)
