@@ -65,10 +65,39 @@ import Testing
             try e.addRoot(view("root"))
         case "remove_root_not_a_root":
             try e.removeRoot(controller("root"))
+        case "batch_reserved_key":
+            try inCoder(e) { c throws(AmberError) in try c.encodeValues([("a", .int(1)), ("kind", .int(2))]) }
+        case "batch_key_written_before":
+            try inCoder(e) { c throws(AmberError) in
+                try c.encode(Int64(1), forKey: "a")
+                try c.encodeValues([("b", .int(2)), ("a", .int(3))])
+            }
+        case "batch_all_or_nothing":
+            try inCoder(e) { c throws(AmberError) in
+                _ = try? c.encodeValues([("a", .int(1)), ("kind", .int(2))])
+                try c.encode(Int64(1), forKey: "a")
+            }
         default:
             return false
         }
         return true
+    }
+
+    /// Runs `body` with an object's coder, in its encode callback during a preservation: throws
+    /// what `body` threw.
+    static func inCoder(_ e: Engine, _ body: @escaping (StateCoder) throws(AmberError) -> Void) throws(AmberError) {
+        let root = controller("root")
+        var thrown: AmberError?
+        root.callbacks.encode = { _, coder in
+            do throws(AmberError) { try body(coder) } catch { thrown = error }
+        }
+        try e.addRoot(root)
+        do {
+            _ = try e.preserve()
+        } catch {
+            throw AmberError(.misuse, "the preservation the case runs in failed: \(error)")
+        }
+        if let thrown { throw thrown }
     }
 
     /// The C status name of an error code: `.invalidArgument` is `AMBER_INVALID_ARGUMENT`.

@@ -10,17 +10,27 @@
 #define _POSIX_C_SOURCE 200809L
 #include "amber.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
 
+static int yes_save(amber_engine *engine, amber_coder *coder, void *ctx) {
+    (void)engine, (void)coder, (void)ctx;
+    return 1;
+}
+
 static amber_engine *open_engine(void) {
     amber_engine *e = NULL;
     amber_engine_options opts = AMBER_ENGINE_OPTIONS_INIT;
+    amber_delegate d = AMBER_DELEGATE_INIT;
     opts.memory_store = 1;
-    return amber_engine_open(&e, "org.example.rule-table", &opts) == AMBER_OK ? e : NULL;
+    if (amber_engine_open(&e, "org.example.rule-table", &opts) != AMBER_OK) return NULL;
+    d.should_save = yes_save;
+    amber_engine_set_delegate(e, &d, NULL, NULL);
+    return e;
 }
 
 static int register_class(amber_engine *e, const char *name) {
@@ -37,6 +47,58 @@ static amber_object *new_object(amber_engine *e, amber_kind kind) {
     amber_object *o = NULL;
     amber_object_new(&o, e, kind, "Root", "root", NULL, NULL, NULL);
     return o;
+}
+
+/* An int64 value for a batch. */
+static amber_keyed_value int_value(const char *key, int64_t value) {
+    amber_keyed_value v;
+    memset(&v, 0, sizeof v);
+    v.key = key;
+    v.type = AMBER_VALUE_INT64;
+    v.int64_value = value;
+    return v;
+}
+
+/* The batch cases, run by the encode callback of a root: the status of the case's last call. */
+static int batch_case(const char *name, amber_coder *c) {
+    amber_keyed_value with_reserved[2], written_before[2];
+    with_reserved[0] = int_value("a", 1), with_reserved[1] = int_value("kind", 2);
+    written_before[0] = int_value("b", 2), written_before[1] = int_value("a", 3);
+    if (!strcmp(name, "batch_reserved_key")) return amber_coder_encode_values(c, with_reserved, 2);
+    if (!strcmp(name, "batch_key_written_before")) {
+        int status = amber_coder_encode_int64(c, "a", 1);
+        return status != AMBER_OK ? status : amber_coder_encode_values(c, written_before, 2);
+    }
+    /* batch_all_or_nothing: the refused batch must not have written "a" */
+    amber_coder_encode_values(c, with_reserved, 2);
+    return amber_coder_encode_int64(c, "a", 1);
+}
+
+/* A batch case's name and, once the encode callback ran, its status (-1 before). */
+typedef struct {
+    const char *name;
+    int status;
+} batch_run;
+
+static int encode_batch_case(amber_object *o, amber_coder *c, void *ctx) {
+    batch_run *run = ctx;
+    (void)o;
+    run->status = batch_case(run->name, c);
+    return AMBER_OK;
+}
+
+/* Runs a batch case in the encode callback of a root during a preservation: its status. */
+static int in_coder(amber_engine *e, const char *name) {
+    batch_run run = {name, -1};
+    amber_object *root = NULL;
+    amber_object_callbacks cb = AMBER_OBJECT_CALLBACKS_INIT;
+    int saved = 0, status;
+    cb.encode = encode_batch_case;
+    status = amber_object_new(&root, e, AMBER_KIND_CONTROLLER, "Root", "root", &cb, &run, NULL);
+    if (status == AMBER_OK) status = amber_engine_add_root(e, root);
+    if (status == AMBER_OK) status = amber_engine_preserve(&saved, e);
+    if (status != AMBER_OK) return status;
+    return run.status < 0 ? AMBER_MISUSE : run.status; /* MISUSE: the callback never ran */
 }
 
 /* Runs the steps of a case, stopping at the first that fails: its status, or AMBER_OK. */
@@ -85,6 +147,10 @@ static int run_case(amber_engine *e, const char *name, int *known) {
     }
     if (!strcmp(name, "root_not_a_controller")) return amber_engine_add_root(e, new_object(e, AMBER_KIND_VIEW));
     if (!strcmp(name, "remove_root_not_a_root")) return amber_engine_remove_root(e, new_object(e, AMBER_KIND_CONTROLLER));
+    if (!strcmp(name, "batch_reserved_key") || !strcmp(name, "batch_key_written_before") ||
+        !strcmp(name, "batch_all_or_nothing")) {
+        return in_coder(e, name);
+    }
     *known = 0;
     return AMBER_OK;
 }

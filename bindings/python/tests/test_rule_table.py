@@ -7,6 +7,7 @@ import os
 import pytest
 
 import amber
+from conftest import Delegate
 
 TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "Tests", "rules", "abi-rules.table")
 
@@ -67,6 +68,47 @@ def root_twice(e):
     e.add_root(root)
 
 
+class Writer(amber.Controller):
+    """Runs ``write(coder)`` in its encode callback and records the AmberError it raised."""
+
+    write = None
+    raised = None
+
+    def encode_restorable_state(self, coder):
+        try:
+            self.write(coder)
+        except amber.AmberError as error:
+            self.raised = error
+
+
+def in_coder(write):
+    """A case that runs ``write(coder)`` in a root's encode callback during a preservation and
+    raises what it raised."""
+
+    def run(e):
+        root = Writer(e, "root", class_name="Root")
+        root.write = write
+        e.add_root(root)
+        e.preserve()
+        if root.raised is not None:
+            raise root.raised
+
+    return run
+
+
+def written_before(coder):
+    coder["a"] = 1
+    coder.update({"b": 2, "a": 3})
+
+
+def all_or_nothing(coder):
+    try:
+        coder.update({"a": 1, "kind": 2})
+    except amber.AmberError:
+        pass
+    coder["a"] = 1
+
+
 CASES = {
     "restoration_class_twice": restoration_class_twice,
     "restoration_class_empty_name": lambda e: e.register_restoration_class("", nothing),
@@ -81,6 +123,9 @@ CASES = {
     "root_twice": root_twice,
     "root_not_a_controller": lambda e: e.add_root(e.view("root")),
     "remove_root_not_a_root": lambda e: e.remove_root(e.controller("root")),
+    "batch_reserved_key": in_coder(lambda coder: coder.update({"a": 1, "kind": 2})),
+    "batch_key_written_before": in_coder(written_before),
+    "batch_all_or_nothing": in_coder(all_or_nothing),
 }
 
 
@@ -93,7 +138,7 @@ def test_case_gives_the_tables_status(open_engine, name, status, rule):  # R1, R
     assert name in CASES, f"case {name} of the table has no Python implementation in test_rule_table.py"
     got = "AMBER_OK"
     try:
-        CASES[name](open_engine())
+        CASES[name](open_engine(Delegate()))
     except amber.AmberError as error:
         got = error.status
     assert got == status, f"{rule} {name}"
