@@ -1,3 +1,4 @@
+import AmberArchive
 @testable import AmberCore
 import Foundation
 import Testing
@@ -77,6 +78,14 @@ import Testing
                 _ = try? c.encodeValues([("a", .int(1)), ("kind", .int(2))])
                 try c.encode(Int64(1), forKey: "a")
             }
+        case "archiver_key_twice":
+            let archiver = DataArchiver(registry: ArchiveClassRegistry())
+            try archiver.encodeValues([("k", .int(1))])
+            try archiver.encodeValues([("k", .int(2))])
+        case "archiver_finish_twice":
+            let archiver = DataArchiver(registry: ArchiveClassRegistry())
+            _ = try archiver.finish()
+            _ = try archiver.finish()
         default:
             return false
         }

@@ -86,18 +86,13 @@ private func classes(of registry: OpaquePointer?) throws(AmberError) -> [String:
     guard let archiver else { return }
     _ = guarded {
         let box = try archiverBox(archiver)
-        guard box.callbackDepth == 0 else { throw misuse("amber_archiver_free was called from one of the archiver's encode callbacks") }
+        guard !box.data.isEncodingObject else { throw misuse("amber_archiver_free was called from one of the archiver's encode callbacks") }
         HandleRegistry.shared.unregister(archiver)
     }
 }
 
-/// A value of an amber_keyed_value for the archiver, checked.
-private enum ArchiveInput {
-    case bool(Bool), int64(Int64), double(Double), string(String), bytes([UInt8]), date(Double)
-}
-
-/// Backs `amber_archiver_encode_values`: every value is checked (key, type, UTF-8, no key twice)
-/// before any is written.
+/// Backs `amber_archiver_encode_values`: the values, read, go to the engine's archiver, which
+/// writes them all or none (`DataArchiver.encodeValues`).
 @c @implementation public func amber_archiver_encode_values(
     _ archiver: OpaquePointer?, _ values: UnsafePointer<amber_keyed_value>?, _ count: Int
 ) -> CInt {
@@ -106,43 +101,30 @@ private enum ArchiveInput {
         let n = try inputCount(count, "count")
         guard n > 0 else { return }
         guard let values else { throw invalid("values is NULL and count is \(n)") }
-        var checked: [(String, ArchiveInput)] = []
-        checked.reserveCapacity(n)
-        var seen = Set<String>()
+        var read: [(key: String, value: ArchiveValue)] = []
+        read.reserveCapacity(n)
         for i in 0 ..< n {
             do throws(AmberError) {
-                let v = values[i]
-                let key = try inputKey(v.key)
-                guard seen.insert(key).inserted else { throw AmberError(.duplicate, "key '\(key)' is given twice") }
-                let input: ArchiveInput
-                switch v.type {
-                case AMBER_VALUE_BOOL: input = .bool(v.int64_value != 0)
-                case AMBER_VALUE_INT64: input = .int64(v.int64_value)
-                case AMBER_VALUE_DOUBLE: input = .double(v.double_value)
-                case AMBER_VALUE_STRING: input = .string(try inputString(v.string_value, "the string value"))
-                case AMBER_VALUE_BYTES: input = .bytes(try inputBytes(v.bytes_value, v.bytes_size))
-                case AMBER_VALUE_DATE: input = .date(v.double_value)
-                default:
-                    throw invalid("an archive holds bool, int64, double, string, bytes and date values, not type \(v.type.rawValue)")
-                }
-                checked.append((key, input))
+                read.append((try inputKey(values[i].key), try archiveValue(values[i])))
             } catch {
                 throw AmberError(error.code, "\(keyedValueLabel(values, i)): \(error.message)")
             }
         }
-        try box.checkClaimable(checked.map(\.0))
-        let a: KeyedArchiver = box.archiver
-        for (k, input) in checked {
-            try box.claim(k)
-            switch input {
-            case .bool(let b): a.encode(b, forKey: k)
-            case .int64(let x): a.encode(x, forKey: k)
-            case .double(let x): a.encode(x, forKey: k)
-            case .string(let x): a.encode(x, forKey: k)
-            case .bytes(let x): a.encode(bytes: x, forKey: k)
-            case .date(let x): a.encode(date: x, forKey: k)
-            }
-        }
+        try box.data.encodeValues(read)
+    }
+}
+
+/// The value of an amber_keyed_value, as an archive holds it.
+private func archiveValue(_ v: amber_keyed_value) throws(AmberError) -> ArchiveValue {
+    switch v.type {
+    case AMBER_VALUE_BOOL: return .bool(v.int64_value != 0)
+    case AMBER_VALUE_INT64: return .int(v.int64_value)
+    case AMBER_VALUE_DOUBLE: return .double(v.double_value)
+    case AMBER_VALUE_STRING: return .string(try inputString(v.string_value, "the string value"))
+    case AMBER_VALUE_BYTES: return .data(try inputBytes(v.bytes_value, v.bytes_size))
+    case AMBER_VALUE_DATE: return .date(v.double_value)
+    default:
+        throw invalid("an archive holds bool, int64, double, string, bytes and date values, not type \(v.type.rawValue)")
     }
 }
 
@@ -155,8 +137,7 @@ private enum ArchiveInput {
         let k = try inputKey(key)
         let c = try inputString(class_name, "class_name")
         let o = try object.map { p throws(AmberError) in try box.object(p, c) }
-        try box.claim(k)
-        try box.archiver.encodeObject(o, forKey: k)
+        try box.data.encodeObject(o, forKey: k)
     }
 }
 
@@ -177,25 +158,15 @@ private enum ArchiveInput {
             guard let p = objects![i] else { throw invalid("objects[\(i)] is NULL: an array cannot hold nil") }
             list.append(try box.object(p, c))
         }
-        try box.claim(k)
-        try box.archiver.encodeObjects(list, forKey: k)
+        try box.data.encodeObjects(list, forKey: k)
     }
-}
-
-/// The finished archive's bytes.
-private func finish(_ box: ArchiverBox) throws(AmberError) -> [UInt8] {
-    guard box.callbackDepth == 0 else { throw misuse("the archive cannot be finished from one of its encode callbacks") }
-    guard !box.finished else { throw misuse("the archive was finished already") }
-    if let broken = box.broken { throw misuse("the archive is unusable (\(broken)): free it") }
-    box.finished = true
-    do { return try box.archiver.finishEncoding() } catch { throw AmberError(error) }
 }
 
 /// Backs `amber_archiver_finish`.
 @c @implementation public func amber_archiver_finish(_ out: UnsafeMutablePointer<amber_buf>?, _ archiver: OpaquePointer?) -> CInt {
     guarded {
         let out = try outBuf(out)
-        try fillBuf(out, try finish(try archiverBox(archiver)))
+        try fillBuf(out, try archiverBox(archiver).data.finish())
     }
 }
 

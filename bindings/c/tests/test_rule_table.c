@@ -101,6 +101,36 @@ static int in_coder(amber_engine *e, const char *name) {
     return run.status < 0 ? AMBER_MISUSE : run.status; /* MISUSE: the callback never ran */
 }
 
+/* Writes the int64 `value` under `key` into the archiver. */
+static int archive_int(amber_archiver *a, const char *key, int64_t value) {
+    amber_keyed_value v = int_value(key, value);
+    return amber_archiver_encode_values(a, &v, 1);
+}
+
+/* Finishes the archiver, disposing of the bytes. */
+static int archive_finish(amber_archiver *a) {
+    amber_buf bytes = AMBER_BUF_INIT;
+    int status = amber_archiver_finish(&bytes, a);
+    amber_buf_dispose(&bytes);
+    return status;
+}
+
+/* The archiver cases: the status of the case's last call. */
+static int archiver_case(const char *name) {
+    amber_archiver *a = NULL;
+    int status = amber_archiver_new(&a, NULL);
+    if (status != AMBER_OK) return status;
+    if (!strcmp(name, "archiver_key_twice")) {
+        status = archive_int(a, "k", 1);
+        if (status == AMBER_OK) status = archive_int(a, "k", 2);
+    } else {
+        status = archive_finish(a);
+        if (status == AMBER_OK) status = archive_finish(a);
+    }
+    amber_archiver_free(a);
+    return status;
+}
+
 /* Runs the steps of a case, stopping at the first that fails: its status, or AMBER_OK. */
 #define STEP(call)                          \
     do {                                    \
@@ -151,6 +181,7 @@ static int run_case(amber_engine *e, const char *name, int *known) {
         !strcmp(name, "batch_all_or_nothing")) {
         return in_coder(e, name);
     }
+    if (!strcmp(name, "archiver_key_twice") || !strcmp(name, "archiver_finish_twice")) return archiver_case(name);
     *known = 0;
     return AMBER_OK;
 }

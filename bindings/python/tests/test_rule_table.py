@@ -109,6 +109,18 @@ def all_or_nothing(coder):
     coder["a"] = 1
 
 
+def archiver_key_twice(e):
+    archiver = amber.Archiver()
+    archiver.encode_int("k", 1)
+    archiver.encode_int("k", 2)
+
+
+def archiver_finish_twice(e):
+    archiver = amber.Archiver()
+    archiver.finish()
+    archiver.finish()
+
+
 CASES = {
     "restoration_class_twice": restoration_class_twice,
     "restoration_class_empty_name": lambda e: e.register_restoration_class("", nothing),
@@ -126,6 +138,8 @@ CASES = {
     "batch_reserved_key": in_coder(lambda coder: coder.update({"a": 1, "kind": 2})),
     "batch_key_written_before": in_coder(written_before),
     "batch_all_or_nothing": in_coder(all_or_nothing),
+    "archiver_key_twice": archiver_key_twice,
+    "archiver_finish_twice": archiver_finish_twice,
 }
 
 
