@@ -86,6 +86,12 @@ import Testing
             let archiver = DataArchiver(registry: ArchiveClassRegistry())
             _ = try archiver.finish()
             _ = try archiver.finish()
+        case "coding_class_twice":
+            let registry = ArchiveClassRegistry()
+            try codingClass(registry, "Item")
+            try codingClass(registry, "Item")
+        case "coding_class_own_superclass":
+            try codingClass(ArchiveClassRegistry(), "Item", superclass: "Item")
         default:
             return false
         }
@@ -107,6 +113,15 @@ import Testing
             throw AmberError(.misuse, "the preservation the case runs in failed: \(error)")
         }
         if let thrown { throw thrown }
+    }
+
+    /// A data object of the coding registry cases.
+    final class Item {}
+
+    /// Registers a coding class of `Item`s that writes nothing; throws the registry's answer.
+    static func codingClass(_ registry: ArchiveClassRegistry, _ name: String, superclass: String? = nil) throws(AmberError) {
+        let cls = ArchiveClass(name: name, superclassName: superclass, encode: { _, _ in }, make: { _ in Item() })
+        do throws(ArchiveError) { try registry.register(cls) } catch { throw AmberError(error) }
     }
 
     /// The C status name of an error code: `.invalidArgument` is `AMBER_INVALID_ARGUMENT`.

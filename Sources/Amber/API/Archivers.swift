@@ -54,16 +54,8 @@ private func classes(of registry: OpaquePointer?) throws(AmberError) -> [String:
         let superclass = try optionalString(superclass_name, "superclass_name")
         guard let cls else { throw invalid("cls is NULL") }
         try checkVersion(cls.pointee.version, AMBER_CODING_CLASS_VERSION, "amber_coding_class")
-        // The codec's own checks (an empty name, one of Foundation's classes).
-        do throws(ArchiveError) {
-            try ArchiveClassRegistry().register(ArchiveClass(name: n, encode: { _, _ in }, make: { _ in HostDataObject(address: 0, className: "") }))
-        } catch {
-            throw AmberError(.invalidArgument, error.message)
-        }
-        if let superclass, superclass.isEmpty || superclass == n {
-            throw invalid("'\(superclass)' cannot be the superclass of '\(n)'")
-        }
-        guard box.classes[n] == nil else { throw AmberError(.duplicate, "coding class \(n) is registered already") }
+        let name = ArchiveClass(name: n, superclassName: superclass, encode: { _, _ in }, make: { _ in HostDataObject(address: 0, className: "") })
+        do throws(ArchiveError) { try box.names.register(name) } catch { throw AmberError(error) }
         box.classes[n] = HostCodingClass(name: n, superclassName: superclass, vtable: cls.pointee, context: HostContext(ctx, ctx_free))
     }
 }

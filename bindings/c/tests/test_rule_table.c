@@ -131,6 +131,22 @@ static int archiver_case(const char *name) {
     return status;
 }
 
+/* The coding registry cases: the status of the case's last registration. */
+static int coding_class_case(const char *name) {
+    amber_coding_registry *r = NULL;
+    amber_coding_class cls = AMBER_CODING_CLASS_INIT;
+    int status = amber_coding_registry_new(&r);
+    if (status != AMBER_OK) return status;
+    if (!strcmp(name, "coding_class_twice")) {
+        status = amber_coding_registry_register(r, "Item", NULL, &cls, NULL, NULL);
+        if (status == AMBER_OK) status = amber_coding_registry_register(r, "Item", NULL, &cls, NULL, NULL);
+    } else {
+        status = amber_coding_registry_register(r, "Item", "Item", &cls, NULL, NULL);
+    }
+    amber_coding_registry_free(r);
+    return status;
+}
+
 /* Runs the steps of a case, stopping at the first that fails: its status, or AMBER_OK. */
 #define STEP(call)                          \
     do {                                    \
@@ -182,6 +198,7 @@ static int run_case(amber_engine *e, const char *name, int *known) {
         return in_coder(e, name);
     }
     if (!strcmp(name, "archiver_key_twice") || !strcmp(name, "archiver_finish_twice")) return archiver_case(name);
+    if (!strcmp(name, "coding_class_twice") || !strcmp(name, "coding_class_own_superclass")) return coding_class_case(name);
     *known = 0;
     return AMBER_OK;
 }

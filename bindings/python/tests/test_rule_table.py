@@ -121,6 +121,16 @@ def archiver_finish_twice(e):
     archiver.finish()
 
 
+class Item:
+    """A data class the coding registry cases register."""
+
+
+def coding_class_twice(e):
+    registry = amber.CodingRegistry()
+    registry.register("Item", Item)
+    registry.register("Item", Item)
+
+
 CASES = {
     "restoration_class_twice": restoration_class_twice,
     "restoration_class_empty_name": lambda e: e.register_restoration_class("", nothing),
@@ -140,6 +150,8 @@ CASES = {
     "batch_all_or_nothing": in_coder(all_or_nothing),
     "archiver_key_twice": archiver_key_twice,
     "archiver_finish_twice": archiver_finish_twice,
+    "coding_class_twice": coding_class_twice,
+    "coding_class_own_superclass": lambda e: amber.CodingRegistry().register("Item", Item, superclass="Item"),
 }
 
 
