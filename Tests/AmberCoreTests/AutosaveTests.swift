@@ -224,7 +224,7 @@ func undated(_ store: MemoryStore) throws -> PropertyList {
         try engine.preserve()
 
         // Removed, moved under another, renamed, and a new one.
-        tree.root.removeChild(tree.objects[2])
+        try tree.root.removeChild(tree.objects[2])
         try tree.objects[0].addChild(tree.objects[4])
         tree.objects[6].restorationIdentifier = "renamed"
         let added = controller("added")

@@ -92,6 +92,10 @@ import Testing
             try codingClass(registry, "Item")
         case "coding_class_own_superclass":
             try codingClass(ArchiveClassRegistry(), "Item", superclass: "Item")
+        case "remove_child_not_a_child":
+            try controller("parent").removeChild(controller("child"))
+        case "restoration_parent_a_view":
+            try plain("source").setRestorationParent(view("table"))
         default:
             return false
         }

@@ -119,10 +119,7 @@ func objectPair(_ a: OpaquePointer?, _ aName: String, _ b: OpaquePointer?, _ bNa
 @c @implementation public func amber_object_remove_child(_ parent: OpaquePointer?, _ child: OpaquePointer?) -> CInt {
     guarded {
         let (p, c) = try objectPair(parent, "the parent", child, "the child")
-        guard c.object.parent === p.object, c.object.relation == .child else {
-            throw AmberError(.notFound, "'\(c.object.className)' is not a child of '\(p.object.className)'")
-        }
-        p.object.removeChild(c.object)
+        try p.object.removeChild(c.object)
     }
 }
 
@@ -157,9 +154,7 @@ func objectPair(_ a: OpaquePointer?, _ aName: String, _ b: OpaquePointer?, _ bNa
             return
         }
         guard let engine = o.engine else { throw misuse("the object has no engine") }
-        let p = try engine.object(parent, "the parent")
-        guard p.object.kind != .view else { throw invalid("a restoration parent is a controller or an object; '\(p.object.className)' is a view") }
-        try o.object.setRestorationParent(p.object)
+        try o.object.setRestorationParent(try engine.object(parent, "the parent").object)
     }
 }
 

@@ -49,6 +49,11 @@ static amber_object *new_object(amber_engine *e, amber_kind kind) {
     return o;
 }
 
+/* The status of `relate` on two new objects of kinds `a` and `b`. */
+static int on_pair(amber_engine *e, amber_kind a, amber_kind b, int (*relate)(amber_object *, amber_object *)) {
+    return relate(new_object(e, a), new_object(e, b));
+}
+
 /* An int64 value for a batch. */
 static amber_keyed_value int_value(const char *key, int64_t value) {
     amber_keyed_value v;
@@ -198,6 +203,18 @@ static int run_case(amber_engine *e, const char *name, int *known) {
         return in_coder(e, name);
     }
     if (!strcmp(name, "archiver_key_twice") || !strcmp(name, "archiver_finish_twice")) return archiver_case(name);
+    if (!strcmp(name, "remove_child_not_a_child")) {
+        return on_pair(e, AMBER_KIND_CONTROLLER, AMBER_KIND_CONTROLLER, amber_object_remove_child);
+    }
+    if (!strcmp(name, "restoration_parent_a_view")) {
+        return on_pair(e, AMBER_KIND_OBJECT, AMBER_KIND_VIEW, amber_object_set_restoration_parent);
+    }
+    if (!strcmp(name, "remove_child_not_a_child")) {
+        return on_pair(e, AMBER_KIND_CONTROLLER, AMBER_KIND_CONTROLLER, amber_object_remove_child);
+    }
+    if (!strcmp(name, "restoration_parent_a_view")) {
+        return on_pair(e, AMBER_KIND_OBJECT, AMBER_KIND_VIEW, amber_object_set_restoration_parent);
+    }
     if (!strcmp(name, "coding_class_twice") || !strcmp(name, "coding_class_own_superclass")) return coding_class_case(name);
     *known = 0;
     return AMBER_OK;

@@ -151,6 +151,8 @@ CASES = {
     "archiver_key_twice": archiver_key_twice,
     "archiver_finish_twice": archiver_finish_twice,
     "coding_class_twice": coding_class_twice,
+    "remove_child_not_a_child": lambda e: e.controller("parent").remove_child(e.controller("child")),
+    "restoration_parent_a_view": lambda e: e.plain_object("source").set_restoration_parent(e.view("table")),
     "coding_class_own_superclass": lambda e: amber.CodingRegistry().register("Item", Item, superclass="Item"),
 }
 
