@@ -116,8 +116,13 @@ private func archiveValue(_ v: amber_keyed_value) throws(AmberError) -> ArchiveV
     case AMBER_VALUE_BYTES: return .data(try inputBytes(v.bytes_value, v.bytes_size))
     case AMBER_VALUE_DATE: return .date(v.double_value)
     default:
-        throw invalid("an archive holds bool, int64, double, string, bytes and date values, not type \(v.type.rawValue)")
+        throw notAnArchiveValue(v.type)
     }
+}
+
+/// The error for an amber_value_type an archive does not hold.
+private func notAnArchiveValue(_ type: amber_value_type) -> AmberError {
+    invalid("an archive holds bool, int64, double, string, bytes and date values, not type \(type.rawValue)")
 }
 
 /// Backs `amber_archiver_encode_object`.
@@ -219,7 +224,7 @@ private func decoding<T>(_ out: UnsafeMutablePointer<T>?, _ unarchiver: OpaquePo
                 let k = try inputKey(values[i].key)
                 guard u.containsValue(forKey: k) else {
                     guard (AMBER_VALUE_BOOL.rawValue ... AMBER_VALUE_DATE.rawValue).contains(values[i].type.rawValue) else {
-                        throw invalid("an archive holds bool, int64, double, string, bytes and date values, not type \(values[i].type.rawValue)")
+                        throw notAnArchiveValue(values[i].type)
                     }
                     values[i].found = 0
                     continue
@@ -236,7 +241,7 @@ private func decoding<T>(_ out: UnsafeMutablePointer<T>?, _ unarchiver: OpaquePo
                         values[i].bytes_size = bytes.count
                     case AMBER_VALUE_DATE: values[i].double_value = try u.decodeDate(forKey: k)
                     default:
-                        throw invalid("an archive holds bool, int64, double, string, bytes and date values, not type \(values[i].type.rawValue)")
+                        throw notAnArchiveValue(values[i].type)
                     }
                 } catch let e as ArchiveError {
                     throw AmberError(e)
