@@ -122,27 +122,35 @@ final class CoderBox {
     }
 
     /// Scratch of `encodeValues`, kept from one call to the next (no allocation per call): the
-    /// values' keys, and the length of each string value that is ASCII (-1 for another string).
+    /// values' keys, what the engine is to check of each, and the length of each string value
+    /// that is ASCII (-1 for another string).
     private var batchKeys: [ArchiveKey] = []
+    private var batchChecks: [BatchValueCheck] = []
     private var batchLengths: [Int] = []
 
-    /// Writes `n` values (amber_coder_encode_values) through the engine's batch write
-    /// (`KeyedStateCoder.encodeBatch`), which checks them all before it writes any: this reads
-    /// each value (`batchEntry`) and writes it (`write`).
+    /// Writes `n` values (amber_coder_encode_values): reads every one (`batchEntry`), has the
+    /// engine check them all (`KeyedStateCoder.checkBatch`), and only then writes them, so
+    /// that an error writes nothing.
     func encodeValues(_ values: UnsafePointer<amber_keyed_value>, _ n: Int) throws(AmberError) {
-        if batchLengths.count > n { batchLengths.removeLast(batchLengths.count - n) }
-        try withCoder { c throws(AmberError) in
-            try c.encodeBatch(
-                count: n, keys: &batchKeys,
-                entry: { i throws(AmberError) in try batchEntry(values[i], i) },
-                write: { i, key throws(AmberError) in try write(values[i], key, i) },
-                label: { keyedValueLabel(values, $0) })
+        // The scratch arrays are overwritten in place, and cut to `n` when a previous call left more.
+        if batchKeys.count > n {
+            batchKeys.removeLast(batchKeys.count - n)
+            batchChecks.removeLast(batchChecks.count - n)
+            batchLengths.removeLast(batchLengths.count - n)
         }
+        for i in 0 ..< n {
+            do throws(AmberError) { try batchEntry(values[i], i) } catch {
+                throw AmberError(error.code, "\(keyedValueLabel(values, i)): \(error.message)")
+            }
+        }
+        try withCoder { c throws(AmberError) in try c.checkBatch(batchKeys, batchChecks, label: { keyedValueLabel(values, $0) }) }
+        for i in 0 ..< n { try write(values[i], batchKeys[i], i) }
     }
 
-    /// Reads value `i` of a batch: its key, and what the engine is to check of it. A string
-    /// that is ASCII is checked by its length, and its length kept for `write` (-1 otherwise).
-    private func batchEntry(_ v: amber_keyed_value, _ i: Int) throws(AmberError) -> (key: ArchiveKey, check: BatchValueCheck) {
+    /// Reads value `i` of a batch into the scratch arrays: its key, and what the engine is to
+    /// check of it. A string that is ASCII is checked by its length, and its length kept for
+    /// `write` (-1 otherwise).
+    private func batchEntry(_ v: amber_keyed_value, _ i: Int) throws(AmberError) {
         let k = try key(v.key)
         var length = 0
         let check: BatchValueCheck
@@ -166,7 +174,7 @@ final class CoderBox {
             } else {
                 guard let string = String(validatingCString: p) else { throw invalid("the string value is not valid UTF-8") }
                 length = -1
-                check = .string(string)
+                check = .string(utf8Count: string.utf8.count, utf16Count: string.utf16.count)
             }
         case AMBER_VALUE_BYTES.rawValue:
             let size = try inputCount(v.bytes_size, "bytes_size")
@@ -175,8 +183,15 @@ final class CoderBox {
         default:
             throw invalid("the type \(v.type.rawValue) is not an amber_value_type a coder writes")
         }
-        if i < batchLengths.count { batchLengths[i] = length } else { batchLengths.append(length) }
-        return (k, check)
+        if i < batchKeys.count {
+            batchKeys[i] = k
+            batchChecks[i] = check
+            batchLengths[i] = length
+        } else {
+            batchKeys.append(k)
+            batchChecks.append(check)
+            batchLengths.append(length)
+        }
     }
 
     /// Writes value `i` of a batch under `key`, which `batchEntry` read and the engine checked.
