@@ -52,7 +52,7 @@ enum FuzzInterface {
 
     /// An engine on `store` with the harnesses' classes, factories and delegate. `log` receives
     /// what the callbacks saw.
-    static func engine(store: any ArchiveStore, envelope: any ArchiveEnvelope, limits: ArchiveLimits = .default) -> Engine {
+    static func engine(store: any ArchiveStore, envelope: any ArchiveEnvelope, limits: ArchiveLimits = .default) throws -> Engine {
         let engine = Engine(
             configuration: EngineConfiguration(
                 appID: "org.amber.fuzz", bundleVersion: bundleVersion, interfaceIdiom: "desktop", store: store,
@@ -77,17 +77,17 @@ enum FuzzInterface {
             }
             return nil
         }
-        engine.registerClass(name: "ListController", superclass: "ViewController")
-        engine.registerClass(name: "TableView", superclass: "ScrollView")
-        engine.registerRestorationClass(name: "DetailRestorer", superclass: nil) { path, coder in
+        try engine.registerClass(name: "ListController", superclass: "ViewController")
+        try engine.registerClass(name: "TableView", superclass: "ScrollView")
+        try engine.registerRestorationClass(name: "DetailRestorer", superclass: nil) { path, coder in
             _ = try? coder.decodeString(forKey: "title")
             return object(.controller, "DetailController", path.last ?? "Detail")
         }
-        engine.registerRestorationClass(name: "Decliner", superclass: nil) { _, _ in nil }
-        engine.registerRestorationClass(name: "Thrower", superclass: nil) { _, _ in
+        try engine.registerRestorationClass(name: "Decliner", superclass: nil) { _, _ in nil }
+        try engine.registerRestorationClass(name: "Thrower", superclass: nil) { _, _ in
             throw AmberError(.callbackFailed, "the class refuses")
         }
-        engine.registerBlueprintFactory(name: "Main") { blueprint, path, coder in
+        try engine.registerBlueprintFactory(name: "Main") { blueprint, path, coder in
             _ = coder.containsValue(forKey: "tab")
             return object(.controller, "SettingsController", path.last ?? blueprint)
         }

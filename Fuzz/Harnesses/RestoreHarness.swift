@@ -21,9 +21,12 @@ enum RestoreHarness {
             do { stored = try EnvelopeHarness.sealer.seal(stored) } catch { fatalError("sealing failed: \(error)") }
         }
         let store = MemoryStore(bytes: stored, guardCount: Int(mode >> 1) % 3 == 2 ? 1 : 0)
-        let engine = FuzzInterface.engine(store: store, envelope: EnvelopeHarness.sealer)
+        let engine: Engine
         let made: [RestorableObject]
-        do { made = try FuzzInterface.defaultInterface(into: engine) } catch { fatalError("the interface: \(error)") }
+        do {
+            engine = try FuzzInterface.engine(store: store, envelope: EnvelopeHarness.sealer)
+            made = try FuzzInterface.defaultInterface(into: engine)
+        } catch { fatalError("the interface: \(error)") }
         let report = engine.restore()
         let text = report.description
         if Harnesses.verbose { print(text) }

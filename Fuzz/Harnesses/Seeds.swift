@@ -14,7 +14,7 @@ enum Seeds {
         ("default", { _, _ in }),
         ("values", { engine, made in
             let root = made[0]
-            engine.removeRoot(root)
+            try engine.removeRoot(root)
             let values: [String: ArchiveValue] = [
                 "bool": .bool(true), "int": .int(-42), "uint": .uint(.max), "double": .double(3.25),
                 "string": .string("Rusty Bear \u{1F43B}"), "data": .data([0, 1, 2, 255]), "date": .date(1e9),
@@ -62,7 +62,7 @@ enum Seeds {
             made.append(holder)
         }),
         ("class-mismatch", { engine, made in
-            engine.removeRoot(made[0])
+            try engine.removeRoot(made[0])
             let root = FuzzInterface.object(.controller, "TabBarController", "Root", values: ["selected": .int(1)])
             try engine.addRoot(root)
             try root.addView(FuzzInterface.object(.view, "TableView", "List"))
@@ -88,7 +88,7 @@ enum Seeds {
     /// The archive of a variant, through `envelope`.
     static func archive(_ variant: Variant, envelope: any ArchiveEnvelope) throws -> [UInt8] {
         let store = MemoryStore()
-        let engine = FuzzInterface.engine(store: store, envelope: envelope)
+        let engine = try FuzzInterface.engine(store: store, envelope: envelope)
         var made = try FuzzInterface.defaultInterface(into: engine)
         try variant.build(engine, &made)
         _ = try engine.preserve()

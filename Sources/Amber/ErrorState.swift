@@ -148,4 +148,12 @@ func guarded<T>(_ fallback: T, _ body: () throws -> T) -> T {
 }
 
 func invalid(_ message: String) -> AmberError { AmberError(.invalidArgument, message) }
+
+/// Checks that `index` names one of the `count` items of a list: else `.notFound`, "record 7 is
+/// past the end (the report has 3)", with `what` the item and `list` the list.
+func checkIndex(_ index: Int, _ count: Int, _ what: String, of list: String) throws(AmberError) {
+    guard index >= 0, index < count else {
+        throw AmberError(.notFound, "\(what) \(UInt(bitPattern: index)) is past the end (\(list) has \(count))")
+    }
+}
 func misuse(_ message: String) -> AmberError { AmberError(.misuse, message) }

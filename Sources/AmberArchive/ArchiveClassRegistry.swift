@@ -49,15 +49,21 @@ public final class ArchiveClassRegistry: @unchecked Sendable {
 
     public init() {}
 
-    /// Registers a class, replacing one of the same name. `type`, if given, is the Swift class
-    /// whose instances it encodes.
-    /// - Throws: `.invalidValue` for an empty name or one of Foundation's standard classes,
-    ///   which the archiver encodes itself.
+    /// Registers a class. `type`, if given, is the Swift class whose instances it encodes.
+    /// A name is registered once: replacing a class would change how objects already met are
+    /// written, and which of two registrations wins would depend on the order of the calls.
+    /// - Throws: `.invalidValue` for an empty name, one of Foundation's standard classes (which
+    ///   the archiver encodes itself), or a superclass name that is empty or the class's own;
+    ///   `.duplicate` for a name registered already. Nothing is registered when it throws.
     public func register(_ cls: ArchiveClass, for type: AnyObject.Type? = nil) throws(ArchiveError) {
         guard !cls.name.isEmpty else { throw ArchiveError(.invalidValue, "a coding class needs a name") }
         guard !FoundationClass.reserved.contains(cls.name) else {
             throw ArchiveError(.invalidValue, "'\(cls.name)' is one of Foundation's standard classes, which the archiver encodes itself")
         }
+        if let superclass = cls.superclassName, superclass.isEmpty || superclass == cls.name {
+            throw ArchiveError(.invalidValue, "'\(superclass)' cannot be the superclass of '\(cls.name)'")
+        }
+        guard byName[cls.name] == nil else { throw ArchiveError(.duplicate, "coding class \(cls.name) is registered already") }
         byName[cls.name] = cls
         if let type { byType[ObjectIdentifier(type)] = cls.name }
     }

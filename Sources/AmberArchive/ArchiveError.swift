@@ -24,6 +24,8 @@ public struct ArchiveError: Error, Equatable, CustomStringConvertible, Sendable 
         case invalidValue
         /// A coding-class callback of the host reported a failure.
         case callbackFailed
+        /// A coding class of that name is registered already.
+        case duplicate
     }
 
     /// What kind of failure this is.

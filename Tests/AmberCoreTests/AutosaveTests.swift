@@ -168,7 +168,7 @@ func undated(_ store: MemoryStore) throws -> PropertyList {
         let engine = makeEngine(store)
         try engine.addRoot(tree.root)
         try engine.preserve()
-        engine.removeRoot(tree.root)
+        try engine.removeRoot(tree.root)
         return try undated(store)
     }
 
@@ -193,7 +193,7 @@ func undated(_ store: MemoryStore) throws -> PropertyList {
         // The two dirty ones and the one with a reference.
         #expect(tree.encodes == 3)
         let incremental = try undated(store)
-        engine.removeRoot(tree.root)
+        try engine.removeRoot(tree.root)
         #expect(incremental == (try fullSave(tree)))
 
         // A clean object whose change was not marked keeps its old state: reuse trusts the marks.
@@ -224,7 +224,7 @@ func undated(_ store: MemoryStore) throws -> PropertyList {
         try engine.preserve()
 
         // Removed, moved under another, renamed, and a new one.
-        tree.root.removeChild(tree.objects[2])
+        try tree.root.removeChild(tree.objects[2])
         try tree.objects[0].addChild(tree.objects[4])
         tree.objects[6].restorationIdentifier = "renamed"
         let added = controller("added")
@@ -237,7 +237,7 @@ func undated(_ store: MemoryStore) throws -> PropertyList {
         // Only the new object (never encoded) and the one with a reference.
         #expect(tree.encodes == 2)
         let incremental = try undated(store)
-        engine.removeRoot(tree.root)
+        try engine.removeRoot(tree.root)
         #expect(incremental == (try fullSave(tree)))
     }
 

@@ -161,7 +161,7 @@ private func registerItems(_ engine: Engine) throws {
         try engine.preserve()
 
         let next = makeEngine(store)
-        next.registerClass(name: "FancyListController", superclass: "ListController")
+        try next.registerClass(name: "FancyListController", superclass: "ListController")
         let root2 = controller("root", "RootController")
         let list2 = controller("list", "FancyListController")
         let other2 = controller("other", "SettingsController")

@@ -128,7 +128,7 @@ import Testing
         let nav2 = controller("nav", stack: true)
         try next.addRoot(nav2)
         var positions: [Int] = []
-        next.registerRestorationClass(name: "Pages") { path, coder in
+        try next.registerRestorationClass(name: "Pages") { path, coder in
             positions.append(coder.recordPosition)
             let c = controller(path.last)
             saving(c, "", log: log)
@@ -176,11 +176,11 @@ import Testing
 
         let next = makeEngine(store)
         var lookedUp: [String] = []
-        next.registerRestorationClass(name: "Declining") { path, _ in
+        try next.registerRestorationClass(name: "Declining") { path, _ in
             lookedUp.append(path.joined(separator: "/"))
             return nil
         }
-        next.registerRestorationClass(name: "Hidden") { path, _ in
+        try next.registerRestorationClass(name: "Hidden") { path, _ in
             lookedUp.append(path.joined(separator: "/"))
             return controller("hidden")
         }

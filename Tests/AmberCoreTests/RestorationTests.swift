@@ -82,9 +82,9 @@ private func savedTree(_ configure: (RestorableObject, RestorableObject, Restora
         let engine = makeEngine(store)
         var asked: [[String]] = []
         engine.delegate.objectForPath = { path, _ in asked.append(path); return nil }
-        engine.registerRestorationClass(name: "ARestorer", make: { _, _ in nil })
+        try engine.registerRestorationClass(name: "ARestorer", make: { _, _ in nil })
         let madeB = controller(nil, "B")
-        engine.registerRestorationClass(name: "BRestorer", make: { path, coder in
+        try engine.registerRestorationClass(name: "BRestorer", make: { path, coder in
             #expect(path == ["root", "b"])
             let value = try coder.decodeString(forKey: "value")
             #expect(value == "b")  // the object's own coder
@@ -119,7 +119,7 @@ private func savedTree(_ configure: (RestorableObject, RestorableObject, Restora
         try defaultRoot.addChild(defaultA)
         var factoryCalls: [String] = []
         let madeA1 = controller(nil, "A1")
-        engine.registerBlueprintFactory(name: "Main") { bp, path, _ in
+        try engine.registerBlueprintFactory(name: "Main") { bp, path, _ in
             factoryCalls.append(bp + " " + path.joined(separator: "/"))
             return bp == "Main/A1" ? madeA1 : controller(nil, "A")
         }
@@ -141,7 +141,7 @@ private func savedTree(_ configure: (RestorableObject, RestorableObject, Restora
         let store = try savedTree { _, _, a1, _ in a1.restorationClassName = "A1Restorer" }
         let engine = makeEngine(store)
         let madeA1 = controller("a1", "A1")
-        engine.registerRestorationClass(name: "A1Restorer", make: { _, _ in madeA1 })
+        try engine.registerRestorationClass(name: "A1Restorer", make: { _, _ in madeA1 })
         let report = engine.restore()
         #expect(report.map(\.outcome) == [.notFound, .notFound, .restored, .notFound])
         #expect(report[2].object === madeA1 && madeA1.parent == nil)  // nowhere to place it
@@ -166,7 +166,7 @@ private func savedTree(_ configure: (RestorableObject, RestorableObject, Restora
     @Test func classMismatchKeepsTheObjectButSkipsDecoding() throws {
         let store = try savedTree()
         let engine = makeEngine(store)
-        engine.registerClass(name: "FancyA", superclass: "A")
+        try engine.registerClass(name: "FancyA", superclass: "A")
         let log = Log()
         let root = controller("root", "Root"), a = controller("a", "FancyA"), b = controller("b", "NotB")
         try engine.addRoot(root)
@@ -355,7 +355,7 @@ private func savedTree(_ configure: (RestorableObject, RestorableObject, Restora
     @Test func reportIsWalkableAndPrintable() throws {
         let store = try savedTree { _, a, _, _ in a.restorationClassName = "No" }
         let engine = makeEngine(store)
-        engine.registerRestorationClass(name: "No", make: { _, _ in nil })
+        try engine.registerRestorationClass(name: "No", make: { _, _ in nil })
         let root = controller("root", "Root")
         try engine.addRoot(root)
         let report = engine.restore()

@@ -57,7 +57,7 @@ import Testing
             #expect(coder.restorationComponents.map(\.identifier) == path)
             return controller(path.last, "Screen")
         }
-        next.registerRestorationClass(name: "Panels") { path, coder in
+        try next.registerRestorationClass(name: "Panels") { path, coder in
             askedForPanels.append(positions(coder.restorationComponents))
             #expect(coder.restorationComponents.map(\.identifier) == path)
             let x = controller(path.last, "Panel")

@@ -333,7 +333,7 @@ func viewRoundTrip(
         let next = makeEngine(store)
         try next.addRoot(controller("root"))
         let probe = ViewProbe(ViewState(kind: .scroll))
-        next.registerRestorationClass(name: "DetailClass") { _, _ in
+        try next.registerRestorationClass(name: "DetailClass") { _, _ in
             let c = controller(nil, "Detail")
             let made = view("scroll")
             made.viewAccessors = probe.accessors()

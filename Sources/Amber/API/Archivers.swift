@@ -53,19 +53,9 @@ private func classes(of registry: OpaquePointer?) throws(AmberError) -> [String:
         let n = try inputString(name, "name")
         let superclass = try optionalString(superclass_name, "superclass_name")
         guard let cls else { throw invalid("cls is NULL") }
-        guard cls.pointee.version == AMBER_CODING_CLASS_VERSION else {
-            throw invalid("amber_coding_class version \(cls.pointee.version) is not supported (expected \(AMBER_CODING_CLASS_VERSION))")
-        }
-        // The codec's own checks (an empty name, one of Foundation's classes).
-        do throws(ArchiveError) {
-            try ArchiveClassRegistry().register(ArchiveClass(name: n, encode: { _, _ in }, make: { _ in HostDataObject(address: 0, className: "") }))
-        } catch {
-            throw AmberError(.invalidArgument, error.message)
-        }
-        if let superclass, superclass.isEmpty || superclass == n {
-            throw invalid("'\(superclass)' cannot be the superclass of '\(n)'")
-        }
-        guard box.classes[n] == nil else { throw AmberError(.duplicate, "coding class \(n) is registered already") }
+        try checkVersion(cls.pointee.version, AMBER_CODING_CLASS_VERSION, "amber_coding_class")
+        let name = ArchiveClass(name: n, superclassName: superclass, encode: { _, _ in }, make: { _ in HostDataObject(address: 0, className: "") })
+        do throws(ArchiveError) { try box.names.register(name) } catch { throw AmberError(error) }
         box.classes[n] = HostCodingClass(name: n, superclassName: superclass, vtable: cls.pointee, context: HostContext(ctx, ctx_free))
     }
 }
@@ -88,18 +78,13 @@ private func classes(of registry: OpaquePointer?) throws(AmberError) -> [String:
     guard let archiver else { return }
     _ = guarded {
         let box = try archiverBox(archiver)
-        guard box.callbackDepth == 0 else { throw misuse("amber_archiver_free was called from one of the archiver's encode callbacks") }
+        guard !box.data.isEncodingObject else { throw misuse("amber_archiver_free was called from one of the archiver's encode callbacks") }
         HandleRegistry.shared.unregister(archiver)
     }
 }
 
-/// A value of an amber_keyed_value for the archiver, checked.
-private enum ArchiveInput {
-    case bool(Bool), int64(Int64), double(Double), string(String), bytes([UInt8]), date(Double)
-}
-
-/// Backs `amber_archiver_encode_values`: every value is checked (key, type, UTF-8, no key twice)
-/// before any is written.
+/// Backs `amber_archiver_encode_values`: the values, read, go to the engine's archiver, which
+/// writes them all or none (`DataArchiver.encodeValues`).
 @c @implementation public func amber_archiver_encode_values(
     _ archiver: OpaquePointer?, _ values: UnsafePointer<amber_keyed_value>?, _ count: Int
 ) -> CInt {
@@ -108,44 +93,36 @@ private enum ArchiveInput {
         let n = try inputCount(count, "count")
         guard n > 0 else { return }
         guard let values else { throw invalid("values is NULL and count is \(n)") }
-        var checked: [(String, ArchiveInput)] = []
-        checked.reserveCapacity(n)
-        var seen = Set<String>()
+        var read: [(key: String, value: ArchiveValue)] = []
+        read.reserveCapacity(n)
         for i in 0 ..< n {
             do throws(AmberError) {
-                let v = values[i]
-                let key = try inputKey(v.key)
-                guard seen.insert(key).inserted else { throw AmberError(.duplicate, "key '\(key)' is given twice") }
-                let input: ArchiveInput
-                switch v.type {
-                case AMBER_VALUE_BOOL: input = .bool(v.int64_value != 0)
-                case AMBER_VALUE_INT64: input = .int64(v.int64_value)
-                case AMBER_VALUE_DOUBLE: input = .double(v.double_value)
-                case AMBER_VALUE_STRING: input = .string(try inputString(v.string_value, "the string value"))
-                case AMBER_VALUE_BYTES: input = .bytes(try inputBytes(v.bytes_value, v.bytes_size))
-                case AMBER_VALUE_DATE: input = .date(v.double_value)
-                default:
-                    throw invalid("an archive holds bool, int64, double, string, bytes and date values, not type \(v.type.rawValue)")
-                }
-                checked.append((key, input))
+                read.append((try inputKey(values[i].key), try archiveValue(values[i])))
             } catch {
                 throw AmberError(error.code, "\(keyedValueLabel(values, i)): \(error.message)")
             }
         }
-        try box.checkClaimable(checked.map(\.0))
-        let a: KeyedArchiver = box.archiver
-        for (k, input) in checked {
-            try box.claim(k)
-            switch input {
-            case .bool(let b): a.encode(b, forKey: k)
-            case .int64(let x): a.encode(x, forKey: k)
-            case .double(let x): a.encode(x, forKey: k)
-            case .string(let x): a.encode(x, forKey: k)
-            case .bytes(let x): a.encode(bytes: x, forKey: k)
-            case .date(let x): a.encode(date: x, forKey: k)
-            }
-        }
+        try box.data.encodeValues(read)
     }
+}
+
+/// The value of an amber_keyed_value, as an archive holds it.
+private func archiveValue(_ v: amber_keyed_value) throws(AmberError) -> ArchiveValue {
+    switch v.type {
+    case AMBER_VALUE_BOOL: return .bool(v.int64_value != 0)
+    case AMBER_VALUE_INT64: return .int(v.int64_value)
+    case AMBER_VALUE_DOUBLE: return .double(v.double_value)
+    case AMBER_VALUE_STRING: return .string(try inputString(v.string_value, "the string value"))
+    case AMBER_VALUE_BYTES: return .data(try inputBytes(v.bytes_value, v.bytes_size))
+    case AMBER_VALUE_DATE: return .date(v.double_value)
+    default:
+        throw notAnArchiveValue(v.type)
+    }
+}
+
+/// The error for an amber_value_type an archive does not hold.
+private func notAnArchiveValue(_ type: amber_value_type) -> AmberError {
+    invalid("an archive holds bool, int64, double, string, bytes and date values, not type \(type.rawValue)")
 }
 
 /// Backs `amber_archiver_encode_object`.
@@ -157,8 +134,7 @@ private enum ArchiveInput {
         let k = try inputKey(key)
         let c = try inputString(class_name, "class_name")
         let o = try object.map { p throws(AmberError) in try box.object(p, c) }
-        try box.claim(k)
-        try box.archiver.encodeObject(o, forKey: k)
+        try box.data.encodeObject(o, forKey: k)
     }
 }
 
@@ -179,25 +155,15 @@ private enum ArchiveInput {
             guard let p = objects![i] else { throw invalid("objects[\(i)] is NULL: an array cannot hold nil") }
             list.append(try box.object(p, c))
         }
-        try box.claim(k)
-        try box.archiver.encodeObjects(list, forKey: k)
+        try box.data.encodeObjects(list, forKey: k)
     }
-}
-
-/// The finished archive's bytes.
-private func finish(_ box: ArchiverBox) throws(AmberError) -> [UInt8] {
-    guard box.callbackDepth == 0 else { throw misuse("the archive cannot be finished from one of its encode callbacks") }
-    guard !box.finished else { throw misuse("the archive was finished already") }
-    if let broken = box.broken { throw misuse("the archive is unusable (\(broken)): free it") }
-    box.finished = true
-    do { return try box.archiver.finishEncoding() } catch { throw AmberError(error) }
 }
 
 /// Backs `amber_archiver_finish`.
 @c @implementation public func amber_archiver_finish(_ out: UnsafeMutablePointer<amber_buf>?, _ archiver: OpaquePointer?) -> CInt {
     guarded {
         let out = try outBuf(out)
-        try fillBuf(out, try finish(try archiverBox(archiver)))
+        try fillBuf(out, try archiverBox(archiver).data.finish())
     }
 }
 
@@ -258,7 +224,7 @@ private func decoding<T>(_ out: UnsafeMutablePointer<T>?, _ unarchiver: OpaquePo
                 let k = try inputKey(values[i].key)
                 guard u.containsValue(forKey: k) else {
                     guard (AMBER_VALUE_BOOL.rawValue ... AMBER_VALUE_DATE.rawValue).contains(values[i].type.rawValue) else {
-                        throw invalid("an archive holds bool, int64, double, string, bytes and date values, not type \(values[i].type.rawValue)")
+                        throw notAnArchiveValue(values[i].type)
                     }
                     values[i].found = 0
                     continue
@@ -275,7 +241,7 @@ private func decoding<T>(_ out: UnsafeMutablePointer<T>?, _ unarchiver: OpaquePo
                         values[i].bytes_size = bytes.count
                     case AMBER_VALUE_DATE: values[i].double_value = try u.decodeDate(forKey: k)
                     default:
-                        throw invalid("an archive holds bool, int64, double, string, bytes and date values, not type \(values[i].type.rawValue)")
+                        throw notAnArchiveValue(values[i].type)
                     }
                 } catch let e as ArchiveError {
                     throw AmberError(e)

@@ -12,9 +12,7 @@ import CAmber
             return
         }
         let p = policy.pointee
-        guard p.version == AMBER_AUTOSAVE_VERSION else {
-            throw invalid("amber_autosave version \(p.version) is not supported (expected \(AMBER_AUTOSAVE_VERSION))")
-        }
+        try checkVersion(p.version, AMBER_AUTOSAVE_VERSION, "amber_autosave")
         // Zero: the engine's default; negative: none.
         func milliseconds(_ value: CInt, default fallback: Int) -> Int {
             value == 0 ? fallback : max(0, Int(value))

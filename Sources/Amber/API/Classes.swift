@@ -11,14 +11,10 @@ import CAmber
     guarded {
         let box = try engineBox(engine)
         let n = try inputString(name, "name")
-        guard !n.isEmpty else { throw invalid("name is empty") }
         guard let cls else { throw invalid("the restoration class is NULL") }
-        guard cls.pointee.version == AMBER_RESTORATION_CLASS_VERSION else {
-            throw invalid("amber_restoration_class version \(cls.pointee.version) is not supported (expected \(AMBER_RESTORATION_CLASS_VERSION))")
-        }
-        guard !box.engine.hasRestorationClass(named: n) else { throw AmberError(.duplicate, "restoration class \(n) is registered already") }
+        try checkVersion(cls.pointee.version, AMBER_RESTORATION_CLASS_VERSION, "amber_restoration_class")
         let context = HostContext(ctx, ctx_free)
-        box.engine.registerRestorationClass(name: n, pathFromDecoder: true, make: box.restorationMake(cls.pointee, context, name: n))
+        try box.engine.registerRestorationClass(name: n, pathFromDecoder: true, make: box.restorationMake(cls.pointee, context, name: n))
         box.classContexts.append(context)
     }
 }
@@ -29,11 +25,7 @@ import CAmber
         let box = try engineBox(engine)
         let n = try inputString(name, "name")
         let s = try inputString(superclass_name, "superclass_name")
-        guard !n.isEmpty, !s.isEmpty else { throw invalid("a class name is empty") }
-        if let existing = box.superclasses[n] { throw AmberError(.duplicate, "class \(n) has a superclass already: \(existing)") }
-        guard !box.engine.isClass(s, kindOf: n) else { throw invalid("\(n) as a subclass of \(s) would make a cycle") }
-        box.superclasses[n] = s
-        box.engine.registerClass(name: n, superclass: s)
+        try box.engine.registerClass(name: n, superclass: s)
     }
 }
 
@@ -45,14 +37,10 @@ import CAmber
     guarded {
         let box = try engineBox(engine)
         let n = try inputString(name, "name")
-        guard !n.isEmpty, !n.contains("/") else { throw invalid("a blueprint factory's name is not empty and has no '/'") }
         guard let factory else { throw invalid("the blueprint factory is NULL") }
-        guard factory.pointee.version == AMBER_BLUEPRINT_FACTORY_VERSION else {
-            throw invalid("amber_blueprint_factory version \(factory.pointee.version) is not supported (expected \(AMBER_BLUEPRINT_FACTORY_VERSION))")
-        }
-        guard !box.engine.hasBlueprintFactory(named: n) else { throw AmberError(.duplicate, "blueprint factory \(n) is registered already") }
+        try checkVersion(factory.pointee.version, AMBER_BLUEPRINT_FACTORY_VERSION, "amber_blueprint_factory")
         let context = HostContext(ctx, ctx_free)
-        box.engine.registerBlueprintFactory(name: n, make: box.factoryMake(factory.pointee, context, name: n))
+        try box.engine.registerBlueprintFactory(name: n, make: box.factoryMake(factory.pointee, context, name: n))
         box.classContexts.append(context)
     }
 }
@@ -67,9 +55,7 @@ import CAmber
         var replacement = EngineDelegate()
         var context: HostContext?
         if let delegate {
-            guard delegate.pointee.version == AMBER_DELEGATE_VERSION else {
-                throw invalid("amber_delegate version \(delegate.pointee.version) is not supported (expected \(AMBER_DELEGATE_VERSION))")
-            }
+            try checkVersion(delegate.pointee.version, AMBER_DELEGATE_VERSION, "amber_delegate")
             let c = HostContext(ctx, ctx_free)
             replacement = box.delegate(delegate.pointee, c)
             context = c

@@ -33,7 +33,7 @@ func engineBox(_ handle: OpaquePointer?) throws(AmberError) -> EngineBox {
             case 1: size = MemoryLayout<amber_engine_options>.offset(of: \.keep_restoration_report)!
             case 2: size = MemoryLayout<amber_engine_options>.offset(of: \.keep_archive_after_restore)!
             default:
-                throw invalid("amber_engine_options version \(version) is not supported (expected \(AMBER_ENGINE_OPTIONS_VERSION), 2 or 1)")
+                throw unsupportedVersion("amber_engine_options", version, expected: "\(AMBER_ENGINE_OPTIONS_VERSION), 2 or 1")
             }
             let prefix = UnsafeRawBufferPointer(start: UnsafeRawPointer(options), count: size)
             withUnsafeMutableBytes(of: &o) { UnsafeMutableRawBufferPointer(rebasing: $0[..<size]).copyMemory(from: prefix) }
@@ -98,7 +98,6 @@ func engineBox(_ handle: OpaquePointer?) throws(AmberError) -> EngineBox {
     guarded {
         let box = try engineBox(engine)
         let o = try box.object(root, "the root").object
-        if box.engine.roots.contains(where: { $0 === o }) { throw AmberError(.duplicate, "'\(o.className)' is a root already") }
         try box.engine.addRoot(o)
     }
 }
@@ -108,8 +107,7 @@ func engineBox(_ handle: OpaquePointer?) throws(AmberError) -> EngineBox {
     guarded {
         let box = try engineBox(engine)
         let o = try box.object(root, "the root").object
-        guard box.engine.roots.contains(where: { $0 === o }) else { throw AmberError(.notFound, "'\(o.className)' is not a root") }
-        box.engine.removeRoot(o)
+        try box.engine.removeRoot(o)
     }
 }
 

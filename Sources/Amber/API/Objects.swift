@@ -38,9 +38,7 @@ func objectPair(_ a: OpaquePointer?, _ aName: String, _ b: OpaquePointer?, _ bNa
         let identifier = try optionalString(restoration_id, "restoration_id")
         var c = amber_object_callbacks()
         if let callbacks {
-            guard callbacks.pointee.version == AMBER_OBJECT_CALLBACKS_VERSION else {
-                throw invalid("amber_object_callbacks version \(callbacks.pointee.version) is not supported (expected \(AMBER_OBJECT_CALLBACKS_VERSION))")
-            }
+            try checkVersion(callbacks.pointee.version, AMBER_OBJECT_CALLBACKS_VERSION, "amber_object_callbacks")
             c = callbacks.pointee
         }
         let o = ObjectBox(kind: k, className: className, restorationIdentifier: identifier, engine: box, ctx: ctx, ctxFree: ctx_free)
@@ -121,10 +119,7 @@ func objectPair(_ a: OpaquePointer?, _ aName: String, _ b: OpaquePointer?, _ bNa
 @c @implementation public func amber_object_remove_child(_ parent: OpaquePointer?, _ child: OpaquePointer?) -> CInt {
     guarded {
         let (p, c) = try objectPair(parent, "the parent", child, "the child")
-        guard c.object.parent === p.object, c.object.relation == .child else {
-            throw AmberError(.notFound, "'\(c.object.className)' is not a child of '\(p.object.className)'")
-        }
-        p.object.removeChild(c.object)
+        try p.object.removeChild(c.object)
     }
 }
 
@@ -159,9 +154,7 @@ func objectPair(_ a: OpaquePointer?, _ aName: String, _ b: OpaquePointer?, _ bNa
             return
         }
         guard let engine = o.engine else { throw misuse("the object has no engine") }
-        let p = try engine.object(parent, "the parent")
-        guard p.object.kind != .view else { throw invalid("a restoration parent is a controller or an object; '\(p.object.className)' is a view") }
-        try o.object.setRestorationParent(p.object)
+        try o.object.setRestorationParent(try engine.object(parent, "the parent").object)
     }
 }
 

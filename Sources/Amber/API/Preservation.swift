@@ -48,9 +48,7 @@ func preservationBox(_ handle: OpaquePointer?) throws(AmberError) -> Preservatio
     guarded {
         guard let out else { throw invalid("out is NULL") }
         let r = try preservationBox(report)
-        guard index >= 0, index < r.count else {
-            throw AmberError(.notFound, "entry \(UInt(bitPattern: index)) is past the end (the report has \(r.count))")
-        }
+        try checkIndex(index, r.count, "entry", of: "the report")
         out.pointee = try r.entry(at: index)
     }
 }
@@ -62,9 +60,7 @@ func preservationBox(_ handle: OpaquePointer?) throws(AmberError) -> Preservatio
     guarded {
         guard let out else { throw invalid("out is NULL") }
         let r = try preservationBox(report)
-        guard index >= 0, index < r.count else {
-            throw AmberError(.notFound, "entry \(UInt(bitPattern: index)) is past the end (the report has \(r.count))")
-        }
+        try checkIndex(index, r.count, "entry", of: "the report")
         out.pointee = try r.positions(at: index)
     }
 }
@@ -82,9 +78,7 @@ func preservationBox(_ handle: OpaquePointer?) throws(AmberError) -> Preservatio
         guard let out else { throw invalid("out is NULL") }
         let r = try preservationBox(report)
         let largest = r.largest
-        guard rank >= 0, rank < largest.count else {
-            throw AmberError(.notFound, "rank \(UInt(bitPattern: rank)) is past the last of the \(largest.count) largest objects")
-        }
+        try checkIndex(rank, largest.count, "rank", of: "the list of the largest objects")
         out.pointee = try r.entry(at: largest[rank])
     }
 }
@@ -114,9 +108,7 @@ func preservationBox(_ handle: OpaquePointer?) throws(AmberError) -> Preservatio
         guard let out else { throw invalid("out is NULL") }
         let r = try preservationBox(report)
         let largest = r.largest
-        guard rank >= 0, rank < largest.count else {
-            throw AmberError(.notFound, "rank \(UInt(bitPattern: rank)) is past the last of the \(largest.count) largest objects")
-        }
+        try checkIndex(rank, largest.count, "rank", of: "the list of the largest objects")
         out.pointee = try r.positions(at: largest[rank])
     }
 }

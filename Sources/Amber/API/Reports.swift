@@ -33,9 +33,7 @@ func reportBox(_ handle: OpaquePointer?) throws(AmberError) -> ReportBox {
     guarded {
         guard let out else { throw invalid("out is NULL") }
         let r = try reportBox(report)
-        guard index >= 0, index < r.count else {
-            throw AmberError(.notFound, "record \(UInt(bitPattern: index)) is past the end (the report has \(r.count))")
-        }
+        try checkIndex(index, r.count, "record", of: "the report")
         out.pointee = try r.record(at: index)
     }
 }
@@ -47,9 +45,7 @@ func reportBox(_ handle: OpaquePointer?) throws(AmberError) -> ReportBox {
     guarded {
         guard let out else { throw invalid("out is NULL") }
         let r = try reportBox(report)
-        guard index >= 0, index < r.count else {
-            throw AmberError(.notFound, "record \(UInt(bitPattern: index)) is past the end (the report has \(r.count))")
-        }
+        try checkIndex(index, r.count, "record", of: "the report")
         out.pointee = try r.positions(at: index)
     }
 }

@@ -19,9 +19,7 @@ import CAmber
         guard let engine else { throw invalid("engine is NULL") }
         guard let relaunch else { throw invalid("relaunch is NULL") }
         let version = UnsafeRawPointer(relaunch).load(as: CUnsignedInt.self)
-        guard version == CUnsignedInt(AMBER_RELAUNCH_VERSION) else {
-            throw invalid("amber_relaunch version \(version) is not supported (expected \(AMBER_RELAUNCH_VERSION))")
-        }
+        try checkVersion(version, AMBER_RELAUNCH_VERSION, "amber_relaunch")
         let callbacks = relaunch.pointee
         guard let setUp = callbacks.set_up else { throw invalid("the relaunch's set_up is NULL: it must set up the new engine") }
         let state: ApplicationState

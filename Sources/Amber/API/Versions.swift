@@ -46,10 +46,14 @@ import CAmber
     staticStatusName(status)
 }
 
-/// Checks the version of a struct the host gave: `expected` (the header's), else
+/// Checks the version of a struct or vtable the host gave: `expected` (the header's), else
 /// `.invalidArgument` naming the struct.
 func checkVersion(_ version: CUnsignedInt, _ expected: Int32, _ name: String) throws(AmberError) {
-    guard version == CUnsignedInt(expected) else {
-        throw invalid("\(name) version \(version) is not supported (expected \(expected))")
-    }
+    guard version == CUnsignedInt(expected) else { throw unsupportedVersion(name, version, expected: "\(expected)") }
+}
+
+/// The error for a struct of a version Amber does not read: the one text every versioned struct
+/// of the header gives, naming the struct, its version and the versions read (`expected`).
+func unsupportedVersion(_ name: String, _ version: CUnsignedInt, expected: String) -> AmberError {
+    invalid("\(name) version \(version) is not supported (expected \(expected))")
 }

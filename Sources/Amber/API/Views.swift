@@ -26,9 +26,7 @@ private func viewBox(_ handle: OpaquePointer?) throws(AmberError) -> ObjectBox {
             return
         }
         let a = accessors.pointee
-        guard a.version == AMBER_VIEW_ACCESSORS_VERSION else {
-            throw invalid("amber_view_accessors version \(a.version) is not supported (expected \(AMBER_VIEW_ACCESSORS_VERSION))")
-        }
+        try checkVersion(a.version, AMBER_VIEW_ACCESSORS_VERSION, "amber_view_accessors")
         guard kind.rawValue >= 1, kind.rawValue <= 255, let k = ViewKind(rawValue: UInt8(kind.rawValue)) else {
             throw invalid("\(kind.rawValue) is not an amber_view_kind of a view with accessors")
         }
@@ -94,9 +92,7 @@ private func viewBox(_ handle: OpaquePointer?) throws(AmberError) -> ObjectBox {
             return
         }
         let a = association.pointee
-        guard a.version == AMBER_MODEL_ASSOCIATION_VERSION else {
-            throw invalid("amber_model_association version \(a.version) is not supported (expected \(AMBER_MODEL_ASSOCIATION_VERSION))")
-        }
+        try checkVersion(a.version, AMBER_MODEL_ASSOCIATION_VERSION, "amber_model_association")
         guard let toIdentifier = a.identifier_for_index_path, let toIndexPath = a.index_path_for_identifier else {
             throw invalid("amber_model_association needs identifier_for_index_path and index_path_for_identifier")
         }

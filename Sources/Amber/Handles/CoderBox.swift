@@ -122,96 +122,102 @@ final class CoderBox {
     }
 
     /// Scratch of `encodeValues`, kept from one call to the next (no allocation per call): the
-    /// values' keys, and the length of each string value that is ASCII (-1 for another string).
+    /// values' keys, what the engine is to check of each, and the length of each string value
+    /// that is ASCII (-1 for another string).
     private var batchKeys: [ArchiveKey] = []
+    private var batchChecks: [BatchValueCheck] = []
     private var batchLengths: [Int] = []
 
-    /// Writes `n` values (amber_coder_encode_values): first every one is checked — its type,
-    /// key, string or bytes, then the keys all together (none reserved, written before, or
-    /// given twice) — and only then are they written, so that an error writes nothing.
+    /// Writes `n` values (amber_coder_encode_values): reads every one (`batchEntry`), has the
+    /// engine check them all (`KeyedStateCoder.checkBatch`), and only then writes them, so
+    /// that an error writes nothing.
     func encodeValues(_ values: UnsafePointer<amber_keyed_value>, _ n: Int) throws(AmberError) {
-        // The scratch arrays are overwritten in place (emptying them costs more), and cut to
-        // `n` elements for the check when a previous call left more.
+        // The scratch arrays are overwritten in place, and cut to `n` when a previous call left more.
         if batchKeys.count > n {
             batchKeys.removeLast(batchKeys.count - n)
+            batchChecks.removeLast(batchChecks.count - n)
             batchLengths.removeLast(batchLengths.count - n)
         }
-        var limits = ArchiveLimits.default
-        try withCoder { c throws(AmberError) in limits = c.limits }
-        func admit(_ length: Int) throws(AmberError) {
-            guard !limits.admitsValue(length: length) else { return }
-            throw AmberError(.limitExceeded, "the value is \(length) bytes; the limit is \(limits.maxValueLength)")
-        }
         for i in 0 ..< n {
-            let v = values[i]
-            do throws(AmberError) {
-                let k = try key(v.key)
-                if i < batchKeys.count { batchKeys[i] = k } else { batchKeys.append(k) }
-                var length = 0
-                switch v.type.rawValue {
-                case AMBER_VALUE_BOOL.rawValue, AMBER_VALUE_INT64.rawValue, AMBER_VALUE_DOUBLE.rawValue:
-                    break
-                case AMBER_VALUE_DATE.rawValue:
-                    if let problem = ArchiveLimits.dateProblem(v.double_value) { throw invalid("the value is \(problem), which no reader accepts") }
-                case AMBER_VALUE_INDEX_PATH.rawValue:
-                    let length = try inputCount(v.index_path_value.length, "the index path's length")
-                    guard v.index_path_value.indexes != nil || length == 0 else {
-                        throw invalid("the index path's indexes are NULL and its length is \(length)")
-                    }
-                    if length > 1 {
-                        let indexes = UnsafeBufferPointer(start: v.index_path_value.indexes, count: length)
-                        try admit(ArchiveLimits.storedLength(ofIndexPath: indexes.lazy.map { Int($0) }))
-                    }
-                case AMBER_VALUE_STRING.rawValue:
-                    guard let p = v.string_value else { throw invalid("the string value is NULL") }
-                    if let ascii = asciiBytes(p) {
-                        length = ascii.count
-                        try admit(length)
-                    } else {
-                        guard let string = String(validatingCString: p) else { throw invalid("the string value is not valid UTF-8") }
-                        // Stored in at most twice its UTF-8 bytes (`ArchiveLimits.storedLength`).
-                        if !limits.admitsValue(length: 2 * string.utf8.count) { try admit(ArchiveLimits.storedLength(of: string)) }
-                        length = -1
-                    }
-                case AMBER_VALUE_BYTES.rawValue:
-                    let size = try inputCount(v.bytes_size, "bytes_size")
-                    guard v.bytes_value != nil || size == 0 else { throw invalid("bytes_value is NULL and bytes_size is \(size)") }
-                    try admit(size)
-                default:
-                    throw invalid("the type \(v.type.rawValue) is not an amber_value_type a coder writes")
-                }
-                if i < batchLengths.count { batchLengths[i] = length } else { batchLengths.append(length) }
-            } catch {
+            do throws(AmberError) { try batchEntry(values[i], i) } catch {
                 throw AmberError(error.code, "\(keyedValueLabel(values, i)): \(error.message)")
             }
         }
-        try withCoder { c throws(AmberError) in try c.checkWritable(batchKeys, label: { keyedValueLabel(values, $0) }) }
-        // The writes, which the checks above leave nothing to refuse.
-        for i in 0 ..< n {
-            let v = values[i]
-            switch v.type.rawValue {
-            case AMBER_VALUE_BOOL.rawValue: try encode(v.int64_value != 0, batchKeys[i])
-            case AMBER_VALUE_DATE.rawValue: try encode(date: v.double_value, batchKeys[i].string)
-            case AMBER_VALUE_INDEX_PATH.rawValue:
-                let p = v.index_path_value
-                let path = p.length == 0 ? [] : UnsafeBufferPointer(start: p.indexes, count: p.length).map { Int($0) }
-                try encode(indexPath: path, batchKeys[i].string)
-            case AMBER_VALUE_INT64.rawValue: try encode(v.int64_value, batchKeys[i])
-            case AMBER_VALUE_DOUBLE.rawValue: try encode(v.double_value, batchKeys[i])
-            case AMBER_VALUE_STRING.rawValue:
-                let p = v.string_value!
-                let length = batchLengths[i]
-                if length >= 0 {
-                    let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self), count: length)
-                    try encode(utf8: bytes.span, batchKeys[i])
-                } else {
-                    try encode(String(cString: p), batchKeys[i])
-                }
-            default:
-                let size = v.bytes_size
-                let copy = size == 0 ? [] : Array(UnsafeRawBufferPointer(start: v.bytes_value, count: size))
-                try encode(bytes: copy, batchKeys[i].string)
+        try withCoder { c throws(AmberError) in try c.checkBatch(batchKeys, batchChecks, label: { keyedValueLabel(values, $0) }) }
+        for i in 0 ..< n { try write(values[i], batchKeys[i], i) }
+    }
+
+    /// Reads value `i` of a batch into the scratch arrays: its key, and what the engine is to
+    /// check of it. A string that is ASCII is checked by its length, and its length kept for
+    /// `write` (-1 otherwise).
+    private func batchEntry(_ v: amber_keyed_value, _ i: Int) throws(AmberError) {
+        let k = try key(v.key)
+        var length = 0
+        let check: BatchValueCheck
+        switch v.type.rawValue {
+        case AMBER_VALUE_BOOL.rawValue, AMBER_VALUE_INT64.rawValue, AMBER_VALUE_DOUBLE.rawValue:
+            check = .scalar
+        case AMBER_VALUE_DATE.rawValue:
+            check = .date(v.double_value)
+        case AMBER_VALUE_INDEX_PATH.rawValue:
+            let count = try inputCount(v.index_path_value.length, "the index path's length")
+            guard v.index_path_value.indexes != nil || count == 0 else {
+                throw invalid("the index path's indexes are NULL and its length is \(count)")
             }
+            let indexes = UnsafeBufferPointer(start: v.index_path_value.indexes, count: count)
+            check = .length(count > 1 ? ArchiveLimits.storedLength(ofIndexPath: indexes.lazy.map { Int($0) }) : 0)
+        case AMBER_VALUE_STRING.rawValue:
+            guard let p = v.string_value else { throw invalid("the string value is NULL") }
+            if let ascii = asciiBytes(p) {
+                length = ascii.count
+                check = .length(length)
+            } else {
+                guard let string = String(validatingCString: p) else { throw invalid("the string value is not valid UTF-8") }
+                length = -1
+                check = .string(utf8Count: string.utf8.count, utf16Count: string.utf16.count)
+            }
+        case AMBER_VALUE_BYTES.rawValue:
+            let size = try inputCount(v.bytes_size, "bytes_size")
+            guard v.bytes_value != nil || size == 0 else { throw invalid("bytes_value is NULL and bytes_size is \(size)") }
+            check = .length(size)
+        default:
+            throw invalid("the type \(v.type.rawValue) is not an amber_value_type a coder writes")
+        }
+        if i < batchKeys.count {
+            batchKeys[i] = k
+            batchChecks[i] = check
+            batchLengths[i] = length
+        } else {
+            batchKeys.append(k)
+            batchChecks.append(check)
+            batchLengths.append(length)
+        }
+    }
+
+    /// Writes value `i` of a batch under `key`, which `batchEntry` read and the engine checked.
+    private func write(_ v: amber_keyed_value, _ key: ArchiveKey, _ i: Int) throws(AmberError) {
+        switch v.type.rawValue {
+        case AMBER_VALUE_BOOL.rawValue: try encode(v.int64_value != 0, key)
+        case AMBER_VALUE_DATE.rawValue: try encode(date: v.double_value, key.string)
+        case AMBER_VALUE_INDEX_PATH.rawValue:
+            let p = v.index_path_value
+            let path = p.length == 0 ? [] : UnsafeBufferPointer(start: p.indexes, count: p.length).map { Int($0) }
+            try encode(indexPath: path, key.string)
+        case AMBER_VALUE_INT64.rawValue: try encode(v.int64_value, key)
+        case AMBER_VALUE_DOUBLE.rawValue: try encode(v.double_value, key)
+        case AMBER_VALUE_STRING.rawValue:
+            let p = v.string_value!
+            let length = batchLengths[i]
+            if length >= 0 {
+                let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self), count: length)
+                try encode(utf8: bytes.span, key)
+            } else {
+                try encode(String(cString: p), key)
+            }
+        default:
+            let size = v.bytes_size
+            let copy = size == 0 ? [] : Array(UnsafeRawBufferPointer(start: v.bytes_value, count: size))
+            try encode(bytes: copy, key.string)
         }
     }
 

@@ -25,8 +25,6 @@ final class EngineBox {
     var storeContext: HostContext?
     /// The key callback's context (AMBER_PROTECTION_KEY_CALLBACK), released at close.
     var keyContext: HostContext?
-    /// Superclasses declared with amber_engine_register_subclass() (or with a restoration class).
-    var superclasses: [String: String] = [:]
     /// dlopen handles of loaded plugins, closed last at close.
     var plugins: [UnsafeMutableRawPointer] = []
     /// How many engine operations are running (close is refused from inside one).

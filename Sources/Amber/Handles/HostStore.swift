@@ -22,9 +22,7 @@ final class HostStore: ArchiveStore {
 
     /// - Throws: `.invalidArgument` for an unknown version or a missing function.
     init(_ vtable: amber_store, context: HostContext) throws(AmberError) {
-        guard vtable.version == AMBER_STORE_VERSION else {
-            throw invalid("amber_store version \(vtable.version) is not supported (expected \(AMBER_STORE_VERSION))")
-        }
+        try checkVersion(vtable.version, AMBER_STORE_VERSION, "amber_store")
         guard vtable.read != nil, vtable.write != nil, vtable.remove != nil, vtable.read_guard != nil,
               vtable.write_guard != nil
         else { throw invalid("an amber_store needs all of read, write, remove, read_guard and write_guard") }

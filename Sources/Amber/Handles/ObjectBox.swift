@@ -111,7 +111,7 @@ final class ObjectBox: RestorableObject {
         let o = object
         o.removeFromParent()
         o.removeAllDependents()
-        engine?.engine.removeRoot(o)
+        if let engine = engine?.engine, engine.isRoot(o) { try? engine.removeRoot(o) }
         o.callbacks = RestorableCallbacks()
         o.viewAccessors = nil
         o.modelAssociation = nil

@@ -32,9 +32,7 @@ final class UserInfoBox {
     }
 
     func key(at index: Int) throws(AmberError) -> UnsafePointer<CChar> {
-        guard index >= 0, index < info.count else {
-            throw AmberError(.notFound, "key \(UInt(bitPattern: index)) is past the end (the user info has \(info.count))")
-        }
+        try checkIndex(index, info.count, "key", of: "the user info")
         if let p = keyPointers[index] { return p }
         let p = UnsafePointer(try arena.string(info.keys[index]))
         keyPointers[index] = p

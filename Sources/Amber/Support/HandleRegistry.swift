@@ -174,11 +174,6 @@ final class HandleRegistry: @unchecked Sendable {
         _ = box  // released here, outside the lock: a box's deinit may call back into the registry
     }
 
-    /// Whether a handle is live and of a kind.
-    func isLive(_ handle: OpaquePointer, _ kind: HandleKind) -> Bool {
-        (try? lookup(handle, kind)) != nil
-    }
-
     private func lookup(_ handle: OpaquePointer, _ kind: HandleKind) throws(AmberError) -> AnyObject {
         let token = UInt(bitPattern: UnsafeMutableRawPointer(handle))
         if let found = HandleKind(tag: token & 0xF), Self.isLent(found) {

@@ -59,6 +59,7 @@ public struct AmberError: Error, Equatable, CustomStringConvertible, Sendable {
         case .keyNotFound: code = .notFound
         case .typeMismatch, .classNotAllowed: code = .typeMismatch
         case .invalidValue: code = .invalidArgument
+        case .duplicate: code = .duplicate
         case .callbackFailed: code = .callbackFailed
         }
         self.init(code, error.message)

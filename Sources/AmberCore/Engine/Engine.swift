@@ -7,7 +7,7 @@ import AmberArchive
 /// let engine = Engine(configuration: EngineConfiguration(appID: "org.example.app", store: try FileStore(appID: "org.example.app")))
 /// engine.delegate.shouldSave = { _ in true }
 /// engine.delegate.shouldRestore = { _ in true }
-/// engine.addRoot(window)
+/// try engine.addRoot(window)
 /// let report = engine.launch { buildDefaultInterface() }   // at start-up
 /// try engine.preserve()                                   // when going to the background
 /// ```
@@ -101,8 +101,10 @@ public final class Engine {
     // MARK: Roots
 
     /// Adds a root (a window or scene): preservation starts from each root in the order added.
-    /// A root needs a restoration identifier to be preserved. Adding a root twice does nothing.
-    /// - Throws: `.invalidArgument` unless it is a controller without a parent.
+    /// A root needs a restoration identifier to be preserved. Backs `amber_engine_add_root`.
+    /// - Throws: `.invalidArgument` unless it is a controller without a parent; `.duplicate` if
+    ///   it is a root already (adding it again is a mistake in the host's bookkeeping, which a
+    ///   silent success would hide).
     public func addRoot(_ root: RestorableObject) throws(AmberError) {
         guard root.kind == .controller else {
             throw AmberError(.invalidArgument, "a root is a controller; '\(root.describe)' is a \(root.kind)")
@@ -110,41 +112,62 @@ public final class Engine {
         guard root.parent == nil else {
             throw AmberError(.invalidArgument, "'\(root.describe)' has a parent; a root has none")
         }
-        if roots.contains(where: { $0 === root }) { return }
+        guard !isRoot(root) else { throw AmberError(.duplicate, "'\(root.describe)' is a root already") }
         roots.append(root)
     }
 
-    /// Removes a root; nothing happens if it is not one.
-    public func removeRoot(_ root: RestorableObject) {
+    /// Removes a root. Backs `amber_engine_remove_root`.
+    /// - Throws: `.notFound` if it is not a root.
+    public func removeRoot(_ root: RestorableObject) throws(AmberError) {
+        guard isRoot(root) else { throw AmberError(.notFound, "'\(root.describe)' is not a root") }
         roots.removeAll { $0 === root }
+    }
+
+    /// Whether the object is one of the roots.
+    public func isRoot(_ object: RestorableObject) -> Bool {
+        roots.contains { $0 === object }
     }
 
     // MARK: Classes
 
-    /// Registers a restoration class (SPEC R10 step 1), replacing one of the same name: objects
-    /// whose `restorationClassName` is `name` are asked of its `make` first at restoration.
-    /// `superclass`, if given, is declared as for `registerClass(name:superclass:)`.
+    /// Registers a restoration class (SPEC R10 step 1): objects whose `restorationClassName` is
+    /// `name` are asked of its `make` first at restoration. `superclass`, if given, is declared
+    /// as with `registerClass(name:superclass:)`.
     /// `make` returns the object, or nil: "do not restore this object or anything under it".
     /// A class registered without `make` leaves the lookup to steps 2–4.
     /// With `pathFromDecoder`, `make` is given an empty path and reads the path from its
-    /// decoder (`RestorationClass.pathFromDecoder`).
+    /// decoder (`RestorationClass.pathFromDecoder`). Backs
+    /// `amber_engine_register_restoration_class`.
+    /// - Throws: `.invalidArgument` for an empty name; `.duplicate` if a restoration class of
+    ///   that name is registered already (a second registration is a mistake that replacing
+    ///   would hide: which of the two makes the objects would depend on the order of calls);
+    ///   what `registerClass(name:superclass:)` throws for `superclass`. Nothing is registered
+    ///   when it throws.
     public func registerRestorationClass(
         name: String, superclass: String? = nil, pathFromDecoder: Bool = false,
         make: (([String], StateDecoder) throws -> RestorableObject?)?
-    ) {
+    ) throws(AmberError) {
+        guard !name.isEmpty else { throw AmberError(.invalidArgument, "a restoration class's name is empty") }
+        guard restorationClasses[name] == nil else {
+            throw AmberError(.duplicate, "restoration class \(name) is registered already")
+        }
+        if let superclass { try registerClass(name: name, superclass: superclass) }
         var rc = RestorationClass(name: name, superclass: superclass, make: make)
         rc.pathFromDecoder = pathFromDecoder
         restorationClasses[name] = rc
-        if let superclass { hierarchy.register(name, superclass: superclass) }
     }
 
     /// Whether a restoration class of that name is registered.
     public func hasRestorationClass(named name: String) -> Bool { restorationClasses[name] != nil }
 
-    /// Declares the superclass of a host class (nil: none), for the class check (SPEC R11): an
-    /// object found at restoration must be of the archived class or a declared subclass of it.
-    public func registerClass(name: String, superclass: String?) {
-        hierarchy.register(name, superclass: superclass)
+    /// Declares the superclass of a host class, for the class check (SPEC R11): an object found
+    /// at restoration must be of the archived class or a declared subclass of it. Backs
+    /// `amber_engine_register_subclass`.
+    /// - Throws: `.invalidArgument` for an empty name, or when the declaration would make a
+    ///   cycle (`superclass` is `name` or declared a subclass of it); `.duplicate` if `name`
+    ///   has a superclass already (a class has one superclass).
+    public func registerClass(name: String, superclass: String) throws(AmberError) {
+        try hierarchy.declare(name, superclass: superclass)
     }
 
     /// Whether class `name` is `ancestor` or declared a descendant of it.
@@ -152,12 +175,20 @@ public final class Engine {
         hierarchy.isKind(name, of: ancestor)
     }
 
-    /// Registers a blueprint factory (SPEC R10 step 4), replacing one of the same name. A record
-    /// whose blueprint identifier is `name/…` (or `name` itself) is made by it when the steps
-    /// before found nothing; see `BlueprintFactory` for the naming.
+    /// Registers a blueprint factory (SPEC R10 step 4). A record whose blueprint identifier is
+    /// `name/…` (or `name` itself) is made by it when the steps before found nothing; see
+    /// `BlueprintFactory` for the naming. Backs `amber_engine_register_blueprint_factory`.
+    /// - Throws: `.invalidArgument` for an empty name or one with a `/` (the separator of a
+    ///   blueprint identifier); `.duplicate` if a factory of that name is registered already.
     public func registerBlueprintFactory(
         name: String, make: @escaping (String, [String], StateDecoder) throws -> RestorableObject?
-    ) {
+    ) throws(AmberError) {
+        guard !name.isEmpty, !name.contains("/") else {
+            throw AmberError(.invalidArgument, "a blueprint factory's name is not empty and has no '/'; '\(name)' is not one")
+        }
+        guard blueprintFactories[name] == nil else {
+            throw AmberError(.duplicate, "blueprint factory \(name) is registered already")
+        }
         blueprintFactories[name] = BlueprintFactory(name: name, make: make)
     }
 

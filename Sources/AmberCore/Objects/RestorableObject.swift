@@ -204,9 +204,13 @@ open class RestorableObject {
         child.attach(to: self, .child)
     }
 
-    /// Removes a child; nothing happens if it is not a child of this object.
-    public func removeChild(_ child: RestorableObject) {
-        guard child.parent === self, child.relation == .child else { return }
+    /// Removes a child. Backs `amber_object_remove_child`.
+    /// - Throws: `.notFound` if it is not a child of this object (a slip in the host's
+    ///   bookkeeping that a silent success would hide, as removing a root that is none).
+    public func removeChild(_ child: RestorableObject) throws(AmberError) {
+        guard child.parent === self, child.relation == .child else {
+            throw AmberError(.notFound, "'\(child.describe)' is not a child of '\(describe)'")
+        }
         child.removeFromParent()
     }
 
@@ -260,8 +264,9 @@ open class RestorableObject {
 
     /// Names the restoration parent of this plain object (nil: none); its restoration path is
     /// the parent's followed by its own identifier. The parent does not keep it alive.
-    /// - Throws: `.invalidArgument` unless this is a plain object, or if `parent` is this object
-    ///   or has it as an ancestor.
+    /// - Throws: `.invalidArgument` unless this is a plain object and `parent` a controller or a
+    ///   plain object (UIKit's restoration parents; a view's state is its controller's), or if
+    ///   `parent` is this object or has it as an ancestor.
     public func setRestorationParent(_ parent: RestorableObject?) throws(AmberError) {
         guard kind == .object else {
             throw AmberError(.invalidArgument, "only a plain object names a restoration parent; '\(describe)' is a \(kind)")
@@ -269,6 +274,9 @@ open class RestorableObject {
         guard let parent else {
             removeFromParent()
             return
+        }
+        guard parent.kind != .view else {
+            throw AmberError(.invalidArgument, "a restoration parent is a controller or an object; '\(parent.describe)' is a view")
         }
         if self.parent === parent, relation == .restorationChild { return }
         try parent.requireNoCycle(self)

@@ -307,7 +307,7 @@ class Engine(EngineCore):
         box = _Maker(fn)
         key = box.register(self)
         try:
-            load().amber_engine_register_restoration_class(self._handle(), c_text(name or make.__name__),
+            load().amber_engine_register_restoration_class(self._handle(), c_text(make.__name__ if name is None else name),
                                                            byref(vtable), key, _ffi.CTX_FREE)
         except BaseException:
             box.unregister()

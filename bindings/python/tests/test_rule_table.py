@@ -1,0 +1,172 @@
+"""The rules 0.2 enforced only in the C layer, now the engine's (issue 41, item 1), checked from
+Python against the table the Swift and C tests read too (Tests/rules/abi-rules.table): each case
+runs on a fresh engine, and the exception it raises (or none) must carry the table's status."""
+
+import os
+
+import pytest
+
+import amber
+from conftest import Delegate
+
+TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "Tests", "rules", "abi-rules.table")
+
+
+def read_table():
+    """The rows (case, status, rule) of the table; blank lines and # comments skipped."""
+    rows = []
+    with open(TABLE, encoding="utf-8") as f:
+        for line in f:
+            fields = line.split()
+            if len(fields) == 3 and not fields[0].startswith("#"):
+                rows.append(tuple(fields))
+    return rows
+
+
+def nothing(engine, path, decoder):
+    return None
+
+
+def factory(engine, blueprint, path, decoder):
+    return None
+
+
+def restoration_class_twice(e):
+    e.register_restoration_class("Detail", nothing)
+    e.register_restoration_class("Detail", nothing)
+
+
+def blueprint_factory_twice(e):
+    e.register_blueprint_factory("Main", factory)
+    e.register_blueprint_factory("Main", factory)
+
+
+def subclass_twice(e):
+    e.register_subclass("FancyList", "List")
+    e.register_subclass("FancyList", "Table")
+
+
+def subclass_same_again(e):
+    e.register_subclass("FancyList", "List")
+    e.register_subclass("FancyList", "List")
+
+
+def subclass_cycle(e):
+    e.register_subclass("B", "A")
+    e.register_subclass("C", "B")
+    e.register_subclass("A", "C")
+
+
+def subclass_ok(e):
+    e.register_subclass("B", "A")
+    e.register_subclass("C", "B")
+
+
+def root_twice(e):
+    root = e.controller("root")
+    e.add_root(root)
+    e.add_root(root)
+
+
+class Writer(amber.Controller):
+    """Runs ``write(coder)`` in its encode callback and records the AmberError it raised."""
+
+    write = None
+    raised = None
+
+    def encode_restorable_state(self, coder):
+        try:
+            self.write(coder)
+        except amber.AmberError as error:
+            self.raised = error
+
+
+def in_coder(write):
+    """A case that runs ``write(coder)`` in a root's encode callback during a preservation and
+    raises what it raised."""
+
+    def run(e):
+        root = Writer(e, "root", class_name="Root")
+        root.write = write
+        e.add_root(root)
+        e.preserve()
+        if root.raised is not None:
+            raise root.raised
+
+    return run
+
+
+def written_before(coder):
+    coder["a"] = 1
+    coder.update({"b": 2, "a": 3})
+
+
+def all_or_nothing(coder):
+    try:
+        coder.update({"a": 1, "kind": 2})
+    except amber.AmberError:
+        pass
+    coder["a"] = 1
+
+
+def archiver_key_twice(e):
+    archiver = amber.Archiver()
+    archiver.encode_int("k", 1)
+    archiver.encode_int("k", 2)
+
+
+def archiver_finish_twice(e):
+    archiver = amber.Archiver()
+    archiver.finish()
+    archiver.finish()
+
+
+class Item:
+    """A data class the coding registry cases register."""
+
+
+def coding_class_twice(e):
+    registry = amber.CodingRegistry()
+    registry.register("Item", Item)
+    registry.register("Item", Item)
+
+
+CASES = {
+    "restoration_class_twice": restoration_class_twice,
+    "restoration_class_empty_name": lambda e: e.register_restoration_class("", nothing),
+    "blueprint_factory_twice": blueprint_factory_twice,
+    "blueprint_factory_slash": lambda e: e.register_blueprint_factory("Main/Detail", factory),
+    "subclass_twice": subclass_twice,
+    "subclass_same_again": subclass_same_again,
+    "subclass_cycle": subclass_cycle,
+    "subclass_of_itself": lambda e: e.register_subclass("A", "A"),
+    "subclass_empty_name": lambda e: e.register_subclass("", "List"),
+    "subclass_ok": subclass_ok,
+    "root_twice": root_twice,
+    "root_not_a_controller": lambda e: e.add_root(e.view("root")),
+    "remove_root_not_a_root": lambda e: e.remove_root(e.controller("root")),
+    "batch_reserved_key": in_coder(lambda coder: coder.update({"a": 1, "kind": 2})),
+    "batch_key_written_before": in_coder(written_before),
+    "batch_all_or_nothing": in_coder(all_or_nothing),
+    "archiver_key_twice": archiver_key_twice,
+    "archiver_finish_twice": archiver_finish_twice,
+    "coding_class_twice": coding_class_twice,
+    "remove_child_not_a_child": lambda e: e.controller("parent").remove_child(e.controller("child")),
+    "restoration_parent_a_view": lambda e: e.plain_object("source").set_restoration_parent(e.view("table")),
+    "coding_class_own_superclass": lambda e: amber.CodingRegistry().register("Item", Item, superclass="Item"),
+}
+
+
+def test_table_is_read():
+    assert len(read_table()) >= 10
+
+
+@pytest.mark.parametrize("name,status,rule", read_table(), ids=lambda v: str(v))
+def test_case_gives_the_tables_status(open_engine, name, status, rule):  # R1, R10, R11
+    assert name in CASES, f"case {name} of the table has no Python implementation in test_rule_table.py"
+    got = "AMBER_OK"
+    try:
+        CASES[name](open_engine(Delegate()))
+    except amber.AmberError as error:
+        got = error.status
+    assert got == status, f"{rule} {name}"
