@@ -29,7 +29,10 @@
  *   their type (NULL, 0) or the enum's documented _INVALID value, and set the thread's error.
  * - What Amber gives through `T **out` belongs to the caller, who releases it with the named
  *   free function; text and bytes it gives come back in one owned type, amber_buf, released
- *   with amber_buf_dispose(). Pointers returned directly are borrowed, for the documented time.
+ *   with amber_buf_dispose(). Pointers returned directly are borrowed, for the documented time;
+ *   so are the values a decoder or a user info lends through `const T **out`, for as long as
+ *   the callback or the handle lives, never "until the next call".
+ *   (bindings/c/tests/check-conventions.py checks these rules against every declaration.)
  * - Input strings are UTF-8, NUL-terminated, and copied; invalid UTF-8 is AMBER_INVALID_ARGUMENT.
  *   Input buffers are copied unless documented otherwise.
  * - Enum types appear in signatures and structs; status codes travel as int (a host callback's

@@ -29,6 +29,7 @@ CXX=${CXX:-c++}
 suites=(
     "headers|amber.h and each header alone, the AMBER_*_INIT initialisers"
     "exports|libamber.so exports exactly the header's functions"
+    "conventions|every function follows amber.h's conventions (out-parameters first, ctx_free, amber_buf)"
     "smoke|versions, errors, a save and a restore, a host store, a plugin"
     "rules|R1-R16, R22, R28, R29 through the C ABI, one named test per rule"
     "values|R6, R7, R12, R22: values in one call"
@@ -110,6 +111,7 @@ suite_headers() {
 }
 
 suite_exports() { "$tests/check-exports.sh" | tail -n 4; }
+suite_conventions() { python3 "$tests/check-conventions.py"; }
 
 # ---- the test programs ---------------------------------------------------------------------------
 # Every suite runs on the runner (tests/runner.h) and takes only test prefixes: what else a
@@ -159,7 +161,7 @@ selected=()
 for entry in "${suites[@]}"; do
     name=${entry%%|*}
     [ -z "$only" ] || [ "$name" = "$only" ] || continue
-    case $name in headers | exports) ;; *) selected+=("$name") ;; esac
+    case $name in headers | exports | conventions) ;; *) selected+=("$name") ;; esac
 done
 status=0
 if [ ${#selected[@]} -gt 0 ]; then
@@ -173,7 +175,7 @@ for entry in "${suites[@]}"; do
     name=${entry%%|*}
     [ -z "$only" ] || [ "$name" = "$only" ] || continue
     case $name in
-        headers | exports)
+        headers | exports | conventions)
             echo "== $name"
             [ ${#prefixes[@]} -eq 0 ] || { echo "FAIL  $name has no named tests"; status=1; continue; }
             "suite_$name" || status=1 ;;

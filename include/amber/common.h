@@ -391,10 +391,12 @@ typedef void (*amber_log_fn)(amber_log_level level, const char *message, void *c
  * standard error as "amber: <level>: <message>", without code.
  *
  * @return AMBER_OK; AMBER_INVALID_ARGUMENT for a level out of range.
- * Ownership: `ctx` stays the caller's. Thread safety: safe from any thread; `fn` may be called
- *   from any thread that uses an engine.
+ * Ownership: `ctx_free` (optional) is called once with `ctx` when Amber no longer needs it: after
+ *   the function is replaced or removed and no line is being written to it; on failure it is not
+ *   called. Thread safety: safe
+ *   from any thread; `fn` may be called from any thread that uses an engine.
  */
-AMBER_API int amber_set_log(amber_log_level level, amber_log_fn fn, void *ctx);
+AMBER_API int amber_set_log(amber_log_level level, amber_log_fn fn, void *ctx, void (*ctx_free)(void *ctx));
 
 #ifdef __cplusplus
 }

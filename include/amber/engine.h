@@ -237,7 +237,7 @@ typedef enum amber_migration {
  *  *out is AMBER_MIGRATION_DONE when it is called; set it to AMBER_MIGRATION_DECLINED to
  *  decline. Returns 0 or a code; a code makes the record AMBER_OUTCOME_DECODE_ERROR. Both
  *  handles are valid only during the call; `new_state` cannot hold references to restorable
- *  objects (amber_coder_encode_reference() fails there). */
+ *  objects (amber_coder_encode_object() fails there). */
 typedef int (*amber_migrate_fn)(amber_migration *out, amber_coder *new_state, amber_decoder *old_state,
                                 unsigned int from_version, unsigned int to_version, void *ctx);
 
@@ -629,14 +629,13 @@ AMBER_API int amber_engine_ignore_snapshot(amber_engine *engine);
  * it is the snapshot of the archive being restored. After the restore attempt the archive is
  * discarded, and its snapshot with it.
  *
- * @param out receives the bytes; @param out_size their count.
+ * @param out receives a copy of the bytes; release it with amber_buf_dispose().
  * @return AMBER_OK; AMBER_NOT_FOUND when there is no archive, no snapshot in it, or the host
  *   asked to ignore it (the message says which); AMBER_CORRUPT, AMBER_KEY_UNAVAILABLE, AMBER_IO
  *   when the archive cannot be read; AMBER_INVALID_ARGUMENT.
- * Ownership: *out is borrowed from the engine: valid until the next call of this function on the
- *   engine, or until it closes. Thread safety: as the engine.
+ * Ownership: *out is the caller's. Thread safety: as the engine.
  */
-AMBER_API int amber_engine_snapshot(const uint8_t **out, size_t *out_size, amber_engine *engine);
+AMBER_API int amber_engine_snapshot(amber_buf *out, amber_engine *engine);
 
 /* ---------------------------------------------------------------------------------------- */
 /* The log of one engine (SPEC R29)                                                          */
@@ -647,10 +646,12 @@ AMBER_API int amber_engine_snapshot(const uint8_t **out, size_t *out_size, amber
  * process-wide function of amber_set_log() then takes the engine's lines).
  *
  * @return AMBER_OK; AMBER_INVALID_ARGUMENT for a level out of range.
- * Ownership: `ctx` stays the caller's. Thread safety: as the engine; `fn` is called on the
- *   thread that uses the engine.
+ * Ownership: `ctx_free` (optional) is called once with `ctx` when Amber no longer needs it: after
+ *   the function is replaced or removed, or when the engine closes; on failure it is not called.
+ *   Thread safety: as the engine; `fn` is called on the thread that uses the engine.
  */
-AMBER_API int amber_engine_set_log(amber_engine *engine, amber_log_level level, amber_log_fn fn, void *ctx);
+AMBER_API int amber_engine_set_log(amber_engine *engine, amber_log_level level, amber_log_fn fn, void *ctx,
+                                   void (*ctx_free)(void *ctx));
 
 #ifdef __cplusplus
 }

@@ -60,7 +60,7 @@ typedef struct amber_relaunch {
  * @param out receives the new engine's launch report (R16).
  * @param engine the engine to relaunch; on success *engine is replaced by the new engine.
  * @param relaunch the callbacks (read during the call only).
- * @param ctx passed to both callbacks.
+ * @param ctx passed to both callbacks, which are called only during this call (so no ctx_free).
  * @return AMBER_OK (a fresh launch, should_save having declined, say, is not a failure: the
  *   report says why it was fresh); AMBER_INVALID_ARGUMENT for NULL out, engine or relaunch, a
  *   NULL set_up, an unknown version or launch state; AMBER_MISUSE for a closed or foreign

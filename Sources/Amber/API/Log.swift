@@ -4,16 +4,25 @@ import AmberCore
 import CAmber
 
 /// A host's log function and its context, called from whichever thread logs. The context is
-/// the host's to make safe; Amber only passes it back.
-private struct HostLog: @unchecked Sendable {
+/// the host's to make safe; Amber only passes it back. The sink holds this object, and every
+/// line being written holds the sink: the context's ctx_free runs when the last of them lets go,
+/// once the function is replaced or removed (or its engine closed) and no line is on its way.
+private final class HostLog: @unchecked Sendable {
     let fn: amber_log_fn
-    let ctx: UnsafeMutableRawPointer?
+    let context: HostContext
+
+    init(_ fn: amber_log_fn, _ ctx: UnsafeMutableRawPointer?, _ ctxFree: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?) {
+        self.fn = fn
+        context = HostContext(ctx, ctxFree)
+    }
+
+    deinit { context.release() }
 
     /// A sink that passes each line to the host's function as a C string.
     func sink(_ level: LogLevel) -> LogSink {
         LogSink(level: level) { level, message in
             let code = amber_log_level(rawValue: UInt32(level.rawValue))
-            message.withCString { fn(code, $0, ctx) }
+            message.withCString { self.fn(code, $0, self.context.ctx) }
         }
     }
 }
@@ -28,19 +37,23 @@ private func logLevel(_ level: amber_log_level) throws(AmberError) -> LogLevel {
 
 /// Backs `amber_engine_set_log`.
 @c @implementation public func amber_engine_set_log(
-    _ engine: OpaquePointer?, _ level: amber_log_level, _ fn: amber_log_fn?, _ ctx: UnsafeMutableRawPointer?
+    _ engine: OpaquePointer?, _ level: amber_log_level, _ fn: amber_log_fn?, _ ctx: UnsafeMutableRawPointer?,
+    _ ctx_free: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?
 ) -> CInt {
     guarded {
         let box = try engineBox(engine)
         let l = try logLevel(level)
-        box.engine.logSink = fn.map { HostLog(fn: $0, ctx: ctx).sink(l) }
+        box.engine.logSink = fn.map { HostLog($0, ctx, ctx_free).sink(l) }
     }
 }
 
 /// Backs `amber_set_log`.
-@c @implementation public func amber_set_log(_ level: amber_log_level, _ fn: amber_log_fn?, _ ctx: UnsafeMutableRawPointer?) -> CInt {
+@c @implementation public func amber_set_log(
+    _ level: amber_log_level, _ fn: amber_log_fn?, _ ctx: UnsafeMutableRawPointer?,
+    _ ctx_free: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?
+) -> CInt {
     guarded {
         let l = try logLevel(level)
-        Log.processWide = fn.map { HostLog(fn: $0, ctx: ctx).sink(l) }
+        Log.processWide = fn.map { HostLog($0, ctx, ctx_free).sink(l) }
     }
 }

@@ -27,23 +27,15 @@ import CAmber
 }
 
 /// Backs `amber_engine_snapshot`.
-@c @implementation public func amber_engine_snapshot(
-    _ out: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, _ out_size: UnsafeMutablePointer<Int>?, _ engine: OpaquePointer?
-) -> CInt {
+@c @implementation public func amber_engine_snapshot(_ out: UnsafeMutablePointer<amber_buf>?, _ engine: OpaquePointer?) -> CInt {
     guarded {
-        guard let out, let out_size else { throw invalid("out or out_size is NULL") }
-        out.pointee = nil
-        out_size.pointee = 0
+        let out = try outBuf(out)
         let box = try engineBox(engine)
         guard let snapshot = try box.engine.archivedSnapshot() else { throw AmberError(.notFound, "there is no archive, so no snapshot") }
         if snapshot.isIgnored {
             throw AmberError(.notFound, "the archive's snapshot is ignored: the host asked to ignore it at this launch")
         }
         guard let bytes = snapshot.bytes else { throw AmberError(.notFound, "the archive has no snapshot") }
-        let arena = CArena()
-        let p = try arena.bytes(bytes)
-        box.lentSnapshot = arena
-        out.pointee = UnsafePointer(p)
-        out_size.pointee = bytes.count
+        try fillBuf(out, bytes)
     }
 }

@@ -40,8 +40,6 @@ final class EngineBox {
     /// The C restoration paths of make callbacks (`withCPath`), and whether one is lent.
     private let pathArena = ScratchArena()
     private var pathArenaLent = false
-    /// The snapshot amber_engine_snapshot() lent last.
-    var lentSnapshot: CArena?
 
     init(engine: Engine) { self.engine = engine }
 

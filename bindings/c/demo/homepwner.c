@@ -661,8 +661,7 @@ static int run2(const char *dir) {
     amber_restoration_class cls;
     amber_report *report = NULL;
     amber_report_record rec;
-    const uint8_t *snapshot = NULL;
-    size_t snapshot_size = 0;
+    amber_buf snapshot = AMBER_BUF_INIT;
     amber_buf text = AMBER_BUF_INIT;
     size_t i, j, k, count;
     int failures = 0, rc;
@@ -687,10 +686,10 @@ static int run2(const char *dir) {
     check(amber_engine_set_delegate(engine, &delegate, NULL, NULL), "amber_engine_set_delegate");
 
     /* The snapshot, shown while the interface is rebuilt (R21). */
-    rc = amber_engine_snapshot(&snapshot, &snapshot_size, engine);
+    rc = amber_engine_snapshot(&snapshot, engine);
     if (rc == AMBER_OK)
-        printf("run 2: the snapshot to show while restoring: %zu bytes, %s\n", snapshot_size,
-               snapshot_size > 8 && memcmp(snapshot, SNAPSHOT, 8) == 0 ? "a PNG" : "not a PNG");
+        printf("run 2: the snapshot to show while restoring: %zu bytes, %s\n", snapshot.size,
+               snapshot.size > 8 && memcmp(snapshot.ptr, SNAPSHOT, 8) == 0 ? "a PNG" : "not a PNG");
     else
         printf("run 2: no snapshot to show: %s\n", amber_error_last());
 
@@ -728,7 +727,8 @@ static int run2(const char *dir) {
     printf("amber_report_format:\n%s\n", text.ptr);
     amber_buf_dispose(&text);
 
-    rc = amber_engine_snapshot(&snapshot, &snapshot_size, engine);
+    amber_buf_dispose(&snapshot);
+    rc = amber_engine_snapshot(&snapshot, engine);
     printf("after restoring, the snapshot: %s\n", rc == AMBER_NOT_FOUND ? "gone, discarded with the archive" : "still there?");
     printf("the restoration report is kept in %s/last-restore.report (amber report prints it)\n", dir);
 

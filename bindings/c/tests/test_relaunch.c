@@ -417,7 +417,7 @@ static int login_set_up(amber_engine *e, void *ctx) {
     d.should_save = should_save;
     d.should_restore = should_restore;
     if ((status = amber_engine_set_delegate(e, &d, NULL, NULL)) != AMBER_OK) return status;
-    if ((status = amber_engine_set_log(e, AMBER_LOG_DEBUG, log_line, NULL)) != AMBER_OK) return status;
+    if ((status = amber_engine_set_log(e, AMBER_LOG_DEBUG, log_line, NULL, NULL)) != AMBER_OK) return status;
     cb.encode = login_encode;
     cb.decode = login_decode;
     if ((status = amber_object_new(&login, e, AMBER_KIND_CONTROLLER, "Login", "login", &cb, NULL, NULL)) != AMBER_OK) return status;

@@ -45,6 +45,7 @@ void test_r16(void);
 /* rules/reports.c: R28, R29 */
 void test_r28(void);
 void test_r29(void);
+void test_r29_ctx_free(void);
 int r29_log_child(void);
 /* rules/arguments.c: R22 */
 void test_bad_arguments(void);
@@ -76,6 +77,7 @@ static const runner_test tests[] = {
     {"r16", test_r16},
     {"r28", test_r28},
     {"r29", test_r29},
+    {"r29_ctx_free", test_r29_ctx_free},
     {"r22_bad_arguments", test_bad_arguments},
 };
 

@@ -588,10 +588,10 @@ static void test_arguments(void) {
     check_status(amber_engine_set_snapshot(NULL, one_byte, 1), AMBER_INVALID_ARGUMENT, "R21 a snapshot for a NULL engine");
     check_status(amber_engine_ignore_snapshot(NULL), AMBER_INVALID_ARGUMENT, "R21 ignoring for a NULL engine");
     {
-        const uint8_t *b = NULL;
-        size_t n = 0;
-        check_status(amber_engine_snapshot(NULL, &n, e), AMBER_INVALID_ARGUMENT, "R21 amber_engine_snapshot(NULL out)");
-        check_status(amber_engine_snapshot(&b, &n, e), AMBER_NOT_FOUND, "R21 no archive, no snapshot");
+        amber_buf b = AMBER_BUF_INIT;
+        check_status(amber_engine_snapshot(NULL, e), AMBER_INVALID_ARGUMENT, "R21 amber_engine_snapshot(NULL out)");
+        check_status(amber_engine_snapshot(&b, e), AMBER_NOT_FOUND, "R21 no archive, no snapshot");
+        check(b.ptr == NULL && b.size == 0, "R21 no snapshot: the buffer is left empty");
     }
     {
         amber_report_record rec;
@@ -615,10 +615,12 @@ static struct {
 } during;
 
 static int restore_and_peek(amber_engine *e, amber_decoder *d, void *ctx) {
-    const uint8_t *b = NULL;
+    amber_buf b = AMBER_BUF_INIT;
     (void)d; (void)ctx;
-    during.should_restore_rc = amber_engine_snapshot(&b, &during.size, e);
-    during.first = b ? b[0] : 0;
+    during.should_restore_rc = amber_engine_snapshot(&b, e);
+    during.size = b.size;
+    during.first = b.ptr ? (uint8_t)b.ptr[0] : 0;
+    amber_buf_dispose(&b);
     return 1;
 }
 
@@ -721,8 +723,7 @@ static void test_round_trip(void) {
     ui one, two;
     int saved = 0, rc;
     amber_report *report = NULL;
-    const uint8_t *snap = NULL;
-    size_t snap_size = 0;
+    amber_buf snap = AMBER_BUF_INIT;
     const char *dropped = NULL;
     char archive[512];
     long rec;
@@ -766,8 +767,9 @@ static void test_round_trip(void) {
     two.field.text_length = 5;  /* the field now shows "Shiny": 10+6 no longer fits */
     two.notes.text_length = 11; /* "Hello world": 6+5 fits */
     check_status(set_delegate(two.engine, 1), AMBER_OK, "run 2: set the delegate");
-    check_status(amber_engine_snapshot(&snap, &snap_size, two.engine), AMBER_OK, "R21 the snapshot is readable before launch");
-    check(snap_size == sizeof PNG && memcmp(snap, PNG, sizeof PNG) == 0, "R21 the snapshot read before launch is the one attached");
+    check_status(amber_engine_snapshot(&snap, two.engine), AMBER_OK, "R21 the snapshot is readable before launch");
+    check(snap.size == sizeof PNG && memcmp(snap.ptr, PNG, sizeof PNG) == 0, "R21 the snapshot read before launch is the one attached");
+    amber_buf_dispose(&snap);
     check_status(amber_engine_launch(&report, two.engine, AMBER_APP_INACTIVE), AMBER_OK, "run 2: launch");
     check(amber_report_fresh_reason(report) == AMBER_FRESH_NONE, "run 2: restored, not fresh");
     check(during.should_restore_rc == AMBER_OK && during.size == sizeof PNG && during.first == 0x89,
@@ -864,8 +866,7 @@ static void test_round_trip(void) {
     check(two.web.page_scroll[1].y == 1200 && two.web.page_scroll[2].y == 80, "R17 each page's scroll position restored");
     check(two.web.got_page == AMBER_OK && two.web.current_page == 1, "R17 web view current page restored");
 
-    snap = NULL;
-    check_status(amber_engine_snapshot(&snap, &snap_size, two.engine), AMBER_NOT_FOUND,
+    check_status(amber_engine_snapshot(&snap, two.engine), AMBER_NOT_FOUND,
                  "R21 the snapshot is discarded with the archive after restoring");
     check(access(archive, F_OK) != 0, "R14 R21 the archive file is gone");
     amber_report_free(report);
@@ -907,8 +908,7 @@ static void test_round_trip(void) {
     }
     two.scroll.fail_read = 0;
     check_status(amber_engine_preserve(&saved, two.engine), AMBER_OK, "R17 preserve again");
-    snap = NULL;
-    check_status(amber_engine_snapshot(&snap, &snap_size, two.engine), AMBER_NOT_FOUND,
+    check_status(amber_engine_snapshot(&snap, two.engine), AMBER_NOT_FOUND,
                  "R21 a snapshot belongs to one archive: the next carries none unless attached");
     amber_engine_close(two.engine);
 
@@ -948,8 +948,7 @@ static void test_snapshots(void) {
     amber_object *root = NULL;
     amber_delegate d;
     amber_report *report = NULL;
-    const uint8_t *snap = NULL;
-    size_t n = 0;
+    amber_buf snap = AMBER_BUF_INIT;
     int saved = 0;
     char archive[512];
 
@@ -969,7 +968,7 @@ static void test_snapshots(void) {
     check(file_contains(archive, PNG, sizeof PNG) == 0, "R21 an ignored snapshot is not written");
     e2 = open_engine(dir);
     amber_engine_set_delegate(e2, &d, NULL, NULL);
-    check_status(amber_engine_snapshot(&snap, &n, e2), AMBER_NOT_FOUND, "R21 snapshot ignore honoured at the next launch");
+    check_status(amber_engine_snapshot(&snap, e2), AMBER_NOT_FOUND, "R21 snapshot ignore honoured at the next launch");
     check(strstr(amber_error_last(), "ignore") != NULL, "R21 the message says the snapshot was ignored");
     during.should_restore_rc = -1;
     check_status(amber_engine_launch(&report, e2, AMBER_APP_INACTIVE), AMBER_OK, "R21 the launch restores anyway");
@@ -983,15 +982,17 @@ static void test_snapshots(void) {
     amber_engine_set_snapshot(e, PNG, sizeof PNG);
     check_status(amber_engine_preserve(&saved, e), AMBER_OK, "R21 preserve with a snapshot");
     check(file_contains(archive, PNG, sizeof PNG) == 1, "R21 the snapshot travels inside the archive (unencrypted here)");
-    check_status(amber_engine_snapshot(&snap, &n, e2), AMBER_OK, "R21 the snapshot is there");
+    check_status(amber_engine_snapshot(&snap, e2), AMBER_OK, "R21 the snapshot is there");
+    check(snap.size == sizeof PNG && memcmp(snap.ptr, PNG, sizeof PNG) == 0, "R21 the snapshot is a copy of the one attached");
+    amber_buf_dispose(&snap);
     check_status(amber_engine_discard(e2), AMBER_OK, "R14 discard the archive on purpose");
-    check_status(amber_engine_snapshot(&snap, &n, e2), AMBER_NOT_FOUND, "R21 the snapshot is discarded with the archive");
+    check_status(amber_engine_snapshot(&snap, e2), AMBER_NOT_FOUND, "R21 the snapshot is discarded with the archive");
 
     /* Removing an attached snapshot. */
     amber_engine_set_snapshot(e, PNG, sizeof PNG);
     check_status(amber_engine_set_snapshot(e, NULL, 0), AMBER_OK, "R21 remove the attached snapshot");
     amber_engine_preserve(&saved, e);
-    check_status(amber_engine_snapshot(&snap, &n, e2), AMBER_NOT_FOUND, "R21 a removed snapshot is not archived");
+    check_status(amber_engine_snapshot(&snap, e2), AMBER_NOT_FOUND, "R21 a removed snapshot is not archived");
     check(file_contains(archive, PNG, sizeof PNG) == 0, "R21 no snapshot bytes in that archive");
     amber_engine_discard(e2);
     amber_engine_close(e2);

@@ -300,7 +300,7 @@ FUNCTIONS: Tuple[Proto, ...] = (
     plain("amber_status_string", _s, _i),
     plain("amber_buf_dispose", None, _buf),
     plain("amber_app_state_string", _s, _i),
-    status("amber_set_log", _i, LogFn, _p),
+    status("amber_set_log", _i, LogFn, _p, CtxFree),
     # engine.h
     status("amber_engine_open", POINTER(EngineP), _s, POINTER(EngineOptions)),
     plain("amber_engine_close", None, EngineP),
@@ -328,8 +328,8 @@ FUNCTIONS: Tuple[Proto, ...] = (
     status("amber_engine_restoration_report", POINTER(ReportP), EngineP),
     status("amber_engine_set_snapshot", EngineP, _p, _sz),
     status("amber_engine_ignore_snapshot", EngineP),
-    status("amber_engine_snapshot", POINTER(POINTER(c_uint8)), POINTER(_sz), EngineP, releases_gil=True),
-    status("amber_engine_set_log", EngineP, _i, LogFn, _p),
+    status("amber_engine_snapshot", _buf, EngineP, releases_gil=True),
+    status("amber_engine_set_log", EngineP, _i, LogFn, _p, CtxFree),
     # object.h
     status("amber_object_new", POINTER(ObjectP), EngineP, _i, _s, _s, POINTER(ObjectCallbacks), _p, CtxFree),
     plain("amber_object_free", None, ObjectP),

@@ -3,8 +3,7 @@ roots, launching and restoring (R9-R16), preserving (R5-R8, R28), the applicatio
 (R23), notifications (R24), snapshots (R21), plugins and its log (R29)."""
 from __future__ import annotations
 
-import ctypes
-from ctypes import POINTER, byref, c_int, c_size_t, c_uint8, c_uint64
+from ctypes import byref, c_int, c_uint64
 from typing import Any, Callable, Dict, List, Mapping, Optional, TypeVar, Union, overload
 
 from . import _errors as E
@@ -15,7 +14,7 @@ from .log import amber_level, report_restoration_errors
 from .objects import Coder, Controller, Decoder, EngineCore, Object, PlainObject, object_handle
 from .report import PreservationReport, Report
 from .storage import Options, Protection, Store
-from .values import AppState, LeftOut, Migration, NotSaved, Path, c_text, c_text_or_none, invalid_argument
+from .values import AppState, LeftOut, Migration, NotSaved, Path, c_text, c_text_or_none, invalid_argument, take_bytes
 from .views import View
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -422,7 +421,7 @@ class Engine(EngineCore):
         level; None: the logger's effective level now, as when the engine opened). Call it
         after changing the logger's level: Amber builds only the lines of the level it is given
         (debug lines cost time), and logging filters the rest."""
-        load().amber_engine_set_log(self._handle(), amber_level(level), _ffi.T_LOG, None)
+        load().amber_engine_set_log(self._handle(), amber_level(level), _ffi.T_LOG, None, _ffi.CtxFree())
 
     # -- preserving and restoring --
     def preserve(self) -> PreservationReport:
@@ -648,14 +647,13 @@ class Engine(EngineCore):
         read from the store; from a callback during restoration, the one being restored. None
         when there is no archive, no snapshot in it, or the host asked to ignore it. The bytes
         are copied at once."""
-        out = POINTER(c_uint8)()
-        size = c_size_t()
+        out = _ffi.Buf()
         try:
             with E.callbacks_raised():
-                load().amber_engine_snapshot(byref(out), byref(size), self._handle())
+                load().amber_engine_snapshot(byref(out), self._handle())
         except E.NotFoundError:
             return None
-        return ctypes.string_at(out, size.value) if size.value else b""
+        return take_bytes(out)
 
     # -- lifecycle (R23) --
     @property

@@ -76,11 +76,11 @@ def set_log_level(level: Optional[int] = None) -> None:
     without their own (every amber.Engine has its own: see Engine.set_log_level): a logging
     level, or None for the ``amber`` logger's effective level now. Installed when the library
     loads; safe from any thread."""
-    _ffi.load().amber_set_log(amber_level(level), _ffi.T_LOG, None)
+    _ffi.load().amber_set_log(amber_level(level), _ffi.T_LOG, None, _ffi.CtxFree())
 
 
 def _install(lib: _ffi.Library) -> None:
-    lib.amber_set_log(amber_level(None), _ffi.T_LOG, None)
+    lib.amber_set_log(amber_level(None), _ffi.T_LOG, None, _ffi.CtxFree())
 
 
 _ffi.on_log = _log

@@ -359,6 +359,37 @@ static int run_log_child(const char *self, const char *file) {
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* The contexts of the log functions: ctx_free is called once, when the function is replaced or
+ * removed, or when its engine closes; never while it may still be called. */
+static int log_contexts_freed;
+static void count_log_context(void *ctx) { (void)ctx; log_contexts_freed++; }
+static void ignore_line(amber_log_level level, const char *message, void *ctx) { (void)level; (void)message; (void)ctx; }
+
+void test_r29_ctx_free(void) {
+    mem_store ms = {0};
+    amber_engine *e = open_mem(&ms, NULL, NULL);
+    int ctx_a = 0, ctx_b = 0;
+
+    log_contexts_freed = 0;
+    check_status(amber_engine_set_log(e, AMBER_LOG_DEBUG, ignore_line, &ctx_a, count_log_context), AMBER_OK,
+                 "R29 amber_engine_set_log with a ctx_free");
+    check(log_contexts_freed == 0, "R29 the engine's log context is kept while its function is set");
+    amber_engine_set_log(e, AMBER_LOG_DEBUG, ignore_line, &ctx_b, count_log_context);
+    check(log_contexts_freed == 1, "R29 replacing the engine's log function frees the context of the one before, once");
+    amber_engine_close(e);
+    check(log_contexts_freed == 2, "R29 closing the engine frees its log function's context");
+    mem_store_clear(&ms);
+
+    log_contexts_freed = 0;
+    check_status(amber_set_log(AMBER_LOG_WARN, ignore_line, &ctx_a, count_log_context), AMBER_OK,
+                 "R29 amber_set_log with a ctx_free");
+    check_status(amber_set_log(AMBER_LOG_WARN, NULL, NULL, NULL), AMBER_OK, "R29 remove the process-wide function");
+    check(log_contexts_freed == 1, "R29 removing the process-wide function frees its context, once");
+    check_status(amber_set_log((amber_log_level)9, ignore_line, &ctx_b, count_log_context), AMBER_INVALID_ARGUMENT,
+                 "R29 amber_set_log with a bad level");
+    check(log_contexts_freed == 1, "R29 a refused function's context stays the caller's: not freed");
+}
+
 void test_r29(void) {
     const char *tmp = runner_tmp(), *self = runner_program();
     mem_store ms = {0}, ms2 = {0};
@@ -375,7 +406,7 @@ void test_r29(void) {
     A.will_encode_hook = r29_will_encode;
     memset(&engine_log, 0, sizeof engine_log);
     e = open_mem(&ms, NULL, NULL);
-    check_status(amber_engine_set_log(e, AMBER_LOG_DEBUG, collect_log, &engine_log), AMBER_OK, "R29 amber_engine_set_log at debug");
+    check_status(amber_engine_set_log(e, AMBER_LOG_DEBUG, collect_log, &engine_log, NULL), AMBER_OK, "R29 amber_engine_set_log at debug");
     r29_build(e);
     check(preserve(e) == 1, "R29 preserve the seeds' window (distinctive values under distinctive keys)");
     /* R29 */ check(log_has(&engine_log, AMBER_LOG_DEBUG, R29_LEFT_OUT, 0, NULL),
@@ -400,7 +431,7 @@ void test_r29(void) {
     reset_app();
     memset(&engine_log, 0, sizeof engine_log);
     e = open_mem(&ms, NULL, NULL);
-    amber_engine_set_log(e, AMBER_LOG_DEBUG, collect_log, &engine_log);
+    amber_engine_set_log(e, AMBER_LOG_DEBUG, collect_log, &engine_log, NULL);
     w = nn("window", -1);
     w->decode_hook = r29_decode;
     amber_engine_add_root(e, ctl(e, "Window", "window", w));
@@ -423,25 +454,25 @@ void test_r29(void) {
     reset_app();
     memset(&engine_log, 0, sizeof engine_log);
     e = open_mem(&ms, NULL, NULL);
-    check_status(amber_engine_set_log(e, AMBER_LOG_INFO, collect_log, &engine_log), AMBER_OK, "R29 amber_engine_set_log at info");
+    check_status(amber_engine_set_log(e, AMBER_LOG_INFO, collect_log, &engine_log, NULL), AMBER_OK, "R29 amber_engine_set_log at info");
     r29_build(e);
     preserve(e);
     /* R29 */ check(log_count_level(&engine_log, AMBER_LOG_DEBUG) == 0 && log_has(&engine_log, AMBER_LOG_INFO, "preserve: saved 1 objects", 1, NULL),
                     "R29 at info: the line per preservation, no debug line");
-    /* R29 */ check_status(amber_engine_set_log(e, (amber_log_level)7, collect_log, &engine_log), AMBER_INVALID_ARGUMENT,
+    /* R29 */ check_status(amber_engine_set_log(e, (amber_log_level)7, collect_log, &engine_log, NULL), AMBER_INVALID_ARGUMENT,
                            "R29 amber_engine_set_log with level 7");
-    /* R29 */ check_status(amber_set_log((amber_log_level)-1, collect_log, &process_log), AMBER_INVALID_ARGUMENT,
+    /* R29 */ check_status(amber_set_log((amber_log_level)-1, collect_log, &process_log, NULL), AMBER_INVALID_ARGUMENT,
                            "R29 amber_set_log with level -1");
-    /* R29 */ check_status(amber_engine_set_log(NULL, AMBER_LOG_DEBUG, collect_log, &engine_log), AMBER_INVALID_ARGUMENT,
+    /* R29 */ check_status(amber_engine_set_log(NULL, AMBER_LOG_DEBUG, collect_log, &engine_log, NULL), AMBER_INVALID_ARGUMENT,
                            "R29 amber_engine_set_log of a NULL engine");
 
     /* The process-wide function takes the lines of engines without their own. */
-    check_status(amber_engine_set_log(e, AMBER_LOG_DEBUG, NULL, NULL), AMBER_OK, "R29 remove the engine's log function");
+    check_status(amber_engine_set_log(e, AMBER_LOG_DEBUG, NULL, NULL, NULL), AMBER_OK, "R29 remove the engine's log function");
     memset(&process_log, 0, sizeof process_log);
     memset(&engine_log, 0, sizeof engine_log);
-    check_status(amber_set_log(AMBER_LOG_DEBUG, collect_log, &process_log), AMBER_OK, "R29 amber_set_log at debug");
+    check_status(amber_set_log(AMBER_LOG_DEBUG, collect_log, &process_log, NULL), AMBER_OK, "R29 amber_set_log at debug");
     own = open_mem(&ms2, NULL, NULL);
-    amber_engine_set_log(own, AMBER_LOG_DEBUG, collect_log, &engine_log);
+    amber_engine_set_log(own, AMBER_LOG_DEBUG, collect_log, &engine_log, NULL);
     amber_engine_add_root(own, ctl(own, "OwnWindow", "own", nn("own", 1)));
     preserve(e);
     /* R29 */ check(log_has(&process_log, AMBER_LOG_DEBUG, R29_LEFT_OUT, 0, NULL) &&
@@ -451,11 +482,11 @@ void test_r29(void) {
     preserve(own);
     /* R29 */ check(process_log.n == before && log_has(&engine_log, AMBER_LOG_DEBUG, "preserve: preserved /own (OwnWindow, controller): ", 1, NULL),
                     "R29 an engine with its own function: its lines go there, not to the process-wide one");
-    amber_engine_set_log(own, AMBER_LOG_DEBUG, NULL, NULL);
+    amber_engine_set_log(own, AMBER_LOG_DEBUG, NULL, NULL, NULL);
     preserve(own);
     /* R29 */ check(process_log.n > before && log_has(&process_log, AMBER_LOG_DEBUG, "preserve: preserved /own (OwnWindow, controller): ", 1, NULL),
                     "R29 once it removes its own, the process-wide function takes its lines");
-    check_status(amber_set_log(AMBER_LOG_DEBUG, NULL, NULL), AMBER_OK, "R29 remove the process-wide function");
+    check_status(amber_set_log(AMBER_LOG_DEBUG, NULL, NULL, NULL), AMBER_OK, "R29 remove the process-wide function");
     before = process_log.n;
     preserve(e);
     /* R29 */ check(process_log.n == before, "R29 removed: it gets no more lines");
