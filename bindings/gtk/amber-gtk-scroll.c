@@ -49,6 +49,10 @@ typedef struct PendingScroll {
     guint cursor;
     gboolean focus_after;
     gboolean focus_visible;
+    /* Its widget was not shown when it was kept (a page hidden at restore): it counts in the
+     * widget's PageWait. Whether it was applied, as it ends. */
+    gboolean waits_for_page;
+    gboolean applied;
     guint tick;
     guint timeout;
     gulong map_handler;
@@ -56,6 +60,57 @@ typedef struct PendingScroll {
 
 /* Where a pending scroll is kept: on its adjustment, which owns it. */
 #define PENDING_SCROLL_KEY "amber-gtk-pending-scroll"
+
+/*
+ * The scrolls of a widget that wait for its page to show, kept on the widget. Amber's report
+ * says such a widget restored at launch, since its record was decoded, but the user sees its
+ * scroll only once its page shows: the adapter's report lines say it is pending until then
+ * (report_scroll_when_applied()), and once the last of its scrolls is applied, that it is
+ * restored.
+ */
+typedef struct PageWait {
+    guint waiting;
+    /* The widget's path in the report, once a line said its scroll is pending; else NULL. */
+    char *path;
+} PageWait;
+
+#define PAGE_WAIT_KEY "amber-gtk-page-wait"
+
+static void page_wait_free(gpointer data) {
+    PageWait *wait = data;
+    g_free(wait->path);
+    g_free(wait);
+}
+
+static PageWait *page_wait(GtkWidget *widget) {
+    PageWait *wait = g_object_get_data(G_OBJECT(widget), PAGE_WAIT_KEY);
+    if (wait == NULL) {
+        wait = g_new0(PageWait, 1);
+        g_object_set_data_full(G_OBJECT(widget), PAGE_WAIT_KEY, wait, page_wait_free);
+    }
+    return wait;
+}
+
+/* One scroll of `widget` that waited for its page ended: applied, or replaced by another. */
+static void page_scroll_ended(GtkWidget *widget, gboolean applied) {
+    PageWait *wait = g_object_get_data(G_OBJECT(widget), PAGE_WAIT_KEY);
+    if (wait == NULL || wait->waiting == 0 || --wait->waiting > 0) return;
+    if (applied && wait->path != NULL) g_printerr("amber-gtk: %s: its scroll restored, now that its page shows\n", wait->path);
+    g_object_set_data(G_OBJECT(widget), PAGE_WAIT_KEY, NULL);
+}
+
+gboolean scroll_waits_for_page(GtkWidget *widget) {
+    PageWait *wait = g_object_get_data(G_OBJECT(widget), PAGE_WAIT_KEY);
+    return wait != NULL && wait->waiting > 0;
+}
+
+void report_scroll_when_applied(GtkWidget *widget, const char *path) {
+    if (!scroll_waits_for_page(widget)) return;
+    PageWait *wait = page_wait(widget);
+    if (wait->path != NULL) return; /* said already */
+    wait->path = g_strdup(path);
+    g_printerr("amber-gtk: %s: restored, but its scroll is pending until its page shows\n", path);
+}
 
 static PendingScroll *pending_scroll(GtkAdjustment *adjustment) {
     return adjustment != NULL ? g_object_get_data(G_OBJECT(adjustment), PENDING_SCROLL_KEY) : NULL;
@@ -97,6 +152,7 @@ static void pending_scroll_free(gpointer data) {
         if (pending->tick != 0) gtk_widget_remove_tick_callback(pending->widget, pending->tick);
         if (pending->map_handler != 0) g_signal_handler_disconnect(pending->widget, pending->map_handler);
         g_object_remove_weak_pointer(G_OBJECT(pending->widget), (gpointer *)&pending->widget);
+        if (pending->waits_for_page) page_scroll_ended(pending->widget, pending->applied);
     }
     g_free(pending);
 }
@@ -105,6 +161,7 @@ static void pending_scroll_free(gpointer data) {
 static void apply_pending_scroll(GtkAdjustment *adjustment) {
     PendingScroll *pending = pending_scroll(adjustment);
     double target = pending_target(pending);
+    pending->applied = TRUE;
     g_object_set_data(G_OBJECT(adjustment), PENDING_SCROLL_KEY, NULL); /* frees it */
     gtk_adjustment_set_value(adjustment, target);
 }
@@ -145,6 +202,7 @@ static gboolean item_scroll_tick(PendingScroll *pending) {
     double target = gtk_adjustment_get_value(adjustment) + pending->item_delta;
     gboolean has_cursor = pending->has_cursor, focus = pending->focus_after, focus_visible = pending->focus_visible;
     guint cursor = pending->cursor, first = pending->item;
+    pending->applied = TRUE;
     g_object_set_data(G_OBJECT(adjustment), PENDING_SCROLL_KEY, NULL); /* frees it */
     gtk_adjustment_set_value(adjustment, target);
     /* The keyboard cursor to the selected item, as after a click, when it is in view (showing
@@ -177,6 +235,7 @@ static gboolean on_scroll_expired(gpointer data) {
     pending->timeout = 0;
     if (pending->by_item) {
         if (pending->widget != NULL && pending->item < list_length(pending->widget)) show_item(pending->widget, pending->item);
+        pending->applied = TRUE;
         g_object_set_data(G_OBJECT(pending->adjustment), PENDING_SCROLL_KEY, NULL); /* frees it */
         return G_SOURCE_REMOVE;
     }
@@ -207,8 +266,14 @@ static PendingScroll *new_pending_scroll(GtkWidget *widget, GtkAdjustment *adjus
 }
 
 static void keep_pending_scroll(PendingScroll *pending) {
+    gboolean mapped = gtk_widget_get_mapped(pending->widget);
+    /* Counted before the scroll it replaces (if any) ends, so the count does not reach 0 between. */
+    if (!mapped) {
+        pending->waits_for_page = TRUE;
+        page_wait(pending->widget)->waiting++;
+    }
     g_object_set_data_full(G_OBJECT(pending->adjustment), PENDING_SCROLL_KEY, pending, pending_scroll_free);
-    if (gtk_widget_get_mapped(pending->widget)) start_ticking(pending);
+    if (mapped) start_ticking(pending);
     else pending->map_handler = g_signal_connect(pending->widget, "map", G_CALLBACK(on_pending_widget_map), pending);
 }
 

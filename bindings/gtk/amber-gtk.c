@@ -1280,6 +1280,28 @@ static void schedule_restore(AmberGtk *gtk) {
     gtk->restore_source = g_idle_add_full(G_PRIORITY_HIGH, restore_when_built, gtk, NULL);
 }
 
+/* One line for each widget of the window restored with a scroll still to come, its page hidden:
+ * Amber's report has it restored, but the user does not see it yet (amber-gtk-scroll.c says
+ * when it is applied). */
+static void report_pending_scrolls(WindowEntry *w) {
+    GHashTableIter iter;
+    gpointer key, value;
+    g_hash_table_iter_init(&iter, w->views);
+    while (g_hash_table_iter_next(&iter, &key, &value)) {
+        ViewEntry *entry = value;
+        if (entry->widget == NULL || !scroll_waits_for_page(entry->widget)) continue;
+        char *path = g_strdup_printf("%s/%s", w->name, entry->identifier);
+        report_scroll_when_applied(entry->widget, path);
+        g_free(path);
+    }
+}
+
+static void report_window_pending_scrolls(gpointer key, gpointer value, gpointer data) {
+    (void)key;
+    (void)data;
+    report_pending_scrolls(value);
+}
+
 /* A window that first shows after the launch claims the state kept for it (R35: the records no
  * object claimed at launch, which the host keeps with amber_engine_keep_unclaimed()): a second
  * window, a dialog. Nothing kept for it is not an error. */
@@ -1293,6 +1315,7 @@ static void claim_window_state(WindowEntry *w) {
         g_printerr("amber-gtk: window %s shown later: its state not claimed: %s\n", w->name, amber_error_last());
         return;
     }
+    report_pending_scrolls(w);
     focus_restored(w->window, w, NULL);
 }
 
@@ -1556,6 +1579,7 @@ int amber_gtk_restore(AmberGtk *gtk, amber_report **out_report) {
         return rc;
     }
     report_lines(report);
+    g_hash_table_foreach(gtk->windows, report_window_pending_scrolls, NULL);
     g_hash_table_foreach(gtk->windows, focus_restored, NULL);
     if (gtk->made_windows->len > 0) gtk->present_source = g_idle_add(present_made_windows, gtk);
     if (out_report != NULL) *out_report = report;

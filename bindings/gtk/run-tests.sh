@@ -21,7 +21,8 @@
 #      same widgets and typed text, its key file copied too): a fresh start and a report line
 #
 # Before them, tests/test_shape.c checks automatic identifiers and the window's shape,
-# tests/test_late_window.c a window shown after the launch, tests/test_first_frame.c checks that a list of 1,000 rows restored past row 800
+# tests/test_late_window.c a window shown after the launch, tests/test_hidden_scroll.c a scroll
+# on a page hidden at restore, tests/test_first_frame.c checks that a list of 1,000 rows restored past row 800
 # shows rows in its first frame (GTK 4.8 drew none until the next wheel scroll), and
 # tests/test_widgets.c checks the widget types the demo does not use (a stack, an
 # expander, a spin button, toggles, a drop-down, a grid view's multiple selection, the host's
@@ -188,6 +189,9 @@ run_modes test_shape save same save changed
 check "test_shape changed: one line says the unnamed widgets' state is not restored, and why" \
     grep -q '^amber-gtk: GtkApplicationWindow: the interface changed since the save (2 unnamed widgets with state then, 3 now' "$work/test_shape.err"
 run_modes test_late_window save claim
+# tests/test_hidden_scroll.c: a scroll on a page hidden at restore is said pending until the page
+# shows, then restored once applied.
+run_modes test_hidden_scroll save check
 
 # ---- 1. close ------------------------------------------------------------------------------
 launch
