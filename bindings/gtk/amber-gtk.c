@@ -74,6 +74,13 @@ struct AmberGtk {
     guint sigint_source;
     /* The lines already printed about widgets a save left out: each is printed once. */
     GHashTable *left_out_lines;
+    /* How long the engine keeps the records no window claimed at launch (R35), set with
+     * amber_gtk_keep_unclaimed(); 0: none kept. */
+    uint64_t keep_unclaimed_ms;
+    /* The names of the windows whose state was kept at launch and no window has claimed yet;
+     * and the timeout at the keep time's end, when it is one GLib can wait for. */
+    GHashTable *kept_windows;
+    guint keep_end_source;
 };
 
 struct WindowEntry {
@@ -1308,6 +1315,7 @@ static void report_window_pending_scrolls(gpointer key, gpointer value, gpointer
 static void claim_window_state(WindowEntry *w) {
     if (w->claimed) return;
     w->claimed = TRUE;
+    g_hash_table_remove(w->gtk->kept_windows, w->name);
     sync_window(w);
     int rc = amber_object_restore_pending(w->root);
     if (rc == AMBER_NOT_FOUND) return;
@@ -1353,11 +1361,44 @@ static void on_window_removed(GtkApplication *app, GtkWindow *window) {
     if (tracking(gtk)) mark_dirty(gtk, NULL);
 }
 
+/* The windows whose state was kept and that never showed: one line each, now that their state
+ * will not be claimed in this run (`when`: the keep time ended, or the program ends). */
+static void report_never_claimed(AmberGtk *gtk, const char *when) {
+    GHashTableIter iter;
+    gpointer name;
+    g_hash_table_iter_init(&iter, gtk->kept_windows);
+    while (g_hash_table_iter_next(&iter, &name, NULL))
+        g_printerr("amber-gtk: %s not restored: no window %s showed %s\n", (char *)name, (char *)name, when);
+    g_hash_table_remove_all(gtk->kept_windows);
+}
+
+static gboolean on_keep_time_end(gpointer data) {
+    AmberGtk *gtk = data;
+    gtk->keep_end_source = 0;
+    report_never_claimed(gtk, "before the time its state was kept for ended");
+    return G_SOURCE_REMOVE;
+}
+
+/* At the keep time's end (when GLib can wait that long: amber-run keeps them for the whole run)
+ * the windows not shown get their line. */
+static void watch_keep_time(AmberGtk *gtk) {
+    if (g_hash_table_size(gtk->kept_windows) == 0 || gtk->keep_unclaimed_ms > G_MAXUINT) return;
+    gtk->keep_end_source = g_timeout_add((guint)gtk->keep_unclaimed_ms, on_keep_time_end, gtk);
+}
+
+int amber_gtk_keep_unclaimed(AmberGtk *gtk, uint64_t milliseconds) {
+    if (gtk == NULL) return AMBER_INVALID_ARGUMENT;
+    int rc = amber_engine_keep_unclaimed(gtk->engine, milliseconds);
+    if (rc == AMBER_OK) gtk->keep_unclaimed_ms = milliseconds;
+    return rc;
+}
+
 static void on_shutdown(GtkApplication *app) {
     AmberGtk *gtk = amber_gtk_from_application(app);
     if (gtk == NULL) return;
     if (!gtk->quitting && g_hash_table_size(gtk->windows) > 0) save(gtk, "at shutdown");
     gtk->quitting = TRUE;
+    report_never_claimed(gtk, "while the program ran");
     if (gtk->autosave_source != 0) g_source_remove(gtk->autosave_source);
     gtk->autosave_source = 0;
     /* The engine outlives the application: leave it no object of ours. */
@@ -1419,6 +1460,8 @@ static void adapter_free(gpointer data) {
     if (gtk->sigint_source != 0) g_source_remove(gtk->sigint_source);
     if (gtk->present_source != 0) g_source_remove(gtk->present_source);
     if (gtk->restore_source != 0) g_source_remove(gtk->restore_source);
+    if (gtk->keep_end_source != 0) g_source_remove(gtk->keep_end_source);
+    g_hash_table_unref(gtk->kept_windows);
     g_hash_table_unref(gtk->windows);
     g_hash_table_unref(gtk->makers);
     g_hash_table_unref(gtk->ui_files);
@@ -1455,6 +1498,7 @@ AmberGtk *amber_gtk_attach(amber_engine *engine, GtkApplication *app) {
     gtk->ui_files = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, ui_file_free);
     gtk->made_windows = g_ptr_array_new_with_free_func(g_object_unref);
     gtk->left_out_lines = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    gtk->kept_windows = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     g_object_set_data_full(G_OBJECT(app), ADAPTER_KEY, gtk, adapter_free);
     g_signal_connect(app, "window-added", G_CALLBACK(on_window_added), NULL);
     g_signal_connect(app, "window-removed", G_CALLBACK(on_window_removed), NULL);
@@ -1488,8 +1532,24 @@ AmberGtk *amber_gtk_attach(amber_engine *engine, GtkApplication *app) {
     return gtk;
 }
 
-/* One line on stderr for what did not come back, unless there was simply nothing saved. */
-static void report_lines(amber_report *report) {
+/* The windows of the report not open at launch, whose records the engine keeps for a window that
+ * shows later (R35): their names. */
+static GHashTable *windows_kept(const AmberGtk *gtk, amber_report *report) {
+    GHashTable *kept = g_hash_table_new(g_str_hash, g_str_equal);
+    if (gtk->keep_unclaimed_ms == 0) return kept;
+    for (size_t i = 0, n = amber_report_count(report); i < n; i++) {
+        amber_report_record record;
+        if (amber_report_record_at(&record, report, i) == AMBER_OK && record.path_length == 1 &&
+            record.outcome == AMBER_OUTCOME_NOT_FOUND)
+            g_hash_table_add(kept, (gpointer)record.path[0]);
+    }
+    return kept;
+}
+
+/* One line on stderr for what did not come back, unless there was simply nothing saved. A window
+ * not open at launch whose state is kept for later gets one line saying so, rather than one
+ * "not restored" for it and each of its widgets: unmodified programs open many windows late. */
+static void report_lines(AmberGtk *gtk, amber_report *report) {
     amber_fresh_reason fresh = amber_report_fresh_reason(report);
     if (fresh != AMBER_FRESH_NONE && fresh != AMBER_FRESH_NO_ARCHIVE) {
         const char *message = amber_report_message(report);
@@ -1500,10 +1560,18 @@ static void report_lines(amber_report *report) {
         g_free(line);
         return;
     }
+    GHashTable *kept = windows_kept(gtk, report);
     for (size_t i = 0, n = amber_report_count(report); i < n; i++) {
         amber_report_record record;
         if (amber_report_record_at(&record, report, i) != AMBER_OK) continue;
         if (record.outcome == AMBER_OUTCOME_RESTORED && record.dropped_count == 0) continue;
+        if (record.path_length > 0 && g_hash_table_contains(kept, record.path[0])) {
+            if (record.path_length == 1) {
+                g_printerr("amber-gtk: %s: kept for a window that shows later\n", record.path[0]);
+                g_hash_table_add(gtk->kept_windows, g_strdup(record.path[0]));
+            }
+            continue;
+        }
         GString *path = g_string_new(NULL);
         for (size_t k = 0; k < record.path_length; k++) g_string_append_printf(path, "%s%s", k ? "/" : "", record.path[k]);
         if (record.outcome == AMBER_OUTCOME_RESTORED)
@@ -1512,6 +1580,7 @@ static void report_lines(amber_report *report) {
             g_printerr("amber-gtk: %s not restored: %s\n", path->str, record.message);
         g_string_free(path, TRUE);
     }
+    g_hash_table_unref(kept);
 }
 
 static void mark_claimed(gpointer key, gpointer value, gpointer data) {
@@ -1578,7 +1647,8 @@ int amber_gtk_restore(AmberGtk *gtk, amber_report **out_report) {
         g_printerr("amber-gtk: restoring failed: %s\n", amber_error_last());
         return rc;
     }
-    report_lines(report);
+    report_lines(gtk, report);
+    watch_keep_time(gtk);
     g_hash_table_foreach(gtk->windows, report_window_pending_scrolls, NULL);
     g_hash_table_foreach(gtk->windows, focus_restored, NULL);
     if (gtk->made_windows->len > 0) gtk->present_source = g_idle_add(present_made_windows, gtk);

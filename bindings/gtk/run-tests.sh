@@ -174,7 +174,8 @@ done
 # tests/test_shape.c: unnamed scales restored into the same interface, none into one with a scale
 # added before them (the named one still is), with one line saying why. (A restoration discards
 # the archive, R14: each check follows a save.) tests/test_late_window.c: a window shown after
-# the launch claims its kept record (R35).
+# the launch claims its kept record (R35), with one line at launch saying its state is kept, and
+# one at the end saying it was not restored if it never showed.
 run_modes() { # run_modes PROGRAM MODE...: one check per mode, its "ok" lines as the name
     local program=$1 mode; shift
     for mode in "$@"; do
@@ -188,7 +189,7 @@ run_modes() { # run_modes PROGRAM MODE...: one check per mode, its "ok" lines as
 run_modes test_shape save same save changed
 check "test_shape changed: one line says the unnamed widgets' state is not restored, and why" \
     grep -q '^amber-gtk: GtkApplicationWindow: the interface changed since the save (2 unnamed widgets with state then, 3 now' "$work/test_shape.err"
-run_modes test_late_window save claim
+run_modes test_late_window save claim save unclaimed
 # tests/test_hidden_scroll.c: a scroll on a page hidden at restore is said pending until the page
 # shows, then restored once applied.
 run_modes test_hidden_scroll save check
