@@ -34,6 +34,8 @@
 #define CODING_KEY "amber-gtk-coding"
 #define HOOKED_KEY "amber-gtk-hooked"
 #define CLOSED_KEY "amber-gtk-closed"
+/* The identifier an unnamed window was given when it first took part (window_name()). */
+#define WINDOW_NAME_KEY "amber-gtk-window-name"
 /* On an adjustment, selection model or text buffer: the widget it was hooked for (compared as a
  * pointer only, never dereferenced: the widget may be gone). */
 #define OWNER_KEY "amber-gtk-owner"
@@ -1058,17 +1060,43 @@ static void window_entry_free(gpointer data) {
     g_free(w);
 }
 
-/* A window's identifier: its name, else its type's name (a program with one main window need
- * not name it; two unnamed windows of one type have one path, and the second is left out). */
-static const char *window_name(GtkWindow *window) {
+/* Whether a window taking part has the identifier `name`. */
+static gboolean window_name_taken(AmberGtk *gtk, const char *name) {
+    GHashTableIter iter;
+    gpointer value;
+    g_hash_table_iter_init(&iter, gtk->windows);
+    while (g_hash_table_iter_next(&iter, NULL, &value))
+        if (strcmp(((WindowEntry *)value)->name, name) == 0) return TRUE;
+    return FALSE;
+}
+
+/*
+ * A window's identifier: its name, else its type's name (a program with one main window need
+ * not name it). Two unnamed windows of one type open at once (two editors) are told apart by
+ * the order they took part in: the first is "GtkApplicationWindow", the next
+ * "GtkApplicationWindow.1", and so on, the lowest index free. A program that opens them in the
+ * same order gets each one's state back. The identifier is kept on the window, so that it does
+ * not change while the window lives when another closes.
+ */
+static const char *window_name(AmberGtk *gtk, GtkWindow *window) {
     const char *name = widget_name(GTK_WIDGET(window));
-    return name != NULL ? name : G_OBJECT_TYPE_NAME(window);
+    if (name != NULL) return name;
+    const char *given = g_object_get_data(G_OBJECT(window), WINDOW_NAME_KEY);
+    if (given != NULL) return given;
+    const char *type = G_OBJECT_TYPE_NAME(window);
+    char *candidate = g_strdup(type);
+    for (guint index = 1; window_name_taken(gtk, candidate); index++) {
+        g_free(candidate);
+        candidate = g_strdup_printf("%s.%u", type, index);
+    }
+    g_object_set_data_full(G_OBJECT(window), WINDOW_NAME_KEY, candidate, g_free);
+    return candidate;
 }
 
 /* The entry of a window, made if needed (NULL if its object cannot be made). */
 static WindowEntry *window_entry(AmberGtk *gtk, GtkWindow *window) {
     WindowEntry *w = g_hash_table_lookup(gtk->windows, window);
-    const char *name = window_name(window);
+    const char *name = window_name(gtk, window);
     if (w != NULL && strcmp(w->name, name) == 0) return w;
     if (w != NULL) g_hash_table_remove(gtk->windows, window); /* renamed */
     w = g_new0(WindowEntry, 1);
@@ -1105,7 +1133,9 @@ static WindowEntry *window_entry(AmberGtk *gtk, GtkWindow *window) {
 /* Brings every window's objects up to date. `with_hidden`: also windows not shown (yet), as at
  * restoration, when the host built its windows and has not presented them. */
 static void sync_all(AmberGtk *gtk, gboolean with_hidden) {
-    GList *windows = g_list_copy(gtk_application_get_windows(gtk->app));
+    /* Oldest first (GTK lists the most recently focused first, the newest before any focus): the
+     * order that tells unnamed windows of one type apart (window_name()). */
+    GList *windows = g_list_reverse(g_list_copy(gtk_application_get_windows(gtk->app)));
     for (GList *l = windows; l != NULL; l = l->next) {
         GtkWindow *window = l->data;
         gboolean takes_part = (with_hidden || gtk_widget_get_visible(GTK_WIDGET(window))) &&
