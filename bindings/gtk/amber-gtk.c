@@ -772,6 +772,65 @@ static void check_shape(WindowEntry *w, amber_decoder *decoder) {
                    w->name, count_lines(saved), count_lines(w->shape->str));
 }
 
+/*
+ * A program that keeps its window's size in its own settings may set it after the adapter
+ * restored it, before the window shows. The program's size is kept: the adapter does not set its
+ * own again (no fight over the size), and one line says so. The watch ends when the window
+ * first shows: a size set after that is the user's, or the program's, as usual.
+ */
+#define SIZE_WATCH_KEY "amber-gtk-size-watch"
+
+typedef struct SizeWatch {
+    char *window;
+    int width;
+    int height;
+} SizeWatch;
+
+static void size_watch_free(gpointer data) {
+    SizeWatch *watch = data;
+    g_free(watch->window);
+    g_free(watch);
+}
+
+static void end_size_watch(GtkWidget *window) {
+    SizeWatch *watch = g_object_get_data(G_OBJECT(window), SIZE_WATCH_KEY);
+    if (watch == NULL) return;
+    g_signal_handlers_disconnect_by_data(window, watch);
+    g_object_set_data(G_OBJECT(window), SIZE_WATCH_KEY, NULL); /* frees it */
+}
+
+static void on_size_set_after_restore(GtkWindow *window, GParamSpec *pspec, gpointer data) {
+    (void)pspec;
+    SizeWatch *watch = data;
+    int width = 0, height = 0;
+    gtk_window_get_default_size(window, &width, &height);
+    if (width == watch->width && height == watch->height) return;
+    g_printerr("amber-gtk: %s: the program set its own size, %dx%d, after the restore gave it %dx%d: the program's is kept\n",
+               watch->window, width, height, watch->width, watch->height);
+    end_size_watch(GTK_WIDGET(window));
+}
+
+static void on_watched_window_map(GtkWidget *window, gpointer data) {
+    (void)data;
+    end_size_watch(window);
+}
+
+/* Watches, until `w`'s window first shows, for the program setting its size after the restore
+ * gave it `width`x`height`. */
+static void watch_size_until_shown(WindowEntry *w, int width, int height) {
+    GtkWidget *window = GTK_WIDGET(w->window);
+    end_size_watch(window);
+    if (gtk_widget_get_mapped(window)) return;
+    SizeWatch *watch = g_new0(SizeWatch, 1);
+    watch->window = g_strdup(w->name);
+    watch->width = width;
+    watch->height = height;
+    g_object_set_data_full(G_OBJECT(window), SIZE_WATCH_KEY, watch, size_watch_free);
+    g_signal_connect(window, "notify::default-width", G_CALLBACK(on_size_set_after_restore), watch);
+    g_signal_connect(window, "notify::default-height", G_CALLBACK(on_size_set_after_restore), watch);
+    g_signal_connect(window, "map", G_CALLBACK(on_watched_window_map), watch);
+}
+
 static int window_decode(amber_object *object, amber_decoder *decoder, void *ctx) {
     (void)object;
     WindowEntry *w = ctx;
@@ -780,8 +839,10 @@ static int window_decode(amber_object *object, amber_decoder *decoder, void *ctx
     const char *focus = NULL;
     if (amber_decoder_decode_int64(&width, decoder, "gtk.width") == AMBER_OK &&
         amber_decoder_decode_int64(&height, decoder, "gtk.height") == AMBER_OK && width > 0 && height > 0 &&
-        width <= G_MAXINT && height <= G_MAXINT)
+        width <= G_MAXINT && height <= G_MAXINT) {
         gtk_window_set_default_size(w->window, (int)width, (int)height);
+        watch_size_until_shown(w, (int)width, (int)height);
+    }
     if (amber_decoder_decode_bool(&flag, decoder, "gtk.maximized") == AMBER_OK && flag) gtk_window_maximize(w->window);
     if (amber_decoder_decode_bool(&flag, decoder, "gtk.fullscreen") == AMBER_OK && flag) gtk_window_fullscreen(w->window);
     if (amber_decoder_decode_string(&focus, decoder, "gtk.focus") == AMBER_OK) {
