@@ -104,8 +104,16 @@ gboolean scroll_waits_for_page(GtkWidget *widget) {
     return wait != NULL && wait->waiting > 0;
 }
 
+/* Whether `widget` is on a page not shown (of a stack, a notebook), rather than in a window not
+ * shown yet: a hidden page is a child not visible, or not child-visible, under the window. */
+static gboolean on_hidden_page(GtkWidget *widget) {
+    for (; widget != NULL && !GTK_IS_ROOT(widget); widget = gtk_widget_get_parent(widget))
+        if (!gtk_widget_get_visible(widget) || !gtk_widget_get_child_visible(widget)) return TRUE;
+    return FALSE;
+}
+
 void report_scroll_when_applied(GtkWidget *widget, const char *path) {
-    if (!scroll_waits_for_page(widget)) return;
+    if (!scroll_waits_for_page(widget) || !on_hidden_page(widget)) return;
     PageWait *wait = page_wait(widget);
     if (wait->path != NULL) return; /* said already */
     wait->path = g_strdup(path);

@@ -53,9 +53,16 @@ static int top_line(GtkTextView *view) {
     return gtk_text_iter_get_line(&iter);
 }
 
+static gboolean wake(gpointer data) {
+    (void)data;
+    return G_SOURCE_CONTINUE;
+}
+
 static void iterate_until(gboolean (*done)(GtkTextView *), GtkTextView *view) {
+    guint waker = g_timeout_add(50, wake, NULL); /* an iteration returns even when nothing else happens */
     gint64 end = g_get_monotonic_time() + APPLY_WAIT_US;
     while (!done(view) && g_get_monotonic_time() < end) g_main_context_iteration(NULL, TRUE);
+    g_source_remove(waker);
 }
 
 /* The y of line TOP_LINE in the text view's buffer. */
