@@ -26,6 +26,11 @@ G_GNUC_INTERNAL void scroll_rows_when_laid_out(GtkWidget *widget, GtkAdjustment 
                                                guint rows);
 /* A text view: the line of the character at `offset` at the top, `delta` pixels into it. */
 G_GNUC_INTERNAL void scroll_text_when_laid_out(GtkTextView *view, int offset, double delta);
+/* A tree view: the row at `path` ("3:0") at the top, `delta` pixels into it. */
+G_GNUC_INTERNAL void scroll_tree_when_laid_out(GtkTreeView *tree, const char *path, double delta);
+/* A tree view's top row (its path, newly allocated; NULL without rows) and the pixels into it,
+ * now or once its scroll is applied. */
+G_GNUC_INTERNAL char *tree_view_top(GtkTreeView *tree, double *delta);
 /* A list view or grid view: `item` at the top, `delta` pixels into it; `cursor` (or -1), its
  * keyboard cursor once scrolled. */
 G_GNUC_INTERNAL void scroll_list_when_laid_out(GtkWidget *list, guint item, double delta, int64_t cursor);

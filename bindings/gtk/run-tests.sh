@@ -23,7 +23,8 @@
 # Before them, tests/test_shape.c checks automatic identifiers and the window's shape,
 # tests/test_late_window.c a window shown after the launch, tests/test_hidden_scroll.c a scroll
 # on a page hidden at restore, tests/test_two_windows.c two windows of one type,
-# tests/test_own_size.c a program that also keeps its window's size, tests/test_first_frame.c checks that a list of 1,000 rows restored past row 800
+# tests/test_own_size.c a program that also keeps its window's size, tests/test_tree_scroll.c a
+# tree view's scroll by its top row, tests/test_first_frame.c checks that a list of 1,000 rows restored past row 800
 # shows rows in its first frame (GTK 4.8 drew none until the next wheel scroll), and
 # tests/test_widgets.c checks the widget types the demo does not use (a stack, an
 # expander, a spin button, toggles, a drop-down, a grid view's multiple selection, the host's
@@ -202,6 +203,8 @@ run_modes test_two_windows save check
 # tests/test_own_size.c: a program that sets its own window size after the restore: its size
 # kept, one line saying so.
 run_modes test_own_size save check
+# tests/test_tree_scroll.c: a tree view scrolled back by its top row into taller rows.
+run_modes test_tree_scroll save check
 
 # ---- 1. close ------------------------------------------------------------------------------
 launch
