@@ -337,10 +337,19 @@ static PendingScroll *new_pending_scroll(GtkWidget *widget, GtkAdjustment *adjus
     return pending;
 }
 
+/* Whether a pending scroll is to the top, where a widget not laid out is anyway: nothing the user
+ * would miss while its page is hidden. */
+static gboolean scroll_to_top(const PendingScroll *pending) {
+    if (pending->by_line) return pending->line_offset == 0 && pending->line_delta == 0;
+    if (pending->by_item) return pending->item == 0 && pending->item_delta == 0;
+    if (pending->by_row) return gtk_tree_path_get_depth(pending->row) == 1 && gtk_tree_path_get_indices(pending->row)[0] == 0 && pending->row_delta == 0;
+    return pending->value == 0 && pending->rows_shift == 0;
+}
+
 static void keep_pending_scroll(PendingScroll *pending) {
     gboolean mapped = gtk_widget_get_mapped(pending->widget);
     /* Counted before the scroll it replaces (if any) ends, so the count does not reach 0 between. */
-    if (!mapped) {
+    if (!mapped && !scroll_to_top(pending)) {
         pending->waits_for_page = TRUE;
         page_wait(pending->widget)->waiting++;
     }
