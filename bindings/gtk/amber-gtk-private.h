@@ -26,12 +26,22 @@ G_GNUC_INTERNAL void scroll_rows_when_laid_out(GtkWidget *widget, GtkAdjustment 
                                                guint rows);
 /* A text view: the line of the character at `offset` at the top, `delta` pixels into it. */
 G_GNUC_INTERNAL void scroll_text_when_laid_out(GtkTextView *view, int offset, double delta);
+/* A tree view: the row at `path` ("3:0") at the top, `delta` pixels into it. */
+G_GNUC_INTERNAL void scroll_tree_when_laid_out(GtkTreeView *tree, const char *path, double delta);
+/* A tree view's top row (its path, newly allocated; NULL without rows) and the pixels into it,
+ * now or once its scroll is applied. */
+G_GNUC_INTERNAL char *tree_view_top(GtkTreeView *tree, double *delta);
 /* A list view or grid view: `item` at the top, `delta` pixels into it; `cursor` (or -1), its
  * keyboard cursor once scrolled. */
 G_GNUC_INTERNAL void scroll_list_when_laid_out(GtkWidget *list, guint item, double delta, int64_t cursor);
 /* A list waiting for its scroll takes the focus once scrolled (and shows it if
  * `focus_visible`); FALSE when it waits for none. */
 G_GNUC_INTERNAL gboolean focus_after_list_scroll(GtkWidget *widget, gboolean focus_visible);
+/* Whether a scroll of `widget` waits for its page to show (it was not shown at restore). */
+G_GNUC_INTERNAL gboolean scroll_waits_for_page(GtkWidget *widget);
+/* If so, prints one line saying the widget at `path` is restored but its scroll is pending until
+ * its page shows, and another once its scrolls are applied. */
+G_GNUC_INTERNAL void report_scroll_when_applied(GtkWidget *widget, const char *path);
 /* An adjustment's value, or the one a waiting scroll will give it. */
 G_GNUC_INTERNAL double adjustment_value(GtkAdjustment *adjustment);
 /* A text view's top line and the pixels into it, now or once its scroll is applied. */

@@ -37,6 +37,14 @@ typedef struct PendingScroll {
     gboolean by_line;
     int line_offset;
     double line_delta;
+    /* A tree view's top row, and the pixels into it; whether GTK was asked to put it at the top. */
+    gboolean by_row;
+    GtkTreePath *row;
+    double row_delta;
+    gboolean row_asked;
+    /* The tree's height and scroll at the previous frame: the row is placed once they hold still. */
+    double last_upper;
+    double last_value;
     /* A list view's or grid view's first visible item, and the pixels into it; how far the
      * list got in putting the item at the top (item_scroll_tick()). */
     gboolean by_item;
@@ -49,6 +57,10 @@ typedef struct PendingScroll {
     guint cursor;
     gboolean focus_after;
     gboolean focus_visible;
+    /* Its widget was not shown when it was kept (a page hidden at restore): it counts in the
+     * widget's PageWait. Whether it was applied, as it ends. */
+    gboolean waits_for_page;
+    gboolean applied;
     guint tick;
     guint timeout;
     gulong map_handler;
@@ -56,6 +68,65 @@ typedef struct PendingScroll {
 
 /* Where a pending scroll is kept: on its adjustment, which owns it. */
 #define PENDING_SCROLL_KEY "amber-gtk-pending-scroll"
+
+/*
+ * The scrolls of a widget that wait for its page to show, kept on the widget. Amber's report
+ * says such a widget restored at launch, since its record was decoded, but the user sees its
+ * scroll only once its page shows: the adapter's report lines say it is pending until then
+ * (report_scroll_when_applied()), and once the last of its scrolls is applied, that it is
+ * restored.
+ */
+typedef struct PageWait {
+    guint waiting;
+    /* The widget's path in the report, once a line said its scroll is pending; else NULL. */
+    char *path;
+} PageWait;
+
+#define PAGE_WAIT_KEY "amber-gtk-page-wait"
+
+static void page_wait_free(gpointer data) {
+    PageWait *wait = data;
+    g_free(wait->path);
+    g_free(wait);
+}
+
+static PageWait *page_wait(GtkWidget *widget) {
+    PageWait *wait = g_object_get_data(G_OBJECT(widget), PAGE_WAIT_KEY);
+    if (wait == NULL) {
+        wait = g_new0(PageWait, 1);
+        g_object_set_data_full(G_OBJECT(widget), PAGE_WAIT_KEY, wait, page_wait_free);
+    }
+    return wait;
+}
+
+/* One scroll of `widget` that waited for its page ended: applied, or replaced by another. */
+static void page_scroll_ended(GtkWidget *widget, gboolean applied) {
+    PageWait *wait = g_object_get_data(G_OBJECT(widget), PAGE_WAIT_KEY);
+    if (wait == NULL || wait->waiting == 0 || --wait->waiting > 0) return;
+    if (applied && wait->path != NULL) g_printerr("amber-gtk: %s: its scroll restored, now that its page shows\n", wait->path);
+    g_object_set_data(G_OBJECT(widget), PAGE_WAIT_KEY, NULL);
+}
+
+gboolean scroll_waits_for_page(GtkWidget *widget) {
+    PageWait *wait = g_object_get_data(G_OBJECT(widget), PAGE_WAIT_KEY);
+    return wait != NULL && wait->waiting > 0;
+}
+
+/* Whether `widget` is on a page not shown (of a stack, a notebook), rather than in a window not
+ * shown yet: a hidden page is a child not visible, or not child-visible, under the window. */
+static gboolean on_hidden_page(GtkWidget *widget) {
+    for (; widget != NULL && !GTK_IS_ROOT(widget); widget = gtk_widget_get_parent(widget))
+        if (!gtk_widget_get_visible(widget) || !gtk_widget_get_child_visible(widget)) return TRUE;
+    return FALSE;
+}
+
+void report_scroll_when_applied(GtkWidget *widget, const char *path) {
+    if (!scroll_waits_for_page(widget) || !on_hidden_page(widget)) return;
+    PageWait *wait = page_wait(widget);
+    if (wait->path != NULL) return; /* said already */
+    wait->path = g_strdup(path);
+    g_printerr("amber-gtk: %s: restored, but its scroll is pending until its page shows\n", path);
+}
 
 static PendingScroll *pending_scroll(GtkAdjustment *adjustment) {
     return adjustment != NULL ? g_object_get_data(G_OBJECT(adjustment), PENDING_SCROLL_KEY) : NULL;
@@ -97,7 +168,9 @@ static void pending_scroll_free(gpointer data) {
         if (pending->tick != 0) gtk_widget_remove_tick_callback(pending->widget, pending->tick);
         if (pending->map_handler != 0) g_signal_handler_disconnect(pending->widget, pending->map_handler);
         g_object_remove_weak_pointer(G_OBJECT(pending->widget), (gpointer *)&pending->widget);
+        if (pending->waits_for_page) page_scroll_ended(pending->widget, pending->applied);
     }
+    if (pending->row != NULL) gtk_tree_path_free(pending->row);
     g_free(pending);
 }
 
@@ -105,6 +178,7 @@ static void pending_scroll_free(gpointer data) {
 static void apply_pending_scroll(GtkAdjustment *adjustment) {
     PendingScroll *pending = pending_scroll(adjustment);
     double target = pending_target(pending);
+    pending->applied = TRUE;
     g_object_set_data(G_OBJECT(adjustment), PENDING_SCROLL_KEY, NULL); /* frees it */
     gtk_adjustment_set_value(adjustment, target);
 }
@@ -145,6 +219,7 @@ static gboolean item_scroll_tick(PendingScroll *pending) {
     double target = gtk_adjustment_get_value(adjustment) + pending->item_delta;
     gboolean has_cursor = pending->has_cursor, focus = pending->focus_after, focus_visible = pending->focus_visible;
     guint cursor = pending->cursor, first = pending->item;
+    pending->applied = TRUE;
     g_object_set_data(G_OBJECT(adjustment), PENDING_SCROLL_KEY, NULL); /* frees it */
     gtk_adjustment_set_value(adjustment, target);
     /* The keyboard cursor to the selected item, as after a click, when it is in view (showing
@@ -159,11 +234,61 @@ static gboolean item_scroll_tick(PendingScroll *pending) {
     return G_SOURCE_REMOVE;
 }
 
+/* The row at the top of a tree view and the pixels into it (FALSE for no row): the row at the
+ * scroll's value, in the tree's coordinates (GTK 4's bin window coordinates start above the
+ * column headers). */
+static gboolean tree_top_row(GtkTreeView *tree, GtkTreePath **row, double *delta) {
+    int value = (int)gtk_adjustment_get_value(gtk_scrollable_get_vadjustment(GTK_SCROLLABLE(tree))), y = 0, cell_y = 0;
+    /* One pixel below the value: GTK 4.8 gives a point on the boundary of two rows to the row
+     * above it. */
+    gtk_tree_view_convert_tree_to_bin_window_coords(tree, 0, value + 1, NULL, &y);
+    if (!gtk_tree_view_get_path_at_pos(tree, 0, y, row, NULL, NULL, &cell_y)) return FALSE;
+    *delta = cell_y - 1;
+    return TRUE;
+}
+
+/*
+ * A tree view's scroll, by its top row: GTK is asked to put the row at the top (it does so once
+ * it has measured the rows above it, which a pixel value set now would not wait for), then, once
+ * the row is at the top, the pixels into it are added. A row no longer in the model leaves the
+ * tree where it is.
+ */
+static gboolean row_scroll_tick(PendingScroll *pending) {
+    GtkTreeView *tree = GTK_TREE_VIEW(pending->widget);
+    GtkTreeModel *model = gtk_tree_view_get_model(tree);
+    GtkTreeIter iter;
+    gboolean exists = model != NULL && gtk_tree_model_get_iter(model, &iter, pending->row);
+    if (exists && !pending->row_asked) {
+        pending->row_asked = TRUE;
+        gtk_tree_view_scroll_to_cell(tree, pending->row, NULL, TRUE, 0, 0);
+        return G_SOURCE_CONTINUE;
+    }
+    GtkTreePath *top = NULL;
+    double delta = 0;
+    gboolean at_top = exists && tree_top_row(tree, &top, &delta) && gtk_tree_path_compare(top, pending->row) == 0;
+    if (top != NULL) gtk_tree_path_free(top);
+    /* GTK measures the rows as it goes and keeps the top row in place meanwhile: the pixels into
+     * the row are added once the layout holds still, the row at the top. */
+    double upper = gtk_adjustment_get_upper(pending->adjustment), value = gtk_adjustment_get_value(pending->adjustment);
+    gboolean still = upper == pending->last_upper && value == pending->last_value;
+    pending->last_upper = upper;
+    pending->last_value = value;
+    if (exists && (!at_top || !still)) return G_SOURCE_CONTINUE; /* not yet: as far as it goes at the expiry */
+    pending->tick = 0; /* removed by returning G_SOURCE_REMOVE */
+    GtkAdjustment *adjustment = pending->adjustment;
+    double target = gtk_adjustment_get_value(adjustment) + (exists ? pending->row_delta : 0);
+    pending->applied = TRUE;
+    g_object_set_data(G_OBJECT(adjustment), PENDING_SCROLL_KEY, NULL); /* frees it */
+    gtk_adjustment_set_value(adjustment, target);
+    return G_SOURCE_REMOVE;
+}
+
 static gboolean on_scroll_tick(GtkWidget *widget, GdkFrameClock *clock, gpointer data) {
     (void)clock;
     PendingScroll *pending = data;
     if (gtk_widget_get_height(widget) <= 0 || gtk_adjustment_get_upper(pending->adjustment) <= 0) return G_SOURCE_CONTINUE;
     if (pending->by_item) return item_scroll_tick(pending);
+    if (pending->by_row) return row_scroll_tick(pending);
     /* A list's item that moved near the end may not be scrollable to the top: as far as it goes. */
     if (!content_fits(pending->adjustment, pending_target(pending)) && pending->rows_shift == 0) return G_SOURCE_CONTINUE;
     pending->tick = 0; /* removed by returning G_SOURCE_REMOVE */
@@ -175,8 +300,14 @@ static gboolean on_scroll_tick(GtkWidget *widget, GdkFrameClock *clock, gpointer
 static gboolean on_scroll_expired(gpointer data) {
     PendingScroll *pending = data;
     pending->timeout = 0;
+    if (pending->by_row) { /* GTK was asked to put the row at the top: where it got to */
+        pending->applied = TRUE;
+        g_object_set_data(G_OBJECT(pending->adjustment), PENDING_SCROLL_KEY, NULL); /* frees it */
+        return G_SOURCE_REMOVE;
+    }
     if (pending->by_item) {
         if (pending->widget != NULL && pending->item < list_length(pending->widget)) show_item(pending->widget, pending->item);
+        pending->applied = TRUE;
         g_object_set_data(G_OBJECT(pending->adjustment), PENDING_SCROLL_KEY, NULL); /* frees it */
         return G_SOURCE_REMOVE;
     }
@@ -206,9 +337,24 @@ static PendingScroll *new_pending_scroll(GtkWidget *widget, GtkAdjustment *adjus
     return pending;
 }
 
+/* Whether a pending scroll is to the top, where a widget not laid out is anyway: nothing the user
+ * would miss while its page is hidden. */
+static gboolean scroll_to_top(const PendingScroll *pending) {
+    if (pending->by_line) return pending->line_offset == 0 && pending->line_delta == 0;
+    if (pending->by_item) return pending->item == 0 && pending->item_delta == 0;
+    if (pending->by_row) return gtk_tree_path_get_depth(pending->row) == 1 && gtk_tree_path_get_indices(pending->row)[0] == 0 && pending->row_delta == 0;
+    return pending->value == 0 && pending->rows_shift == 0;
+}
+
 static void keep_pending_scroll(PendingScroll *pending) {
+    gboolean mapped = gtk_widget_get_mapped(pending->widget);
+    /* Counted before the scroll it replaces (if any) ends, so the count does not reach 0 between. */
+    if (!mapped && !scroll_to_top(pending)) {
+        pending->waits_for_page = TRUE;
+        page_wait(pending->widget)->waiting++;
+    }
     g_object_set_data_full(G_OBJECT(pending->adjustment), PENDING_SCROLL_KEY, pending, pending_scroll_free);
-    if (gtk_widget_get_mapped(pending->widget)) start_ticking(pending);
+    if (mapped) start_ticking(pending);
     else pending->map_handler = g_signal_connect(pending->widget, "map", G_CALLBACK(on_pending_widget_map), pending);
 }
 
@@ -240,6 +386,37 @@ void scroll_text_when_laid_out(GtkTextView *view, int offset, double delta) {
     pending->line_offset = offset;
     pending->line_delta = delta;
     keep_pending_scroll(pending);
+}
+
+/* Scrolls a tree view to put the row at `path` at the top, `delta` pixels into it, once laid out
+ * (see above). */
+void scroll_tree_when_laid_out(GtkTreeView *tree, const char *path, double delta) {
+    GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment(GTK_SCROLLABLE(tree));
+    GtkTreePath *row = gtk_tree_path_new_from_string(path);
+    if (adjustment == NULL || row == NULL) {
+        if (row != NULL) gtk_tree_path_free(row);
+        return;
+    }
+    PendingScroll *pending = new_pending_scroll(GTK_WIDGET(tree), adjustment);
+    pending->by_row = TRUE;
+    pending->row = row;
+    pending->row_delta = delta;
+    keep_pending_scroll(pending);
+}
+
+/* A tree view's top row (its path, newly allocated) and the pixels into it, or the ones a scroll
+ * still waiting will give it; NULL for a tree without rows. */
+char *tree_view_top(GtkTreeView *tree, double *delta) {
+    PendingScroll *pending = pending_scroll(gtk_scrollable_get_vadjustment(GTK_SCROLLABLE(tree)));
+    if (pending != NULL && pending->by_row) {
+        *delta = pending->row_delta;
+        return gtk_tree_path_to_string(pending->row);
+    }
+    GtkTreePath *row = NULL;
+    if (!tree_top_row(tree, &row, delta)) return NULL;
+    char *text = gtk_tree_path_to_string(row);
+    gtk_tree_path_free(row);
+    return text;
 }
 
 /* Scrolls a list view or grid view to show `item` at the top, `delta` pixels into it, once laid

@@ -183,8 +183,14 @@ int widget_kind_encode(GtkWidget *widget, amber_coder *coder, gboolean keep_valu
         GtkTreeView *tree = GTK_TREE_VIEW(widget);
         encode_owned_string(coder, "gtk.selected-rows", tree_selection(tree), &rc);
         encode_owned_string(coder, "gtk.expanded-rows", tree_expanded(tree), &rc);
-        GtkAdjustment *v = gtk_scrollable_get_vadjustment(GTK_SCROLLABLE(widget));
-        if (v != NULL) encode_number(coder, "gtk.scroll-y", gtk_adjustment_get_value(v), &rc);
+        /* The scroll by its top row, never by pixels: rows measured otherwise at the next launch
+         * (another font, rows measured as they show) would move the rows shown. */
+        double delta = 0;
+        char *top = tree_view_top(tree, &delta);
+        if (top != NULL) {
+            encode_owned_string(coder, "gtk.top-row", top, &rc);
+            encode_number(coder, "gtk.top-delta", delta, &rc);
+        }
     }
     if (!keep_values) return rc;
     if (GTK_IS_SPIN_BUTTON(widget)) encode_number(coder, "gtk.value", gtk_spin_button_get_value(GTK_SPIN_BUTTON(widget)), &rc);
@@ -220,7 +226,10 @@ void widget_kind_decode(AmberGtk *gtk, GtkWidget *widget, amber_decoder *decoder
             gtk_tree_selection_unselect_all(gtk_tree_view_get_selection(tree));
             each_path(tree, text, select_row);
         }
-        if (amber_decoder_decode_double(&value, decoder, "gtk.scroll-y") == AMBER_OK)
+        if (amber_decoder_decode_string(&text, decoder, "gtk.top-row") == AMBER_OK &&
+            amber_decoder_decode_double(&value, decoder, "gtk.top-delta") == AMBER_OK)
+            scroll_tree_when_laid_out(tree, text, value);
+        else if (amber_decoder_decode_double(&value, decoder, "gtk.scroll-y") == AMBER_OK) /* saved in pixels before */
             scroll_when_laid_out(gtk, widget, gtk_scrollable_get_vadjustment(GTK_SCROLLABLE(widget)), value);
     }
     if (!keep_values) return;
@@ -267,7 +276,10 @@ void widget_kind_describe(GString *line, GtkWidget *widget, gboolean keep_values
     } else if (GTK_IS_TREE_VIEW(widget)) {
         text = tree_selection(GTK_TREE_VIEW(widget));
         char *expanded = tree_expanded(GTK_TREE_VIEW(widget));
-        g_string_append_printf(line, " selected=[%s] expanded=[%s]", text, expanded);
+        double delta = 0;
+        char *top = tree_view_top(GTK_TREE_VIEW(widget), &delta);
+        g_string_append_printf(line, " selected=[%s] expanded=[%s] top-row=%s+%g", text, expanded, top != NULL ? top : "none", delta);
+        g_free(top);
         g_free(expanded);
     }
     g_free(text);

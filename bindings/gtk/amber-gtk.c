@@ -34,6 +34,8 @@
 #define CODING_KEY "amber-gtk-coding"
 #define HOOKED_KEY "amber-gtk-hooked"
 #define CLOSED_KEY "amber-gtk-closed"
+/* The identifier an unnamed window was given when it first took part (window_name()). */
+#define WINDOW_NAME_KEY "amber-gtk-window-name"
 /* On an adjustment, selection model or text buffer: the widget it was hooked for (compared as a
  * pointer only, never dereferenced: the widget may be gone). */
 #define OWNER_KEY "amber-gtk-owner"
@@ -74,6 +76,13 @@ struct AmberGtk {
     guint sigint_source;
     /* The lines already printed about widgets a save left out: each is printed once. */
     GHashTable *left_out_lines;
+    /* How long the engine keeps the records no window claimed at launch (R35), set with
+     * amber_gtk_keep_unclaimed(); 0: none kept. */
+    uint64_t keep_unclaimed_ms;
+    /* The names of the windows whose state was kept at launch and no window has claimed yet;
+     * and the timeout at the keep time's end, when it is one GLib can wait for. */
+    GHashTable *kept_windows;
+    guint keep_end_source;
 };
 
 struct WindowEntry {
@@ -763,6 +772,65 @@ static void check_shape(WindowEntry *w, amber_decoder *decoder) {
                    w->name, count_lines(saved), count_lines(w->shape->str));
 }
 
+/*
+ * A program that keeps its window's size in its own settings may set it after the adapter
+ * restored it, before the window shows. The program's size is kept: the adapter does not set its
+ * own again (no fight over the size), and one line says so. The watch ends when the window
+ * first shows: a size set after that is the user's, or the program's, as usual.
+ */
+#define SIZE_WATCH_KEY "amber-gtk-size-watch"
+
+typedef struct SizeWatch {
+    char *window;
+    int width;
+    int height;
+} SizeWatch;
+
+static void size_watch_free(gpointer data) {
+    SizeWatch *watch = data;
+    g_free(watch->window);
+    g_free(watch);
+}
+
+static void end_size_watch(GtkWidget *window) {
+    SizeWatch *watch = g_object_get_data(G_OBJECT(window), SIZE_WATCH_KEY);
+    if (watch == NULL) return;
+    g_signal_handlers_disconnect_by_data(window, watch);
+    g_object_set_data(G_OBJECT(window), SIZE_WATCH_KEY, NULL); /* frees it */
+}
+
+static void on_size_set_after_restore(GtkWindow *window, GParamSpec *pspec, gpointer data) {
+    (void)pspec;
+    SizeWatch *watch = data;
+    int width = 0, height = 0;
+    gtk_window_get_default_size(window, &width, &height);
+    if (width == watch->width && height == watch->height) return;
+    g_printerr("amber-gtk: %s: the program set its own size, %dx%d, after the restore gave it %dx%d: the program's is kept\n",
+               watch->window, width, height, watch->width, watch->height);
+    end_size_watch(GTK_WIDGET(window));
+}
+
+static void on_watched_window_map(GtkWidget *window, gpointer data) {
+    (void)data;
+    end_size_watch(window);
+}
+
+/* Watches, until `w`'s window first shows, for the program setting its size after the restore
+ * gave it `width`x`height`. */
+static void watch_size_until_shown(WindowEntry *w, int width, int height) {
+    GtkWidget *window = GTK_WIDGET(w->window);
+    end_size_watch(window);
+    if (gtk_widget_get_mapped(window)) return;
+    SizeWatch *watch = g_new0(SizeWatch, 1);
+    watch->window = g_strdup(w->name);
+    watch->width = width;
+    watch->height = height;
+    g_object_set_data_full(G_OBJECT(window), SIZE_WATCH_KEY, watch, size_watch_free);
+    g_signal_connect(window, "notify::default-width", G_CALLBACK(on_size_set_after_restore), watch);
+    g_signal_connect(window, "notify::default-height", G_CALLBACK(on_size_set_after_restore), watch);
+    g_signal_connect(window, "map", G_CALLBACK(on_watched_window_map), watch);
+}
+
 static int window_decode(amber_object *object, amber_decoder *decoder, void *ctx) {
     (void)object;
     WindowEntry *w = ctx;
@@ -771,8 +839,10 @@ static int window_decode(amber_object *object, amber_decoder *decoder, void *ctx
     const char *focus = NULL;
     if (amber_decoder_decode_int64(&width, decoder, "gtk.width") == AMBER_OK &&
         amber_decoder_decode_int64(&height, decoder, "gtk.height") == AMBER_OK && width > 0 && height > 0 &&
-        width <= G_MAXINT && height <= G_MAXINT)
+        width <= G_MAXINT && height <= G_MAXINT) {
         gtk_window_set_default_size(w->window, (int)width, (int)height);
+        watch_size_until_shown(w, (int)width, (int)height);
+    }
     if (amber_decoder_decode_bool(&flag, decoder, "gtk.maximized") == AMBER_OK && flag) gtk_window_maximize(w->window);
     if (amber_decoder_decode_bool(&flag, decoder, "gtk.fullscreen") == AMBER_OK && flag) gtk_window_fullscreen(w->window);
     if (amber_decoder_decode_string(&focus, decoder, "gtk.focus") == AMBER_OK) {
@@ -1051,17 +1121,43 @@ static void window_entry_free(gpointer data) {
     g_free(w);
 }
 
-/* A window's identifier: its name, else its type's name (a program with one main window need
- * not name it; two unnamed windows of one type have one path, and the second is left out). */
-static const char *window_name(GtkWindow *window) {
+/* Whether a window taking part has the identifier `name`. */
+static gboolean window_name_taken(AmberGtk *gtk, const char *name) {
+    GHashTableIter iter;
+    gpointer value;
+    g_hash_table_iter_init(&iter, gtk->windows);
+    while (g_hash_table_iter_next(&iter, NULL, &value))
+        if (strcmp(((WindowEntry *)value)->name, name) == 0) return TRUE;
+    return FALSE;
+}
+
+/*
+ * A window's identifier: its name, else its type's name (a program with one main window need
+ * not name it). Two unnamed windows of one type open at once (two editors) are told apart by
+ * the order they took part in: the first is "GtkApplicationWindow", the next
+ * "GtkApplicationWindow.1", and so on, the lowest index free. A program that opens them in the
+ * same order gets each one's state back. The identifier is kept on the window, so that it does
+ * not change while the window lives when another closes.
+ */
+static const char *window_name(AmberGtk *gtk, GtkWindow *window) {
     const char *name = widget_name(GTK_WIDGET(window));
-    return name != NULL ? name : G_OBJECT_TYPE_NAME(window);
+    if (name != NULL) return name;
+    const char *given = g_object_get_data(G_OBJECT(window), WINDOW_NAME_KEY);
+    if (given != NULL) return given;
+    const char *type = G_OBJECT_TYPE_NAME(window);
+    char *candidate = g_strdup(type);
+    for (guint index = 1; window_name_taken(gtk, candidate); index++) {
+        g_free(candidate);
+        candidate = g_strdup_printf("%s.%u", type, index);
+    }
+    g_object_set_data_full(G_OBJECT(window), WINDOW_NAME_KEY, candidate, g_free);
+    return candidate;
 }
 
 /* The entry of a window, made if needed (NULL if its object cannot be made). */
 static WindowEntry *window_entry(AmberGtk *gtk, GtkWindow *window) {
     WindowEntry *w = g_hash_table_lookup(gtk->windows, window);
-    const char *name = window_name(window);
+    const char *name = window_name(gtk, window);
     if (w != NULL && strcmp(w->name, name) == 0) return w;
     if (w != NULL) g_hash_table_remove(gtk->windows, window); /* renamed */
     w = g_new0(WindowEntry, 1);
@@ -1098,7 +1194,9 @@ static WindowEntry *window_entry(AmberGtk *gtk, GtkWindow *window) {
 /* Brings every window's objects up to date. `with_hidden`: also windows not shown (yet), as at
  * restoration, when the host built its windows and has not presented them. */
 static void sync_all(AmberGtk *gtk, gboolean with_hidden) {
-    GList *windows = g_list_copy(gtk_application_get_windows(gtk->app));
+    /* Oldest first (GTK lists the most recently focused first, the newest before any focus): the
+     * order that tells unnamed windows of one type apart (window_name()). */
+    GList *windows = g_list_reverse(g_list_copy(gtk_application_get_windows(gtk->app)));
     for (GList *l = windows; l != NULL; l = l->next) {
         GtkWindow *window = l->data;
         gboolean takes_part = (with_hidden || gtk_widget_get_visible(GTK_WIDGET(window))) &&
@@ -1280,12 +1378,35 @@ static void schedule_restore(AmberGtk *gtk) {
     gtk->restore_source = g_idle_add_full(G_PRIORITY_HIGH, restore_when_built, gtk, NULL);
 }
 
+/* One line for each widget of the window restored with a scroll still to come, its page hidden:
+ * Amber's report has it restored, but the user does not see it yet (amber-gtk-scroll.c says
+ * when it is applied). */
+static void report_pending_scrolls(WindowEntry *w) {
+    GHashTableIter iter;
+    gpointer key, value;
+    g_hash_table_iter_init(&iter, w->views);
+    while (g_hash_table_iter_next(&iter, &key, &value)) {
+        ViewEntry *entry = value;
+        if (entry->widget == NULL || !scroll_waits_for_page(entry->widget)) continue;
+        char *path = g_strdup_printf("%s/%s", w->name, entry->identifier);
+        report_scroll_when_applied(entry->widget, path);
+        g_free(path);
+    }
+}
+
+static void report_window_pending_scrolls(gpointer key, gpointer value, gpointer data) {
+    (void)key;
+    (void)data;
+    report_pending_scrolls(value);
+}
+
 /* A window that first shows after the launch claims the state kept for it (R35: the records no
  * object claimed at launch, which the host keeps with amber_engine_keep_unclaimed()): a second
  * window, a dialog. Nothing kept for it is not an error. */
 static void claim_window_state(WindowEntry *w) {
     if (w->claimed) return;
     w->claimed = TRUE;
+    g_hash_table_remove(w->gtk->kept_windows, w->name);
     sync_window(w);
     int rc = amber_object_restore_pending(w->root);
     if (rc == AMBER_NOT_FOUND) return;
@@ -1293,6 +1414,7 @@ static void claim_window_state(WindowEntry *w) {
         g_printerr("amber-gtk: window %s shown later: its state not claimed: %s\n", w->name, amber_error_last());
         return;
     }
+    report_pending_scrolls(w);
     focus_restored(w->window, w, NULL);
 }
 
@@ -1330,11 +1452,44 @@ static void on_window_removed(GtkApplication *app, GtkWindow *window) {
     if (tracking(gtk)) mark_dirty(gtk, NULL);
 }
 
+/* The windows whose state was kept and that never showed: one line each, now that their state
+ * will not be claimed in this run (`when`: the keep time ended, or the program ends). */
+static void report_never_claimed(AmberGtk *gtk, const char *when) {
+    GHashTableIter iter;
+    gpointer name;
+    g_hash_table_iter_init(&iter, gtk->kept_windows);
+    while (g_hash_table_iter_next(&iter, &name, NULL))
+        g_printerr("amber-gtk: %s not restored: no window %s showed %s\n", (char *)name, (char *)name, when);
+    g_hash_table_remove_all(gtk->kept_windows);
+}
+
+static gboolean on_keep_time_end(gpointer data) {
+    AmberGtk *gtk = data;
+    gtk->keep_end_source = 0;
+    report_never_claimed(gtk, "before the time its state was kept for ended");
+    return G_SOURCE_REMOVE;
+}
+
+/* At the keep time's end (when GLib can wait that long: amber-run keeps them for the whole run)
+ * the windows not shown get their line. */
+static void watch_keep_time(AmberGtk *gtk) {
+    if (g_hash_table_size(gtk->kept_windows) == 0 || gtk->keep_unclaimed_ms > G_MAXUINT) return;
+    gtk->keep_end_source = g_timeout_add((guint)gtk->keep_unclaimed_ms, on_keep_time_end, gtk);
+}
+
+int amber_gtk_keep_unclaimed(AmberGtk *gtk, uint64_t milliseconds) {
+    if (gtk == NULL) return AMBER_INVALID_ARGUMENT;
+    int rc = amber_engine_keep_unclaimed(gtk->engine, milliseconds);
+    if (rc == AMBER_OK) gtk->keep_unclaimed_ms = milliseconds;
+    return rc;
+}
+
 static void on_shutdown(GtkApplication *app) {
     AmberGtk *gtk = amber_gtk_from_application(app);
     if (gtk == NULL) return;
     if (!gtk->quitting && g_hash_table_size(gtk->windows) > 0) save(gtk, "at shutdown");
     gtk->quitting = TRUE;
+    report_never_claimed(gtk, "while the program ran");
     if (gtk->autosave_source != 0) g_source_remove(gtk->autosave_source);
     gtk->autosave_source = 0;
     /* The engine outlives the application: leave it no object of ours. */
@@ -1396,6 +1551,8 @@ static void adapter_free(gpointer data) {
     if (gtk->sigint_source != 0) g_source_remove(gtk->sigint_source);
     if (gtk->present_source != 0) g_source_remove(gtk->present_source);
     if (gtk->restore_source != 0) g_source_remove(gtk->restore_source);
+    if (gtk->keep_end_source != 0) g_source_remove(gtk->keep_end_source);
+    g_hash_table_unref(gtk->kept_windows);
     g_hash_table_unref(gtk->windows);
     g_hash_table_unref(gtk->makers);
     g_hash_table_unref(gtk->ui_files);
@@ -1432,6 +1589,7 @@ AmberGtk *amber_gtk_attach(amber_engine *engine, GtkApplication *app) {
     gtk->ui_files = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, ui_file_free);
     gtk->made_windows = g_ptr_array_new_with_free_func(g_object_unref);
     gtk->left_out_lines = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    gtk->kept_windows = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     g_object_set_data_full(G_OBJECT(app), ADAPTER_KEY, gtk, adapter_free);
     g_signal_connect(app, "window-added", G_CALLBACK(on_window_added), NULL);
     g_signal_connect(app, "window-removed", G_CALLBACK(on_window_removed), NULL);
@@ -1465,8 +1623,24 @@ AmberGtk *amber_gtk_attach(amber_engine *engine, GtkApplication *app) {
     return gtk;
 }
 
-/* One line on stderr for what did not come back, unless there was simply nothing saved. */
-static void report_lines(amber_report *report) {
+/* The windows of the report not open at launch, whose records the engine keeps for a window that
+ * shows later (R35): their names. */
+static GHashTable *windows_kept(const AmberGtk *gtk, amber_report *report) {
+    GHashTable *kept = g_hash_table_new(g_str_hash, g_str_equal);
+    if (gtk->keep_unclaimed_ms == 0) return kept;
+    for (size_t i = 0, n = amber_report_count(report); i < n; i++) {
+        amber_report_record record;
+        if (amber_report_record_at(&record, report, i) == AMBER_OK && record.path_length == 1 &&
+            record.outcome == AMBER_OUTCOME_NOT_FOUND)
+            g_hash_table_add(kept, (gpointer)record.path[0]);
+    }
+    return kept;
+}
+
+/* One line on stderr for what did not come back, unless there was simply nothing saved. A window
+ * not open at launch whose state is kept for later gets one line saying so, rather than one
+ * "not restored" for it and each of its widgets: unmodified programs open many windows late. */
+static void report_lines(AmberGtk *gtk, amber_report *report) {
     amber_fresh_reason fresh = amber_report_fresh_reason(report);
     if (fresh != AMBER_FRESH_NONE && fresh != AMBER_FRESH_NO_ARCHIVE) {
         const char *message = amber_report_message(report);
@@ -1477,10 +1651,18 @@ static void report_lines(amber_report *report) {
         g_free(line);
         return;
     }
+    GHashTable *kept = windows_kept(gtk, report);
     for (size_t i = 0, n = amber_report_count(report); i < n; i++) {
         amber_report_record record;
         if (amber_report_record_at(&record, report, i) != AMBER_OK) continue;
         if (record.outcome == AMBER_OUTCOME_RESTORED && record.dropped_count == 0) continue;
+        if (record.path_length > 0 && g_hash_table_contains(kept, record.path[0])) {
+            if (record.path_length == 1) {
+                g_printerr("amber-gtk: %s: kept for a window that shows later\n", record.path[0]);
+                g_hash_table_add(gtk->kept_windows, g_strdup(record.path[0]));
+            }
+            continue;
+        }
         GString *path = g_string_new(NULL);
         for (size_t k = 0; k < record.path_length; k++) g_string_append_printf(path, "%s%s", k ? "/" : "", record.path[k]);
         if (record.outcome == AMBER_OUTCOME_RESTORED)
@@ -1489,6 +1671,7 @@ static void report_lines(amber_report *report) {
             g_printerr("amber-gtk: %s not restored: %s\n", path->str, record.message);
         g_string_free(path, TRUE);
     }
+    g_hash_table_unref(kept);
 }
 
 static void mark_claimed(gpointer key, gpointer value, gpointer data) {
@@ -1555,7 +1738,9 @@ int amber_gtk_restore(AmberGtk *gtk, amber_report **out_report) {
         g_printerr("amber-gtk: restoring failed: %s\n", amber_error_last());
         return rc;
     }
-    report_lines(report);
+    report_lines(gtk, report);
+    watch_keep_time(gtk);
+    g_hash_table_foreach(gtk->windows, report_window_pending_scrolls, NULL);
     g_hash_table_foreach(gtk->windows, focus_restored, NULL);
     if (gtk->made_windows->len > 0) gtk->present_source = g_idle_add(present_made_windows, gtk);
     if (out_report != NULL) *out_report = report;

@@ -122,6 +122,20 @@ AmberGtk *amber_gtk_attach(amber_engine *engine, GtkApplication *app);
 int amber_gtk_restore(AmberGtk *gtk, amber_report **out_report);
 
 /**
+ * Keeps the state of the windows not open at the restoration for `milliseconds`, for a window
+ * that shows later (a second window, a dialog) to claim when it first shows: Amber's
+ * amber_engine_keep_unclaimed() (R35), and the adapter's report lines know it. A window kept
+ * for gets one line at the restoration, "WINDOW: kept for a window that shows later", rather
+ * than "not restored" for it and each of its widgets; "WINDOW not restored" only if no such
+ * window showed when the time ends (GLib waits up to 49 days) or the application shuts down.
+ * amber-run keeps them for the whole run. Call it before the interface is restored.
+ *
+ * @return AMBER_OK, or the code of amber_engine_keep_unclaimed(); AMBER_INVALID_ARGUMENT for a
+ *         NULL adapter.
+ */
+int amber_gtk_keep_unclaimed(AmberGtk *gtk, uint64_t milliseconds);
+
+/**
  * Saves the interface now (the adapter saves by itself; a host calls this for its own reasons,
  * before an update, say).
  *

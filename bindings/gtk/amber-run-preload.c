@@ -92,8 +92,6 @@ static amber_engine *open_engine(GApplication *app) {
         g_printerr("amber-run: cannot open an engine for %s, the program runs without Amber: %s\n", app_id,
                    amber_error_last());
         engine = NULL;
-    } else if (amber_engine_keep_unclaimed(engine, KEEP_UNCLAIMED_MS) != AMBER_OK) {
-        g_printerr("amber-run: windows opened after launch will not get their state: %s\n", amber_error_last());
     }
     g_free(app_id);
     return engine;
@@ -131,6 +129,8 @@ int g_application_run(GApplication *app, int argc, char **argv) {
     amber_engine *engine = open_engine(app);
     AmberGtk *gtk = engine != NULL ? amber_gtk_attach(engine, GTK_APPLICATION(app)) : NULL;
     if (gtk != NULL) amber_gtk_set_options(gtk, AMBER_GTK_AUTO_NAMES | AMBER_GTK_KEEP_TOGGLES);
+    if (gtk != NULL && amber_gtk_keep_unclaimed(gtk, KEEP_UNCLAIMED_MS) != AMBER_OK)
+        g_printerr("amber-run: windows opened after launch will not get their state: %s\n", amber_error_last());
     guint describe_source = 0;
     if (gtk != NULL && runner_state_file != NULL) describe_source = g_unix_signal_add(SIGUSR1, on_describe, app);
     int status = real_run(app, argc, argv);

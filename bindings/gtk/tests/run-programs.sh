@@ -221,6 +221,9 @@ check "factory sigterm: the changes are in the state (page 2, pane, calendar, sp
         has "$s" "toplevel_stack GtkStack page=page2" &&
         ! has "$s" "panedframe1/GtkPaned.0 GtkPaned position=default" && has "$s" "date=2026-" && ! has "$s" "date=2026-11-29" &&
         ! has "$s" "verticalspin1 GtkSpinButton selection=0-0 value=50" && has "$s" "expander1 GtkExpander expanded=0"' _ "$last_before"
+# Relaunched on page 2: page 1's text view, scrolled, waits for its page (issue 40's report line).
+check "factory sigterm: one line says page 1's text view scroll is pending until its page shows" \
+    test "$(grep -cF 'scrolledwindow2/textview1: restored, but its scroll is pending until its page shows' "$err")" = 1
 
 factory "factory sigkill" sigkill drive_page3
 check "factory sigkill: the changes are in the state (page 3, tree rows, sidebar, pane, notebook tab)" \

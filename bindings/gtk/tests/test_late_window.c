@@ -5,8 +5,15 @@
  *   test_late_window save    a main window and a second one named "inspector", each with a scale
  *                            (10 and 40); saves
  *   test_late_window claim   restores with the main window alone, then shows the inspector once
- *                            the main window has drawn a frame: its scale comes back at 40
+ *                            the main window has drawn a frame: its scale comes back at 40; at
+ *                            launch one line says the inspector's state is kept for a window
+ *                            that shows later, none that it or its scale is not restored, and
+ *                            none at the end either
+ *   test_late_window unclaimed  the inspector never shows: the same line at launch, and one
+ *                            line at the end says it was not restored
  *
+ * The adapter's lines on stderr are read through g_set_printerr_handler() (and still printed).
+ * Run save, claim, save, unclaimed: a restoration discards the archive (R14).
  * Prints "ok ..." lines; exits 1 on a failure. The state is in $XDG_STATE_HOME/org.amber.late.
  */
 #include "amber-gtk.h"
@@ -17,12 +24,36 @@
 /* What amber-run keeps the unclaimed records for: as long as the program runs. */
 #define KEEP_MS ((uint64_t)3600 * 1000)
 
-static gboolean saving;
+typedef enum { SAVE, CLAIM, UNCLAIMED } Mode;
+
+static Mode mode;
 static int failures;
+static GString *printed;
 
 static void result(gboolean ok, const char *what) {
     printf("%s %s\n", ok ? "ok  " : "FAIL", what);
     if (!ok) failures++;
+}
+
+static void keep_printed(const char *text) {
+    g_string_append(printed, text);
+    fputs(text, stderr);
+}
+
+/* How many lines printed so far begin with `start`. */
+static int lines_starting(const char *start) {
+    gchar **lines = g_strsplit(printed->str, "\n", -1);
+    int count = 0;
+    for (gchar **line = lines; *line != NULL; line++) count += g_str_has_prefix(*line, start);
+    g_strfreev(lines);
+    return count;
+}
+
+static void check_launch_lines(void) {
+    result(lines_starting("amber-gtk: inspector: kept for a window that shows later") == 1 &&
+               lines_starting("amber-gtk: inspector not restored") == 0 && lines_starting("amber-gtk: inspector/") == 0,
+           "at launch: one line says the inspector's state is kept for a window that shows later, none that it or "
+           "its scale is not restored");
 }
 
 static GtkWidget *window_with_scale(GtkApplication *app, const char *name, GtkWidget **scale) {
@@ -50,11 +81,19 @@ static gboolean show_inspector(GtkWidget *main_window, GdkFrameClock *clock, gpo
     return G_SOURCE_REMOVE;
 }
 
+/* The inspector never shows: the program ends after the main window's first frame. */
+static gboolean end_without_inspector(GtkWidget *main_window, GdkFrameClock *clock, gpointer data) {
+    (void)clock;
+    (void)data;
+    gtk_window_destroy(GTK_WINDOW(main_window));
+    return G_SOURCE_REMOVE;
+}
+
 static void activate(GtkApplication *app) {
     AmberGtk *gtk = amber_gtk_from_application(app);
     GtkWidget *scale = NULL;
     GtkWidget *main_window = window_with_scale(app, NULL, &scale);
-    if (saving) {
+    if (mode == SAVE) {
         amber_gtk_restore(gtk, NULL); /* a fresh state directory: nothing comes back */
         GtkWidget *inspector_scale = NULL;
         GtkWidget *inspector = window_with_scale(app, "inspector", &inspector_scale);
@@ -71,27 +110,41 @@ static void activate(GtkApplication *app) {
     char *line = g_strdup_printf("the main window at launch: its scale at %g (saved: 10)", gtk_range_get_value(GTK_RANGE(scale)));
     result(gtk_range_get_value(GTK_RANGE(scale)) == 10, line);
     g_free(line);
-    gtk_widget_add_tick_callback(main_window, show_inspector, app, NULL);
+    check_launch_lines();
+    gtk_widget_add_tick_callback(main_window, mode == CLAIM ? show_inspector : end_without_inspector, app, NULL);
     gtk_window_present(GTK_WINDOW(main_window));
 }
 
 int main(int argc, char **argv) {
-    if (argc != 2 || (strcmp(argv[1], "save") != 0 && strcmp(argv[1], "claim") != 0)) {
-        fprintf(stderr, "usage: test_late_window save|claim\n");
+    const char *modes[] = {"save", "claim", "unclaimed"};
+    mode = SAVE;
+    while (argc == 2 && mode <= UNCLAIMED && strcmp(argv[1], modes[mode]) != 0) mode++;
+    if (argc != 2 || mode > UNCLAIMED) {
+        fprintf(stderr, "usage: test_late_window save|claim|unclaimed\n");
         return 2;
     }
-    saving = strcmp(argv[1], "save") == 0;
+    printed = g_string_new(NULL);
+    g_set_printerr_handler(keep_printed);
     amber_engine *engine = NULL;
-    if (amber_engine_open(&engine, "org.amber.late", NULL) != AMBER_OK || amber_engine_keep_unclaimed(engine, KEEP_MS) != AMBER_OK) {
+    if (amber_engine_open(&engine, "org.amber.late", NULL) != AMBER_OK) {
         fprintf(stderr, "test_late_window: %s\n", amber_error_last());
         return 1;
     }
     GtkApplication *app = gtk_application_new("org.amber.late", G_APPLICATION_NON_UNIQUE);
     AmberGtk *gtk = amber_gtk_attach(engine, app);
+    if (amber_gtk_keep_unclaimed(gtk, KEEP_MS) != AMBER_OK) {
+        fprintf(stderr, "test_late_window: %s\n", amber_error_last());
+        return 1;
+    }
     amber_gtk_set_options(gtk, AMBER_GTK_KEEP_TOGGLES);
     g_signal_connect(app, "activate", G_CALLBACK(activate), NULL);
     char *args[] = {argv[0], NULL};
     int status = g_application_run(G_APPLICATION(app), 1, args);
+    if (mode == CLAIM)
+        result(lines_starting("amber-gtk: inspector not restored") == 0, "at the end: no line says the inspector was not restored");
+    else if (mode == UNCLAIMED)
+        result(lines_starting("amber-gtk: inspector not restored: no window inspector showed while the program ran") == 1,
+               "at the end: one line says the inspector, never shown, was not restored");
     g_object_unref(app);
     amber_engine_close(engine);
     return status != 0 || failures > 0;

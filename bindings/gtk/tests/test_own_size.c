@@ -1,0 +1,116 @@
+/*
+ * test_own_size.c — a program that also keeps its own window size (issue 40): it sets the size
+ * from its own settings after the adapter restored the window. No fight over the size, no crash,
+ * and one line says which size won.
+ *
+ *   test_own_size save    the window at 300x200, with a scale named "level" at 10; saves
+ *   test_own_size check   restores (300x200 and 10), then the program sets its own size, 520x340,
+ *                         and shows the window: after its first frame the size is the program's,
+ *                         the scale still at 10, and one line on stderr says the program's size
+ *                         is kept
+ *
+ * The adapter's lines on stderr are read through g_set_printerr_handler() (and still printed).
+ * Prints "ok ..." lines; exits 1 on a failure. The state is in $XDG_STATE_HOME/org.amber.ownsize.
+ */
+#include "amber-gtk.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The size the program keeps in its own settings. */
+#define OWN_WIDTH 520
+#define OWN_HEIGHT 340
+
+static gboolean saving;
+static int failures;
+static GString *printed;
+
+static void result(gboolean ok, const char *what) {
+    printf("%s %s\n", ok ? "ok  " : "FAIL", what);
+    if (!ok) failures++;
+}
+
+static void keep_printed(const char *text) {
+    g_string_append(printed, text);
+    fputs(text, stderr);
+}
+
+/* How many lines printed so far contain `words`. */
+static int lines_with(const char *words) {
+    gchar **lines = g_strsplit(printed->str, "\n", -1);
+    int count = 0;
+    for (gchar **line = lines; *line != NULL; line++) count += strstr(*line, words) != NULL;
+    g_strfreev(lines);
+    return count;
+}
+
+/* After the window's first frame: the program's size, the restored scale, one line. */
+static gboolean check_first_frame(GtkWidget *window, GdkFrameClock *clock, gpointer data) {
+    (void)clock;
+    GtkWidget *scale = data;
+    int width = 0, height = 0;
+    gtk_window_get_default_size(GTK_WINDOW(window), &width, &height);
+    char *line = g_strdup_printf("shown: %dx%d (the program's: %dx%d), the scale at %g (saved: 10)", width, height, OWN_WIDTH,
+                                 OWN_HEIGHT, gtk_range_get_value(GTK_RANGE(scale)));
+    result(width == OWN_WIDTH && height == OWN_HEIGHT && gtk_range_get_value(GTK_RANGE(scale)) == 10, line);
+    g_free(line);
+    result(lines_with("GtkApplicationWindow: the program set its own size, 520x340, after the restore gave it 300x200: "
+                      "the program's is kept") == 1 &&
+               lines_with("amber-gtk:") == 1,
+           "one line on stderr: the program's size is kept, over the restored one");
+    gtk_window_destroy(GTK_WINDOW(window));
+    return G_SOURCE_REMOVE;
+}
+
+static void activate(GtkApplication *app) {
+    AmberGtk *gtk = amber_gtk_from_application(app);
+    GtkWidget *window = gtk_application_window_new(app);
+    GtkWidget *scale = gtk_scale_new_with_range(GTK_ORIENTATION_HORIZONTAL, 0, 100, 1);
+    gtk_widget_set_name(scale, "level");
+    gtk_range_set_value(GTK_RANGE(scale), 50);
+    gtk_window_set_child(GTK_WINDOW(window), scale);
+    amber_gtk_restore(gtk, NULL); /* saving: a fresh state directory, nothing comes back */
+    if (saving) {
+        gtk_window_set_default_size(GTK_WINDOW(window), 300, 200);
+        gtk_range_set_value(GTK_RANGE(scale), 10);
+        gtk_window_present(GTK_WINDOW(window));
+        result(amber_gtk_save(gtk) == AMBER_OK, "saved: the window at 300x200, its scale at 10");
+        gtk_window_destroy(GTK_WINDOW(window));
+        return;
+    }
+    int width = 0, height = 0;
+    gtk_window_get_default_size(GTK_WINDOW(window), &width, &height);
+    char *line = g_strdup_printf("restored: %dx%d (saved: 300x200)", width, height);
+    result(width == 300 && height == 200, line);
+    g_free(line);
+    /* The program's own settings, read after the adapter restored. */
+    gtk_window_set_default_size(GTK_WINDOW(window), OWN_WIDTH, OWN_HEIGHT);
+    gtk_widget_add_tick_callback(window, check_first_frame, scale, NULL);
+    gtk_window_present(GTK_WINDOW(window));
+}
+
+int main(int argc, char **argv) {
+    if (argc != 2 || (strcmp(argv[1], "save") != 0 && strcmp(argv[1], "check") != 0)) {
+        fprintf(stderr, "usage: test_own_size save|check\n");
+        return 2;
+    }
+    saving = strcmp(argv[1], "save") == 0;
+    printed = g_string_new(NULL);
+    g_set_printerr_handler(keep_printed);
+    amber_engine *engine = NULL;
+    if (amber_engine_open(&engine, "org.amber.ownsize", NULL) != AMBER_OK) {
+        fprintf(stderr, "test_own_size: %s\n", amber_error_last());
+        return 1;
+    }
+    GtkApplication *app = gtk_application_new("org.amber.ownsize", G_APPLICATION_NON_UNIQUE);
+    AmberGtk *gtk = amber_gtk_attach(engine, app);
+    if (gtk == NULL) return 1;
+    amber_gtk_set_options(gtk, AMBER_GTK_KEEP_TOGGLES);
+    g_signal_connect(app, "activate", G_CALLBACK(activate), NULL);
+    char *args[] = {argv[0], NULL};
+    int status = g_application_run(G_APPLICATION(app), 1, args);
+    g_object_unref(app);
+    amber_engine_close(engine);
+    g_string_free(printed, TRUE);
+    return status != 0 || failures > 0;
+}

@@ -1,0 +1,105 @@
+/*
+ * test_two_windows.c — two windows of one type, both unnamed, as a program with two editor
+ * windows opens them (issue 40): each gets its own state back.
+ *
+ *   test_two_windows save    two GtkApplicationWindows, each with a scale named "level": the
+ *                            first at 10 and 300x200, the second at 40 and 420x260; saves
+ *   test_two_windows check   the same two windows, built in the same order: the first comes back
+ *                            at 10 and 300x200, the second at 40 and 420x260, and the adapter
+ *                            prints no line (nothing left out, nothing not restored)
+ *
+ * The adapter's lines on stderr are read through g_set_printerr_handler() (and still printed).
+ * Prints "ok ..." lines; exits 1 on a failure. The state is in $XDG_STATE_HOME/org.amber.twowindows.
+ */
+#include "amber-gtk.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static gboolean saving;
+static int failures;
+static GString *printed;
+
+typedef struct Editor {
+    GtkWidget *window;
+    GtkWidget *scale;
+} Editor;
+
+static void result(gboolean ok, const char *what) {
+    printf("%s %s\n", ok ? "ok  " : "FAIL", what);
+    if (!ok) failures++;
+}
+
+static void keep_printed(const char *text) {
+    g_string_append(printed, text);
+    fputs(text, stderr);
+}
+
+static Editor editor(GtkApplication *app) {
+    Editor e = {gtk_application_window_new(app), gtk_scale_new_with_range(GTK_ORIENTATION_HORIZONTAL, 0, 100, 1)};
+    gtk_widget_set_name(e.scale, "level");
+    gtk_range_set_value(GTK_RANGE(e.scale), 50);
+    gtk_window_set_child(GTK_WINDOW(e.window), e.scale);
+    return e;
+}
+
+static void set_state(Editor e, double value, int width, int height) {
+    gtk_range_set_value(GTK_RANGE(e.scale), value);
+    gtk_window_set_default_size(GTK_WINDOW(e.window), width, height);
+}
+
+/* Whether the editor is at `value` and `width`x`height`; `which` names it in the line printed. */
+static void check_state(Editor e, const char *which, double value, int width, int height) {
+    int w = 0, h = 0;
+    gtk_window_get_default_size(GTK_WINDOW(e.window), &w, &h);
+    double now = gtk_range_get_value(GTK_RANGE(e.scale));
+    char *line = g_strdup_printf("the %s window: its scale at %g, %dx%d (saved: %g, %dx%d)", which, now, w, h, value, width, height);
+    result(now == value && w == width && h == height, line);
+    g_free(line);
+}
+
+static void activate(GtkApplication *app) {
+    AmberGtk *gtk = amber_gtk_from_application(app);
+    Editor first = editor(app), second = editor(app);
+    amber_gtk_restore(gtk, NULL); /* saving: a fresh state directory, nothing comes back */
+    if (saving) {
+        set_state(first, 10, 300, 200);
+        set_state(second, 40, 420, 260);
+        gtk_window_present(GTK_WINDOW(first.window));
+        gtk_window_present(GTK_WINDOW(second.window));
+        result(amber_gtk_save(gtk) == AMBER_OK && strstr(printed->str, "amber-gtk:") == NULL,
+               "saved: two unnamed windows of one type, at 10 and 40, nothing left out");
+    } else {
+        check_state(first, "first", 10, 300, 200);
+        check_state(second, "second", 40, 420, 260);
+        result(strstr(printed->str, "amber-gtk:") == NULL, "no line on stderr: nothing left out, nothing not restored");
+    }
+    gtk_window_destroy(GTK_WINDOW(second.window));
+    gtk_window_destroy(GTK_WINDOW(first.window));
+}
+
+int main(int argc, char **argv) {
+    if (argc != 2 || (strcmp(argv[1], "save") != 0 && strcmp(argv[1], "check") != 0)) {
+        fprintf(stderr, "usage: test_two_windows save|check\n");
+        return 2;
+    }
+    saving = strcmp(argv[1], "save") == 0;
+    printed = g_string_new(NULL);
+    g_set_printerr_handler(keep_printed);
+    amber_engine *engine = NULL;
+    if (amber_engine_open(&engine, "org.amber.twowindows", NULL) != AMBER_OK) {
+        fprintf(stderr, "test_two_windows: %s\n", amber_error_last());
+        return 1;
+    }
+    GtkApplication *app = gtk_application_new("org.amber.twowindows", G_APPLICATION_NON_UNIQUE);
+    AmberGtk *gtk = amber_gtk_attach(engine, app);
+    if (gtk == NULL) return 1;
+    amber_gtk_set_options(gtk, AMBER_GTK_KEEP_TOGGLES);
+    g_signal_connect(app, "activate", G_CALLBACK(activate), NULL);
+    char *args[] = {argv[0], NULL};
+    int status = g_application_run(G_APPLICATION(app), 1, args);
+    g_object_unref(app);
+    amber_engine_close(engine);
+    g_string_free(printed, TRUE);
+    return status != 0 || failures > 0;
+}
