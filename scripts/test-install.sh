@@ -44,7 +44,7 @@ if pkg-config --exists gtk4; then
     gtk=1
     gtk_version=$(sed -n 's/^VERSION := //p' bindings/gtk/Makefile)
     expected=$(printf '%s\n' $expected include/amber-gtk.h lib/libamber-gtk.so.$gtk_version lib/libamber-gtk.so.0 \
-        lib/libamber-gtk.so lib/pkgconfig/amber-gtk.pc | sort)
+        lib/libamber-gtk.so lib/pkgconfig/amber-gtk.pc bin/amber-run lib/libamber-gtk-run.so | sort)
 fi
 installed() { (cd "$1" && find . \( -type f -o -type l \) | sed 's|^\./||' | sort); }
 
@@ -111,6 +111,8 @@ if [ $gtk = 1 ]; then
     check "cc gtk_check.c \$(pkg-config --cflags --libs amber-gtk) (version $(pkg-config --modversion amber-gtk))" $?
     "$work/gtk_check" > /dev/null 2>&1
     check "it runs: libamber-gtk.so.0 and libamber.so.0 found in the prefix" $?
+    check "bin/amber-run preloads the module installed beside it ($libdir/libamber-gtk-run.so)" \
+        $(grep -qF "$libdir/libamber-gtk-run.so" "$prefix/bin/amber-run"; echo $?)
 fi
 
 echo "== the installed amber command"
