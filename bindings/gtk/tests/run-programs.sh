@@ -11,8 +11,9 @@
 #   - the state: amber-run writes the state of every restorable widget on SIGUSR1
 #     (AMBER_RUN_STATE_FILE, amber_gtk_describe()); the state after the relaunch is the state
 #     before the end, and the changes made are in it;
-#   - the screen: a screenshot after the relaunch against one before the end (ImageMagick
-#     `compare -metric AE -fuzz 5%`), at most GTK_PROGRAM_PIXEL_TOLERANCE pixels apart.
+#   - the screen: a screenshot after the relaunch against one before the end (ImageMagick's
+#     `compare -metric AE`, as pixels_apart() below runs it), at most
+#     GTK_PROGRAM_PIXEL_TOLERANCE pixels apart.
 #
 # The first widget-factory pair is kept as .build/pictures/gtk-factory-before.png and
 # -after.png; with AMBER_UPDATE_PICTURES=1 in docs/img/ (the README's picture).

@@ -13,6 +13,7 @@
  * Prints "ok ..." lines; exits 1 on a failure. The state is in $XDG_STATE_HOME/org.amber.hidden.
  */
 #include "amber-gtk.h"
+#include "test_support.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -22,18 +23,6 @@
 #define APPLY_WAIT_US (20 * G_USEC_PER_SEC)
 
 static gboolean saving;
-static int failures;
-static GString *printed;
-
-static void result(gboolean ok, const char *what) {
-    printf("%s %s\n", ok ? "ok  " : "FAIL", what);
-    if (!ok) failures++;
-}
-
-static void keep_printed(const char *text) {
-    g_string_append(printed, text);
-    fputs(text, stderr);
-}
 
 /* The adapter's lines printed so far about the text view that contain `words`. */
 static gboolean printed_about_text(const char *words) {

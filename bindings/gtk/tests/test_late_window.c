@@ -17,6 +17,7 @@
  * Prints "ok ..." lines; exits 1 on a failure. The state is in $XDG_STATE_HOME/org.amber.late.
  */
 #include "amber-gtk.h"
+#include "test_support.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -27,27 +28,6 @@
 typedef enum { SAVE, CLAIM, UNCLAIMED } Mode;
 
 static Mode mode;
-static int failures;
-static GString *printed;
-
-static void result(gboolean ok, const char *what) {
-    printf("%s %s\n", ok ? "ok  " : "FAIL", what);
-    if (!ok) failures++;
-}
-
-static void keep_printed(const char *text) {
-    g_string_append(printed, text);
-    fputs(text, stderr);
-}
-
-/* How many lines printed so far begin with `start`. */
-static int lines_starting(const char *start) {
-    gchar **lines = g_strsplit(printed->str, "\n", -1);
-    int count = 0;
-    for (gchar **line = lines; *line != NULL; line++) count += g_str_has_prefix(*line, start);
-    g_strfreev(lines);
-    return count;
-}
 
 static void check_launch_lines(void) {
     result(lines_starting("amber-gtk: inspector: kept for a window that shows later") == 1 &&

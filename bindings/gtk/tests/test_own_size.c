@@ -13,6 +13,7 @@
  * Prints "ok ..." lines; exits 1 on a failure. The state is in $XDG_STATE_HOME/org.amber.ownsize.
  */
 #include "amber-gtk.h"
+#include "test_support.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -22,27 +23,6 @@
 #define OWN_HEIGHT 340
 
 static gboolean saving;
-static int failures;
-static GString *printed;
-
-static void result(gboolean ok, const char *what) {
-    printf("%s %s\n", ok ? "ok  " : "FAIL", what);
-    if (!ok) failures++;
-}
-
-static void keep_printed(const char *text) {
-    g_string_append(printed, text);
-    fputs(text, stderr);
-}
-
-/* How many lines printed so far contain `words`. */
-static int lines_with(const char *words) {
-    gchar **lines = g_strsplit(printed->str, "\n", -1);
-    int count = 0;
-    for (gchar **line = lines; *line != NULL; line++) count += strstr(*line, words) != NULL;
-    g_strfreev(lines);
-    return count;
-}
 
 /* After the window's first frame: the program's size, the restored scale, one line. */
 static gboolean check_first_frame(GtkWidget *window, GdkFrameClock *clock, gpointer data) {

@@ -12,28 +12,17 @@
  * Prints "ok ..." lines; exits 1 on a failure. The state is in $XDG_STATE_HOME/org.amber.twowindows.
  */
 #include "amber-gtk.h"
+#include "test_support.h"
 
 #include <stdio.h>
 #include <string.h>
 
 static gboolean saving;
-static int failures;
-static GString *printed;
 
 typedef struct Editor {
     GtkWidget *window;
     GtkWidget *scale;
 } Editor;
-
-static void result(gboolean ok, const char *what) {
-    printf("%s %s\n", ok ? "ok  " : "FAIL", what);
-    if (!ok) failures++;
-}
-
-static void keep_printed(const char *text) {
-    g_string_append(printed, text);
-    fputs(text, stderr);
-}
 
 static Editor editor(GtkApplication *app) {
     Editor e = {gtk_application_window_new(app), gtk_scale_new_with_range(GTK_ORIENTATION_HORIZONTAL, 0, 100, 1)};
