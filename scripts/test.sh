@@ -47,15 +47,44 @@ build() {
 }
 
 # suite NAME LOG FILTER COMMAND...: runs a suite, its whole output to LOG, the lines matching
-# FILTER (an extended regular expression) to the terminal; a failing suite fails the run.
+# FILTER (an extended regular expression) to the terminal, then its time; a failing suite fails
+# the run.
 suite() {
     local name=$1 log=$2 filter=$3 t=$SECONDS
     shift 3
     echo "== $name"
     "$@" >"$log" 2>&1
-    local rc=$?
+    report_suite $? "$log" "$filter" $((SECONDS - t))
+}
+
+# report_suite RC LOG FILTER SECONDS: what suite prints once a suite has ended.
+report_suite() {
+    local rc=$1 log=$2 filter=$3 took=$4
     grep -E "$filter" "$log"
-    if [[ $rc -ne 0 ]]; then status=1; echo "FAILED ($((SECONDS - t)) s; full output: $log)"; fi
+    if [[ $rc -ne 0 ]]; then status=1; echo "FAILED ($took s; full output: $log)"; else echo "($took s)"; fi
+}
+
+# The real-window suites spend most of their time waiting on their windows, each under its own
+# Xvfb: they run side by side. start_suite is suite in the background; finish_suites waits for
+# them and prints each one's lines in the order they were started.
+started=()
+start_suite() {
+    local name=$1 log=$2 filter=$3
+    shift 3
+    ( t=$SECONDS; "$@" >"$log" 2>&1; rc=$?; echo "$rc $((SECONDS - t))" >"$log.rc" ) &
+    started+=("$!|$name|$log|$filter")
+}
+finish_suites() {
+    local entry pid name log filter rc took
+    for entry in "${started[@]}"; do
+        IFS='|' read -r pid name log filter <<<"$entry"
+        wait "$pid"
+        echo "== $name"
+        read -r rc took <"$log.rc" 2>/dev/null || { rc=1; took=?; }
+        rm -f "$log.rc"
+        report_suite "$rc" "$log" "$filter" "$took"
+    done
+    started=()
 }
 
 build "building (debug, every target and test)" "$logs/build-debug.log" swift build --build-tests
@@ -120,16 +149,17 @@ quickstarts() {
 }
 suite "the README's quick starts (examples/quickstart)" "$logs/quickstart.log" 'passed, ' quickstarts
 
+# The toolkit adapters in real windows: each script starts its own Xvfb, drives its notes demo
+# and the real programs with xdotool, closes, signals or kills them, relaunches, and compares
+# states and screenshots. The two run side by side with the Python suite.
+start_suite "the Tkinter adapter in real windows (bindings/tk/run-tests.sh)" "$logs/tk-test.log" \
+    '^(FAILED|amber.tk: all checks passed)' bash bindings/tk/run-tests.sh
+start_suite "the GTK 4 adapter in real windows (bindings/gtk/run-tests.sh)" "$logs/gtk-test.log" \
+    '^(FAIL|gtk tests: )' bash bindings/gtk/run-tests.sh
 suite "Python binding (bindings/python/run-tests.sh: the wheel, the example, mypy, pytest)" "$logs/python-test.log" \
     '^(wheel:|auditwheel|example|mypy|FAILED|[0-9]+ (passed|failed))|(passed|failed) in ' \
     env AMBER_SKIP_BUILD=1 bash bindings/python/run-tests.sh
-
-# The toolkit adapters in real windows: each script starts its own Xvfb, drives its notes demo
-# with xdotool, closes, signals or kills it, relaunches, and compares states and screenshots.
-suite "the Tkinter adapter in real windows (bindings/tk/run-tests.sh)" "$logs/tk-test.log" \
-    '^(FAILED|amber.tk: all checks passed)' bash bindings/tk/run-tests.sh
-suite "the GTK 4 adapter in real windows (bindings/gtk/run-tests.sh)" "$logs/gtk-test.log" \
-    '^(FAIL|gtk tests: )' bash bindings/gtk/run-tests.sh
+finish_suites
 
 if [[ $all == 1 ]]; then
     build "building (release, with testing, for the malformed-input suites)" "$logs/build-release.log" \

@@ -29,7 +29,8 @@
 # tests/test_widgets.c checks the widget types the demo does not use (a stack, an
 # expander, a spin button, toggles, a drop-down, a grid view's multiple selection, the host's
 # own coding, a window built from a .ui file), set by the program, saved, and restored in a second
-# process.
+# process; tests/test_driven_widgets.c a flow box's selection, a revealer and a combo box changed
+# by real input (xdotool), saved, and restored in a second process.
 #
 # Then tests/run-programs.sh: real programs written by others (gtk4-widget-factory, gtk4-demo),
 # unmodified, under amber-run, in an Xvfb of their own.
