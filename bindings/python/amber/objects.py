@@ -8,8 +8,7 @@ import re
 import threading
 import weakref
 from ctypes import byref, c_char_p, c_double, c_int, c_int64, c_size_t, c_uint8, POINTER
-from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Mapping, Optional, Protocol, Sequence, Tuple, TypeVar, Union
+from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Protocol, Sequence, Tuple, TypeVar, Union
 
 from . import _errors as E
 from . import _ffi
@@ -193,8 +192,7 @@ class Coder:
         load().amber_coder_encode_object(self._handle(), c_key(key), None if value is None else value._handle())
 
 
-@dataclass(frozen=True)
-class RecordInfo:
+class RecordInfo(NamedTuple):
     """What the archive records of an object besides its state (amber_record_info; R3, R6,
     R10): read with ``decoder.record`` in any lookup or decode callback."""
     kind: Kind
