@@ -7,7 +7,8 @@ import re
 import threading
 import weakref
 from ctypes import byref, c_char_p, c_double, c_int, c_int64, c_size_t, c_uint8, POINTER
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Protocol, Sequence, Tuple, TypeVar, Union
+from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, NamedTuple, Optional, Protocol,
+                    Sequence, Tuple, TypeVar, Union)
 
 from . import _errors as E
 from . import _ffi
@@ -315,8 +316,7 @@ class Decoder:
         """The value under ``key`` whatever its type (KeyError if missing). The C ABI cannot tell
         a value's type, so this tries the types in turn, then a reference to an object; use the
         typed getters or read() where speed counts."""
-        import datetime
-        for vtype in (int, bool, float, str, bytes, datetime.datetime, IndexPath):
+        for vtype in self._probed_types():
             try:
                 found = self.read({key: vtype})
             except E.TypeMismatchError:
@@ -330,6 +330,14 @@ class Decoder:
             pass
         raise E.TypeMismatchError(f"the value under {key!r} is of no type the binding knows", E.TYPE_MISMATCH,
                                   "AMBER_TYPE_MISMATCH")
+
+    @staticmethod
+    def _probed_types() -> Iterator[type]:
+        """The types ``decoder[key]`` tries, dates last: the datetime module is imported only
+        for a value of none of the others."""
+        yield from (int, bool, float, str, bytes, IndexPath)
+        import datetime
+        yield datetime.datetime
 
     def get(self, key: str, default: Any = None) -> Any:
         """``decoder[key]``, or ``default`` for a missing key."""

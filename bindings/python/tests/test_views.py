@@ -132,7 +132,8 @@ def test_r17_view_state_compares_and_prints_by_its_members():  # R17, issue 40 i
     assert state == same and not state != same
     same.editing = True
     assert state != same and state != ViewState() and state != (ViewKind.TABLE,)
-    assert state.fields == amber.ViewField.CONTENT_OFFSET | amber.ViewField.ZOOM_SCALE | amber.ViewField.SELECTED_ITEMS
+    field = amber.ViewField
+    assert state.fields == field.CONTENT_OFFSET | field.ZOOM_SCALE | field.SELECTED_ITEMS
     with pytest.raises(TypeError):
         hash(state)
     with pytest.raises(AttributeError):
