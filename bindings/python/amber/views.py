@@ -83,8 +83,9 @@ class ViewState:
     pages (oldest first) and current_page (the index of the page shown).
 
     A plain class rather than a dataclass: the dataclasses module imports inspect, ast and dis,
-    which would be most of what ``import amber`` costs. It compares and prints as a dataclass
-    would; ``MEMBERS`` lists the members after ``kind``, in the order of the constructor."""
+    which were about a quarter of what ``import amber`` cost. It compares and prints as a
+    dataclass would; ``MEMBERS`` lists the members after ``kind``, in the order of the
+    constructor."""
     MEMBERS: ClassVar[Tuple[str, ...]] = (
         "content_offset", "content_inset", "zoom_scale", "selected_items", "first_visible_item", "editing",
         "selected_range", "editable", "bounds", "center", "transform", "anchor_point", "pages", "current_page")
