@@ -212,6 +212,8 @@ grep -q "check 'Regular expression': 0" "$work/find.fresh.state" && grep -q "che
     || fail "find: IDLE's Find dialog did not start with both unticked"
 xdotool mousemove --window "$dialog" 150 51 click 1 mousemove --window "$dialog" 280 51 click 1; sleep 0.3
 snapshot find "$dialog"
+eval "$(xdotool getwindowgeometry --shell "$dialog")"  # the dialog's place: the pictures' crop
+crop="${WIDTH}x${HEIGHT}+${X}+${Y}"
 grep -q "check 'Regular expression': 1" "$work/find.before.state" && grep -q "check 'Match case': 1" "$work/find.before.state" \
     || fail "find: the clicks did not tick both"
 xdotool mousemove --window "$dialog" 150 20 key Escape              # IDLE's close: the dialog withdrawn
@@ -235,8 +237,8 @@ if [[ "$differ" =~ ^[0-9]+$ ]] && [ "$differ" -le "$tolerance" ]; then
 else
     fail "find: screenshots before and after: $differ pixels differ (at most $tolerance, fuzz $fuzz)"
 fi
-convert "$work/find.before.png" -crop 660x110+0+0 +repage "$pictures/idle-find-before.png"
-convert "$work/find.after.png" -crop 660x110+0+0 +repage "$pictures/idle-find-after.png"
+convert "$work/find.before.png" -crop "$crop" +repage "$pictures/idle-find-before.png"
+convert "$work/find.after.png" -crop "$crop" +repage "$pictures/idle-find-after.png"
 kill -TERM "$app"
 wait_exit
 exit $status
