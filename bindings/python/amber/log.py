@@ -6,9 +6,11 @@ logger's effective level (read when the library loads, for the process-wide func
 an engine opens, for the engine's own), not DEBUG filtered by logging afterwards; set_log_level()
 and Engine.set_log_level() read it again.
 
-The logging module is imported when first needed (the library's load, a warning), not by
-``import amber``: with what it imports (traceback, string, textwrap) it would be a large share of
-the package's import time."""
+The logging module is imported when first needed (a line to log, a warning), not by ``import
+amber`` nor by the library's load or an engine's opening: with what it imports (traceback,
+string, textwrap) it would be a large share of a program's start-up. Until the program has
+imported it, no logger can have a level of its own, so the level read is logging's default,
+WARNING."""
 from __future__ import annotations
 
 import sys
