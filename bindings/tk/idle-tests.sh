@@ -239,6 +239,15 @@ else
 fi
 convert "$work/find.before.png" -crop "$crop" +repage "$pictures/idle-find-before.png"
 convert "$work/find.after.png" -crop "$crop" +repage "$pictures/idle-find-after.png"
+# The dialog alone, closer: the two ticks differ from two empty boxes by about 130 pixels, under
+# the whole screen's tolerance; the Find entry's caret (2 by 17 pixels) may blink between the two.
+dialog_tolerance=40
+differ=$(compare -metric AE -fuzz "$fuzz" "$pictures/idle-find-before.png" "$pictures/idle-find-after.png" null: 2>&1)
+if [[ "$differ" =~ ^[0-9]+$ ]] && [ "$differ" -le "$dialog_tolerance" ]; then
+    pass "find: the dialog before and after: $differ pixels differ (at most $dialog_tolerance, fuzz $fuzz)"
+else
+    fail "find: the dialog before and after: $differ pixels differ (at most $dialog_tolerance, fuzz $fuzz)"
+fi
 kill -TERM "$app"
 wait_exit
 exit $status
