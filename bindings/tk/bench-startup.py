@@ -1,13 +1,30 @@
 """The start-up cost of restoring a Tk window with a 1,000-row list, against the same app started
-with no archive: each run is a new process that builds the window (a Listbox or a ttk.Treeview of
-ROWS rows, a Text, a paned split), calls amber.tk.attach and lets Tk lay the window out. Runs
-alternate between "restore" (an archive saved by a run just before: a row selected near the end,
-the list scrolled to it) and "fresh" (no archive). Prints the median start-up of each (from
-tk.Tk() to the window laid out) and of attach + layout alone, and the differences; --limit-ms
-applies to the difference of attach + layout, the only part of the start-up that differs.
-Needs a display ($DISPLAY) and libamber.so ($AMBER_LIBRARY).
+with no archive. Each run is a new process; runs alternate between the two sides, and each side's
+median is printed with the difference and the load average. Needs a display ($DISPLAY) and
+libamber.so ($AMBER_LIBRARY). Three modes:
 
-    python3 bench-startup.py [--rows 1000] [--runs 11] [--kind listbox|treeview|both] [--limit-ms 16]
+--mode attach (the default): each process builds the window (a Listbox or a ttk.Treeview of ROWS
+  rows, a Text, a paned split), calls amber.tk.attach and lets Tk lay the window out, ``amber``
+  imported in both. Runs alternate between "restore" (an archive saved by a run just before: a row
+  selected near the end, the list scrolled to it) and "fresh" (no archive). Prints the medians of
+  the start-up (from tk.Tk() to the window laid out) and of attach + layout alone; --limit-ms
+  applies to the difference of attach + layout, the only part of the start-up that differs.
+
+--mode first-frame: from the process's start to the window's first frame (mapped, laid out and
+  drawn: the idle tasks done at its <Map>), the same program without Amber at all against
+  ``import amber.tk`` + attach + the restore of an archive with the list scrolled to row --row
+  (850) and that row selected (each restoring run gets a copy of one archive). The restoring runs
+  check that the row is the first one shown. Wall clock (the parent's clock, which the child's
+  shares: CLOCK_MONOTONIC) and the child's CPU time to that point. --limit-ms applies to the
+  wall-clock difference.
+
+--mode idle: the runner on a real program: ``python3 -m amber.tk -m idlelib FILE`` against
+  ``python3 -m idlelib FILE``, from the process's start to IDLE's editor mapped and drawn, with an
+  archive made once by a run under the runner with real input (xdotool: the file scrolled, a line
+  clicked, the editor closed). Needs xdotool and python3's idlelib.
+
+    python3 bench-startup.py [--mode attach|first-frame|idle] [--rows 1000] [--runs 15]
+                             [--kind listbox|treeview|both] [--row 850] [--limit-ms 16]
 """
 import argparse
 import os
@@ -18,14 +35,9 @@ import sys
 import tempfile
 import time
 
-CHILD = r'''
-import sys, time
-t0 = time.perf_counter()
-import tkinter as tk
-from tkinter import ttk
-import amber.tk
-kind, rows, state_dir, action = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
-start = time.perf_counter()
+# The window of every mode: a list of ROWS rows (a Listbox or a ttk.Treeview) beside a Text, in a
+# paned split. Source text, run by the children: the first-frame mode's imports nothing else first.
+WINDOW = r'''
 root = tk.Tk()
 root.geometry("600x400")
 split = ttk.PanedWindow(root, orient="horizontal", name="split")
@@ -40,6 +52,17 @@ else:
 text = tk.Text(split, name="text")
 text.insert("1.0", "some text\n" * 50)
 split.add(lst); split.add(text)
+'''
+
+CHILD = r'''
+import sys, time
+t0 = time.perf_counter()
+import tkinter as tk
+from tkinter import ttk
+import amber.tk
+kind, rows, state_dir, action = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+start = time.perf_counter()
+''' + WINDOW + r'''
 built = time.perf_counter()
 restorer = amber.tk.attach(root, "org.example.tkbench", state_directory=state_dir)
 root.update_idletasks()
@@ -55,6 +78,97 @@ else:
     restored = not restorer.report.fresh
     print(f"{(done - start) * 1000:.3f} {(done - built) * 1000:.3f} {restored} {selected}")
 root.destroy()
+'''
+
+# The first-frame mode's program: argv is SIDE ("plain": no Amber at all; "amber"), KIND, ROWS,
+# STATE_DIR, ACTION ("save": scroll to ROW, select it, save; "measure"), ROW. At the root's first
+# <Map>, once the idle tasks (layout, drawing) are done, it prints the clock, its CPU time and the
+# list's first row shown, and ends at once (no save at exit: every restoring run reads the same
+# archive).
+FIRST_FRAME_CHILD = r'''
+import os, sys, time
+side, kind, rows, state_dir, action, row = sys.argv[1:7]
+rows, row = int(rows), int(row)
+import tkinter as tk
+from tkinter import ttk
+if side == "amber":
+    import amber.tk
+''' + WINDOW + r'''
+
+
+def first_shown():  # the list's first row shown, from the fraction its view starts at
+    return round(float(lst.yview()[0]) * rows)
+
+
+def first_frame(event):
+    if event.widget is root:
+        # In a timer: after every handler of the <Map> event, Amber's included.
+        root.after(0, drawn)
+
+
+def drawn():
+    root.update_idletasks()
+    now, cpu = time.perf_counter(), time.process_time()
+    if action == "save":
+        if kind == "listbox":
+            lst.selection_set(row); lst.yview(row)
+        else:
+            lst.selection_set(f"i{row}"); lst.yview(row)
+        restorer.save()
+    print(f"{now:.6f} {cpu:.6f} {first_shown()}", flush=True)
+    os._exit(0)
+
+
+# Bound before attach: a restore lays the window out and maps it within attach.
+root.bind("<Map>", first_frame, add="+")
+restorer = amber.tk.attach(root, "org.example.tkbench", state_directory=state_dir) if side == "amber" else None
+root.mainloop()
+'''
+
+# The idle mode's program: argv is SIDE ("plain": ``python -m idlelib``; "amber": the runner),
+# STATE_DIR, FILE. When IDLE's editor (its first Toplevel) maps, once every handler of the event
+# has run (the runner's claim) and the idle tasks are done, it prints the clock, its CPU time and
+# the editor's first line shown, and ends at once.
+IDLE_CHILD = r'''
+import os, runpy, sys, time, tkinter
+side, state_dir, path = sys.argv[1:4]
+original = tkinter.Tk.__init__
+
+
+def init(self, *args, **kwargs):
+    original(self, *args, **kwargs)
+    if not self.tk.call("info", "commands", "winfo"):
+        return  # tkinter.Tcl(): an interpreter without Tk (IDLE makes one at import)
+    root = self
+
+    def editor_text(widget):  # the editor's Text (IDLE names it "text"), else None
+        for child in widget.winfo_children():
+            if child.winfo_class() == "Text" and str(child).endswith(".text"):
+                return child
+            found = editor_text(child)
+            if found is not None:
+                return found
+        return None
+
+    def drawn(editor):
+        root.update_idletasks()
+        now, cpu = time.perf_counter(), time.process_time()
+        text = editor_text(editor)
+        print(f"{now:.6f} {cpu:.6f} {text.index('@0,0') if text is not None else '?'}", flush=True)
+        os._exit(0)
+
+    def on_map(event):
+        if isinstance(event.widget, tkinter.Toplevel):
+            root.after(0, drawn, event.widget)
+    root.bind_all("<Map>", on_map, add="+")
+
+
+tkinter.Tk.__init__ = init
+if side == "amber":
+    from amber.tk import runner
+    sys.exit(runner.main(["--state-dir", state_dir, "-m", "idlelib", path]))
+sys.argv = ["idlelib", path]
+runpy.run_module("idlelib", run_name="__main__", alter_sys=True)
 '''
 
 
@@ -93,15 +207,152 @@ def bench(kind, rows, runs):
     return m(restore_attach) - m(fresh_attach)
 
 
+# ---- from the process's start to the first frame (--mode first-frame, --mode idle) --------------
+
+def first_frame_run(argv, env=None):
+    """One new process running ``argv`` until its window's first frame: the wall-clock time
+    from its start, its CPU time to that point (both in ms), and what it printed after them."""
+    start = time.perf_counter()
+    out = subprocess.run(argv, capture_output=True, text=True, timeout=120, env=env)
+    if out.returncode != 0 or len(out.stdout.split()) < 3:
+        sys.exit(f"bench-startup: {' '.join(argv[:2])}... failed:\n{out.stderr}")
+    shown_at, cpu, seen = out.stdout.split()[:3]
+    return (float(shown_at) - start) * 1000, float(cpu) * 1000, seen
+
+
+def alternate(runs, plain, amber, check):
+    """Runs ``plain()`` and ``amber()`` in turn, ``runs`` times each (after a warm-up each),
+    ``check`` refusing a run that did not show what it should; their medians (wall, CPU)."""
+    plain(); amber()
+    times = {"plain": [], "amber": []}
+    for _ in range(runs):
+        for side, run_side in (("plain", plain), ("amber", amber)):
+            wall, cpu, seen = run_side()
+            check(side, seen)
+            times[side].append((wall, cpu))
+    m = statistics.median
+    return {side: (m(w for w, _ in samples), m(c for _, c in samples)) for side, samples in times.items()}
+
+
+def report(title, medians, runs):
+    (plain_wall, plain_cpu), (amber_wall, amber_cpu) = medians["plain"], medians["amber"]
+    print(f"{title}, medians of {runs} alternating runs each:")
+    print(f"  without Amber: {plain_wall:7.1f} ms to the first frame ({plain_cpu:.1f} ms CPU)")
+    print(f"  with Amber:    {amber_wall:7.1f} ms ({amber_cpu:.1f} ms CPU)")
+    print(f"  added:         {amber_wall - plain_wall:+7.1f} ms ({amber_cpu - plain_cpu:+.1f} ms CPU)")
+    return amber_wall - plain_wall
+
+
+def bench_first_frame(kind, rows, row, runs):
+    """A program without Amber at all against one with ``import amber.tk``, attach and the
+    restore of an archive with the list scrolled to ``row``, to the window's first frame."""
+    work = tempfile.mkdtemp(prefix="amber-tk-bench-")
+    try:
+        template = os.path.join(work, "template")
+
+        def child(side, state, action):
+            return first_frame_run([sys.executable, "-c", FIRST_FRAME_CHILD, side, kind, str(rows), state, action,
+                                    str(row)])
+
+        child("amber", template, "save")
+        copies = iter(range(1 << 30))
+
+        def restoring():  # each run restores its own copy of the one archive
+            state = os.path.join(work, f"r{next(copies)}")
+            shutil.copytree(template, state)
+            return child("amber", state, "measure")
+
+        def check(side, seen):
+            if int(seen) != (row if side == "amber" else 0):
+                sys.exit(f"bench-startup: the {side} run showed row {seen} first, not {row if side == 'amber' else 0}")
+
+        medians = alternate(runs, lambda: child("plain", os.path.join(work, "none"), "measure"), restoring, check)
+    finally:
+        shutil.rmtree(work)
+    return report(f"{kind}, {rows} rows, from the process's start to the first frame "
+                  f"(with Amber: import amber.tk, attach, the list restored to row {row})", medians, runs)
+
+
+def prepare_idle_archive(state, path, env):
+    """An archive of IDLE under the runner: the file open, scrolled with the wheel and a line
+    clicked, then the editor closed as a window manager would (the runner saves)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    app = subprocess.Popen([sys.executable, "-m", "amber.tk", "--state-dir", state, "-m", "idlelib", path],
+                           env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        found = subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--name", "^sample.py - "],
+                               capture_output=True, text=True, timeout=60, env=env)
+        window = found.stdout.split()[0] if found.stdout.split() else ""
+        if not window:
+            sys.exit("bench-startup: IDLE's editor did not show under the runner")
+        xdotool = ["xdotool", "mousemove", "--window", window, "200", "200"]
+        subprocess.run(xdotool + ["click", "--repeat", "12", "--delay", "30", "5", "click", "1"], env=env, check=True)
+        time.sleep(0.5)  # IDLE handles the wheel and the click before the close comes
+        subprocess.run([sys.executable, os.path.join(here, "wm_close.py"), window], env=env, check=True)
+        app.wait(timeout=30)
+    finally:
+        if app.poll() is None:
+            app.kill()
+    if not os.path.isfile(os.path.join(state, "state.archive")):
+        sys.exit(f"bench-startup: the runner saved no archive of IDLE:\n{app.stderr.read() if app.stderr else ''}")
+
+
+def bench_idle(runs):
+    """``python3 -m amber.tk -m idlelib FILE`` restoring the file scrolled, against ``python3
+    -m idlelib FILE``, to IDLE's editor mapped and drawn."""
+    work = tempfile.mkdtemp(prefix="amber-tk-bench-idle-")
+    try:
+        path = os.path.join(work, "sample.py")
+        with open(path, "w") as f:
+            f.writelines(f"line number {i}\n" for i in range(1, 401))
+        env = dict(os.environ, HOME=os.path.join(work, "home"))  # IDLE's settings start empty, both sides
+        os.makedirs(env["HOME"])
+        template = os.path.join(work, "template")
+        prepare_idle_archive(template, path, env)
+        copies = iter(range(1 << 30))
+
+        def side(name):
+            def run_side():
+                state = os.path.join(work, f"r{next(copies)}")
+                if name == "amber":
+                    shutil.copytree(template, state)
+                return first_frame_run([sys.executable, "-c", IDLE_CHILD, name, state, path], env)
+            return run_side
+
+        def check(name, top_line):
+            if (top_line == "1.0") != (name == "plain"):
+                sys.exit(f"bench-startup: the {name} run of IDLE showed line {top_line} first")
+
+        medians = alternate(runs, side("plain"), side("amber"), check)
+    finally:
+        shutil.rmtree(work)
+    return report("IDLE, python3 -m amber.tk -m idlelib FILE (the file scrolled, restored) against "
+                  "python3 -m idlelib FILE, to the editor mapped and drawn", medians, runs)
+
+
+def load_average():
+    return " ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mode", choices=("attach", "first-frame", "idle"), default="attach")
     parser.add_argument("--rows", type=int, default=1000)
+    parser.add_argument("--row", type=int, default=850, help="the row restored (--mode first-frame)")
     parser.add_argument("--runs", type=int, default=11)
     parser.add_argument("--kind", choices=("listbox", "treeview", "both"), default="both")
     parser.add_argument("--limit-ms", type=float, help="exit 1 if restoring adds more than this to the start-up")
     args = parser.parse_args()
     kinds = ("listbox", "treeview") if args.kind == "both" else (args.kind,)
-    over = [kind for kind in kinds if (added := bench(kind, args.rows, args.runs)) > (args.limit_ms or float("inf"))]
+    print(f"load average before: {load_average()}")
+    if args.mode == "attach":
+        added = {kind: bench(kind, args.rows, args.runs) for kind in kinds}
+    elif args.mode == "first-frame":
+        added = {kind: bench_first_frame(kind, args.rows, args.row, args.runs) for kind in kinds}
+    else:
+        added = {"idle": bench_idle(args.runs)}
+    print(f"load average after: {load_average()}")
+    over = [name for name, ms in added.items() if ms > (args.limit_ms or float("inf"))]
     if over:
         sys.exit(f"bench-startup: restoring adds more than {args.limit_ms} ms to the start-up ({', '.join(over)})")
 

@@ -10,6 +10,10 @@
 #   3. SIGKILL, once the autosave has written the last change;
 #   4. two files, two editor windows of one type, the second moved aside, each scrolled and with
 #      a selection of its own; SIGTERM: each comes back with its own state, where it was left.
+#   5. a dialog made later: IDLE's Find dialog (Ctrl+F; a Toplevel IDLE makes on first use and
+#      withdraws when closed), "Regular expression" and "Match case" ticked (Checkbuttons, kept by
+#      the runner's keep_values), the dialog closed, IDLE quit; relaunched, Find opened again: the
+#      dialog claims its state when it first maps, and both are ticked (its state and a screenshot).
 # IDLE shows the cursor's line and column in its status bar, updated on a key or a click only:
 # after each relaunch the script presses Shift (which changes nothing else) before the screenshot.
 # Usage: bindings/tk/idle-tests.sh WORK_DIR     (prints ok:/FAILED: lines; exits non-zero on failure)
@@ -59,17 +63,19 @@ settle() {
         mv "$work/settle.b.png" "$work/settle.a.png"
     done
 }
-# state_now NAME FILE: the state IDLE has now (F12, over the first editor) into FILE.
+# state_now NAME FILE [DIALOG]: the state IDLE has now (F12, over the first editor, or over the
+# dialog that holds the grab) into FILE.
 state_now() {
     local before
     before=$(grep -c -- "--- state" "$out")
-    at 300 300; xdotool key F12
+    if [ $# -ge 3 ]; then xdotool mousemove --window "$3" 150 20; else at 300 300; fi
+    xdotool key F12
     for _ in $(seq 50); do [ "$(grep -c -- "--- state" "$out")" -gt "$before" ] && break; sleep 0.1; done
     [ "$(grep -c -- "--- state" "$out")" -gt "$before" ] || fail "$1: F12 printed no state"
     block "$out" state >"$2"
 }
-snapshot() {
-    state_now "$1" "$work/$1.before.state"
+snapshot() {  # snapshot NAME [DIALOG]
+    state_now "$1" "$work/$1.before.state" "${@:2}"
     xdotool mousemove 1090 690
     settle
     import -window root "$work/$1.before.png"
@@ -180,4 +186,68 @@ mkdir -p "$pictures"
 # The pictures of the README: the two editors, the screen's empty border trimmed.
 convert "$work/two.before.png" -trim +repage "$pictures/idle-before.png"
 convert "$work/two.after.png" -trim +repage "$pictures/idle-after.png"
+kill -TERM "$app"
+wait_exit
+
+# ---- 5: a dialog made later: IDLE's Find dialog, its Checkbuttons; closed, IDLE quit ---------------
+# Without a window manager the dialog sits at the screen's top left, over the editor; the points
+# clicked are on the dialog (--window), the editor's (300, 300) below it.
+open_find() {  # Ctrl+F in the editor, once its cursor is where the last run had it (same status bar)
+    at 300 300; xdotool click 1 key ctrl+f
+    dialog=""
+    for _ in $(seq 50); do
+        dialog=$(xdotool search --onlyvisible --name '^Search Dialog$' 2>/dev/null | head -n 1)
+        [ -n "$dialog" ] && break
+        sleep 0.1
+    done
+    [ -n "$dialog" ] || { fail "find: run $run: Ctrl+F opened no Find dialog"; exit 1; }
+    sleep 0.3
+}
+state=$work/dialog-state
+files=("$file")
+launch
+open_find
+state_now find "$work/find.fresh.state" "$dialog"
+grep -q "check 'Regular expression': 0" "$work/find.fresh.state" && grep -q "check 'Match case': 0" "$work/find.fresh.state" \
+    || fail "find: IDLE's Find dialog did not start with both unticked"
+xdotool mousemove --window "$dialog" 150 51 click 1 mousemove --window "$dialog" 280 51 click 1; sleep 0.3
+snapshot find "$dialog"
+eval "$(xdotool getwindowgeometry --shell "$dialog")"  # the dialog's place: the pictures' crop
+crop="${WIDTH}x${HEIGHT}+${X}+${Y}"
+grep -q "check 'Regular expression': 1" "$work/find.before.state" && grep -q "check 'Match case': 1" "$work/find.before.state" \
+    || fail "find: the clicks did not tick both"
+xdotool mousemove --window "$dialog" 150 20 key Escape              # IDLE's close: the dialog withdrawn
+for _ in $(seq 50); do [ -z "$(xdotool search --onlyvisible --name '^Search Dialog$' 2>/dev/null)" ] && break; sleep 0.1; done
+python3 "$root/bindings/tk/wm_close.py" "$wid"
+wait_exit
+launch
+open_find
+state_now find "$work/find.after.state" "$dialog"
+if diff -u "$work/find.before.state" "$work/find.after.state" >"$work/find.diff"; then
+    pass "find: the Find dialog, opened after the relaunch, claimed its state:"; sed 's/^/      /' "$work/find.after.state"
+else
+    cat "$work/find.diff"; fail "find: the Find dialog's state differs after the relaunch"
+fi
+xdotool mousemove 1090 690
+settle
+import -window root "$work/find.after.png"
+differ=$(compare -metric AE -fuzz "$fuzz" "$work/find.before.png" "$work/find.after.png" "$work/find.diff.png" 2>&1)
+if [[ "$differ" =~ ^[0-9]+$ ]] && [ "$differ" -le "$tolerance" ]; then
+    pass "find: screenshots before and after: $differ pixels differ (at most $tolerance, fuzz $fuzz)"
+else
+    fail "find: screenshots before and after: $differ pixels differ (at most $tolerance, fuzz $fuzz)"
+fi
+convert "$work/find.before.png" -crop "$crop" +repage "$pictures/idle-find-before.png"
+convert "$work/find.after.png" -crop "$crop" +repage "$pictures/idle-find-after.png"
+# The dialog alone, closer: the two ticks differ from two empty boxes by about 130 pixels, under
+# the whole screen's tolerance; the Find entry's caret (2 by 17 pixels) may blink between the two.
+dialog_tolerance=40
+differ=$(compare -metric AE -fuzz "$fuzz" "$pictures/idle-find-before.png" "$pictures/idle-find-after.png" null: 2>&1)
+if [[ "$differ" =~ ^[0-9]+$ ]] && [ "$differ" -le "$dialog_tolerance" ]; then
+    pass "find: the dialog before and after: $differ pixels differ (at most $dialog_tolerance, fuzz $fuzz)"
+else
+    fail "find: the dialog before and after: $differ pixels differ (at most $dialog_tolerance, fuzz $fuzz)"
+fi
+kill -TERM "$app"
+wait_exit
 exit $status

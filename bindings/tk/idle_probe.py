@@ -17,6 +17,8 @@ def editor_state(root: tkinter.Tk) -> List[str]:
     for number, window in enumerate(windows, 1):
         text = next((w for w in _descendants(window) if w.winfo_class() == "Text" and str(w).endswith(".text")), None)
         lines.append(f"window {number}: {window.wm_geometry()} {window.wm_title()}")
+        lines.extend(f"  check {box.cget('text')!r}: {box.getvar(str(box.cget('variable')))}"
+                     for box in _descendants(window) if box.winfo_class() == "TCheckbutton")
         if text is None:
             continue
         selection = text.tag_ranges("sel")

@@ -463,11 +463,11 @@ def candidates() -> List[Tuple[str, str]]:
        for a source checkout or an editable install;
     4. the system search path (``ctypes.util.find_library("amber")``, else ``libamber.so``).
     """
-    import ctypes.util  # here, not at the top: it imports subprocess
-
     env = os.environ.get("AMBER_LIBRARY")
     if env:
         return [("AMBER_LIBRARY", env)]
+    import ctypes.util  # here, and only when it is asked: it imports subprocess
+
     found: List[Tuple[str, str]] = []
     bundled = os.path.join(PACKAGE_DIR, LIBRARY_NAME)
     if os.path.isfile(bundled):

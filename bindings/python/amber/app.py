@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import enum
 from ctypes import byref, c_char_p
-from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Mapping, Optional, Union
+from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Union
 
 from . import _errors as E
 from . import _ffi
@@ -25,8 +24,7 @@ class Notifications:
     DID_RECEIVE_MEMORY_WARNING = "AmberApplicationDidReceiveMemoryWarningNotification"
 
 
-@dataclass(frozen=True)
-class Notification:
+class Notification(NamedTuple):
     """A notification delivered to an observer (R24): its name, its sender (the Engine for the
     engine's own; the object given to post_notification; None) and its user info as a dict."""
     name: str

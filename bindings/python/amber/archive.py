@@ -3,15 +3,17 @@
 NSKeyedArchiver layout of a binary property list, which CPython's plistlib reads."""
 from __future__ import annotations
 
-import datetime as _dt
 from ctypes import byref, c_char_p, c_size_t, c_void_p
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, TypeVar, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple, TypeVar, Union
 
 from . import _errors as E
 from . import _ffi
 from ._ffi import load
 from .objects import one_value
-from .values import c_key, c_text, c_text_or_none, fill_value, misuse, not_found, read_value, take_bytes
+from .values import c_key, c_text, c_text_or_none, fill_value, is_datetime, misuse, not_found, read_value, take_bytes
+
+if TYPE_CHECKING:
+    import datetime as _dt
 
 _T = TypeVar("_T")
 
@@ -203,7 +205,7 @@ class Archiver:
             load().amber_archiver_encode_object_array(self._handle(), c_key(key), name, ids, len(items))
 
     def __setitem__(self, key: str, value: Any) -> None:
-        if isinstance(value, (bool, int, float, str, bytes, bytearray, memoryview, _dt.datetime)):
+        if isinstance(value, (bool, int, float, str, bytes, bytearray, memoryview)) or is_datetime(value):
             self._encode(key, value)
         elif isinstance(value, (list, tuple)):
             self.encode_object_array(key, value)

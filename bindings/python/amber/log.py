@@ -6,11 +6,14 @@ logger's effective level (read when the library loads, for the process-wide func
 an engine opens, for the engine's own), not DEBUG filtered by logging afterwards; set_log_level()
 and Engine.set_log_level() read it again.
 
-The logging module is imported when first needed (the library's load, a warning), not by
-``import amber``: with what it imports (traceback, string, textwrap) it would be a large share of
-the package's import time."""
+The logging module is imported when first needed (a line to log, a warning), not by ``import
+amber`` nor by the library's load or an engine's opening: with what it imports (traceback,
+string, textwrap) it would be a large share of a program's start-up. Until the program has
+imported it, no logger can have a level of its own, so the level read is logging's default,
+WARNING."""
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING, List, Optional
 
 from . import _errors as E
@@ -33,15 +36,22 @@ def logger() -> logging.Logger:
     return _logger
 
 
+#: logging's levels (fixed values of its documented API), here so that reading a level does not
+#: import logging.
+_DEBUG, _INFO, _WARNING = 10, 20, 30
+
+
 def amber_level(level: Optional[int]) -> int:
     """The amber_log_level that lets through the lines of Python level ``level`` (None: the
     ``amber`` logger's effective level)."""
-    import logging
     if level is None:
-        level = logger().getEffectiveLevel()
-    if level <= logging.DEBUG:
+        # Nothing can have set a level without importing logging: until something has, the level
+        # is the root logger's default, and loading the library or opening an engine need not
+        # import logging.
+        level = logger().getEffectiveLevel() if "logging" in sys.modules else _WARNING
+    if level <= _DEBUG:
         return 0
-    return 1 if level <= logging.INFO else 2
+    return 1 if level <= _INFO else 2
 
 
 def _log(level: int, message: bytes) -> None:

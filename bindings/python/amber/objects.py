@@ -3,20 +3,22 @@ sections of the header (amber/object.h, amber/coder.h, and the batch calls of am
 from __future__ import annotations
 
 import ctypes
-import datetime as _dt
 import re
 import threading
 import weakref
 from ctypes import byref, c_char_p, c_double, c_int, c_int64, c_size_t, c_uint8, POINTER
-from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Mapping, Optional, Protocol, Sequence, Tuple, TypeVar, Union
+from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, NamedTuple, Optional, Protocol,
+                    Sequence, Tuple, TypeVar, Union)
 
 from . import _errors as E
 from . import _ffi
 from ._ffi import load
 from .log import report_restoration_errors
-from .values import (KINDS, VALUE_TYPES, IndexPath, Kind, Path, Value, c_key, c_text, c_text_or_none, fill_value,
-                     misuse, not_found, py_text, read_value, take_text)
+from .values import (KINDS, IndexPath, Kind, Path, Value, c_key, c_text, c_text_or_none, fill_value,
+                     misuse, not_found, py_text, read_value, take_text, value_type_code)
+
+if TYPE_CHECKING:
+    import datetime as _dt
 
 _O = TypeVar("_O", bound="Object")
 
@@ -193,8 +195,7 @@ class Coder:
         load().amber_coder_encode_object(self._handle(), c_key(key), None if value is None else value._handle())
 
 
-@dataclass(frozen=True)
-class RecordInfo:
+class RecordInfo(NamedTuple):
     """What the archive records of an object besides its state (amber_record_info; R3, R6,
     R10): read with ``decoder.record`` in any lookup or decode callback."""
     kind: Kind
@@ -261,7 +262,8 @@ class Decoder:
         return found[key]
 
     def decode_date(self, key: str) -> _dt.datetime:
-        value: _dt.datetime = self._decode_one(key, _dt.datetime)
+        import datetime
+        value: _dt.datetime = self._decode_one(key, datetime.datetime)
         return value
 
     def decode_index_path(self, key: str) -> IndexPath:
@@ -310,13 +312,11 @@ class Decoder:
         return RecordInfo(KINDS[info.kind] if info.kind in KINDS else Kind(info.kind), py_text(info.class_name) or "",
                           py_text(info.blueprint), int(info.position))
 
-    _PROBES = (int, bool, float, str, bytes, _dt.datetime, IndexPath)
-
     def __getitem__(self, key: str) -> Any:
         """The value under ``key`` whatever its type (KeyError if missing). The C ABI cannot tell
         a value's type, so this tries the types in turn, then a reference to an object; use the
         typed getters or read() where speed counts."""
-        for vtype in self._PROBES:
+        for vtype in self._probed_types():
             try:
                 found = self.read({key: vtype})
             except E.TypeMismatchError:
@@ -330,6 +330,14 @@ class Decoder:
             pass
         raise E.TypeMismatchError(f"the value under {key!r} is of no type the binding knows", E.TYPE_MISMATCH,
                                   "AMBER_TYPE_MISMATCH")
+
+    @staticmethod
+    def _probed_types() -> Iterator[type]:
+        """The types ``decoder[key]`` tries, dates last: the datetime module is imported only
+        for a value of none of the others."""
+        yield from (int, bool, float, str, bytes, IndexPath)
+        import datetime
+        yield datetime.datetime
 
     def get(self, key: str, default: Any = None) -> Any:
         """``decoder[key]``, or ``default`` for a missing key."""
@@ -396,9 +404,10 @@ def _plan(plan: Tuple[Tuple[str, type], ...]) -> _Plan:
     codes: List[int] = []
     objects: List[str] = []
     for key, vtype in plan:
-        if vtype in VALUE_TYPES:
+        code = value_type_code(vtype)
+        if code is not None:
             names.append(key)
-            codes.append(VALUE_TYPES[vtype])
+            codes.append(code)
         elif isinstance(vtype, type) and issubclass(vtype, Object):
             objects.append(key)
         else:

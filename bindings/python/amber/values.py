@@ -3,13 +3,16 @@ index paths, dates, and the conversions of text between Python and C."""
 from __future__ import annotations
 
 import ctypes
-import datetime as _dt
 import enum
 import re
-from typing import Any, Dict, Iterable, Optional, Sequence, Tuple, Union
+import sys
+from typing import TYPE_CHECKING, Any, Dict, Iterable, Optional, Sequence, Tuple, Union
 
 from . import _errors as E
 from . import _ffi
+
+if TYPE_CHECKING:
+    import datetime as _dt
 
 
 class Kind(enum.IntEnum):
@@ -266,19 +269,38 @@ class IndexPath(Tuple[int, ...]):
         return f"IndexPath{tuple.__repr__(self)}"
 
 
-_EPOCH_2001 = _dt.datetime(2001, 1, 1, tzinfo=_dt.timezone.utc)
+# Dates: the datetime module is imported by the first date read, not by ``import amber``; until
+# a program has imported it, no value it hands Amber can be a datetime.
+
+def datetime_class() -> Optional[type]:
+    """datetime.datetime if the datetime module is imported, else None (nothing is a datetime)."""
+    module = sys.modules.get("datetime")
+    return getattr(module, "datetime", None) if module is not None else None
+
+
+def is_datetime(value: Any) -> bool:
+    """Whether ``value`` is a datetime, without importing the datetime module."""
+    cls = datetime_class()
+    return cls is not None and isinstance(value, cls)
+
+
+def _epoch_2001() -> _dt.datetime:
+    import datetime
+    return datetime.datetime(2001, 1, 1, tzinfo=datetime.timezone.utc)
 
 
 def seconds_from_date(value: _dt.datetime) -> float:
     """Seconds since 2001-01-01T00:00:00Z (NSDate's reference date); a naive datetime is UTC."""
+    import datetime
     if value.tzinfo is None:
-        value = value.replace(tzinfo=_dt.timezone.utc)
-    return (value - _EPOCH_2001).total_seconds()
+        value = value.replace(tzinfo=datetime.timezone.utc)
+    return (value - _epoch_2001()).total_seconds()
 
 
 def date_from_seconds(seconds: float) -> _dt.datetime:
     """The aware UTC datetime of seconds since 2001-01-01T00:00:00Z."""
-    return _EPOCH_2001 + _dt.timedelta(seconds=seconds)
+    import datetime
+    return _epoch_2001() + datetime.timedelta(seconds=seconds)
 
 
 # ---- text between Python and C ---------------------------------------------------------------
@@ -351,7 +373,7 @@ def misuse(message: str) -> E.MisuseError:
 
 
 #: The value types a coder, decoder, user info and keyed archive take, in one Python type.
-Value = Union[bool, int, float, str, bytes, _dt.datetime, IndexPath]
+Value = Union[bool, int, float, str, bytes, "_dt.datetime", IndexPath]
 
 
 def fill_value(slot: _ffi.KeyedValue, key: str, value: Any, keep: list) -> None:  # type: ignore[type-arg]
@@ -379,7 +401,7 @@ def fill_value(slot: _ffi.KeyedValue, key: str, value: Any, keep: list) -> None:
         slot.type = _ffi.VALUE_BYTES
         slot.bytes_value = ctypes.cast(ctypes.c_char_p(data), ctypes.c_void_p)
         slot.bytes_size = len(data)
-    elif isinstance(value, _dt.datetime):
+    elif is_datetime(value):
         slot.type = _ffi.VALUE_DATE
         slot.double_value = seconds_from_date(value)
     elif isinstance(value, IndexPath):
@@ -416,6 +438,16 @@ def read_value(slot: _ffi.KeyedValue) -> Any:
 
 
 #: The amber_value_type of each Python type a decoder reads in one batch.
+#: datetime is added by value_type_code, once the datetime module is imported.
 VALUE_TYPES: Dict[type, int] = {bool: _ffi.VALUE_BOOL, int: _ffi.VALUE_INT64, float: _ffi.VALUE_DOUBLE,
-                                str: _ffi.VALUE_STRING, bytes: _ffi.VALUE_BYTES, _dt.datetime: _ffi.VALUE_DATE,
-                                IndexPath: _ffi.VALUE_INDEX_PATH}
+                                str: _ffi.VALUE_STRING, bytes: _ffi.VALUE_BYTES, IndexPath: _ffi.VALUE_INDEX_PATH}
+
+
+def value_type_code(vtype: Any) -> Optional[int]:
+    """The amber_value_type a decoder reads for the Python type ``vtype``, or None."""
+    code = VALUE_TYPES.get(vtype)
+    if code is None:
+        date_class = datetime_class()
+        if date_class is not None and vtype is date_class:
+            VALUE_TYPES[date_class] = code = _ffi.VALUE_DATE
+    return code

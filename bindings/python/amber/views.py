@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import ctypes
 from ctypes import POINTER, c_int64
-from dataclasses import dataclass, fields
 from typing import Any, ClassVar, List, NamedTuple, Optional, Protocol, Tuple
 
 from . import _errors as E
@@ -73,7 +72,6 @@ class WebPage(NamedTuple):
     scroll: Point
 
 
-@dataclass
 class ViewState:
     """A view's standard state (amber_view_state, R17): the members its kind keeps, None for a
     member not set. ``kind`` is the view's kind (set by Amber when it applies a state; ignored
@@ -82,30 +80,62 @@ class ViewState:
     Scroll views, tables and collections: content_offset, content_inset, zoom_scale. Tables and
     collections also: selected_items, first_visible_item, editing. Text fields: selected_range;
     text views also editable. Image views: bounds, center, transform, anchor_point. Web views:
-    pages (oldest first) and current_page (the index of the page shown)."""
-    kind: ViewKind = ViewKind.NONE
-    content_offset: Optional[Point] = None
-    content_inset: Optional[Insets] = None
-    zoom_scale: Optional[float] = None
-    selected_items: Optional[Tuple[IndexPath, ...]] = None
-    first_visible_item: Optional[IndexPath] = None
-    editing: Optional[bool] = None
-    selected_range: Optional[TextRange] = None
-    editable: Optional[bool] = None
-    bounds: Optional[Rect] = None
-    center: Optional[Point] = None
-    transform: Optional[Transform] = None
-    anchor_point: Optional[Point] = None
-    pages: Optional[Tuple[WebPage, ...]] = None
-    current_page: Optional[int] = None
+    pages (oldest first) and current_page (the index of the page shown).
+
+    A plain class rather than a dataclass: the dataclasses module imports inspect, ast and dis,
+    which were about a quarter of what ``import amber`` cost. It compares and prints as a
+    dataclass would; ``MEMBERS`` lists the members after ``kind``, in the order of the
+    constructor."""
+    MEMBERS: ClassVar[Tuple[str, ...]] = (
+        "content_offset", "content_inset", "zoom_scale", "selected_items", "first_visible_item", "editing",
+        "selected_range", "editable", "bounds", "center", "transform", "anchor_point", "pages", "current_page")
+    __slots__ = ("kind",) + MEMBERS
+
+    def __init__(self, kind: ViewKind = ViewKind.NONE, content_offset: Optional[Point] = None,
+                 content_inset: Optional[Insets] = None, zoom_scale: Optional[float] = None,
+                 selected_items: Optional[Tuple[IndexPath, ...]] = None,
+                 first_visible_item: Optional[IndexPath] = None, editing: Optional[bool] = None,
+                 selected_range: Optional[TextRange] = None, editable: Optional[bool] = None,
+                 bounds: Optional[Rect] = None, center: Optional[Point] = None,
+                 transform: Optional[Transform] = None, anchor_point: Optional[Point] = None,
+                 pages: Optional[Tuple[WebPage, ...]] = None, current_page: Optional[int] = None):
+        self.kind = kind
+        self.content_offset = content_offset
+        self.content_inset = content_inset
+        self.zoom_scale = zoom_scale
+        self.selected_items = selected_items
+        self.first_visible_item = first_visible_item
+        self.editing = editing
+        self.selected_range = selected_range
+        self.editable = editable
+        self.bounds = bounds
+        self.center = center
+        self.transform = transform
+        self.anchor_point = anchor_point
+        self.pages = pages
+        self.current_page = current_page
+
+    def _values(self) -> Tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._values() == other._values()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass without frozen=True
+
+    def __repr__(self) -> str:
+        members = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
+        return f"{type(self).__name__}({members})"
 
     @property
     def fields(self) -> ViewField:
         """The members set, as AMBER_VIEW_FIELD_* bits."""
         bits = ViewField(0)
-        for member in fields(self):
-            if member.name != "kind" and getattr(self, member.name) is not None:
-                bits |= ViewField[member.name.upper()]
+        for name in self.MEMBERS:
+            if getattr(self, name) is not None:
+                bits |= ViewField[name.upper()]
         return bits
 
 

@@ -5,6 +5,7 @@ import subprocess
 import sys
 import threading
 import traceback
+from typing import List, Set
 
 import pytest
 
@@ -394,19 +395,44 @@ import sys; sys.path.insert(0, {pkg!r})
 before = set(sys.modules)
 import amber
 print(" ".join(sorted(set(sys.modules) - before)))
+{then}
 """
+OPEN_AN_ENGINE = """
+before = set(sys.modules)
+with amber.Engine("org.example.imports", memory_store=True) as engine:
+    engine.launch()
+print(" ".join(sorted(set(sys.modules) - before)))
+"""
+
+
+def modules_imported(then: str = "") -> List[Set[str]]:
+    """The modules a new process imports for ``import amber``, then for ``then``'s code (with
+    AMBER_LIBRARY set, as it is for the tests), each printing what it added."""
+    pkg_dir = os.path.dirname(os.path.dirname(os.path.abspath(amber.__file__)))
+    env = dict(os.environ, AMBER_LIBRARY=amber.library_path())
+    out = subprocess.run([sys.executable, "-c", IMPORTED.format(pkg=pkg_dir, then=then)], capture_output=True,
+                         text=True, timeout=60, check=True, env=env)
+    return [set(line.split()) for line in out.stdout.splitlines()]
 
 
 def test_import_leaves_out_what_only_the_library_needs():
     """``import amber`` does not import what only loading the library or logging needs: logging
     (with traceback, string, textwrap), ctypes.util (with subprocess) and pathlib were a third
-    of the package's import time (issue 40)."""
-    pkg_dir = os.path.dirname(os.path.dirname(os.path.abspath(amber.__file__)))
-    out = subprocess.run([sys.executable, "-c", IMPORTED.format(pkg=pkg_dir)], capture_output=True, text=True,
-                         timeout=60, check=True)
-    imported = set(out.stdout.split())
+    of the package's import time, and dataclasses (with inspect, ast, dis) most of the rest;
+    datetime is imported by the first date read (issue 40, item 6)."""
+    imported, = modules_imported()
     assert "amber.engine" in imported
-    assert imported.isdisjoint({"logging", "ctypes.util", "subprocess", "pathlib"}), sorted(imported)
+    left_out = {"logging", "ctypes.util", "subprocess", "pathlib", "dataclasses", "inspect", "datetime"}
+    assert imported.isdisjoint(left_out), sorted(imported & left_out)
+
+
+def test_opening_an_engine_imports_neither_logging_nor_the_library_search():
+    """Loading the library at $AMBER_LIBRARY and opening an engine import neither ctypes.util
+    (the system search, only when the variable is unset) nor logging (the log level of a
+    program that never configured logging is WARNING: logging is imported for the first line
+    the engine logs)."""
+    _, opened = modules_imported(then=OPEN_AN_ENGINE)
+    assert opened.isdisjoint({"logging", "ctypes.util", "subprocess"}), sorted(opened)
 
 
 def test_loader_checks_major_version(monkeypatch):

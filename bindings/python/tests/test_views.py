@@ -114,13 +114,33 @@ def test_r17_view_state_round_trip_per_kind(open_engine):  # R17
     restored = e2.launch()
     assert all(restored.outcome(f"Nav/Items/{name}") == amber.Outcome.RESTORED for name in back)
     for name, (kind, state) in STATES.items():
-        expected = ViewState(kind, **{f: getattr(state, f) for f in state.__dataclass_fields__ if f != "kind"})
+        expected = ViewState(kind, **{f: getattr(state, f) for f in ViewState.MEMBERS})
         assert back[name].applied == expected, name
         assert back[name].applied.fields == state.fields
     table = back["Table2"].applied
     assert table.kind == ViewKind.TABLE and table.editing is True and table.zoom_scale == 1.5
     assert table.selected_items == (IndexPath(1, 3), IndexPath(1, 5)) and table.first_visible_item == IndexPath(1, 2)
     assert table.selected_range is None and table.pages is None  # members its kind does not keep
+
+
+def test_r17_view_state_compares_and_prints_by_its_members():  # R17, issue 40 item 6
+    """ViewState is a plain class (no dataclasses at import): equal when every member is,
+    positional and keyword construction alike, unhashable as it is mutable, and printed whole."""
+    state = ViewState(ViewKind.TABLE, Point(1, 2), zoom_scale=1.5, selected_items=(IndexPath(0, 3),))
+    same = ViewState(kind=ViewKind.TABLE, content_offset=Point(1, 2), zoom_scale=1.5,
+                     selected_items=(IndexPath(0, 3),))
+    assert state == same and not state != same
+    same.editing = True
+    assert state != same and state != ViewState() and state != (ViewKind.TABLE,)
+    field = amber.ViewField
+    assert state.fields == field.CONTENT_OFFSET | field.ZOOM_SCALE | field.SELECTED_ITEMS
+    with pytest.raises(TypeError):
+        hash(state)
+    with pytest.raises(AttributeError):
+        state.zoom = 2.0  # a misspelt member is an error, not a silent new attribute
+    text = repr(state)
+    assert text.startswith("ViewState(kind=<ViewKind.TABLE") and "zoom_scale=1.5" in text and "current_page=None" in text
+    assert ViewState.MEMBERS == ViewState.__init__.__code__.co_varnames[2:2 + len(ViewState.MEMBERS)]
 
 
 def test_r17_text_range_that_no_longer_fits_is_restored_as_none(open_engine):  # R17

@@ -235,6 +235,18 @@ def _replace_content(widget: tk.Misc, replace: Callable[[], None]) -> None:
         _tcl(widget, "configure", "-state", state)
 
 
+def _read(decoder: Decoder, schema: Dict[str, type]) -> Dict[str, Any]:
+    """The values under the keys of ``schema``, each of the type this adapter writes, read in one
+    call (``decoder.get`` would try the types in turn, several calls a key); a missing key is left
+    out. An archive with another type under a key (another version's) is read key by key, each
+    value of another type left out, as a value of the wrong type is by the code that applies it."""
+    try:
+        return decoder.read(schema)
+    except amber.TypeMismatchError:
+        found = {key: decoder.get(key) for key in schema}
+        return {key: value for key, value in found.items() if isinstance(value, schema[key])}
+
+
 def _text_index(offset: int) -> str:
     return f"1.0 + {int(offset)} chars"
 
@@ -504,7 +516,7 @@ class TextState(WidgetState):
             coder["text"] = text.get("1.0", "end - 1 chars")
 
     def decode_widget(self, decoder: Decoder) -> None:
-        self.pending = {key: decoder.get(key) for key in ("cursor", "yview", "xview")}
+        self.pending = _read(decoder, {"cursor": int, "yview": float, "xview": float})
         restored = decoder.get("text") if self.keep_content else None
         if isinstance(restored, str):
             def replace() -> None:
@@ -565,7 +577,7 @@ class EntryState(WidgetState):
             coder["text"] = entry.get()
 
     def decode_widget(self, decoder: Decoder) -> None:
-        self.pending = {key: decoder.get(key) for key in ("cursor", "xview")}
+        self.pending = _read(decoder, {"cursor": int, "xview": float})
         restored = decoder.get("text") if self.keep_content else None
         if isinstance(restored, str):
             entry = self.entry
@@ -615,7 +627,7 @@ class NotebookState(WidgetState):
             coder["tab"] = name
 
     def decode_widget(self, decoder: Decoder) -> None:
-        self.pending = {key: decoder.get(key) for key in ("tab", "tabIndex")}
+        self.pending = _read(decoder, {"tab": str, "tabIndex": int})
 
     def apply_pending(self) -> None:
         notebook = self.notebook
@@ -760,7 +772,7 @@ class CanvasState(WidgetState):
         coder.update({"xview": float(canvas.xview()[0]), "yview": float(canvas.yview()[0])})
 
     def decode_widget(self, decoder: Decoder) -> None:
-        self.pending = {key: decoder.get(key) for key in ("xview", "yview")}
+        self.pending = _read(decoder, {"xview": float, "yview": float})
 
     def scrolls_after_layout(self) -> bool:
         return any(isinstance(self.pending.get(key), float) for key in ("xview", "yview"))
@@ -876,8 +888,8 @@ class WindowState(amber.Controller):
         coder.update(values)
 
     def decode_restorable_state(self, decoder: Decoder) -> None:
-        self.pending = {key: decoder.get(key)
-                        for key in ("width", "height", "x", "y", "state", "fullscreen", "focus", "shape")}
+        self.pending = _read(decoder, {"width": int, "height": int, "x": int, "y": int, "state": str,
+                                       "fullscreen": bool, "focus": str, "shape": str})
         self._shape_now = None
 
     def apply_geometry(self) -> None:
