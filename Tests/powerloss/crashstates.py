@@ -4,7 +4,8 @@ file's first creation, of a discard and of amber_file_write_atomic(); builds eve
 a power cut at each point of those calls may leave; launches from each one; and checks that what
 is restored is the old state or the new one, whole.
 
-Usage: crashstates.py --host HOST --recorder RECORDER.so --work DIR [--jobs N] [--scenario NAME...]
+Usage: crashstates.py --host HOST --recorder RECORDER.so --work DIR [--jobs N] [--show N]
+                      [--states-per-point N] [--scenario NAME]... [--drop CALL]...
 
 HOST is host.c built against libamber, RECORDER the LD_PRELOAD shim of recorder.c. Prints, per
 scenario, the calls recorded, the states explored and those that failed (each with the calls
@@ -40,6 +41,7 @@ durable and a choice over what was not:
 """
 
 import argparse
+import functools
 import hashlib
 import itertools
 import os
@@ -51,9 +53,9 @@ import sys
 from dataclasses import dataclass, field
 
 PAGE = 4096
-PAGE_SUBSETS_ALL = 10  # up to this many changed pages, every subset of them is a crash state
+PAGE_SUBSETS_ALL = 11  # up to this many changed pages, every subset of them is a crash state
 PAGE_SUBSETS_SAMPLED = 96  # beyond it, the bounded family's size
-STATES_PER_POINT = 3000  # a point's states beyond this are sampled (seeded), and the count says so
+STATES_PER_POINT = 6000  # a point's states beyond this are sampled (seeded): --states-per-point
 
 
 class RecordError(Exception):
@@ -370,10 +372,20 @@ def page_subsets(count, seed):
     return sorted(family, key=sorted)
 
 
+@dataclass(frozen=True)
+class Variant:
+    """A content a file may hold after a crash."""
+
+    content: bytes
+    digest: str
+    described: str
+
+
+@functools.lru_cache(maxsize=64)
 def data_variants(durable, live, seed):
-    """The contents a file may hold after a crash: (content, description) pairs."""
+    """The contents a file may hold after a crash (computed once per file and point)."""
     if durable == live:
-        return [(live, "synced")]
+        return (Variant(live, hashlib.sha256(live).hexdigest(), "synced"),)
     size = max(len(durable), len(live))
     changed = [p for p in range(0, size, PAGE) if durable[p:p + PAGE] != live[p:p + PAGE]]
     variants = {}
@@ -389,85 +401,104 @@ def data_variants(durable, live, seed):
             prefix_end = min(p + PAGE, len(live))
         for length in sorted({len(durable), len(live), prefix_end}):
             content = bytes(image[:length])
-            described = f"pages {sorted(p // PAGE for p in pages)} of {[p // PAGE for p in changed]} kept, size {length}"
-            variants.setdefault(content, described)
-    return list(variants.items())
+            if content not in variants:
+                described = (f"pages {sorted(p // PAGE for p in pages)} of {[p // PAGE for p in changed]} kept, "
+                             f"size {length} (old {len(durable)}, new {len(live)})")
+                variants[content] = Variant(content, hashlib.sha256(content).hexdigest(), described)
+    return tuple(variants.values())
 
 
-def states_at(snapshot, seed):
+def states_at(snapshot, seed, limit):
     """Every crash state after `snapshot.point` calls: (tree, description, rule sets) where a
-    tree maps a relative path to (is_dir, mode, bytes)."""
-    found = {}
+    tree maps a relative path to (is_dir, mode, Variant or None for a directory). Beyond
+    `limit`, each choice of names gets its share of them, sampled."""
+    rules_of = {}
     for rules in ("posix", "ext4"):
         for kept in name_choices(snapshot, rules):
-            entries = {d: dict(e) for d, e in snapshot.durable_entries.items()}
-            for i in kept:
-                apply_name_op(entries, snapshot.pending[i])
-            names_described = (
-                "names kept: " + (", ".join(str(snapshot.pending[i].call) for i in kept) or "none")
-                + f" of pending {[op.call for op in snapshot.pending]}"
-            )
-            for tree, data_described in trees(snapshot, entries, seed):
-                key = tree_key(tree)
-                if key in found:
-                    found[key][2].add(rules)
-                else:
-                    found[key] = (tree, names_described + "; " + data_described, {rules})
+            rules_of.setdefault(kept, set()).add(rules)
+    choices = []
+    for kept, rules in rules_of.items():
+        entries = {d: dict(e) for d, e in snapshot.durable_entries.items()}
+        for i in kept:
+            apply_name_op(entries, snapshot.pending[i])
+        described = (
+            "name operations kept: " + (", ".join(f"call {snapshot.pending[i].call}" for i in kept) or "none")
+            + f" of those pending (calls {[op.call for op in snapshot.pending]})"
+        )
+        choices.append((Reached(snapshot, entries, seed), described, rules))
+    total = sum(reached.count for reached, _, _ in choices)
+    found = {}
+    for reached, names_described, rules in choices:
+        share = reached.count if total <= limit else max(1, limit * reached.count // total)
+        for tree, data_described in reached.trees(share):
+            key = tree_key(tree)
+            if key in found:
+                found[key][2].update(rules)
+            else:
+                found[key] = (tree, names_described + "; " + data_described, set(rules))
     return list(found.values())
 
 
-def trees(snapshot, entries, seed):
-    """The trees the entries reach from the root, for each choice of file data."""
-    files, dirs = [], []
+class Reached:
+    """The directories and files a set of entries reaches from the root, and the contents each
+    file may hold."""
 
-    def walk(directory, path):
-        for name, inode in sorted(entries[directory].items()):
-            is_dir, mode, durable, live = snapshot.inodes[inode]
-            child = path + "/" + name
-            if is_dir:
-                dirs.append((child, mode))
-                walk(inode, child)
-            else:
-                files.append((child, inode, mode))
+    def __init__(self, snapshot, entries, seed):
+        self.dirs, self.files = [], []
+        self.seed = seed
 
-    walk(1, "")
-    choices = []
-    for path, inode, mode in files:
-        _, _, durable, live = snapshot.inodes[inode]
-        choices.append([(path, mode, c, d) for c, d in data_variants(durable, live, seed + inode)])
-    combos = itertools.product(*choices)
-    total = 1
-    for c in choices:
-        total *= len(c)
-    if total > STATES_PER_POINT:
-        rng = random.Random(seed)
-        combos = [tuple(rng.choice(c) for c in choices) for _ in range(STATES_PER_POINT)]
-    for combo in combos:
-        tree = {path: (True, mode, None) for path, mode in dirs}
-        described = []
-        for path, mode, content, desc in combo:
-            tree[path] = (False, mode, content)
-            if desc != "synced":
-                described.append(f"{path}: {desc}")
-        yield tree, "; ".join(described) or "all data synced"
+        def walk(directory, path):
+            for name, inode in sorted(entries[directory].items()):
+                is_dir, mode, durable, live = snapshot.inodes[inode]
+                child = path + "/" + name
+                if is_dir:
+                    self.dirs.append((child, mode))
+                    walk(inode, child)
+                else:
+                    self.files.append((child, mode, data_variants(durable, live, seed + inode)))
+
+        walk(1, "")
+        self.count = 1
+        for _, _, variants in self.files:
+            self.count *= len(variants)
+
+    def combination(self, index):
+        """The index-th choice of a content per file (mixed radix over the files' variants)."""
+        combo = []
+        for path, mode, variants in self.files:
+            index, digit = divmod(index, len(variants))
+            combo.append((path, mode, variants[digit]))
+        return combo
+
+    def trees(self, budget):
+        """Every tree, or `budget` distinct ones sampled with a fixed seed when there are more."""
+        indexes = range(self.count) if self.count <= budget else random.Random(self.seed).sample(range(self.count), budget)
+        for index in indexes:
+            tree = {path: (True, mode, None) for path, mode in self.dirs}
+            described = []
+            for path, mode, variant in self.combination(index):
+                tree[path] = (False, mode, variant)
+                if variant.described != "synced":
+                    described.append(f"{path}: {variant.described}")
+            yield tree, "; ".join(described) or "all data synced"
 
 
 def tree_key(tree):
     return tuple(
-        (path, is_dir, mode, None if content is None else hashlib.sha256(content).hexdigest())
-        for path, (is_dir, mode, content) in sorted(tree.items())
+        (path, is_dir, mode, None if variant is None else variant.digest)
+        for path, (is_dir, mode, variant) in sorted(tree.items())
     )
 
 
 def materialise(tree, root):
     os.makedirs(root, mode=0o700)
-    for path, (is_dir, mode, content) in sorted(tree.items()):
+    for path, (is_dir, mode, variant) in sorted(tree.items()):
         full = root + path
         if is_dir:
             os.mkdir(full, 0o700)
         else:
             with open(full, "wb") as f:
-                f.write(content)
+                f.write(variant.content)
         os.chmod(full, mode)
 
 
@@ -548,12 +579,12 @@ def key_failure(tree, sealed):
     """Why a state breaks the key file's rule (an archive sealed with a key that is gone or
     replaced), or None."""
     archive = tree.get("/state/state.archive")
-    if archive is None or archive[2] not in sealed:
+    if archive is None or archive[2].content not in sealed:
         return None
     key = tree.get("/state/archive.key")
     if key is None:
         return "the archive remains and its key file is lost"
-    if key[2] != sealed[archive[2]]:
+    if key[2].content != sealed[archive[2].content]:
         return "the archive remains and its key file was replaced"
     return None
 
@@ -562,44 +593,66 @@ def file_outcome(tree, numbers):
     items = tree.get("/docs/items")
     if items is None:
         return "file absent"
-    return "file " + numbers.get(items[2], "torn (neither the old bytes nor the new)")
+    return "file " + numbers.get(items[2].content, "torn (neither the old bytes nor the new)")
+
+
+CHECK_BATCH = 500  # states materialised on disk at once
 
 
 def check_states(args, work, trees):
-    """Launches from each state (materialised under `work`); the outcome of each, in order."""
+    """Launches from each state (materialised under `work`, a batch at a time); the outcome of
+    each, in order: (outcome, message), the outcome "restored N", "fresh REASON", "mixed" or
+    "error"."""
+    results = []
+    for start in range(0, len(trees), CHECK_BATCH):
+        results += check_batch(args, work, trees[start:start + CHECK_BATCH], start)
+    return results
+
+
+def check_batch(args, work, trees, first):
     dirs = []
-    for number, tree in enumerate(trees):
+    for number, tree in enumerate(trees, first):
         root = os.path.join(work, f"{number:06d}")
         materialise(tree, root)
         dirs.append(os.path.join(root, "state"))
     jobs = max(1, min(args.jobs, len(dirs)))
-    chunks = [dirs[i::jobs] for i in range(jobs)]
-    procs = [subprocess.Popen([args.host, "check"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              text=True) for _ in chunks]
-    outcomes = {}
-    for proc, chunk in zip(procs, chunks):
-        proc.stdin.write("".join(d + "\n" for d in chunk))
+    procs = [subprocess.Popen([args.host, "check"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+             for _ in range(jobs)]
+    for number, proc in enumerate(procs):
+        proc.stdin.write("".join(d + "\n" for d in dirs[number::jobs]))
         proc.stdin.close()
+    outcomes = {}
     for proc in procs:
         for line in proc.stdout:
-            directory, kind, rest = (line.rstrip("\n").split("\t", 2) + [""])[:3]
+            directory, kind, rest = (line.rstrip("\n").split("\t", 2) + ["", ""])[:3]
             outcomes[directory] = (kind, rest)
         proc.wait()
     shutil.rmtree(work)
     results = []
     for d in dirs:
-        kind, rest = outcomes.get(d, ("error", "the checker printed nothing for this state"))
+        kind, rest = outcomes.get(d, ("error", "the checker printed nothing for this state (did it crash?)"))
         if kind == "fresh":
             reason, _, message = rest.partition("\t")
             results.append((f"fresh {reason}", message))
+        elif kind == "restored":
+            results.append((f"restored {rest}", ""))
         else:
-            results.append((f"{kind} {rest}" if kind == "restored" else kind, rest))
+            results.append((kind, rest))
     return results
+
+
+def without(calls, names):
+    """The calls but those named (the self-check: the recording of an engine that left them
+    out), numbered again."""
+    kept = [c for c in calls if c.name not in names]
+    return [Call(i, c.name, c.fields, c.result) for i, c in enumerate(kept)]
 
 
 def run_scenario(scenario, args):
     work = os.path.join(args.work, scenario.name)
     base, calls, watch = record(scenario, args, args.work)
+    if args.drop:
+        calls = without(calls, set(args.drop))
     fs = baseline(base)
     replay = Replay(fs, watch)
     snapshots = [Snapshot.take(0, fs, -1)]
@@ -620,7 +673,7 @@ def run_scenario(scenario, args):
     explored, unique, failures = 0, {}, []
     per_point = []
     for snapshot in snapshots:
-        states = states_at(snapshot, seed=snapshot.point)
+        states = states_at(snapshot, snapshot.point, args.states_per_point)
         per_point.append(len(states))
         for tree, described, rules in states:
             explored += 1
@@ -666,6 +719,11 @@ def main():
     parser.add_argument("--jobs", type=int, default=2, help="checker processes")
     parser.add_argument("--show", type=int, default=3, help="failed states printed in full per scenario")
     parser.add_argument("--scenario", action="append", help="run only these (default: all)")
+    parser.add_argument("--states-per-point", type=int, default=STATES_PER_POINT,
+                        help="the crash states built at one point at most, sampled beyond")
+    parser.add_argument("--drop", action="append",
+                        help="the self-check: leave these calls (fsync...) out of the recording, as an engine "
+                        "that did not make them; the states must then fail")
     args = parser.parse_args()
     chosen = [s for s in SCENARIOS if not args.scenario or s.name in args.scenario]
     total, failed = 0, 0

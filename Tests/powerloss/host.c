@@ -33,7 +33,7 @@
 #include <string.h>
 
 #define OBJECTS 8
-#define PAYLOAD 5000
+#define PAYLOAD 5200
 
 static int64_t save_number;          /* what the objects encode */
 static int64_t seen[OBJECTS];        /* what each object decoded, -1 if nothing */
