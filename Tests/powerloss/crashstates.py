@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The power-loss test (issue 42, R19, R20): records the file-system calls of a save, of the key
-file's first creation, of a discard and of amber_file_write_atomic(); builds every on-disk state
-a power cut at each point of those calls may leave; launches from each one; and checks that what
-is restored is the old state or the new one, whole.
+file's first creation, of a launch that consumes the archive, of a discard and of
+amber_file_write_atomic(); builds every on-disk state a power cut at each point of those calls
+may leave; launches from each one; and checks that what is restored is the old state or the new
+one, whole, and the new one once the call returned.
 
 Usage: crashstates.py --host HOST --recorder RECORDER.so --work DIR [--jobs N] [--show N]
                       [--states-per-point N] [--scenario NAME]... [--drop CALL]...
@@ -56,6 +57,9 @@ PAGE = 4096
 PAGE_SUBSETS_ALL = 11  # up to this many changed pages, every subset of them is a crash state
 PAGE_SUBSETS_SAMPLED = 96  # beyond it, the bounded family's size
 STATES_PER_POINT = 6000  # a point's states beyond this are sampled (seeded): --states-per-point
+PENDING_NAMES_MAX = 16  # the "posix" rules try every subset of the pending name operations
+UMASK = os.umask(0o022)
+os.umask(UMASK)  # read, not changed: a created file's or directory's mode is the call's less it
 
 
 class RecordError(Exception):
@@ -235,7 +239,7 @@ class Replay:
         if inode is None:
             if not flags & os.O_CREAT or directory is None:
                 raise RecordError(f"an open of a name the model does not hold: {call.describe()}")
-            inode = fs.new_inode(False, mode & 0o7777 & ~0o022)
+            inode = fs.new_inode(False, mode & 0o7777 & ~UMASK)
             self.name_op(call, (directory, name, inode))
         elif flags & os.O_TRUNC and not fs.inodes[inode].is_dir:
             fs.inodes[inode].live = b""
@@ -297,7 +301,7 @@ class Replay:
         _, directory, name = fs.lookup(self.relative(call.fields[0]))
         if directory is None:
             raise RecordError(f"a mkdir the model cannot follow: {call.describe()}")
-        inode = fs.new_inode(True, int(call.fields[2]) & 0o7777 & ~0o022)
+        inode = fs.new_inode(True, int(call.fields[2]) & 0o7777 & ~UMASK)
         self.name_op(call, (directory, name, inode))
 
     def on_chmod(self, call, fs):
@@ -354,6 +358,8 @@ def name_choices(snapshot, rules):
         rest = [i for i, op in enumerate(pending) if op.call >= snapshot.last_fsync]
         return [tuple(committed + rest[:k]) for k in range(len(rest) + 1)]
     # posix: any subset.
+    if len(pending) > PENDING_NAMES_MAX:
+        raise RecordError(f"{len(pending)} name operations pending at once: more than the subsets tried allow")
     return [tuple(c) for k in range(len(pending) + 1) for c in itertools.combinations(range(len(pending)), k)]
 
 
