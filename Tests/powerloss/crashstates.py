@@ -704,7 +704,9 @@ def run_scenario(scenario, args):
 
     print(f"== {scenario.name}: {scenario.what}")
     print(f"   {len(calls)} calls recorded; crash states per point: {per_point}")
-    print(f"   {explored} states explored, {len(unique)} distinct, {len(failures)} failed")
+    ext4 = sum(1 for _, occurrences in entries if any("ext4" in rules for _, rules, _ in occurrences))
+    print(f"   {explored} states explored, {len(unique)} distinct ({ext4} of them under the ext4 rules, "
+          f"{len(unique) - ext4} under the posix rules only), {len(failures)} failed")
     for (point, rules, described), problem, tree in failures[: args.show]:
         print(f"FAIL  {scenario.name}: crash after call {point} ({'/'.join(sorted(rules))} rules): {problem}")
         print(f"      the crash: {described}")
