@@ -13,8 +13,11 @@
 #                                tests under AddressSanitizer and ThreadSanitizer, the three fuzz
 #                                harnesses (reader, envelope, restore; AMBER_FUZZ_SECONDS each,
 #                                default 120), valgrind on the C demo, the kill test (R19:
-#                                AMBER_KILLS kills, default 1000; the quick run makes none), and
-#                                make install checked (scripts/test-install.sh).
+#                                AMBER_KILLS kills, default 1000; the quick run makes none),
+#                                make install checked (scripts/test-install.sh), and the
+#                                power-loss test (R19: every crash state of a save, a first
+#                                save, a launch, a discard and amber_file_write_atomic(), under
+#                                POSIX and ext4 rules; Tests/powerloss/run.sh).
 #
 # Installing what is missing is scripts/setup.sh's job; this script calls it first. Build output
 # goes to .build/logs/; a build that fails prints the end of its log and the log's path. Each
@@ -179,6 +182,9 @@ if [[ $all == 1 ]]; then
             env AMBER_FUZZ_SKIP_BUILD=$skip_build bash Fuzz/run-harness.sh "$harness" "${AMBER_FUZZ_SECONDS:-120}"
         skip_build=1
     done
+    suite "power loss (Tests/powerloss/run.sh: R19, R20, every crash state of five actions)" "$logs/powerloss.log" \
+        '^(== |   [0-9]+ states explored|FAIL|powerloss: |self-check)' \
+        env AMBER_SKIP_BUILD=1 bash Tests/powerloss/run.sh
     suite "valgrind memcheck of the C demo (scripts/valgrind-demo.sh)" "$logs/valgrind.log" '.' \
         bash scripts/valgrind-demo.sh
     suite "make install into a scratch prefix, a C host built with pkg-config (scripts/test-install.sh)" \
