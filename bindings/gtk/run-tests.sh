@@ -204,13 +204,33 @@ run_modes test_late_window save claim save unclaimed
 # tests/test_hidden_scroll.c: a scroll on a page hidden at restore is said pending until the page
 # shows, then restored once applied.
 run_modes test_hidden_scroll save check
-# tests/test_two_windows.c: two unnamed windows of one type, each its own state back.
-run_modes test_two_windows save check
+# tests/test_two_windows.c: two windows of one type, each its own state back: unnamed, reopened in
+# the same order; named after their files, reopened in the other order.
+run_modes test_two_windows save check save-named check-named-reversed
 # tests/test_own_size.c: a program that sets its own window size after the restore: its size
 # kept, one line saying so.
 run_modes test_own_size save check
 # tests/test_tree_scroll.c: a tree view scrolled back by its top row into taller rows.
 run_modes test_tree_scroll save check
+
+# tests/test_driven_widgets.c: a flow box's selection, a revealer and a combo box changed by real
+# input (the program prints where to click), saved, and restored in a second process.
+drive_widgets() {
+    local out=$work/test_driven_widgets.save at
+    dbus-run-session -- "$here/build/test_driven_widgets" save >"$out" 2>>"$work/test_driven_widgets.err" &
+    app_pid=$!
+    for _ in $(seq 150); do grep -q '^at size ' "$out" 2>/dev/null && break; kill -0 "$app_pid" 2>/dev/null || break; sleep 0.1; done
+    at() { sed -n "s/^at $1 //p" "$out"; }
+    # The tiles 1 and 4 (Ctrl: added to the selection), the program's Details button, then the
+    # combo box's list opened and its third item picked with the keyboard.
+    xdotool mousemove $(at tile1) click 1 sleep 0.2 keydown ctrl mousemove $(at tile4) click 1 keyup ctrl sleep 0.2
+    xdotool mousemove $(at details) click 1 sleep 0.2 mousemove $(at size) click 1 sleep 0.5
+    xdotool key Down sleep 0.1 key Down sleep 0.1 key Return
+    if wait_exit && grep -q '^ok' "$out" && ! grep -q '^FAIL' "$out"; then pass "test_driven_widgets save: $(sed -n 's/^ok  *//p' "$out")"
+    else fail "test_driven_widgets save:"; cat "$out"; fi
+}
+drive_widgets
+run_modes test_driven_widgets check
 
 # ---- 1. close ------------------------------------------------------------------------------
 launch
