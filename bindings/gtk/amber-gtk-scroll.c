@@ -239,6 +239,13 @@ static gboolean layout_run_may_step(PendingScroll *pending, GdkFrameClock *clock
     return ++pending->layout_runs < LAYOUT_RUNS_PER_FRAME;
 }
 
+/* Asks `data`, a frame clock, for a frame with a layout phase (an idle: once the frame being
+ * drawn is done). */
+static gboolean request_layout(gpointer data) {
+    gdk_frame_clock_request_phase(data, GDK_FRAME_CLOCK_PHASE_LAYOUT);
+    return G_SOURCE_REMOVE;
+}
+
 /*
  * A list's scroll, applied in the layout phase of the frame clock, after the window laid out its
  * widgets: GDK runs the phase again, before painting, while a widget asks to be laid out again.
@@ -255,8 +262,9 @@ static void item_scroll_layout(GdkFrameClock *clock, gpointer data) {
     if (pending->widget == NULL || gtk_widget_get_height(pending->widget) <= 0 || gtk_adjustment_get_upper(pending->adjustment) <= 0)
         return; /* not laid out yet: a later run */
     if (!layout_run_may_step(pending, clock)) {
-        /* The frame's last run: the next frame takes the step. */
-        gtk_widget_queue_allocate(pending->widget);
+        /* The frame's last run: the next frame takes the step, asked for once this one is done
+         * (asked for now, GDK would warn and give up on the layout). */
+        g_idle_add_full(G_PRIORITY_HIGH_IDLE, request_layout, g_object_ref(clock), g_object_unref);
         return;
     }
     if (pending->item_at_top) {
@@ -275,7 +283,9 @@ static void item_scroll_layout(GdkFrameClock *clock, gpointer data) {
 /* Applies a list's scroll in the layout phase of its frame clock (see above), from the frame to
  * come: the one being drawn, if the list is shown while it is laid out. */
 static void start_item_scroll(PendingScroll *pending) {
-    pending->clock = g_object_ref(gtk_widget_get_frame_clock(pending->widget));
+    GdkFrameClock *clock = gtk_widget_get_frame_clock(pending->widget);
+    if (clock == NULL) return; /* not realized after all: the scroll goes at its expiry */
+    pending->clock = g_object_ref(clock);
     pending->layout_handler = g_signal_connect_after(pending->clock, "layout", G_CALLBACK(item_scroll_layout), pending);
     gdk_frame_clock_request_phase(pending->clock, GDK_FRAME_CLOCK_PHASE_LAYOUT);
 }
