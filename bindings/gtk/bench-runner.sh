@@ -12,7 +12,8 @@
 #
 # The timer is build/libbench-first-frame.so (bench-first-frame.c), preloaded in all three; it
 # ends the program at its first frame, so nothing is saved and each archive run starts from the
-# same archive. Prints the medians and the load average before and after. (A run with no archive
+# same archive. Prints the medians of the wall-clock time and of the CPU time the process used
+# until then (which a loaded machine lengthens less), and the load average before and after. (A run with no archive
 # is a first launch: the engine makes the state directory and the archive's key.)
 #
 #   bindings/gtk/bench-runner.sh [RUNS]      (RUNS: 15; AMBER_LIBDIR as for run-tests.sh)
@@ -82,12 +83,18 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 python3 - "$work" "$runs" "$load_before" "$load_after" <<'PY'
 import statistics, sys
 work, n, before, after = sys.argv[1:]
-def median(kind):
-    return statistics.median(int(line.split()[1]) for line in open(f"{work}/{kind}")) / 1000
-plain, fresh, archive = median("plain"), median("fresh"), median("archive")
+def median(kind, key):
+    values = []
+    for line in open(f"{work}/{kind}"):
+        words = line.split()
+        values.append(int(words[words.index(key) + 1]))
+    return statistics.median(values) / 1000
 print(f"gtk4-widget-factory, start to the first frame, medians of {n} alternating runs each (ms):")
-print(f"  plain                        {plain:8.1f}")
-print(f"  amber-run, no archive        {fresh:8.1f}  {fresh - plain:+7.1f}")
-print(f"  amber-run, archive restored  {archive:8.1f}  {archive - plain:+7.1f}")
+print(f"  {'':30}{'wall clock':>11}{'added':>9}{'CPU time':>10}{'added':>9}")
+plain = median("plain", "first_frame_us"), median("plain", "first_frame_cpu_us")
+for kind, what in (("plain", "plain"), ("fresh", "amber-run, no archive"), ("archive", "amber-run, archive restored")):
+    wall, cpu = median(kind, "first_frame_us"), median(kind, "first_frame_cpu_us")
+    added = f"{wall - plain[0]:+9.1f}{cpu:10.1f}{cpu - plain[1]:+9.1f}" if kind != "plain" else f"{'':9}{cpu:10.1f}"
+    print(f"  {what:30}{wall:11.1f}{added}")
 print(f"load average before: {before}; after: {after}")
 PY

@@ -325,6 +325,16 @@ set -e
 check "no display: a clear error and exit status 1, no crash (status $status)" \
     test "$status" -eq 1 -a -n "$(grep 'cannot open a display' "$work/nodisplay.out")"
 
+# amber-run on programs that do not link GTK 4 (an ELF program, and a script that names the
+# library): each runs as it is, with one line.
+printf '#!/bin/sh\n# libgtk-4.so\necho ran\n' >"$work/script.sh"
+chmod +x "$work/script.sh"
+for program in "sh -c 'echo ran'" "$work/script.sh"; do
+    ran=$(eval "\"$here/build/amber-run\" $program" 2>"$work/runner.err")
+    check "amber-run $(basename "${program%% *}"): it does not link GTK 4, so it runs without Amber, with one line" \
+        test "$ran" = ran -a "$(grep -c 'does not link GTK 4: it runs without Amber' "$work/runner.err")" = 1
+done
+
 sed -e 's/id="title"/id="note-title"/' "$here/demo/notes.ui" >"$work/renamed.ui"
 launch --ui "$work/renamed.ui"
 check "renamed widget: a report line names the saved widget not found" \
