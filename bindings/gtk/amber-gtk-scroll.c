@@ -171,11 +171,12 @@ static void pending_scroll_free(gpointer data) {
     if (pending->timeout != 0) g_source_remove(pending->timeout);
     if (pending->widget != NULL) {
         if (pending->tick != 0) gtk_widget_remove_tick_callback(pending->widget, pending->tick);
-        if (pending->layout_handler != 0) g_signal_handler_disconnect(pending->clock, pending->layout_handler);
         if (pending->map_handler != 0) g_signal_handler_disconnect(pending->widget, pending->map_handler);
         g_object_remove_weak_pointer(G_OBJECT(pending->widget), (gpointer *)&pending->widget);
         if (pending->waits_for_page) page_scroll_ended(pending->widget, pending->applied);
     }
+    /* Disconnected whether the list is still there or not: the clock, held here, outlives it. */
+    if (pending->layout_handler != 0) g_signal_handler_disconnect(pending->clock, pending->layout_handler);
     if (pending->row != NULL) gtk_tree_path_free(pending->row);
     if (pending->clock != NULL) g_object_unref(pending->clock);
     g_free(pending);
