@@ -45,12 +45,17 @@ typedef struct PendingScroll {
     /* The tree's height and scroll at the previous frame: the row is placed once they hold still. */
     double last_upper;
     double last_value;
-    /* A list view's or grid view's first visible item, and the pixels into it; how far the
-     * list got in putting the item at the top (item_scroll_tick()). */
+    /* A list view's or grid view's first visible item, and the pixels into it; whether the item
+     * was put at the top (item_scroll_layout()). The list's frame clock, while the scroll is
+     * applied in its layout phase, and the frame and the count of that phase's runs in it. */
     gboolean by_item;
     guint item;
     double item_delta;
-    int item_step;
+    gboolean item_at_top;
+    GdkFrameClock *clock;
+    gulong layout_handler;
+    gint64 layout_frame;
+    int layout_runs;
     /* The list's keyboard cursor (its first selected item), if it has one, and whether the list
      * takes the focus once scrolled (and shows it, after keyboard use). */
     gboolean has_cursor;
@@ -170,7 +175,10 @@ static void pending_scroll_free(gpointer data) {
         g_object_remove_weak_pointer(G_OBJECT(pending->widget), (gpointer *)&pending->widget);
         if (pending->waits_for_page) page_scroll_ended(pending->widget, pending->applied);
     }
+    /* Disconnected whether the list is still there or not: the clock, held here, outlives it. */
+    if (pending->layout_handler != 0) g_signal_handler_disconnect(pending->clock, pending->layout_handler);
     if (pending->row != NULL) gtk_tree_path_free(pending->row);
+    if (pending->clock != NULL) g_object_unref(pending->clock);
     g_free(pending);
 }
 
@@ -195,27 +203,11 @@ static guint list_length(GtkWidget *list) {
     return model != NULL ? g_list_model_get_n_items(G_LIST_MODEL(model)) : 0;
 }
 
-/*
- * A list's scroll, one step a frame once laid out. The list scrolls the least it can to show an
- * item: an item below the view ends at its bottom, one above it starts at its top. So, each step
- * on the frame after the list placed the previous one: (1) the last item shown, which puts the
- * item above the view; (2) the item shown, now at the top; (3) the pixels into it.
- */
-static gboolean item_scroll_tick(PendingScroll *pending) {
-    guint n = list_length(pending->widget);
-    switch (pending->item_step++) {
-    case 0:
-        if (n > 0) show_item(pending->widget, n - 1);
-        return G_SOURCE_CONTINUE;
-    case 1:
-        if (pending->item < n) show_item(pending->widget, pending->item);
-        return G_SOURCE_CONTINUE;
-    default:
-        break;
-    }
-    pending->tick = 0; /* removed by returning G_SOURCE_REMOVE */
+/* The list's scroll ends: the pixels into its first item, then its keyboard cursor and focus. */
+static void finish_item_scroll(PendingScroll *pending) {
     GtkWidget *list = pending->widget;
     GtkAdjustment *adjustment = pending->adjustment;
+    guint n = list_length(list);
     double target = gtk_adjustment_get_value(adjustment) + pending->item_delta;
     gboolean has_cursor = pending->has_cursor, focus = pending->focus_after, focus_visible = pending->focus_visible;
     guint cursor = pending->cursor, first = pending->item;
@@ -231,7 +223,72 @@ static gboolean item_scroll_tick(PendingScroll *pending) {
         GtkRoot *root = gtk_widget_get_root(list);
         if (GTK_IS_WINDOW(root)) gtk_window_set_focus_visible(GTK_WINDOW(root), focus_visible);
     }
+}
+
+/* How many times the frame clock may run its layout phase in one frame: GDK 4 runs it again
+ * while it is asked to, at most 4 times, and then warns and paints what it has. */
+#define LAYOUT_RUNS_PER_FRAME 4
+
+/* Counts a run of the layout phase; whether the scroll may take a step in it: a step makes the
+ * list lay itself out again (one more run), which the last run of a frame cannot have. */
+static gboolean layout_run_may_step(PendingScroll *pending, GdkFrameClock *clock) {
+    gint64 frame = gdk_frame_clock_get_frame_counter(clock);
+    if (frame != pending->layout_frame) {
+        pending->layout_frame = frame;
+        pending->layout_runs = 0;
+    }
+    return ++pending->layout_runs < LAYOUT_RUNS_PER_FRAME;
+}
+
+/* Asks `data`, a frame clock, for a frame with a layout phase (an idle: once the frame being
+ * drawn is done). */
+static gboolean request_layout(gpointer data) {
+    gdk_frame_clock_request_phase(data, GDK_FRAME_CLOCK_PHASE_LAYOUT);
     return G_SOURCE_REMOVE;
+}
+
+/*
+ * A list's scroll, applied in the layout phase of the frame clock, after the window laid out its
+ * widgets: GDK runs the phase again, before painting, while a widget asks to be laid out again.
+ * So the list's rows are placed within the frame the scroll starts in, the first frame of a
+ * window restored, rather than a frame or two after its first rows were drawn.
+ *
+ * The list scrolls the least it can to show an item: an item below the view ends at its bottom,
+ * one above it starts at its top. So, once the list has a size: the view to the end of the list
+ * and the item shown, which puts it at the top; then, once the list has placed its rows from
+ * it, the pixels into it.
+ */
+static void item_scroll_layout(GdkFrameClock *clock, gpointer data) {
+    PendingScroll *pending = data;
+    if (pending->widget == NULL || gtk_widget_get_height(pending->widget) <= 0 || gtk_adjustment_get_upper(pending->adjustment) <= 0)
+        return; /* not laid out yet: a later run */
+    if (!layout_run_may_step(pending, clock)) {
+        /* The frame's last run: the next frame takes the step, asked for once this one is done
+         * (asked for now, GDK would warn and give up on the layout). */
+        g_idle_add_full(G_PRIORITY_HIGH_IDLE, request_layout, g_object_ref(clock), g_object_unref);
+        return;
+    }
+    if (pending->item_at_top) {
+        finish_item_scroll(pending);
+        return;
+    }
+    pending->item_at_top = TRUE;
+    if (pending->item < list_length(pending->widget)) {
+        GtkAdjustment *adjustment = pending->adjustment;
+        gtk_adjustment_set_value(adjustment, gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment));
+        show_item(pending->widget, pending->item);
+    }
+    gdk_frame_clock_request_phase(clock, GDK_FRAME_CLOCK_PHASE_LAYOUT);
+}
+
+/* Applies a list's scroll in the layout phase of its frame clock (see above), from the frame to
+ * come: the one being drawn, if the list is shown while it is laid out. */
+static void start_item_scroll(PendingScroll *pending) {
+    GdkFrameClock *clock = gtk_widget_get_frame_clock(pending->widget);
+    if (clock == NULL) return; /* not realized after all: the scroll goes at its expiry */
+    pending->clock = g_object_ref(clock);
+    pending->layout_handler = g_signal_connect_after(pending->clock, "layout", G_CALLBACK(item_scroll_layout), pending);
+    gdk_frame_clock_request_phase(pending->clock, GDK_FRAME_CLOCK_PHASE_LAYOUT);
 }
 
 /* The row at the top of a tree view and the pixels into it (FALSE for no row): the row at the
@@ -287,7 +344,6 @@ static gboolean on_scroll_tick(GtkWidget *widget, GdkFrameClock *clock, gpointer
     (void)clock;
     PendingScroll *pending = data;
     if (gtk_widget_get_height(widget) <= 0 || gtk_adjustment_get_upper(pending->adjustment) <= 0) return G_SOURCE_CONTINUE;
-    if (pending->by_item) return item_scroll_tick(pending);
     if (pending->by_row) return row_scroll_tick(pending);
     /* A list's item that moved near the end may not be scrollable to the top: as far as it goes. */
     if (!content_fits(pending->adjustment, pending_target(pending)) && pending->rows_shift == 0) return G_SOURCE_CONTINUE;
@@ -317,6 +373,10 @@ static gboolean on_scroll_expired(gpointer data) {
 
 static void start_ticking(PendingScroll *pending) {
     pending->timeout = g_timeout_add(PENDING_SCROLL_MS, on_scroll_expired, pending);
+    if (pending->by_item) {
+        start_item_scroll(pending);
+        return;
+    }
     pending->tick = gtk_widget_add_tick_callback(pending->widget, on_scroll_tick, pending, NULL);
 }
 
@@ -420,8 +480,7 @@ char *tree_view_top(GtkTreeView *tree, double *delta) {
 }
 
 /* Scrolls a list view or grid view to show `item` at the top, `delta` pixels into it, once laid
- * out (see above). Before that, at once, the list is asked to show the item: its first frame
- * shows the rows that end with it, rather than its first rows. */
+ * out, within the frame that lays it out (see item_scroll_layout()). */
 void scroll_list_when_laid_out(GtkWidget *list, guint item, double delta, int64_t cursor) {
     GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment(GTK_SCROLLABLE(list));
     if (adjustment == NULL) return;

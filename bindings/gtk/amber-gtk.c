@@ -431,7 +431,7 @@ static int list_apply(amber_object *view, const amber_view_state *state, void *c
         if (first) gtk_selection_model_unselect_all(model);
     }
     /* A list view or grid view scrolls by its first visible item (found by its identifier, R18,
-     * when it moved), never by pixels: see item_scroll_tick(). */
+     * when it moved), never by pixels: see item_scroll_layout(). */
     if (by_item) {
         scroll_list_when_laid_out(entry->widget, (guint)state->first_visible_item.indexes[0], entry->saved_first_delta, cursor);
         if (state->fields & AMBER_VIEW_FIELD_CONTENT_OFFSET)

@@ -2,8 +2,8 @@
 # The start-up cost of restoring: the notes demo with a 1,000-row list, started with an archive
 # (the list scrolled far down and a row selected, text typed) against the same demo started with
 # no archive, alternating, RUNS times each, under its own Xvfb. Prints the medians of the time
-# from start to the first frame drawn, to the second (the restored scroll position is drawn on
-# it), and of amber_gtk_restore() itself (wall clock, and the CPU time of the thread, which
+# from start to the first frame drawn (the restored scroll position is drawn on it), to the
+# second, and of amber_gtk_restore() itself (wall clock, and the CPU time of the thread, which
 # leaves out the waits: the disk's fsync, other processes), and the differences.
 #
 #   bindings/gtk/bench-startup.sh [RUNS]      (RUNS: 15; AMBER_LIBDIR as for run-tests.sh)
@@ -66,7 +66,8 @@ fresh, archive, n = load(sys.argv[1]), load(sys.argv[2]), sys.argv[3]
 med = lambda runs, key: statistics.median(r[key] for r in runs) / 1000
 print(f"start-up of the notes demo with 1,000 rows, medians of {n} runs each (ms):")
 print(f"  {'':28}{'no archive':>12}{'archive':>10}{'difference':>12}")
-for key, what in (("frame1_us", "first frame"), ("frame2_us", "second frame (scroll drawn)"), ("restore_us", "amber_gtk_restore()"), ("restore_cpu_us", "  its CPU time")):
+print(f"  (load average: {open('/proc/loadavg').read().split()[:3]})")
+for key, what in (("frame1_us", "first frame"), ("frame2_us", "second frame"), ("restore_us", "amber_gtk_restore()"), ("restore_cpu_us", "  its CPU time")):
     a, b = med(fresh, key), med(archive, key)
     print(f"  {what:28}{a:12.1f}{b:10.1f}{b - a:12.1f}")
 EOF

@@ -222,8 +222,8 @@ static gboolean on_sigusr1(gpointer app) {
 }
 
 /* --startup-time: the time from start to each of the first frames drawn (the restored scroll
- * position is drawn on the second: it waits for the list to be laid out), and the time the
- * restoration itself took. */
+ * position is drawn on the first: the list is scrolled within the frame that lays it out; the
+ * next frames show whether it moves again), and the time the restoration itself took. */
 static gint64 restore_us = -1, restore_cpu_us = -1;
 
 /* The CPU time this thread has used, in microseconds. */

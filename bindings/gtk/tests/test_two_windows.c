@@ -7,6 +7,10 @@
  *   test_two_windows check   the same two windows, built in the same order: the first comes back
  *                            at 10 and 300x200, the second at 40 and 420x260, and the adapter
  *                            prints no line (nothing left out, nothing not restored)
+ *   test_two_windows save-named, check-named-reversed   the same, the windows named after the
+ *                            files they show ("a.txt", "b.txt"), and built in the other order at
+ *                            the check: each comes back with its own state (unnamed, the order
+ *                            is all that tells them apart: see the README's limit)
  *
  * The adapter's lines on stderr are read through g_set_printerr_handler() (and still printed).
  * Prints "ok ..." lines; exits 1 on a failure. The state is in $XDG_STATE_HOME/org.amber.twowindows.
@@ -18,14 +22,18 @@
 #include <string.h>
 
 static gboolean saving;
+/* The windows named after their files, and built in the other order at the check. */
+static gboolean named;
 
 typedef struct Editor {
     GtkWidget *window;
     GtkWidget *scale;
 } Editor;
 
-static Editor editor(GtkApplication *app) {
+/* An editor window; named `file` when the windows are named. */
+static Editor editor(GtkApplication *app, const char *file) {
     Editor e = {gtk_application_window_new(app), gtk_scale_new_with_range(GTK_ORIENTATION_HORIZONTAL, 0, 100, 1)};
+    if (named) gtk_widget_set_name(e.window, file);
     gtk_widget_set_name(e.scale, "level");
     gtk_range_set_value(GTK_RANGE(e.scale), 50);
     gtk_window_set_child(GTK_WINDOW(e.window), e.scale);
@@ -49,7 +57,14 @@ static void check_state(Editor e, const char *which, double value, int width, in
 
 static void activate(GtkApplication *app) {
     AmberGtk *gtk = amber_gtk_from_application(app);
-    Editor first = editor(app), second = editor(app);
+    Editor first, second;
+    if (named && !saving) { /* reopened in the other order */
+        second = editor(app, "b.txt");
+        first = editor(app, "a.txt");
+    } else {
+        first = editor(app, "a.txt");
+        second = editor(app, "b.txt");
+    }
     amber_gtk_restore(gtk, NULL); /* saving: a fresh state directory, nothing comes back */
     if (saving) {
         set_state(first, 10, 300, 200);
@@ -57,10 +72,11 @@ static void activate(GtkApplication *app) {
         gtk_window_present(GTK_WINDOW(first.window));
         gtk_window_present(GTK_WINDOW(second.window));
         result(amber_gtk_save(gtk) == AMBER_OK && strstr(printed->str, "amber-gtk:") == NULL,
-               "saved: two unnamed windows of one type, at 10 and 40, nothing left out");
+               named ? "saved: two windows of one type named a.txt and b.txt, at 10 and 40, nothing left out"
+                     : "saved: two unnamed windows of one type, at 10 and 40, nothing left out");
     } else {
-        check_state(first, "first", 10, 300, 200);
-        check_state(second, "second", 40, 420, 260);
+        check_state(first, named ? "a.txt" : "first", 10, 300, 200);
+        check_state(second, named ? "b.txt" : "second", 40, 420, 260);
         result(strstr(printed->str, "amber-gtk:") == NULL, "no line on stderr: nothing left out, nothing not restored");
     }
     gtk_window_destroy(GTK_WINDOW(second.window));
@@ -68,11 +84,16 @@ static void activate(GtkApplication *app) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 2 || (strcmp(argv[1], "save") != 0 && strcmp(argv[1], "check") != 0)) {
-        fprintf(stderr, "usage: test_two_windows save|check\n");
+    const char *modes[] = {"save", "check", "save-named", "check-named-reversed"};
+    int mode = -1;
+    for (int i = 0; i < 4 && argc == 2; i++)
+        if (strcmp(argv[1], modes[i]) == 0) mode = i;
+    if (mode < 0) {
+        fprintf(stderr, "usage: test_two_windows save|check|save-named|check-named-reversed\n");
         return 2;
     }
-    saving = strcmp(argv[1], "save") == 0;
+    saving = mode % 2 == 0;
+    named = mode >= 2;
     printed = g_string_new(NULL);
     g_set_printerr_handler(keep_printed);
     amber_engine *engine = NULL;
