@@ -148,9 +148,7 @@ private func decodeValue(_ v: inout amber_keyed_value, _ d: DecoderBox) throws(A
         guard let classes else { throw invalid("classes is NULL and class_count is \(n)") }
         var allowed = Set<String>()
         for i in 0 ..< n {
-            let name = try inputString(classes[i], "class name \(i)")
-            guard !name.isEmpty else { throw invalid("class name \(i) is empty") }
-            allowed.insert(name)
+            allowed.insert(try inputString(classes[i], "class name \(i)"))
         }
         o.pointee = ObjectBox.of(try d.reference(k, ofClasses: allowed))?.handle
     }

@@ -162,7 +162,6 @@ func notificationBox(_ handle: OpaquePointer?) throws(AmberError) -> Notificatio
     guarded {
         let box = try engineBox(engine)
         let n = try inputString(name, "name")
-        guard !n.isEmpty else { throw invalid("the notification name is empty") }
         let info = try user_info.map { h throws(AmberError) in try userInfoBox(h).info } ?? UserInfo()
         let note = AppNotification(name: n, sender: NotificationBox.sender(of: sender, engine: box), userInfo: info)
         try box.operation { try box.engine.notificationCenter.post(note) }
