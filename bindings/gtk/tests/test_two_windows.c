@@ -50,7 +50,7 @@ static void check_state(Editor e, const char *which, double value, int width, in
 static void activate(GtkApplication *app) {
     AmberGtk *gtk = amber_gtk_from_application(app);
     Editor first = editor(app), second = editor(app);
-    amber_gtk_restore(gtk, NULL); /* saving: a fresh state directory, nothing comes back */
+    amber_gtk_restore(NULL, gtk); /* saving: a fresh state directory, nothing comes back */
     if (saving) {
         set_state(first, 10, 300, 200);
         set_state(second, 40, 420, 260);
