@@ -70,7 +70,7 @@ func notificationBox(_ handle: OpaquePointer?) throws(AmberError) -> Notificatio
                 case AMBER_VALUE_STRING: value = .string(try inputString(v.string_value, "the string value"))
                 case AMBER_VALUE_BYTES: value = .bytes(try inputBytes(v.bytes_value, v.bytes_size))
                 default:
-                    throw invalid("a user info holds bool, int64, double, string and bytes values, not type \(v.type.rawValue)")
+                    throw notAUserInfoType(v.type)
                 }
                 checked.append((key, value))
             } catch {
