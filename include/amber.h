@@ -32,7 +32,8 @@
  *   with amber_buf_dispose(). Pointers returned directly are borrowed, for the documented time;
  *   so are the values a decoder or a user info lends through `const T **out`, for as long as
  *   the callback or the handle lives, never "until the next call".
- *   (bindings/c/tests/check-conventions.py checks these rules against every declaration.)
+ *   (bindings/c/tests/check-conventions.py checks these rules against every declaration, and
+ *   against the GTK adapter's amber-gtk.h, which follows them too.)
  * - Input strings are UTF-8, NUL-terminated, and copied; invalid UTF-8 is AMBER_INVALID_ARGUMENT.
  *   Input buffers are copied unless documented otherwise.
  * - Enum types appear in signatures and structs; status codes travel as int (a host callback's

@@ -24,7 +24,7 @@
 # slower in bench_engine); -z pack-relative-relocs (-1.0 MB, but needs glibc 2.36's
 # GLIBC_ABI_DT_RELR where the library otherwise runs on 2.35); lld --icf=safe (-8 KB).
 # --gc-sections is on (SwiftPM passes it).
-# Output: .build-lib/lib/libamber.so.0.2.0 (not stripped: `make install` strips its copy), and
+# Output: .build-lib/lib/libamber.so.MAJOR.MINOR.PATCH (0.3.0) (not stripped: `make install` strips its copy), and
 # the symlinks .build-lib/lib/libamber.so.0 and .build-lib/lib/libamber.so.
 # Usage: scripts/build-lib.sh [extra swift build flags]
 set -euo pipefail

@@ -90,6 +90,23 @@ private func registerItems(_ engine: Engine) throws {
         #expect(codes == [.duplicate, .duplicate])
     }
 
+    // R6 R22: a value refused writes nothing, its key included: a corrected value may follow
+    // under the same key.
+    @Test func aRefusedValueLeavesItsKeyFree() throws {
+        let engine = makeEngine()
+        let root = controller("root")
+        var codes: [AmberError.Code] = []
+        root.callbacks.encode = { _, coder in
+            do { try coder.encode(date: .nan, forKey: "when") } catch { codes.append(code(error)!) }
+            try coder.encode(date: 1000, forKey: "when")
+            do { try coder.encode(.date(.infinity), forKey: "value") } catch { codes.append(code(error)!) }
+            try coder.encode(.int(1), forKey: "value")
+        }
+        try engine.addRoot(root)
+        try engine.preserve()
+        #expect(codes == [.invalidArgument, .invalidArgument])
+    }
+
     // R25 R12
     @Test func codingClassObjectsRoundTripSharedAndChecked() throws {
         let store = MemoryStore()

@@ -96,6 +96,20 @@ import Testing
             try controller("parent").removeChild(controller("child"))
         case "restoration_parent_a_view":
             try plain("source").setRestorationParent(view("table"))
+        case "object_empty_class_name":
+            _ = try RestorableObject(kind: .controller, checkedClassName: "", restorationIdentifier: "root")
+        case "stack_not_a_controller":
+            try view("list").setStack(true)
+        case "dismiss_from_a_view":
+            try view("list").setPresented(nil)
+        case "notification_empty_name":
+            do {
+                try e.notificationCenter.post(name: "")
+            } catch let error as AmberError {
+                throw error
+            } catch {
+                throw AmberError(.callbackFailed, "the post threw a foreign error: \(error)")
+            }
         default:
             return false
         }

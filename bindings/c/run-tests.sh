@@ -29,10 +29,10 @@ CXX=${CXX:-c++}
 suites=(
     "headers|amber.h and each header alone, the AMBER_*_INIT initialisers"
     "exports|libamber.so exports exactly the header's functions"
-    "conventions|every function follows amber.h's conventions (out-parameters first, ctx_free, amber_buf)"
+    "conventions|every function of amber.h and amber-gtk.h follows amber.h's conventions (out-parameters first, ctx_free, amber_buf)"
     "smoke|versions, errors, a save and a restore, a host store, a plugin"
     "rules|R1-R16, R22, R28, R29 through the C ABI, one named test per rule"
-    "values|R6, R7, R12, R22: values in one call"
+    "values|R6, R7, R12, R22: values in one call; dates and index paths"
     "bounds|R1, R2, R10, R22: a chain deeper than restoration reads, a launch over a host tree as deep, a value over the reader's limit, closing a million objects"
     "kill|R19: SIGKILL at ${AMBER_KILLS:-1000} random moments of saving"
     "envelope|R20, R22"

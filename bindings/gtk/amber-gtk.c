@@ -129,19 +129,40 @@ typedef struct Coding {
     AmberGtkEncode encode;
     AmberGtkDecode decode;
     void *ctx;
+    void (*ctx_free)(void *ctx);
 } Coding;
 
 typedef struct UiFile {
     char *path;
     AmberGtkBuilt built;
     void *ctx;
+    void (*ctx_free)(void *ctx);
 } UiFile;
 
 typedef struct Maker {
     AmberGtk *gtk;
     AmberGtkWindowMaker make;
     void *ctx;
+    void (*ctx_free)(void *ctx);
 } Maker;
+
+/* Calls a host's ctx_free, if it gave one: once, when the adapter lets go of its context. */
+static void release_host_context(void (*ctx_free)(void *ctx), void *ctx) {
+    if (ctx_free != NULL) ctx_free(ctx);
+}
+
+static void coding_free(gpointer data) {
+    Coding *coding = data;
+    release_host_context(coding->ctx_free, coding->ctx);
+    g_free(coding);
+}
+
+/* The ctx_free of a window maker's restoration class: Amber calls it when the engine closes. */
+static void maker_free(void *data) {
+    Maker *maker = data;
+    release_host_context(maker->ctx_free, maker->ctx);
+    g_free(maker);
+}
 
 static void changed(AmberGtk *gtk, gpointer instance);
 
@@ -1251,7 +1272,7 @@ static int save(AmberGtk *gtk, const char *why) {
     /* A save before the restoration (the program ended before its first window showed) reads
      * the archive first: what it holds is carried into the new one (kept records, R35) rather
      * than lost. */
-    if (!gtk->restored) amber_gtk_restore(gtk, NULL);
+    if (!gtk->restored) amber_gtk_restore(NULL, gtk);
     sync_all(gtk, FALSE);
     int saved = 0;
     int rc = amber_engine_preserve(&saved, gtk->engine);
@@ -1365,7 +1386,7 @@ static gboolean on_close_request(GtkWindow *window, GtkApplication *app) {
 static gboolean restore_when_built(gpointer data) {
     AmberGtk *gtk = data;
     gtk->restore_source = 0;
-    if (!gtk->restored) amber_gtk_restore(gtk, NULL);
+    if (!gtk->restored) amber_gtk_restore(NULL, gtk);
     return G_SOURCE_REMOVE;
 }
 
@@ -1509,7 +1530,7 @@ static gboolean on_terminate(gpointer data) {
  * window shows, schedule_restore().) */
 static void on_activate_after(GtkApplication *app) {
     AmberGtk *gtk = amber_gtk_from_application(app);
-    if (gtk != NULL && !gtk->restored) amber_gtk_restore(gtk, NULL);
+    if (gtk != NULL && !gtk->restored) amber_gtk_restore(NULL, gtk);
 }
 
 static void on_open_after(GtkApplication *app, gpointer files, int n_files, const char *hint) {
@@ -1537,6 +1558,7 @@ static int yes_restore(amber_engine *engine, amber_decoder *decoder, void *ctx) 
 
 static void ui_file_free(gpointer data) {
     UiFile *file = data;
+    release_host_context(file->ctx_free, file->ctx);
     g_free(file->path);
     g_free(file);
 }
@@ -1718,7 +1740,7 @@ static gboolean present_made_windows(gpointer data) {
     return G_SOURCE_REMOVE;
 }
 
-int amber_gtk_restore(AmberGtk *gtk, amber_report **out_report) {
+int amber_gtk_restore(amber_report **out_report, AmberGtk *gtk) {
     if (out_report != NULL) *out_report = NULL;
     if (gtk == NULL) return AMBER_INVALID_ARGUMENT;
     if (gtk->restored) {
@@ -1763,7 +1785,8 @@ void amber_gtk_set_item_identifier(GtkWidget *list, const char *property) {
     g_object_set_data_full(G_OBJECT(list), ITEM_ID_KEY, g_strdup(property), g_free);
 }
 
-void amber_gtk_set_coding(GtkWidget *widget, AmberGtkEncode encode, AmberGtkDecode decode, void *ctx) {
+void amber_gtk_set_coding(GtkWidget *widget, AmberGtkEncode encode, AmberGtkDecode decode, void *ctx,
+                          void (*ctx_free)(void *ctx)) {
     g_return_if_fail(GTK_IS_WIDGET(widget));
     Coding *coding = NULL;
     if (encode != NULL || decode != NULL) {
@@ -1771,8 +1794,9 @@ void amber_gtk_set_coding(GtkWidget *widget, AmberGtkEncode encode, AmberGtkDeco
         coding->encode = encode;
         coding->decode = decode;
         coding->ctx = ctx;
+        coding->ctx_free = ctx_free;
     }
-    g_object_set_data_full(G_OBJECT(widget), CODING_KEY, coding, g_free);
+    g_object_set_data_full(G_OBJECT(widget), CODING_KEY, coding, coding_free);
 }
 
 /* The root object of a window made at restoration for `path`, its objects made; NULL (and a line
@@ -1803,17 +1827,19 @@ static int make_window(amber_object **out, amber_engine *engine, const char *con
     return AMBER_OK;
 }
 
-int amber_gtk_register_window(AmberGtk *gtk, const char *name, AmberGtkWindowMaker make, void *ctx) {
+int amber_gtk_register_window(AmberGtk *gtk, const char *name, AmberGtkWindowMaker make, void *ctx,
+                              void (*ctx_free)(void *ctx)) {
     if (gtk == NULL || name == NULL || name[0] == '\0' || make == NULL) return AMBER_INVALID_ARGUMENT;
     if (g_hash_table_contains(gtk->makers, name)) return AMBER_DUPLICATE;
     Maker *maker = g_new0(Maker, 1);
     maker->gtk = gtk;
     maker->make = make;
     maker->ctx = ctx;
+    maker->ctx_free = ctx_free;
     amber_restoration_class cls = AMBER_RESTORATION_CLASS_INIT;
     cls.make = make_window;
     char *class_name = g_strconcat(CLASS_PREFIX, name, NULL);
-    int rc = amber_engine_register_restoration_class(gtk->engine, class_name, &cls, maker, g_free);
+    int rc = amber_engine_register_restoration_class(gtk->engine, class_name, &cls, maker, maker_free);
     g_free(class_name);
     if (rc != AMBER_OK) {
         g_printerr("amber-gtk: cannot register window %s: %s\n", name, amber_error_last());
@@ -1824,7 +1850,8 @@ int amber_gtk_register_window(AmberGtk *gtk, const char *name, AmberGtkWindowMak
     return AMBER_OK;
 }
 
-int amber_gtk_register_ui_file(AmberGtk *gtk, const char *name, const char *path, AmberGtkBuilt built, void *ctx) {
+int amber_gtk_register_ui_file(AmberGtk *gtk, const char *name, const char *path, AmberGtkBuilt built, void *ctx,
+                               void (*ctx_free)(void *ctx)) {
     if (gtk == NULL || name == NULL || name[0] == '\0' || strchr(name, '/') != NULL || path == NULL)
         return AMBER_INVALID_ARGUMENT;
     if (g_hash_table_contains(gtk->ui_files, name)) return AMBER_DUPLICATE;
@@ -1832,6 +1859,7 @@ int amber_gtk_register_ui_file(AmberGtk *gtk, const char *name, const char *path
     file->path = g_strdup(path);
     file->built = built;
     file->ctx = ctx;
+    file->ctx_free = ctx_free;
     g_hash_table_insert(gtk->ui_files, g_strdup(name), file);
     return AMBER_OK;
 }

@@ -7,7 +7,7 @@
  *     amber_engine_open(&engine, "org.example.notes", NULL);
  *     AmberGtk *gtk = amber_gtk_attach(engine, app);
  *     ... build the windows in "activate" ...
- *     amber_gtk_restore(gtk, NULL);      (or let the adapter restore by itself, below)
+ *     amber_gtk_restore(NULL, gtk);      (or let the adapter restore by itself, below)
  *
  * An unmodified program gets the same from amber-run (amber-run-preload.c), which attaches the
  * adapter with AMBER_GTK_AUTO_NAMES and AMBER_GTK_KEEP_TOGGLES (amber_gtk_set_options()):
@@ -115,11 +115,12 @@ AmberGtk *amber_gtk_attach(amber_engine *engine, GtkApplication *app);
  * (an archive from another program, a damaged one), or when a saved widget was not found (renamed
  * or removed), a line on stderr says so.
  *
+ * @param out_report NULL, or receives the restoration report (free it with amber_report_free());
+ *        NULL on failure.
  * @param gtk the adapter.
- * @param out_report NULL, or receives the restoration report (free it with amber_report_free()).
  * @return AMBER_OK; AMBER_MISUSE when called a second time; an Amber status code.
  */
-int amber_gtk_restore(AmberGtk *gtk, amber_report **out_report);
+int amber_gtk_restore(amber_report **out_report, AmberGtk *gtk);
 
 /**
  * Keeps the state of the windows not open at the restoration for `milliseconds`, for a window
@@ -173,11 +174,14 @@ typedef GtkWindow *(*AmberGtkWindowMaker)(GtkApplication *app, void *ctx);
  * @param gtk the adapter; call before amber_gtk_restore().
  * @param name the window's name (copied).
  * @param make the window's maker.
- * @param ctx passed to `make`; the adapter keeps it for the application's life and never frees it.
+ * @param ctx passed to `make`.
+ * @param ctx_free called once with ctx when the adapter no longer needs it (when the engine
+ *        closes); may be NULL. On failure it is not called.
  * @return AMBER_OK; AMBER_DUPLICATE for a name registered already; AMBER_INVALID_ARGUMENT for a
  *         NULL or empty name or a NULL maker.
  */
-int amber_gtk_register_window(AmberGtk *gtk, const char *name, AmberGtkWindowMaker make, void *ctx);
+int amber_gtk_register_window(AmberGtk *gtk, const char *name, AmberGtkWindowMaker make, void *ctx,
+                              void (*ctx_free)(void *ctx));
 
 /** Called on a window amber_gtk_build_window() built, with its builder, before it is shown: the
  *  host connects its signals and opts content in there, as for a window it builds itself. The
@@ -195,11 +199,14 @@ typedef void (*AmberGtkBuilt)(GtkWindow *window, GtkBuilder *builder, void *ctx)
  * @param name the file's short name (copied), without '/'.
  * @param path the .ui file (copied).
  * @param built called on every window built from the file; may be NULL.
- * @param ctx passed to `built`; the adapter keeps it for the application's life and never frees it.
+ * @param ctx passed to `built`.
+ * @param ctx_free called once with ctx when the adapter no longer needs it (when the application
+ *        is finalized); may be NULL. On failure it is not called.
  * @return AMBER_OK; AMBER_DUPLICATE for a name registered already; AMBER_INVALID_ARGUMENT for a
  *         NULL or empty name, a name with '/', or a NULL path.
  */
-int amber_gtk_register_ui_file(AmberGtk *gtk, const char *name, const char *path, AmberGtkBuilt built, void *ctx);
+int amber_gtk_register_ui_file(AmberGtk *gtk, const char *name, const char *path, AmberGtkBuilt built, void *ctx,
+                               void (*ctx_free)(void *ctx));
 
 /**
  * Builds the window `object_id` of the .ui file registered as `name`, adds it to the
@@ -222,10 +229,14 @@ typedef int (*AmberGtkDecode)(GtkWidget *widget, amber_decoder *decoder, void *c
  * decode first, so that a text the host restores is there when the cursor comes back). A widget
  * of any type may have them; it is restorable when it has a name.
  *
- * @param encode, decode either may be NULL; both NULL removes them.
+ * @param encode, decode either may be NULL; both NULL removes them (and ctx and ctx_free are
+ *        not kept).
  * @param ctx passed to both.
+ * @param ctx_free called once with ctx when the adapter no longer needs it: the widget is
+ *        finalized, or amber_gtk_set_coding() is called on it again; may be NULL.
  */
-void amber_gtk_set_coding(GtkWidget *widget, AmberGtkEncode encode, AmberGtkDecode decode, void *ctx);
+void amber_gtk_set_coding(GtkWidget *widget, AmberGtkEncode encode, AmberGtkDecode decode, void *ctx,
+                          void (*ctx_free)(void *ctx));
 
 /** Options of amber_gtk_set_options(), or-ed together. */
 typedef enum AmberGtkOptions {

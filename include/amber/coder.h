@@ -2,10 +2,10 @@
  * amber/coder.h — coders and decoders: what an object's encode callback writes and its decode
  * callback reads (and the application coder the delegate is given), by key.
  *
- * Group: coder (SPEC R4, R6, R7, R12). Functions amber_coder_* and amber_decoder_*. The typed
- * one-liners a host types often are here; every type (dates and index paths too), and a whole
- * state in one call, go through amber_keyed_value with amber_coder_encode_values() and
- * amber_decoder_decode_values() (amber/plugin.h, the advanced calls).
+ * Group: coder (SPEC R4, R6, R7, R12). Functions amber_coder_* and amber_decoder_*: one typed
+ * call per value type (dates and index paths too). A whole state in one call goes through
+ * amber_keyed_value with amber_coder_encode_values() and amber_decoder_decode_values()
+ * (amber/plugin.h, the advanced calls).
  */
 #ifndef AMBER_CODER_H
 #define AMBER_CODER_H
@@ -58,6 +58,12 @@ AMBER_API int amber_coder_encode_int64(amber_coder *coder, const char *key, int6
 AMBER_API int amber_coder_encode_double(amber_coder *coder, const char *key, double value);
 AMBER_API int amber_coder_encode_bool(amber_coder *coder, const char *key, int value);
 AMBER_API int amber_coder_encode_bytes(amber_coder *coder, const char *key, const void *bytes, size_t size);
+/** A date (NSDate): `seconds` since 2001-01-01T00:00:00Z, finite, from year 1 to 9999 (what
+ *  every binding's date type holds); another, NaN included, is AMBER_INVALID_ARGUMENT (R22). */
+AMBER_API int amber_coder_encode_date(amber_coder *coder, const char *key, double seconds);
+/** An index path (NSIndexPath): `length` indexes (NULL allowed when length is 0), copied. */
+AMBER_API int amber_coder_encode_index_path(amber_coder *coder, const char *key, const int64_t *indexes,
+                                            size_t length);
 /** A reference to another restorable object (R4), or NULL for none, from an object's coder or
  *  the application coder (should_save, will_encode). If the object has a restoration
  *  identifier it is preserved with its state, even if the walk left it out (the children of a
@@ -111,6 +117,12 @@ AMBER_API int amber_decoder_decode_double(double *out, amber_decoder *decoder, c
 AMBER_API int amber_decoder_decode_bool(int *out, amber_decoder *decoder, const char *key);
 /** *out and *out_size are borrowed: valid until the callback returns. */
 AMBER_API int amber_decoder_decode_bytes(const uint8_t **out, size_t *out_size, amber_decoder *decoder, const char *key);
+/** A date: *out receives its seconds since 2001-01-01T00:00:00Z. An archive's date outside
+ *  years 1 to 9999 is refused (R22). */
+AMBER_API int amber_decoder_decode_date(double *out, amber_decoder *decoder, const char *key);
+/** An index path: out->indexes (NULL when out->length is 0) is borrowed: valid until the
+ *  callback returns. */
+AMBER_API int amber_decoder_decode_index_path(amber_index_path *out, amber_decoder *decoder, const char *key);
 
 /**
  * The object restored for the record a reference names (R4), from an object's decoder or the

@@ -50,10 +50,10 @@ extern "C" {
 
 /* The one place the version is written: the library reports these very numbers. */
 #define AMBER_VERSION_MAJOR 0
-#define AMBER_VERSION_MINOR 2
+#define AMBER_VERSION_MINOR 3
 #define AMBER_VERSION_PATCH 0
 /** The version as text, "MAJOR.MINOR.PATCH". */
-#define AMBER_VERSION_STRING "0.2.0"
+#define AMBER_VERSION_STRING "0.3.0"
 /** MAJOR * 1000000 + MINOR * 1000 + PATCH. */
 #define AMBER_VERSION_NUMBER (AMBER_VERSION_MAJOR * 1000000 + AMBER_VERSION_MINOR * 1000 + AMBER_VERSION_PATCH)
 
@@ -68,7 +68,7 @@ extern "C" {
 AMBER_API int amber_version_number(void);
 
 /**
- * The version of the library loaded as text, AMBER_VERSION_STRING (e.g. "0.2.0").
+ * The version of the library loaded as text, AMBER_VERSION_STRING (e.g. "0.3.0").
  *
  * @return a static string.
  * Ownership: borrowed; lives as long as the library is loaded.

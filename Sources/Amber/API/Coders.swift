@@ -90,6 +90,27 @@ func keyedValueLabel(_ values: UnsafePointer<amber_keyed_value>, _ i: Int) -> St
     }
 }
 
+/// Backs `amber_coder_encode_date`.
+@c @implementation public func amber_coder_encode_date(_ coder: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ seconds: Double) -> CInt {
+    guarded {
+        let c = try coderBox(coder)
+        try c.encode(date: seconds, try inputKey(key))
+    }
+}
+
+/// Backs `amber_coder_encode_index_path`.
+@c @implementation public func amber_coder_encode_index_path(
+    _ coder: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ indexes: UnsafePointer<Int64>?, _ length: Int
+) -> CInt {
+    guarded {
+        let c = try coderBox(coder)
+        let k = try inputKey(key)
+        let n = try inputCount(length, "length")
+        guard indexes != nil || n == 0 else { throw invalid("indexes is NULL and length is \(n)") }
+        try c.encode(indexPath: n == 0 ? [] : UnsafeBufferPointer(start: indexes, count: n).map { Int($0) }, k)
+    }
+}
+
 /// Backs `amber_coder_encode_object`.
 @c @implementation public func amber_coder_encode_object(_ coder: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ object: OpaquePointer?) -> CInt {
     guarded {

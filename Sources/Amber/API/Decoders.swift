@@ -77,6 +77,25 @@ func outPointer<T>(_ out: UnsafeMutablePointer<T>?) throws(AmberError) -> Unsafe
     }
 }
 
+/// Backs `amber_decoder_decode_date`.
+@c @implementation public func amber_decoder_decode_date(_ out: UnsafeMutablePointer<Double>?, _ decoder: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> CInt {
+    guarded {
+        let o = try outPointer(out)
+        o.pointee = try withDecoderBox(decoder) { d throws(AmberError) in try d.date(try inputKey(key)) }
+    }
+}
+
+/// Backs `amber_decoder_decode_index_path`; the indexes live until the callback returns.
+@c @implementation public func amber_decoder_decode_index_path(
+    _ out: UnsafeMutablePointer<amber_index_path>?, _ decoder: OpaquePointer?, _ key: UnsafePointer<CChar>?
+) -> CInt {
+    guarded {
+        let o = try outPointer(out)
+        let d = try decoderBox(decoder)
+        o.pointee = try d.lent(indexPath: try d.indexPath(try inputKey(key)))
+    }
+}
+
 /// Backs `amber_decoder_decode_values`: each element as the decoder of its type reads it; a
 /// missing key sets `found` to 0 and leaves the value fields alone.
 @c @implementation public func amber_decoder_decode_values(_ values: UnsafeMutablePointer<amber_keyed_value>?, _ count: Int, _ decoder: OpaquePointer?) -> CInt {
@@ -107,11 +126,7 @@ private func decodeValue(_ v: inout amber_keyed_value, _ d: DecoderBox) throws(A
         if type == AMBER_VALUE_DATE.rawValue {
             v.double_value = try d.date(try inputKey(v.key))
         } else if type == AMBER_VALUE_INDEX_PATH.rawValue {
-            let path = try d.indexPath(try inputKey(v.key))
-            let bytes = try d.arena.allocate(max(path.count, 1) * MemoryLayout<Int64>.stride)
-            let p = bytes.bindMemory(to: Int64.self, capacity: max(path.count, 1))
-            for (i, x) in path.enumerated() { p[i] = Int64(x) }
-            v.index_path_value = amber_index_path(indexes: UnsafePointer(p), length: path.count)
+            v.index_path_value = try d.lent(indexPath: try d.indexPath(try inputKey(v.key)))
         } else if type == AMBER_VALUE_BYTES.rawValue {
             let bytes = try d.bytes(try inputKey(v.key))
             v.bytes_value = UnsafeRawPointer(try d.arena.bytes(bytes))
@@ -148,9 +163,7 @@ private func decodeValue(_ v: inout amber_keyed_value, _ d: DecoderBox) throws(A
         guard let classes else { throw invalid("classes is NULL and class_count is \(n)") }
         var allowed = Set<String>()
         for i in 0 ..< n {
-            let name = try inputString(classes[i], "class name \(i)")
-            guard !name.isEmpty else { throw invalid("class name \(i) is empty") }
-            allowed.insert(name)
+            allowed.insert(try inputString(classes[i], "class name \(i)"))
         }
         o.pointee = ObjectBox.of(try d.reference(k, ofClasses: allowed))?.handle
     }

@@ -70,7 +70,7 @@ func notificationBox(_ handle: OpaquePointer?) throws(AmberError) -> Notificatio
                 case AMBER_VALUE_STRING: value = .string(try inputString(v.string_value, "the string value"))
                 case AMBER_VALUE_BYTES: value = .bytes(try inputBytes(v.bytes_value, v.bytes_size))
                 default:
-                    throw invalid("a user info holds bool, int64, double, string and bytes values, not type \(v.type.rawValue)")
+                    throw notAUserInfoType(v.type)
                 }
                 checked.append((key, value))
             } catch {
@@ -162,7 +162,6 @@ func notificationBox(_ handle: OpaquePointer?) throws(AmberError) -> Notificatio
     guarded {
         let box = try engineBox(engine)
         let n = try inputString(name, "name")
-        guard !n.isEmpty else { throw invalid("the notification name is empty") }
         let info = try user_info.map { h throws(AmberError) in try userInfoBox(h).info } ?? UserInfo()
         let note = AppNotification(name: n, sender: NotificationBox.sender(of: sender, engine: box), userInfo: info)
         try box.operation { try box.engine.notificationCenter.post(note) }

@@ -34,14 +34,13 @@ func objectPair(_ a: OpaquePointer?, _ aName: String, _ b: OpaquePointer?, _ bNa
             throw invalid("\(kind.rawValue) is not an amber_kind")
         }
         let className = try box.className(class_name, "class_name")
-        guard !className.isEmpty else { throw invalid("class_name is empty") }
         let identifier = try optionalString(restoration_id, "restoration_id")
         var c = amber_object_callbacks()
         if let callbacks {
             try checkVersion(callbacks.pointee.version, AMBER_OBJECT_CALLBACKS_VERSION, "amber_object_callbacks")
             c = callbacks.pointee
         }
-        let o = ObjectBox(kind: k, className: className, restorationIdentifier: identifier, engine: box, ctx: ctx, ctxFree: ctx_free)
+        let o = try ObjectBox(kind: k, className: className, restorationIdentifier: identifier, engine: box, ctx: ctx, ctxFree: ctx_free)
         o.handle = try HandleRegistry.shared.register(o, .object)
         o.install(c)
         box.add(o)
@@ -101,9 +100,7 @@ func objectPair(_ a: OpaquePointer?, _ aName: String, _ b: OpaquePointer?, _ bNa
 /// Declares a stack container. Backs `amber_object_set_stack`.
 @c @implementation public func amber_object_set_stack(_ object: OpaquePointer?, _ is_stack: CInt) -> CInt {
     guarded {
-        let o = try objectBox(object)
-        guard o.object.kind == .controller else { throw invalid("only a controller is a stack; '\(o.object.className)' is a \(o.object.kind)") }
-        o.object.isStackContainer = is_stack != 0
+        try objectBox(object).object.setStack(is_stack != 0)
     }
 }
 
@@ -127,13 +124,9 @@ func objectPair(_ a: OpaquePointer?, _ aName: String, _ b: OpaquePointer?, _ bNa
 @c @implementation public func amber_object_present(_ presenter: OpaquePointer?, _ presented: OpaquePointer?) -> CInt {
     guarded {
         let p = try objectBox(presenter, "the presenter")
-        guard p.object.kind == .controller else { throw invalid("only a controller presents; '\(p.object.className)' is a \(p.object.kind)") }
-        guard let presented else {
-            p.object.dismissPresented()
-            return
-        }
+        guard let presented else { return try p.object.setPresented(nil) }
         guard let engine = p.engine else { throw misuse("the presenter has no engine") }
-        try p.object.present(try engine.object(presented, "the presented controller").object)
+        try p.object.setPresented(try engine.object(presented, "the presented controller").object)
     }
 }
 

@@ -105,7 +105,7 @@ func viewState(from c: amber_view_state, kind: ViewKind) throws(AmberError) -> V
 /// Calls `body` with `state` as the header's struct: its members and bits set, its arrays and
 /// strings in an arena that lives until `body` returns.
 func withCViewState(_ state: ViewState, _ body: (UnsafePointer<amber_view_state>) throws -> Void) throws {
-    let arena = CArena()
+    let arena = ScratchArena()
     var c = amber_view_state()
     c.version = CUnsignedInt(AMBER_VIEW_STATE_VERSION)
     c.kind = cViewKind(state.kind)

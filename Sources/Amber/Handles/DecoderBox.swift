@@ -127,6 +127,16 @@ final class DecoderBox {
         }
     }
 
+    /// An index path as C reads it, its indexes copied into the arena: lent until the callback
+    /// returns (`amber_decoder_decode_index_path`, `amber_decoder_decode_values`).
+    func lent(indexPath path: [Int]) throws(AmberError) -> amber_index_path {
+        guard !path.isEmpty else { return amber_index_path(indexes: nil, length: 0) }
+        let bytes = try arena.allocate(path.count * MemoryLayout<Int64>.stride)
+        let p = bytes.bindMemory(to: Int64.self, capacity: path.count)
+        for (i, x) in path.enumerated() { p[i] = Int64(x) }
+        return amber_index_path(indexes: UnsafePointer(p), length: path.count)
+    }
+
     /// A reference (SPEC R4), from an object's decoder or the application decoder.
     func reference(_ key: String) throws(AmberError) -> RestorableObject? {
         try withDecoder { d throws(AmberError) in try d.decodeReference(forKey: key) }

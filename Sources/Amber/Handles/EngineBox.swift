@@ -147,7 +147,7 @@ final class EngineBox {
     /// Calls `body` with the path as a C array of C strings.
     func withCPath<T>(_ path: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>, Int) throws -> T) throws -> T {
         guard !pathArenaLent else {
-            let arena = CArena()  // a make callback inside another's
+            let arena = ScratchArena()  // a make callback inside another's
             let array = try arena.stringArray(path)
             return try withExtendedLifetime(arena) { try body(UnsafePointer(array), path.count) }
         }

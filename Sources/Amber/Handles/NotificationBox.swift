@@ -9,7 +9,7 @@ final class NotificationBox {
     let sender: UnsafeRawPointer?
     /// The read-only user info's handle, live as long as this box's.
     let userInfo: OpaquePointer
-    private let arena = CArena()
+    private let arena = ScratchArena()
 
     private init(_ n: AppNotification, engine: EngineBox) throws(AmberError) {
         name = UnsafePointer(try arena.string(n.name))

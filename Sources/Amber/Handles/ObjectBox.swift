@@ -44,11 +44,11 @@ final class ObjectBox: RestorableObject {
     init(
         kind: ObjectKind, className: String, restorationIdentifier: String?, engine: EngineBox,
         ctx: UnsafeMutableRawPointer?, ctxFree: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?
-    ) {
+    ) throws(AmberError) {
         self.engineRef = Unmanaged.passUnretained(engine)
         self.ctx = ctx
         self.ctxFree = ctxFree
-        super.init(kind: kind, className: className, restorationIdentifier: restorationIdentifier)
+        try super.init(kind: kind, checkedClassName: className, restorationIdentifier: restorationIdentifier)
     }
 
     /// The core's object: the box itself.

@@ -13,7 +13,7 @@ final class PreservationBox {
     private var made: [amber_preservation_entry] = []
     /// The positions arrays made so far, by entry.
     private var madePositions: [Int: UnsafePointer<Int>] = [:]
-    private let arena = CArena()
+    private let arena = ScratchArena()
 
     init(_ report: PreservationReport) throws(AmberError) {
         self.report = report

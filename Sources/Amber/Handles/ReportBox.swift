@@ -23,7 +23,7 @@ final class ReportBox {
     private var classNames: [String: UnsafePointer<CChar>] = [:]
     /// The positions arrays made so far, by record.
     private var madePositions: [Int: UnsafePointer<Int>] = [:]
-    private let arena = CArena()
+    private let arena = ScratchArena()
 
     init(_ report: RestorationReport, protection: String) throws(AmberError) {
         self.protection = UnsafePointer(try arena.string(protection))

@@ -8,7 +8,7 @@ import CAmber
 final class UnarchiverBox {
     private(set) var unarchiver: KeyedUnarchiver!
     var handle: OpaquePointer!
-    let arena = CArena()
+    let arena = ScratchArena()
     /// Make and decode callbacks running.
     var callbackDepth = 0
     /// The classes, kept alive while the codec's closures may call them.

@@ -11,7 +11,7 @@ final class UserInfoBox {
     let isReadOnly: Bool
     /// What the getters lent, kept until the box is freed; the caches give the same pointer to
     /// repeated reads, so that reading in a loop does not grow the arena.
-    private let arena = CArena()
+    private let arena = ScratchArena()
     private var keyPointers: [Int: UnsafePointer<CChar>] = [:]
     private var stringPointers: [String: UnsafePointer<CChar>] = [:]
     private var bytePointers: [String: UnsafePointer<UInt8>] = [:]
@@ -45,7 +45,7 @@ final class UserInfoBox {
         let key = try inputKey(v.key)
         guard let value = info[key] else {
             guard v.type.rawValue <= AMBER_VALUE_BYTES.rawValue else {
-                throw invalid("a user info holds bool, int64, double, string and bytes values, not type \(v.type.rawValue)")
+                throw notAUserInfoType(v.type)
             }
             v.found = 0
             return
@@ -70,7 +70,7 @@ final class UserInfoBox {
             v.bytes_value = UnsafeRawPointer(p)
             v.bytes_size = n
         default:
-            throw invalid("a user info holds bool, int64, double, string and bytes values, not type \(v.type.rawValue)")
+            throw notAUserInfoType(v.type)
         }
         v.type = type
         v.found = 1
@@ -91,4 +91,9 @@ final class UserInfoBox {
         bytePointers[key] = p
         return (p, b.count)
     }
+}
+
+/// The refusal of a value type a user info does not hold (reading or writing one).
+func notAUserInfoType(_ type: amber_value_type) -> AmberError {
+    invalid("a user info holds bool, int64, double, string and bytes values, not type \(type.rawValue)")
 }

@@ -75,70 +75,11 @@ func inputCount(_ n: Int, _ what: String) throws(AmberError) -> Int {
     return n
 }
 
-/// Blocks of C memory (strings, byte buffers, pointer arrays) that live as long as their owner
-/// (a report, a decoder): the storage behind borrowed pointers.
-final class CArena {
-    private var blocks: [UnsafeMutableRawPointer] = []
-
-    /// A borrowed C string copy of `text`.
-    func string(_ text: String) throws(AmberError) -> UnsafeMutablePointer<CChar> {
-        let p = try newCString(text)
-        blocks.append(UnsafeMutableRawPointer(p))
-        return p
-    }
-
-    /// A borrowed copy of `bytes` (never NULL, even when empty).
-    func bytes(_ bytes: [UInt8]) throws(AmberError) -> UnsafeMutablePointer<UInt8> {
-        guard let raw = malloc(max(bytes.count, 1)) else { throw AmberError(.limitExceeded, "out of memory for \(bytes.count) bytes") }
-        blocks.append(raw)
-        bytes.withUnsafeBytes { b in if let base = b.baseAddress { memcpy(raw, base, b.count) } }
-        return raw.assumingMemoryBound(to: UInt8.self)
-    }
-
-    /// A borrowed copy of `values` as an array of size_t (never NULL, even when empty): the
-    /// stack positions of a path's components.
-    func sizes(_ values: [Int]) throws(AmberError) -> UnsafeMutablePointer<Int> {
-        guard let raw = malloc(MemoryLayout<Int>.stride * max(values.count, 1)) else {
-            throw AmberError(.limitExceeded, "out of memory for \(values.count) positions")
-        }
-        blocks.append(raw)
-        let array = raw.bindMemory(to: Int.self, capacity: max(values.count, 1))
-        array[0] = 0
-        for (i, v) in values.enumerated() { array[i] = v }
-        return array
-    }
-
-    /// A borrowed array of borrowed C strings, copies of `strings` (never NULL): one block,
-    /// the pointers followed by the strings.
-    func stringArray(_ strings: [String]) throws(AmberError) -> UnsafeMutablePointer<UnsafePointer<CChar>?> {
-        let slots = max(strings.count, 1)
-        let pointerBytes = MemoryLayout<UnsafePointer<CChar>?>.stride * slots
-        var textBytes = 0
-        for s in strings { textBytes += s.utf8.count + 1 }
-        guard let raw = malloc(pointerBytes + textBytes) else { throw AmberError(.limitExceeded, "out of memory for \(strings.count) strings") }
-        blocks.append(raw)
-        let array = raw.bindMemory(to: UnsafePointer<CChar>?.self, capacity: slots)
-        array[0] = nil
-        var next = (raw + pointerBytes).assumingMemoryBound(to: CChar.self)
-        for (i, s) in strings.enumerated() {
-            var s = s
-            let n = s.withUTF8 { utf8 -> Int in
-                if let base = utf8.baseAddress { memcpy(next, base, utf8.count) }
-                return utf8.count
-            }
-            next[n] = 0
-            array[i] = UnsafePointer(next)
-            next += n + 1
-        }
-        return array
-    }
-
-    deinit { for b in blocks { free(b) } }
-}
-
-/// Scratch C memory reused from one use to the next (a decoder's strings for one callback, a
-/// restoration path for one make callback): blocks are carved from a chunk kept across `reset`,
-/// so a string lent to the host costs a copy rather than a malloc and a free.
+/// C memory (strings, byte buffers, arrays) behind the pointers Amber lends: blocks carved from
+/// chunks, all freed at once. Reused from one use to the next (a decoder's strings for one
+/// callback, a restoration path for one make callback), it is `reset` between them, so a string
+/// lent to the host costs a copy rather than a malloc and a free; never reset, its blocks live
+/// as long as its owner (a report, a notification, a user info).
 final class ScratchArena {
     // No access to these spans a call out of the arena.
     private var chunk: UnsafeMutableRawPointer?

@@ -183,13 +183,23 @@ final class HandleRegistry: @unchecked Sendable {
             guard let (index, generation, found) = Self.parse(token), index < t.slots.count,
                 t.slots[index].generation == generation, let box = t.slots[index].box
             else {
-                throw misuse("the \(kind.rawValue) \(UnsafeMutableRawPointer(handle)) is not live: freed, closed, never given out by Amber, or (for a coder or decoder) used outside its callback")
+                throw Self.notLive(handle, kind)
             }
             guard found == kind else {
-                throw misuse("the handle \(UnsafeMutableRawPointer(handle)) is an \(found.rawValue), not an \(kind.rawValue)")
+                throw Self.wrongKind(handle, found, asked: kind)
             }
             return box
         }
+    }
+
+    /// The refusal of a handle that is not live, asked for as a `kind`.
+    static func notLive(_ handle: OpaquePointer, _ kind: HandleKind) -> AmberError {
+        misuse("the \(kind.rawValue) \(UnsafeMutableRawPointer(handle)) is not live: freed, closed, never given out by Amber, or (for a coder or decoder) used outside its callback")
+    }
+
+    /// The refusal of a live handle of kind `found` asked for as another kind.
+    static func wrongKind(_ handle: OpaquePointer, _ found: HandleKind, asked kind: HandleKind) -> AmberError {
+        misuse("the handle \(UnsafeMutableRawPointer(handle)) is an \(found.rawValue), not an \(kind.rawValue)")
     }
 
     /// The box of a live handle of a kind.
@@ -321,10 +331,10 @@ extension HandleRegistry {
             index < t.lentCount && t.lent[index].generation == generation && t.lent[index].kind == found ? t.lent[index].box : nil
         }
         guard let box else {
-            throw misuse("the \(kind.rawValue) \(UnsafeMutableRawPointer(handle)) is not live: freed, closed, never given out by Amber, or (for a coder or decoder) used outside its callback")
+            throw Self.notLive(handle, kind)
         }
         guard found == kind else {
-            throw misuse("the handle \(UnsafeMutableRawPointer(handle)) is an \(found.rawValue), not an \(kind.rawValue)")
+            throw Self.wrongKind(handle, found, asked: kind)
         }
         return box
     }

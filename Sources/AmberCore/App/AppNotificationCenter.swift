@@ -95,11 +95,15 @@ public final class AppNotificationCenter {
     public func contains(_ token: ObserverToken) -> Bool { liveIDs.contains(token.id) }
 
     /// Posts a notification: calls each matching observer registered now, in registration order.
-    /// - Throws: `.limitExceeded` (and calls no one) when posts nest deeper than `maxNesting`;
-    ///   otherwise the first error an observer threw, after every observer ran.
+    /// - Throws: `.invalidArgument` (and calls no one) for an empty name, which no observer can
+    ///   ask for by name; `.limitExceeded` (and calls no one) when posts nest deeper than
+    ///   `maxNesting`; otherwise the first error an observer threw, after every observer ran.
     ///
     /// Backs `amber_engine_post_notification`.
     public func post(_ notification: AppNotification) throws {
+        guard !notification.name.isEmpty else {
+            throw AmberError(.invalidArgument, "the notification name is empty")
+        }
         guard depth < Self.maxNesting else {
             throw AmberError(.limitExceeded, "'\(notification.name)' was posted from inside \(depth) nested deliveries, the limit")
         }

@@ -34,6 +34,10 @@ public class KeyedStateCoder {
         recorder?.giveUp()
     }
 
+    // A value is checked before its key is admitted: admitting records the key as written, and
+    // a value refused must leave its key free (nothing is written, so a corrected value may
+    // follow under the same key).
+
     /// Encodes a boolean.
     public func encode(_ value: Bool, forKey key: String) throws(AmberError) {
         try core.admit(key)
@@ -64,8 +68,8 @@ public class KeyedStateCoder {
 
     /// Encodes a string.
     public func encode(_ value: String, forKey key: String) throws(AmberError) {
-        try core.admit(key)
         try core.admitString(utf8Count: value.utf8.count, utf16Count: value.utf16.count, forKey: key)
+        try core.admit(key)
         archiver.encode(value, forKey: key)
         recorder?.add(key, .string(value))
     }
@@ -74,16 +78,16 @@ public class KeyedStateCoder {
     /// string they hold, without making the string when they are ASCII. The caller checks that
     /// they are valid UTF-8 (invalid sequences are encoded replaced, as `String(decoding:as:)`).
     public func encode(utf8 value: Span<UInt8>, forKey key: String) throws(AmberError) {
-        try core.admit(key)
         try core.admitString(utf8Count: value.count, utf16Count: Self.utf16Count(value), forKey: key)
+        try core.admit(key)
         archiver.encode(utf8: value, forKey: key)
         if let recorder { recorder.add(key, .string(StateRecorder.string(value))) }
     }
 
     /// Encodes bytes (NSData).
     public func encode(bytes: [UInt8], forKey key: String) throws(AmberError) {
-        try core.admit(key)
         try core.admitLength(bytes.count, forKey: key)
+        try core.admit(key)
         archiver.encode(bytes: bytes, forKey: key)
         recorder?.add(key, .data(bytes))
     }
@@ -92,24 +96,24 @@ public class KeyedStateCoder {
     /// - Throws: `.invalidArgument` for NaN, an infinity or a date outside years 1 to 9999
     ///   (`ArchiveLimits.dates`), which no reader of the archive takes.
     public func encode(date: Double, forKey key: String) throws(AmberError) {
-        try core.admit(key)
         try core.admitDate(date, forKey: key)
+        try core.admit(key)
         archiver.encode(date: date, forKey: key)
         recorder?.add(key, .date(date))
     }
 
     /// Encodes an index path (NSIndexPath).
     public func encode(indexPath: [Int], forKey key: String) throws(AmberError) {
-        try core.admit(key)
         try core.admitLength(ArchiveLimits.storedLength(ofIndexPath: indexPath), forKey: key)
+        try core.admit(key)
         archiver.encode(indexPath: indexPath, forKey: key)
         recorder?.add(key, .indexPath(indexPath))
     }
 
     /// Encodes any value of Foundation's standard classes (arrays and dictionaries included).
     public func encode(_ value: ArchiveValue, forKey key: String) throws(AmberError) {
-        try core.admit(key)
         try core.admitValue(value, forKey: key)
+        try core.admit(key)
         archiver.encode(value, forKey: key)
         recorder?.add(key, value)
     }
@@ -152,8 +156,8 @@ public class KeyedStateCoder {
 
     /// Encodes a string under an interned key (the same as under its string).
     public func encode(_ value: String, forKey key: ArchiveKey) throws(AmberError) {
-        try core.admit(key)
         try core.admitString(utf8Count: value.utf8.count, utf16Count: value.utf16.count, forKey: key.string)
+        try core.admit(key)
         archiver.encode(value, forKey: key)
         recorder?.add(key.string, .string(value))
     }
@@ -181,8 +185,8 @@ public class KeyedStateCoder {
 
     /// As `encode(utf8:forKey:)`, under an interned key (the same as under its string).
     public func encode(utf8 value: Span<UInt8>, forKey key: ArchiveKey) throws(AmberError) {
-        try core.admit(key)
         try core.admitString(utf8Count: value.count, utf16Count: Self.utf16Count(value), forKey: key.string)
+        try core.admit(key)
         archiver.encode(utf8: value, forKey: key)
         if let recorder { recorder.add(key.string, .string(StateRecorder.string(value))) }
     }

@@ -150,9 +150,13 @@ public class KeyedStateDecoder {
     /// object is of one of `classes` or a registered subclass of one (secure decoding, SPEC R12):
     /// both the class the archive records for it and, if an object was found for it, that
     /// object's class. A null reference is nil.
-    /// - Throws: `.typeMismatch` for a class not allowed (the message names it and the classes
+    /// - Throws: `.invalidArgument` if a class name of `classes` is empty (no object has that
+    ///   class); `.typeMismatch` for a class not allowed (the message names it and the classes
     ///   allowed); as `decodeReference(forKey:)` otherwise.
     public func decodeReference(forKey key: String, ofClasses classes: Set<String>) throws(AmberError) -> RestorableObject? {
+        guard !classes.contains("") else {
+            throw AmberError(.invalidArgument, "an allowed class name is empty (reading key '\(key)')")
+        }
         guard let index = try referenceIndex(forKey: key) else { return nil }
         let session = try restoring()
         let record = session.records[index]

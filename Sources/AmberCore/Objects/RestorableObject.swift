@@ -26,8 +26,9 @@ open class RestorableObject {
     // so that they share a cache line or two (the walk meets each object once, cold).
 
     /// Whether this controller is a stack (a navigation stack): its children with the same
-    /// identifier are told apart by position in their restoration paths (SPEC R3).
-    public var isStackContainer: Bool
+    /// identifier are told apart by position in their restoration paths (SPEC R3). Set with
+    /// `setStack(_:)`, which refuses any other kind of object.
+    public internal(set) var isStackContainer: Bool
     /// The restoration identifier; nil (or empty) means the object, and everything under it, is
     /// not preserved (SPEC R2).
     public var restorationIdentifier: String?
@@ -112,7 +113,9 @@ open class RestorableObject {
     var plainObjects: [WeakObject] = []
 
 
-    /// Creates an object outside any tree.
+    /// Creates an object outside any tree. `isStackContainer` counts only for a controller
+    /// (`setStack(_:)`). The class name is taken as it is: a host's binding, which passes on
+    /// what its host gives, uses `init(kind:checkedClassName:restorationIdentifier:)`.
     public init(
         kind: ObjectKind,
         className: String,
@@ -128,9 +131,34 @@ open class RestorableObject {
         self.restorationIdentifier = restorationIdentifier
         self.restorationClassName = restorationClassName
         self.blueprintIdentifier = blueprintIdentifier
-        self.isStackContainer = isStackContainer
+        self.isStackContainer = isStackContainer && kind == .controller
         self.host = host
         self.callbacks = callbacks
+    }
+
+    /// Creates an object outside any tree, refusing a class name that restoration could not
+    /// check: the class name is what the archive records and what restoration compares the
+    /// object it finds with (SPEC R11). Backs `amber_object_new`.
+    /// - Throws: `.invalidArgument` if `className` is empty.
+    public init(kind: ObjectKind, checkedClassName className: String, restorationIdentifier: String?) throws(AmberError) {
+        guard !className.isEmpty else {
+            throw AmberError(.invalidArgument, "the class name is empty: restoration checks an object by its class name (R11)")
+        }
+        self.kind = kind
+        self.className = className
+        self.restorationIdentifier = restorationIdentifier
+        self.isStackContainer = false
+        self.callbacks = RestorableCallbacks()
+    }
+
+    /// Declares this controller a stack, or not (SPEC R3): children of a stack with the same
+    /// identifier are told apart by position. Backs `amber_object_set_stack`.
+    /// - Throws: `.invalidArgument` unless this is a controller (only a controller has children).
+    public func setStack(_ isStack: Bool) throws(AmberError) {
+        guard kind == .controller else {
+            throw AmberError(.invalidArgument, "only a controller is a stack; '\(describe)' is a \(kind)")
+        }
+        isStackContainer = isStack
     }
 
     /// Clears the `parent` of everything that hangs from this object (none of it keeps this
@@ -245,6 +273,21 @@ open class RestorableObject {
     /// Dismisses the presented controller, if any.
     public func dismissPresented() {
         presented?.removeFromParent()
+    }
+
+    /// Presents `controller` from this one (`present(_:)`), or dismisses the presented
+    /// controller if it is nil. Backs `amber_object_present`.
+    /// - Throws: as `present(_:)`; `.invalidArgument` if this is not a controller, even to
+    ///   dismiss (only a controller presents, so a dismissal asked of another object is a slip
+    ///   in the host's bookkeeping that a silent success would hide).
+    public func setPresented(_ controller: RestorableObject?) throws(AmberError) {
+        guard let controller else {
+            guard kind == .controller else {
+                throw AmberError(.invalidArgument, "only a controller presents; '\(describe)' is a \(kind)")
+            }
+            return dismissPresented()
+        }
+        try present(controller)
     }
 
     /// Adds a view to this controller, taking it away from where it was.

@@ -11,8 +11,9 @@ that the headers cannot drift from their own rules (issue 41, item 2):
    they are borrowed for as long as a handle or a callback lives (a decoder's value until its
    callback returns), never "until the next call".
 
-Usage: bindings/c/tests/check-conventions.py [HEADER...]   (default: include/amber.h and
-include/amber/*.h). Prints a line per rule broken and a summary; exits 1 if any is.
+Usage: bindings/c/tests/check-conventions.py [HEADER...]   (default: include/amber.h,
+include/amber/*.h and the GTK adapter's bindings/gtk/amber-gtk.h, whose functions are declared
+without AMBER_API). Prints a line per rule broken and a summary; exits 1 if any is.
 """
 import glob
 import re
@@ -41,17 +42,25 @@ def parameter_name(parameter):
     return match.group(1) if match else parameter
 
 
+# A declaration: its doc comment, if one comes just before it, then at the start of a line
+# AMBER_API (an adapter's header, amber-gtk.h, has none), the result type, the name and the
+# parameters. Starting at a line's start keeps out the examples in comments (" *     amber_...")
+# and typedefs of callbacks.
+DECLARATION = re.compile(
+    r"(/\*\*(?:(?!\*/).)*\*/)?\s*^(?:AMBER_API\s+)?(?!typedef\b|return\b)[A-Za-z_][\w \t*]*?\b(amber_\w+)\s*\(([^;{]*?)\);",
+    flags=re.S | re.M)
+
+
 def declarations(paths):
     """Each function: (name, parameters, the comment just before it, the header)."""
     for path in paths:
         text = open(path, encoding="utf-8").read()
-        pattern = r"(/\*\*(?:(?!\*/).)*\*/)?\s*AMBER_API\s+[^;(]*?\b(amber_\w+)\s*\(([^;]*?)\);"
-        for match in re.finditer(pattern, text, flags=re.S):
+        for match in DECLARATION.finditer(text):
             yield match.group(2), split_parameters(" ".join(match.group(3).split())), match.group(1) or "", path
 
 
 def main(argv):
-    paths = argv or ["include/amber.h"] + sorted(glob.glob("include/amber/*.h"))
+    paths = argv or ["include/amber.h"] + sorted(glob.glob("include/amber/*.h")) + ["bindings/gtk/amber-gtk.h"]
     functions = {name: (params, comment, path) for name, params, comment, path in declarations(paths)}
     problems = []
 

@@ -209,12 +209,13 @@ static int run_case(amber_engine *e, const char *name, int *known) {
     if (!strcmp(name, "restoration_parent_a_view")) {
         return on_pair(e, AMBER_KIND_OBJECT, AMBER_KIND_VIEW, amber_object_set_restoration_parent);
     }
-    if (!strcmp(name, "remove_child_not_a_child")) {
-        return on_pair(e, AMBER_KIND_CONTROLLER, AMBER_KIND_CONTROLLER, amber_object_remove_child);
+    if (!strcmp(name, "object_empty_class_name")) {
+        amber_object *o = NULL;
+        return amber_object_new(&o, e, AMBER_KIND_CONTROLLER, "", "root", NULL, NULL, NULL);
     }
-    if (!strcmp(name, "restoration_parent_a_view")) {
-        return on_pair(e, AMBER_KIND_OBJECT, AMBER_KIND_VIEW, amber_object_set_restoration_parent);
-    }
+    if (!strcmp(name, "stack_not_a_controller")) return amber_object_set_stack(new_object(e, AMBER_KIND_VIEW), 1);
+    if (!strcmp(name, "dismiss_from_a_view")) return amber_object_present(new_object(e, AMBER_KIND_VIEW), NULL);
+    if (!strcmp(name, "notification_empty_name")) return amber_engine_post_notification(e, "", NULL, NULL);
     if (!strcmp(name, "coding_class_twice") || !strcmp(name, "coding_class_own_superclass")) return coding_class_case(name);
     *known = 0;
     return AMBER_OK;

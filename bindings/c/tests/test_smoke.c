@@ -244,7 +244,7 @@ static void test_versions_and_errors(void) {
     int fresh_freed;
 
     check(amber_version_number() == AMBER_VERSION_NUMBER, "amber_version_number matches the header");
-    check(strcmp(amber_version_string(), AMBER_VERSION_STRING) == 0 && strcmp(AMBER_VERSION_STRING, "0.2.0") == 0, "amber_version_string is 0.2.0");
+    check(strcmp(amber_version_string(), AMBER_VERSION_STRING) == 0 && strcmp(AMBER_VERSION_STRING, "0.3.0") == 0, "amber_version_string is 0.3.0");
     check(strcmp(amber_status_string(AMBER_NOT_FOUND), "AMBER_NOT_FOUND") == 0, "amber_status_string names a code");
     check(strcmp(amber_status_string(999), "AMBER_UNKNOWN_STATUS") == 0, "amber_status_string of an unknown code");
     amber_error_clear();

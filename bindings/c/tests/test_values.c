@@ -2,6 +2,8 @@
  * amber_coder_encode_values() and amber_decoder_decode_values(): an object's whole state in one
  * call (R6, R12), all or nothing when encoding (R7 and R22 errors write nothing), found flags
  * and defaults when decoding, and every bad argument refused with a message naming the value.
+ * Dates and index paths one value a call (amber_coder_encode_date(), _index_path() and their
+ * decoders), and the batch call reading them.
  *
  * Usage: test_values [--list] [PREFIX...] (runner.h). Prints one line per check and
  * "N passed, N failed".
@@ -10,6 +12,7 @@
 #include "amber.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +124,11 @@ static int save(amber_engine *e, amber_coder *app, void *ctx) {
     v[1].string_value = "9.9";
     check_status(amber_coder_encode_values(app, v, 2), AMBER_RESERVED_KEY, "R7 bundleVersion in the application coder");
     check_status(amber_coder_encode_values(app, v, 1), AMBER_OK, "the application coder takes values in one call");
+    return 1;
+}
+
+static int yes_save(amber_engine *e, amber_coder *app, void *ctx) {
+    (void)e, (void)app, (void)ctx;
     return 1;
 }
 
@@ -256,8 +264,114 @@ static void test_r6_r12_values_in_one_call(void) {
     amber_engine_close(e);
 }
 
+/* ---- dates and index paths, one value a call ------------------------------------------------ */
+
+static const int64_t path_written[3] = {3, -14, 15};
+static const double date_written = 786297600.5; /* 2025-12-01T00:00:00.5Z */
+static int dated_encoded = -1;
+
+static int encode_dated(amber_object *object, amber_coder *coder, void *ctx) {
+    (void)object; (void)ctx;
+    check_status(amber_coder_encode_date(coder, "when", NAN), AMBER_INVALID_ARGUMENT, "R22 a date that is NaN");
+    check_status(amber_coder_encode_date(coder, "when", 252423993600.0), AMBER_INVALID_ARGUMENT,
+                 "R22 a date in year 10000");
+    check_message("outside years 1 to 9999", "R22 a date in year 10000");
+    check_status(amber_coder_encode_date(coder, "timestamp", 0), AMBER_RESERVED_KEY, "R7 a date under a reserved key");
+    check_status(amber_coder_encode_date(coder, "", 0), AMBER_INVALID_ARGUMENT, "a date under an empty key");
+    check_status(amber_coder_encode_index_path(coder, "rows", NULL, 2), AMBER_INVALID_ARGUMENT,
+                 "an index path of NULL indexes and length 2");
+    check_status(amber_coder_encode_index_path(NULL, "rows", path_written, 3), AMBER_INVALID_ARGUMENT, "a NULL coder");
+    dated_encoded = amber_coder_encode_date(coder, "when", date_written);
+    if (dated_encoded == AMBER_OK) dated_encoded = amber_coder_encode_index_path(coder, "row", path_written, 3);
+    if (dated_encoded == AMBER_OK) dated_encoded = amber_coder_encode_index_path(coder, "none", NULL, 0);
+    check_status(amber_coder_encode_date(coder, "when", 0), AMBER_DUPLICATE, "R6 a date's key written twice");
+    return AMBER_OK;
+}
+
+static int dated_decoded;
+
+static int decode_dated(amber_object *object, amber_decoder *decoder, void *ctx) {
+    double when = 0;
+    amber_index_path row = {NULL, 99}, none = {NULL, 99};
+    amber_keyed_value batch[2];
+    (void)object; (void)ctx;
+    check_status(amber_decoder_decode_date(&when, decoder, "when"), AMBER_OK, "R12 a date");
+    check(when == date_written, "R12 the date is the one written");
+    check_status(amber_decoder_decode_index_path(&row, decoder, "row"), AMBER_OK, "R12 an index path");
+    check(row.length == 3 && row.indexes && memcmp(row.indexes, path_written, sizeof path_written) == 0,
+          "R12 the index path is the one written");
+    check_status(amber_decoder_decode_index_path(&none, decoder, "none"), AMBER_OK, "R12 an empty index path");
+    check(none.length == 0 && none.indexes == NULL, "R12 an empty index path: length 0, indexes NULL");
+    check_status(amber_decoder_decode_date(&when, decoder, "row"), AMBER_TYPE_MISMATCH, "an index path read as a date");
+    check_status(amber_decoder_decode_index_path(&row, decoder, "when"), AMBER_TYPE_MISMATCH, "a date read as an index path");
+    check_status(amber_decoder_decode_date(&when, decoder, "missing"), AMBER_NOT_FOUND, "a missing date");
+    check_status(amber_decoder_decode_date(NULL, decoder, "when"), AMBER_INVALID_ARGUMENT, "a NULL out");
+    /* The batch call reads what the single calls wrote, and the other way round is the same
+     * value type (AMBER_VALUE_DATE, AMBER_VALUE_INDEX_PATH). */
+    batch[0] = value("when", AMBER_VALUE_DATE);
+    batch[1] = value("row", AMBER_VALUE_INDEX_PATH);
+    check_status(amber_decoder_decode_values(batch, 2, decoder), AMBER_OK, "the batch call reads them");
+    check(batch[0].double_value == date_written && batch[1].index_path_value.length == 3 &&
+              batch[1].index_path_value.indexes[1] == -14, "the batch call reads the same values");
+    dated_decoded = 1;
+    return AMBER_OK;
+}
+
+/* R8: the application decoder's timestamp is a date, read with the date call. */
+static int restore_dated(amber_engine *e, amber_decoder *app, void *ctx) {
+    double saved_at = 0;
+    (void)e; (void)ctx;
+    check_status(amber_decoder_decode_date(&saved_at, app, "timestamp"), AMBER_OK, "R8 the archive's timestamp is a date");
+    check(saved_at > 700000000.0, "R8 the timestamp is after 2023");
+    return 1;
+}
+
+/* A root whose callbacks write and read the dated state. */
+static amber_object *dated_root(amber_engine *e) {
+    amber_object *root = NULL;
+    amber_object_callbacks cb = AMBER_OBJECT_CALLBACKS_INIT;
+    cb.encode = encode_dated;
+    cb.decode = decode_dated;
+    amber_object_new(&root, e, AMBER_KIND_CONTROLLER, "RootController", "Root", &cb, NULL, NULL);
+    amber_engine_add_root(e, root);
+    return root;
+}
+
+/* R12 R22: a date and an index path, each in its own call, saved by one engine and read by the
+ * next; what a date or an index path may not be is refused. */
+static void test_r12_dates_and_index_paths(void) {
+    char dir[600];
+    amber_engine *e = NULL;
+    amber_engine_options opts = AMBER_ENGINE_OPTIONS_INIT;
+    amber_delegate d = AMBER_DELEGATE_INIT;
+    amber_report *report = NULL;
+    int saved = 0;
+
+    runner_dir(dir, sizeof dir, "dated");
+    opts.state_directory = dir;
+    d.should_save = yes_save;
+    check_status(amber_engine_open(&e, "org.example.dated", &opts), AMBER_OK, "open an engine");
+    amber_engine_set_delegate(e, &d, NULL, NULL);
+    dated_root(e);
+    check_status(amber_engine_preserve(&saved, e), AMBER_OK, "R6 preserve");
+    check_status(dated_encoded, AMBER_OK, "R6 a date and two index paths written");
+    amber_engine_close(e);
+
+    e = NULL;
+    d = (amber_delegate)AMBER_DELEGATE_INIT;
+    d.should_restore = restore_dated;
+    check_status(amber_engine_open(&e, "org.example.dated", &opts), AMBER_OK, "open a second engine");
+    amber_engine_set_delegate(e, &d, NULL, NULL);
+    dated_root(e);
+    check_status(amber_engine_launch(&report, e, AMBER_APP_INACTIVE), AMBER_OK, "R9 launch");
+    check(dated_decoded == 1, "R12 the root decoded its date and index paths");
+    amber_report_free(report);
+    amber_engine_close(e);
+}
+
 static const runner_test tests[] = {
     {"r6_r12_values_in_one_call", test_r6_r12_values_in_one_call},
+    {"r12_dates_and_index_paths", test_r12_dates_and_index_paths},
 };
 
 int main(int argc, char **argv) {

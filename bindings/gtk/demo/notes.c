@@ -286,7 +286,7 @@ static void activate(GtkApplication *app) {
     g_object_unref(builder);
 
     gint64 restore_start = g_get_monotonic_time(), restore_cpu_start = thread_cpu_us();
-    amber_gtk_restore(amber_gtk_from_application(app), NULL); /* amber */
+    amber_gtk_restore(NULL, amber_gtk_from_application(app)); /* amber */
     restore_us = g_get_monotonic_time() - restore_start;
     restore_cpu_us = thread_cpu_us() - restore_cpu_start;
     if (startup_time) g_signal_connect(window, "map", G_CALLBACK(on_map), app);
@@ -326,7 +326,7 @@ int main(int argc, char **argv) {
         g_printerr("amber-notes: no state restoration: %s\n", amber_error_last());      /* amber */
     GtkApplication *app = gtk_application_new(app_id, G_APPLICATION_NON_UNIQUE);
     AmberGtk *gtk = engine != NULL ? amber_gtk_attach(engine, app) : NULL;              /* amber */
-    amber_gtk_register_window(gtk, "prefs", open_prefs, NULL);                          /* amber */
+    amber_gtk_register_window(gtk, "prefs", open_prefs, NULL, NULL);                    /* amber */
     g_signal_connect(app, "activate", G_CALLBACK(activate), NULL);
     if (print_state) g_unix_signal_add(SIGUSR1, on_sigusr1, app);
     int status = g_application_run(G_APPLICATION(app), 0, NULL);

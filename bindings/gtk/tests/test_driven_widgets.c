@@ -178,7 +178,7 @@ static void activate(GtkApplication *app) {
     if (saving) {
         gtk_widget_add_tick_callback(w.window, watch_input, NULL, NULL);
     } else {
-        amber_gtk_restore(amber_gtk_from_application(app), NULL);
+        amber_gtk_restore(NULL, amber_gtk_from_application(app));
         gtk_widget_add_tick_callback(w.window, check_restored, NULL, NULL);
     }
     gtk_window_present(GTK_WINDOW(w.window));

@@ -183,7 +183,7 @@ static void activate(GtkApplication *app) {
     gtk_window_set_default_size(GTK_WINDOW(window), 300, 400);
     gtk_window_set_child(GTK_WINDOW(window), scrolled);
     if (checking) {
-        amber_gtk_restore(amber_gtk_from_application(app), NULL);
+        amber_gtk_restore(NULL, amber_gtk_from_application(app));
         g_signal_connect(window, "map", G_CALLBACK(on_map), NULL);
     } else {
         gtk_widget_add_tick_callback(list, save_when_scrolled, window, NULL);

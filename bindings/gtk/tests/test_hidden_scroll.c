@@ -94,7 +94,7 @@ static GtkTextView *text_view(GtkWidget *stack) {
 }
 
 static void save(AmberGtk *gtk, GtkWidget *window, GtkWidget *stack, GtkTextView *view) {
-    amber_gtk_restore(gtk, NULL); /* a fresh state directory: nothing comes back */
+    amber_gtk_restore(NULL, gtk); /* a fresh state directory: nothing comes back */
     gtk_stack_set_visible_child_name(GTK_STACK(stack), "second");
     gtk_window_present(GTK_WINDOW(window));
     iterate_until(measured, view);
@@ -107,7 +107,7 @@ static void save(AmberGtk *gtk, GtkWidget *window, GtkWidget *stack, GtkTextView
 }
 
 static void check(AmberGtk *gtk, GtkWidget *window, GtkWidget *stack, GtkTextView *view) {
-    amber_gtk_restore(gtk, NULL);
+    amber_gtk_restore(NULL, gtk);
     gtk_window_present(GTK_WINDOW(window));
     result(strcmp(gtk_stack_get_visible_child_name(GTK_STACK(stack)), "first") == 0 &&
                printed_about_text("pending until its page shows") && !printed_about_text("scroll restored"),

@@ -74,7 +74,7 @@ static void activate(GtkApplication *app) {
     GtkWidget *scale = NULL;
     GtkWidget *main_window = window_with_scale(app, NULL, &scale);
     if (mode == SAVE) {
-        amber_gtk_restore(gtk, NULL); /* a fresh state directory: nothing comes back */
+        amber_gtk_restore(NULL, gtk); /* a fresh state directory: nothing comes back */
         GtkWidget *inspector_scale = NULL;
         GtkWidget *inspector = window_with_scale(app, "inspector", &inspector_scale);
         gtk_range_set_value(GTK_RANGE(scale), 10);
@@ -86,7 +86,7 @@ static void activate(GtkApplication *app) {
         gtk_window_destroy(GTK_WINDOW(main_window));
         return;
     }
-    amber_gtk_restore(gtk, NULL);
+    amber_gtk_restore(NULL, gtk);
     char *line = g_strdup_printf("the main window at launch: its scale at %g (saved: 10)", gtk_range_get_value(GTK_RANGE(scale)));
     result(gtk_range_get_value(GTK_RANGE(scale)) == 10, line);
     g_free(line);

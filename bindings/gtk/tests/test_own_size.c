@@ -49,7 +49,7 @@ static void activate(GtkApplication *app) {
     gtk_widget_set_name(scale, "level");
     gtk_range_set_value(GTK_RANGE(scale), 50);
     gtk_window_set_child(GTK_WINDOW(window), scale);
-    amber_gtk_restore(gtk, NULL); /* saving: a fresh state directory, nothing comes back */
+    amber_gtk_restore(NULL, gtk); /* saving: a fresh state directory, nothing comes back */
     if (saving) {
         gtk_window_set_default_size(GTK_WINDOW(window), 300, 200);
         gtk_range_set_value(GTK_RANGE(scale), 10);

@@ -44,14 +44,14 @@ static void activate(GtkApplication *app) {
     GtkWidget *added = mode == CHANGED ? scale(box, NULL) : NULL;
     GtkWidget *first = scale(box, NULL), *second = scale(box, NULL), *named = scale(box, "volume");
     if (mode == SAVE) {
-        amber_gtk_restore(gtk, NULL); /* a fresh state directory: nothing comes back */
+        amber_gtk_restore(NULL, gtk); /* a fresh state directory: nothing comes back */
         gtk_range_set_value(GTK_RANGE(first), 10);
         gtk_range_set_value(GTK_RANGE(second), 20);
         gtk_range_set_value(GTK_RANGE(named), 30);
         gtk_window_present(GTK_WINDOW(window)); /* the windows shown are saved */
         result(amber_gtk_save(gtk) == AMBER_OK, "saved: unnamed scales at 10 and 20, the named one at 30");
     } else {
-        amber_gtk_restore(gtk, NULL);
+        amber_gtk_restore(NULL, gtk);
         char *line;
         if (mode == SAME) {
             line = g_strdup_printf("the same interface: unnamed scales at %g and %g, the named one at %g", value(first),

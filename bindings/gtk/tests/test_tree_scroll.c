@@ -92,7 +92,7 @@ static void activate(GtkApplication *app) {
     GtkWidget *window = gtk_application_window_new(app);
     gtk_window_set_default_size(GTK_WINDOW(window), 300, 300);
     GtkTreeView *tree = tree_view(window, saving ? 0 : 8);
-    amber_gtk_restore(gtk, NULL); /* saving: a fresh state directory, nothing comes back */
+    amber_gtk_restore(NULL, gtk); /* saving: a fresh state directory, nothing comes back */
     gtk_window_present(GTK_WINDOW(window));
     int delta = 0;
     if (saving) {

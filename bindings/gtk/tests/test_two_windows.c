@@ -65,7 +65,7 @@ static void activate(GtkApplication *app) {
         first = editor(app, "a.txt");
         second = editor(app, "b.txt");
     }
-    amber_gtk_restore(gtk, NULL); /* saving: a fresh state directory, nothing comes back */
+    amber_gtk_restore(NULL, gtk); /* saving: a fresh state directory, nothing comes back */
     if (saving) {
         set_state(first, 10, 300, 200);
         set_state(second, 40, 420, 260);

@@ -60,6 +60,38 @@ static void expect(int ok, const char *what) {
     if (!ok) failures++;
 }
 
+/* The contexts the adapter keeps (amber-gtk.h's ctx_free): each counts the calls of its
+ * ctx_free, which must come once, when the adapter lets go of it. */
+static int ui_file_context, window_context, coding_context;
+
+static void count_release(void *ctx) {
+    (*(int *)ctx)++;
+}
+
+static GtkWindow *make_no_window(GtkApplication *app, void *ctx) {
+    (void)app, (void)ctx;
+    return NULL;
+}
+
+static int host_encode_stub(GtkWidget *widget, amber_coder *coder, void *ctx) {
+    (void)widget, (void)coder, (void)ctx;
+    return AMBER_OK;
+}
+
+/* A widget's coding context is released when the coding is replaced, and the new one when the
+ * widget is finalized. */
+static void expect_coding_context_released(void) {
+    GtkWidget *label = g_object_ref_sink(gtk_label_new("scratch"));
+    coding_context = 0;
+    amber_gtk_set_coding(label, NULL, NULL, &coding_context, count_release);
+    expect(coding_context == 0, "removing no coding keeps no context");
+    amber_gtk_set_coding(label, host_encode_stub, NULL, &coding_context, count_release);
+    amber_gtk_set_coding(label, host_encode_stub, NULL, &coding_context, count_release);
+    expect(coding_context == 1, "a widget's coding replaced: the old context's ctx_free is called once");
+    g_object_unref(label);
+    expect(coding_context == 2, "a widget finalized: its coding context's ctx_free is called");
+}
+
 static int host_encode(GtkWidget *widget, amber_coder *coder, void *ctx) {
     (void)widget;
     (void)ctx;
@@ -179,14 +211,15 @@ static void activate(GtkApplication *app) {
     amber_gtk_keep_content(drop, TRUE);
     amber_gtk_keep_content(entry, TRUE);
     amber_gtk_set_item_identifier(grid, "string");
-    amber_gtk_set_coding(expander, host_encode, host_decode, NULL);
+    amber_gtk_set_coding(expander, host_encode, host_decode, NULL, NULL);
     AmberGtk *gtk = amber_gtk_from_application(app);
-    amber_gtk_register_ui_file(gtk, "notes", NOTES_UI, on_built, NULL);
+    amber_gtk_register_ui_file(gtk, "notes", NOTES_UI, on_built, &ui_file_context, count_release);
+    expect_coding_context_released();
     w = (Widgets){window, stack, expander, spin, toggle, check_button, unkept, drop, entry,
                   GTK_SELECTION_MODEL(selection), GTK_SELECTION_MODEL(rows)};
 
     if (strcmp(mode, "save") == 0) {
-        amber_gtk_restore(gtk, NULL); /* nothing to restore: the first run */
+        amber_gtk_restore(NULL, gtk); /* nothing to restore: the first run */
         gtk_window_present(GTK_WINDOW(window));
         gtk_stack_set_visible_child_name(GTK_STACK(stack), "two");
         gtk_expander_set_expanded(GTK_EXPANDER(expander), TRUE);
@@ -207,9 +240,10 @@ static void activate(GtkApplication *app) {
         expect(amber_gtk_build_window(gtk, "elsewhere", "prefs") == NULL, "save: no window from a file not registered");
         expect(amber_gtk_build_window(gtk, "notes", "spellcheck") == NULL, "save: no window from an object that is no window");
         expect(amber_gtk_build_window(gtk, "notes", NULL) == NULL, "save: no window for a NULL object id");
-        expect(amber_gtk_register_ui_file(gtk, "notes", NOTES_UI, NULL, NULL) == AMBER_DUPLICATE,
+        expect(amber_gtk_register_ui_file(gtk, "notes", NOTES_UI, NULL, &ui_file_context, count_release) == AMBER_DUPLICATE,
                "save: a .ui file name registered twice is AMBER_DUPLICATE");
-        expect(amber_gtk_register_ui_file(gtk, "a/b", NOTES_UI, NULL, NULL) == AMBER_INVALID_ARGUMENT,
+        expect(ui_file_context == 0, "save: a refused registration does not call its ctx_free");
+        expect(amber_gtk_register_ui_file(gtk, "a/b", NOTES_UI, NULL, NULL, NULL) == AMBER_INVALID_ARGUMENT,
                "save: a .ui file name with '/' is AMBER_INVALID_ARGUMENT");
         expect(amber_gtk_save(gtk) == AMBER_OK, "save: amber_gtk_save succeeds");
         g_application_quit(G_APPLICATION(app));
@@ -218,7 +252,7 @@ static void activate(GtkApplication *app) {
 
     if (strcmp(mode, "check") == 0) {
         amber_report *report = NULL;
-        expect(amber_gtk_restore(gtk, &report) == AMBER_OK && amber_report_fresh_reason(report) == AMBER_FRESH_NONE,
+        expect(amber_gtk_restore(&report, gtk) == AMBER_OK && amber_report_fresh_reason(report) == AMBER_FRESH_NONE,
                "restore: the archive is restored by amber_gtk_restore()");
         amber_report_free(report);
         check_restored(app);
@@ -243,10 +277,17 @@ int main(int argc, char **argv) {
         return 1;
     }
     GtkApplication *app = gtk_application_new("org.amber.gtkwidgets", G_APPLICATION_NON_UNIQUE);
-    amber_gtk_attach(engine, app);
+    AmberGtk *gtk = amber_gtk_attach(engine, app);
+    amber_gtk_register_window(gtk, "never-made", make_no_window, &window_context, count_release);
     g_signal_connect(app, "activate", G_CALLBACK(activate), NULL);
     g_application_run(G_APPLICATION(app), 0, NULL);
+    /* Each window holds the application: destroyed, they let it be finalized, and the adapter
+     * with it. */
+    GList *windows;
+    while ((windows = gtk_application_get_windows(app)) != NULL) gtk_window_destroy(windows->data);
     g_object_unref(app);
+    expect(ui_file_context == 1, "the .ui file's ctx_free is called once, when the application is finalized");
     amber_engine_close(engine);
+    expect(window_context == 1, "a window maker's ctx_free is called once, when the engine closes");
     return failures == 0 ? 0 : 1;
 }

@@ -141,11 +141,11 @@ from .views import ViewState as ViewState
 from .views import WebPage as WebPage
 from . import testing as testing  # noqa: E402  (after Engine: amber.testing.relaunch)
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 
 def library_version() -> str:
-    """The version of the libamber.so loaded, e.g. "0.2.0"."""
+    """The version of the libamber.so loaded, e.g. "0.3.0"."""
     return (_load().amber_version_string() or b"").decode()
 
 

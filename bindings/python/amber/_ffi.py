@@ -27,7 +27,7 @@ from . import _errors as E
 #: The major version of the C ABI this binding was written for (AMBER_VERSION_MAJOR).
 ABI_MAJOR = 0
 #: The lowest minor version it needs (AMBER_VERSION_MINOR of the header it follows).
-ABI_MINOR = 2
+ABI_MINOR = 3
 
 LIBRARY_NAME = "libamber.so"
 # os.path rather than pathlib, and ctypes.util only in candidates(): `import amber` does not pay

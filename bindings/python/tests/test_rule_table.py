@@ -154,6 +154,10 @@ CASES = {
     "remove_child_not_a_child": lambda e: e.controller("parent").remove_child(e.controller("child")),
     "restoration_parent_a_view": lambda e: e.plain_object("source").set_restoration_parent(e.view("table")),
     "coding_class_own_superclass": lambda e: amber.CodingRegistry().register("Item", Item, superclass="Item"),
+    "object_empty_class_name": lambda e: amber.Controller(e, "root", class_name=""),
+    "stack_not_a_controller": lambda e: e.view("list").set_stack(True),
+    "dismiss_from_a_view": lambda e: e.view("list").present(None),
+    "notification_empty_name": lambda e: e.post_notification(""),
 }
 
 
@@ -162,7 +166,7 @@ def test_table_is_read():
 
 
 @pytest.mark.parametrize("name,status,rule", read_table(), ids=lambda v: str(v))
-def test_case_gives_the_tables_status(open_engine, name, status, rule):  # R1, R10, R11
+def test_case_gives_the_tables_status(open_engine, name, status, rule):  # R1, R3, R10, R11, R24
     assert name in CASES, f"case {name} of the table has no Python implementation in test_rule_table.py"
     got = "AMBER_OK"
     try:
