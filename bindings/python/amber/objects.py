@@ -14,8 +14,9 @@ from . import _errors as E
 from . import _ffi
 from ._ffi import load
 from .log import report_restoration_errors
-from .values import (KINDS, IndexPath, Kind, Path, Value, c_key, c_text, c_text_or_none, fill_value,
-                     misuse, not_found, py_text, read_value, take_text, value_type_code)
+from .values import (KINDS, IndexPath, Kind, Path, Value, c_key, c_text, c_text_or_none, date_from_seconds,
+                     fill_value, misuse, not_found, py_text, read_value, seconds_from_date, take_text,
+                     value_type_code)
 
 if TYPE_CHECKING:
     import datetime as _dt
@@ -27,8 +28,8 @@ _FIRST_VALUE = re.compile(r"values\[0\] \(key '.*?'\): ", re.S)
 
 
 def one_value(error: E.AmberError) -> E.AmberError:
-    """The error of a one-value batch call (a date or an index path: the C API has no typed
-    function for them) without the "values[0] (key ...): " that names the value at fault."""
+    """The error of a one-value batch call (a keyed archive's date or index path) without the
+    "values[0] (key ...): " that names the value at fault."""
     message = _FIRST_VALUE.sub("", error.message, count=1)
     return E.error_for(error.code, message, error.status)
 
@@ -167,21 +168,17 @@ class Coder:
         load().amber_coder_encode_bytes(self._handle(), c_key(key), data, len(data))
 
     def encode_date(self, key: str, value: _dt.datetime) -> None:
-        """Writes a date (NSDate): the C API writes dates only in a batch, here of one value.
+        """Writes a date (NSDate); a naive datetime is UTC.
 
         A date before 0001-01-01T00:00:00Z (year 1 in a time zone east of UTC) is refused,
         InvalidArgumentError: no archive holds a date outside years 1 to 9999 (R22)."""
-        try:
-            self.update({key: value})
-        except E.AmberError as error:
-            raise one_value(error) from None
+        load().amber_coder_encode_date(self._handle(), c_key(key), seconds_from_date(value))
 
     def encode_index_path(self, key: str, value: Sequence[int]) -> None:
-        """Writes an index path (NSIndexPath), as encode_date does a date."""
-        try:
-            self.update({key: IndexPath(value)})
-        except E.AmberError as error:
-            raise one_value(error) from None
+        """Writes an index path (NSIndexPath)."""
+        indexes = IndexPath(value)
+        load().amber_coder_encode_index_path(self._handle(), c_key(key), (c_int64 * len(indexes))(*indexes),
+                                             len(indexes))
 
     def encode_object(self, key: str, value: Optional["Object"]) -> None:
         """Writes a reference to another restorable object (R4), or None: from an object's coder
@@ -250,25 +247,17 @@ class Decoder:
         load().amber_decoder_decode_bytes(byref(out), byref(size), self._handle(), c_key(key))
         return ctypes.string_at(out, size.value) if size.value else b""
 
-    def _decode_one(self, key: str, vtype: type) -> Any:
-        """The value under ``key`` of a type the C API reads only in a batch (a date, an index
-        path), through a batch of one."""
-        try:
-            found = self.read({key: vtype})
-        except E.AmberError as error:
-            raise one_value(error) from None
-        if key not in found:
-            raise not_found(key)
-        return found[key]
-
     def decode_date(self, key: str) -> _dt.datetime:
-        import datetime
-        value: _dt.datetime = self._decode_one(key, datetime.datetime)
-        return value
+        """A date, as an aware UTC datetime."""
+        out = c_double()
+        load().amber_decoder_decode_date(byref(out), self._handle(), c_key(key))
+        return date_from_seconds(out.value)
 
     def decode_index_path(self, key: str) -> IndexPath:
-        value: IndexPath = self._decode_one(key, IndexPath)
-        return value
+        """An index path (NSIndexPath)."""
+        out = _ffi.IndexPath()
+        load().amber_decoder_decode_index_path(byref(out), self._handle(), c_key(key))
+        return IndexPath(out.indexes[:out.length]) if out.length else IndexPath()
 
     def decode_object(self, key: str, classes: Optional[Sequence[str]] = None) -> Optional["Object"]:
         """The object restored for the record a reference names (R4), from an object's decoder
