@@ -13,7 +13,9 @@
 #           no archive involved).
 #   codec   amber-bench-archive, AmberArchive alone (.build/release/amber-bench-archive: run
 #           `swift build -c release --product amber-bench-archive` there first). Default
-#           BENCH_ARGS: --sizes 10000,100000 --reps 1. Phases: encode and decode at each size.
+#           BENCH_ARGS: --sizes 10000 --reps 1; give one size per run (with several, the bench
+#           adds its growth table, three runs per size, to every round). Phases: encode and
+#           decode at each size.
 #   ROUNDS  default 20.
 # Example: git worktree add --detach ../amber-0.1 2563541 && (cd ../amber-0.1 && scripts/build-lib.sh)
 #          Benchmarks/ab.sh engine ../amber-0.1 . 20
@@ -53,7 +55,7 @@ case "$mode" in
         }
         ;;
     codec)
-        ((${#bench_args[@]})) || bench_args=(--sizes 10000,100000 --reps 1)
+        ((${#bench_args[@]})) || bench_args=(--sizes 10000 --reps 1)
         prepare() {
             local tree=$1
             [ -x "$tree/.build/release/amber-bench-archive" ] \
