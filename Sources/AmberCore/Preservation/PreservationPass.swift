@@ -139,18 +139,6 @@ final class PreservationPass {
         var names = SiblingNames()
         var stackCounts: [String: Int] = [:]
         var taken: [Taken] = []
-
-        /// Reverses `taken[start...]` in place (reversing the slice itself copies it out of the
-        /// array and back, retaining and releasing every object it holds).
-        mutating func reverseTaken(from start: Int) {
-            var i = start
-            var j = taken.count - 1
-            while i < j {
-                taken.swapAt(i, j)
-                i += 1
-                j -= 1
-            }
-        }
     }
 
     /// Walks the trees from the roots: an object is recorded if it and all its ancestors have
@@ -275,7 +263,7 @@ final class PreservationPass {
         }
         for w in o.plainObjects { if let p = w.object { outside.append(p) } }
         // The first taken on top.
-        walker.reverseTaken(from: mark)
+        walker.taken.reverseSuffix(from: mark)
     }
 
     /// The record index of a referenced object, recording it if the walk did not (SPEC R4). Its
