@@ -48,11 +48,38 @@ func inputKey(_ p: UnsafePointer<CChar>?) throws(AmberError) -> String {
 /// A coder key (as `inputKey`), interned by `interner` when it is short.
 @inline(__always)
 func inputKey(_ p: UnsafePointer<CChar>?, interning interner: inout KeyInterner) throws(AmberError) -> ArchiveKey {
-    if let p {
-        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self), count: strlen(p))
-        if let key = interner.key(utf8: bytes.span) { return key }
-    }
+    if let p, let short = ShortKeyWords(p) { return interner.key(lo: short.lo, hi: short.hi, count: short.count) }
     return ArchiveKey(try inputKey(p))
+}
+
+/// A C string of 1 to 15 ASCII bytes in two words, as `KeyInterner.key(lo:hi:count:)` takes
+/// them, read a word at a time: the key a host gives for every value is found among the
+/// interned keys by two comparisons, not read and checked byte by byte.
+struct ShortKeyWords {
+    let lo: UInt64
+    let hi: UInt64
+    let count: Int
+
+    /// Nil when the string is empty, 16 bytes or longer, or not ASCII.
+    @inline(__always)
+    init?(_ p: UnsafePointer<CChar>) {
+        let n = strlen(p)
+        guard n > 0, n < 16 else { return nil }
+        let raw = UnsafeRawPointer(p)
+        var lo: UInt64 = 0
+        var hi: UInt64 = 0
+        if n >= 8 {
+            lo = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+            // The string's last 8 bytes; those past its first 8 are the top n - 8 of them.
+            hi = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)) >> UInt64(8 * (16 - n))
+        } else {
+            // Fewer than 8 bytes: a word's load could reach past the string's memory.
+            withUnsafeMutableBytes(of: &lo) { $0.copyMemory(from: UnsafeRawBufferPointer(start: raw, count: n)) }
+            lo = UInt64(littleEndian: lo)
+        }
+        guard (lo | hi) & 0x8080_8080_8080_8080 == 0 else { return nil }
+        (self.lo, self.hi, count) = (lo, hi, n)
+    }
 }
 
 /// The bytes of a NUL-terminated C string (without the NUL) if every one is ASCII (below

@@ -27,6 +27,15 @@ public struct KeyInterner {
               let (hi, hiHigh) = Self.word(utf8, min(n, 8) ..< n),
               (loHigh | hiHigh) < 0x80
         else { return nil }
+        return key(lo: lo, hi: hi, count: n)
+    }
+
+    /// The interned key whose `count` bytes are in `lo` and `hi`, the first in the lowest byte
+    /// of `lo` (made the first time). The caller has checked what `key(utf8:)` checks: 1 to 15
+    /// bytes, all ASCII, none zero, and the words zero beyond them. For the C layer, which reads
+    /// a C string's bytes straight into the words as it finds its end.
+    @inline(__always)
+    package mutating func key(lo: UInt64, hi: UInt64, count n: Int) -> ArchiveKey {
         let home = Int(truncatingIfNeeded: ((lo &* 0x9E37_79B9_7F4A_7C15 ^ hi) &* 0xFF51_AFD7_ED55_8CCD) >> 58)
         var slot = home
         for _ in 0 ..< 4 {
@@ -36,14 +45,22 @@ public struct KeyInterner {
             slot = (slot &+ 1) & (Self.slots - 1)
         }
         if words[slot &* 2] != 0 { slot = home }  // all 4 taken: the key replaces the first
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(n)
-        for i in 0 ..< n { bytes.append(utf8[i]) }
-        let made = ArchiveKey(String(decoding: bytes, as: UTF8.self))
+        let made = ArchiveKey(Self.string(lo: lo, hi: hi, count: n))
         keys[slot] = made
         words[slot &* 2] = lo
         words[slot &* 2 &+ 1] = hi
         return made
+    }
+
+    /// The key held in two words (as `key(lo:hi:count:)` takes them).
+    private static func string(lo: UInt64, hi: UInt64, count n: Int) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(n)
+        for i in 0 ..< n {
+            let word = i < 8 ? lo : hi
+            bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(8 * (i & 7))))
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Bytes `range` of `utf8` (at most 8) in a word, the first in the lowest byte, and their

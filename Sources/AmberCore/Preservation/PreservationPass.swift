@@ -263,7 +263,7 @@ final class PreservationPass {
         }
         for w in o.plainObjects { if let p = w.object { outside.append(p) } }
         // The first taken on top.
-        walker.taken[mark...].reverse()
+        walker.taken.reverseSuffix(from: mark)
     }
 
     /// The record index of a referenced object, recording it if the walk did not (SPEC R4). Its

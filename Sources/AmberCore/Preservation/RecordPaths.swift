@@ -85,7 +85,7 @@ final class RecordPaths {
             path.append(element(i))
             i = Int(parents[i])
         }
-        path[start...].reverse()
+        path.reverseSuffix(from: start)
         return path
     }
 }

@@ -32,8 +32,8 @@ struct LookupChain {
     private var existingEntries: RecordEntries
     /// This restoration's mark on the objects it found, told apart from earlier ones.
     let passID: UInt64
-    /// The note "made by restoration class X", made once per class.
-    private var madeByClass: [String: String] = [:]
+    /// The registered restoration classes the records name, each looked up once.
+    private var namedClasses = NamedClasses()
     /// What failed outside any record's outcome (the delegate's object-for-path throwing), for
     /// the report's notes.
     private(set) var notes: [String] = []
@@ -48,14 +48,14 @@ struct LookupChain {
 
     /// Asks the four steps for record `i`, in order. Throws what a make callback throws.
     mutating func find(record i: Int) throws -> Answer {
-        let className = session.records[i].restorationClassName
-        if let className, let make = engine.restorationClasses[className]?.make {
-            return try restorationClass(className, make, record: i)
-        }
-        let classNote = className.map { name in
-            engine.restorationClasses[name] == nil
-                ? "restoration class \(name) is not registered"
-                : "restoration class \(name) has no make callback"
+        var classNote: String?
+        if let className = session.records[i].restorationClassName {
+            if let named = namedClasses.named(className, in: engine.restorationClasses) {
+                if let make = named.make { return try restorationClass(named, make, record: i) }
+                classNote = "restoration class \(className) has no make callback"
+            } else {
+                classNote = "restoration class \(className) is not registered"
+            }
         }
         if let (object, how) = try delegateObject(record: i) ?? implicitObject(record: i) ?? blueprintObject(record: i) {
             return .found(object, how: how, classNote: classNote)
@@ -65,18 +65,14 @@ struct LookupChain {
 
     /// Step 1: the restoration class's make.
     private mutating func restorationClass(
-        _ name: String, _ make: ([String], StateDecoder) throws -> RestorableObject?, record i: Int
+        _ named: NamedClasses.Named, _ make: ([String], StateDecoder) throws -> RestorableObject?, record i: Int
     ) throws -> Answer {
-        let pathFromDecoder = engine.restorationClasses[name]?.pathFromDecoder ?? false
         var coder = session.decoder(record: i)
         defer { session.finish(&coder) }
-        guard let object = try make(pathFromDecoder ? [] : session.path(ofRecord: i), coder) else {
-            return .declined(note: "restoration class \(name) gave none: neither it nor anything under it is restored")
+        guard let object = try make(named.pathFromDecoder ? [] : session.path(ofRecord: i), coder) else {
+            return .declined(note: "restoration class \(named.name) gave none: neither it nor anything under it is restored")
         }
-        if let how = madeByClass[name] { return .found(object, how: how) }
-        let how = "made by restoration class \(name)"
-        madeByClass[name] = how
-        return .found(object, how: how)
+        return .found(object, how: named.madeBy)
     }
 
     /// Step 2: the delegate, for controllers (a view is found in its controller, step 3). Its

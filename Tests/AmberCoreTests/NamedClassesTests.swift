@@ -1,0 +1,47 @@
+import Testing
+@testable import AmberCore
+
+/// `NamedClasses`: a registered restoration class is looked up once and given as registered;
+/// a name not registered is looked up again, so a class registered later is found.
+@Suite struct NamedClassesTests {
+    static func registered(_ names: [String], pathFromDecoder: Bool = false) -> [String: RestorationClass] {
+        var classes: [String: RestorationClass] = [:]
+        for name in names {
+            var rc = RestorationClass(name: name, make: { _, _ in nil })
+            rc.pathFromDecoder = pathFromDecoder
+            classes[name] = rc
+        }
+        return classes
+    }
+
+    // R10
+    @Test func givesEachRegisteredClassAsRegistered() {
+        var named = NamedClasses()
+        let classes = Self.registered(["A", "B"], pathFromDecoder: true)
+        for name in ["A", "B", "A", "B"] {
+            let n = named.named(name, in: classes)
+            #expect(n?.name == name)
+            #expect(n?.make != nil)
+            #expect(n?.pathFromDecoder == true)
+            #expect(n?.madeBy == "made by restoration class \(name)")
+        }
+        // Once found, a class is kept: the table it came from is not asked again.
+        #expect(named.named("A", in: [:])?.name == "A")
+    }
+
+    // R10
+    @Test func findsAClassRegisteredAfterItsNameWasAskedFor() {
+        var named = NamedClasses()
+        #expect(named.named("Late", in: [:]) == nil)
+        #expect(named.named("Late", in: Self.registered(["Late"]))?.name == "Late")
+    }
+
+    // R10
+    @Test func keepsAClassWithoutMake() {
+        var named = NamedClasses()
+        let classes = ["NoMake": RestorationClass(name: "NoMake", make: nil)]
+        let n = named.named("NoMake", in: classes)
+        #expect(n != nil)
+        #expect(n?.make == nil)
+    }
+}
