@@ -1,0 +1,465 @@
+/*
+ * test_memory.c — memory bounded by the input (R22, issue 42 item 3): every restore stays within
+ * max(1 MiB, 10 × the archive's size) of extra memory.
+ *
+ * Each archive is restored in a fresh child process (this program run again with --child), so
+ * that nothing of the parent's (the archive it generated, the objects it saved) counts. The child
+ * builds its interface, makes a warm-up save and restore in memory (paging in the library's code,
+ * which is not memory a restore takes), resets its resident set's high-water mark, notes its
+ * resident set (/proc/self/statm), launches, and reports its high-water mark (VmHWM: see peak_bytes) minus that.
+ *
+ * Whose memory: the host's objects are built before the launch, as a program builds its default
+ * interface (R2), and the lookup chain's object_for_path declines every other path. So the
+ * objects a host would create for restored records are not counted: what is measured is the
+ * engine's part, reading, checking, matching and decoding the archive, and the report.
+ *
+ * The archives: every file of the fuzzers' corpora (Fuzz/corpus/restore, envelope, reader: valid,
+ * damaged and hostile archives, each put in the store as its harness would), and two generated
+ * here, too large to keep in the repository: 100,000 sibling controllers, and a table view whose
+ * selection is 2^20 items (the most R17 keeps).
+ *
+ * Usage: test_memory [--list] [PREFIX...] (runner.h); AMBER_TEST_CORPUS names Fuzz/corpus
+ * (run-tests.sh sets it). Prints one line per archive (size, bound, measured), then
+ * "N passed, N failed".
+ */
+#define _GNU_SOURCE
+#include "amber.h"
+#include "check.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define APP_ID "org.example.memory"
+/* What the fuzz harnesses' engine is (Fuzz/Harnesses/FuzzInterface.swift, EnvelopeHarness.swift). */
+#define FUZZ_APP_ID "org.amber.fuzz"
+#define FUZZ_BUNDLE "fuzz 1"
+#define SIBLINGS 100000
+#define SELECTED (1 << 20)
+
+/* ---- the child: one restore, measured ------------------------------------------------------- */
+
+/* What the child builds before its launch, and what its restore must show. */
+typedef enum interface_kind { INTERFACE_NONE, INTERFACE_SIBLINGS, INTERFACE_TABLE } interface_kind;
+
+static long decoded;          /* controllers whose decode callback read their value */
+static size_t applied_items;  /* the selection the table's apply accessor was given */
+
+static int should(amber_engine *e, amber_coder *c, void *ctx) { (void)e; (void)c; (void)ctx; return 1; }
+static int should_restore(amber_engine *e, amber_decoder *d, void *ctx) { (void)e; (void)d; (void)ctx; return 1; }
+
+/* The host declines every path it did not build: the objects it would make are its memory. */
+static int decline(amber_object **out, amber_engine *e, const char *const *path, size_t n, amber_decoder *d, void *ctx) {
+    (void)e; (void)path; (void)n; (void)d; (void)ctx;
+    *out = NULL;
+    return AMBER_OK;
+}
+
+static int encode_value(amber_object *o, amber_coder *c, void *ctx) {
+    (void)o;
+    return amber_coder_encode_int64(c, "value", (int64_t)(intptr_t)ctx);
+}
+
+static int decode_value(amber_object *o, amber_decoder *d, void *ctx) {
+    int64_t v = 0;
+    (void)o; (void)ctx;
+    if (amber_decoder_decode_int64(&v, d, "value") == AMBER_OK) decoded++;
+    return AMBER_OK;
+}
+
+/* The table's selection at preservation: rows 0 ..< SELECTED, each a path of one index. */
+static int64_t *rows;
+static amber_index_path *selection;
+
+static int read_table(amber_object *view, amber_view_state *state, void *ctx) {
+    (void)view; (void)ctx;
+    state->selected_items = selection;
+    state->selected_count = SELECTED;
+    state->fields |= AMBER_VIEW_FIELD_SELECTED_ITEMS;
+    return AMBER_OK;
+}
+
+static int apply_table(amber_object *view, const amber_view_state *state, void *ctx) {
+    (void)view; (void)ctx;
+    if (state->fields & AMBER_VIEW_FIELD_SELECTED_ITEMS) applied_items = state->selected_count;
+    return AMBER_OK;
+}
+
+static int fail(const char *what) {
+    printf("FAIL  %s: %s: %s\n", what, amber_status_string(amber_error_last_code()), amber_error_last());
+    exit(1);
+}
+
+static amber_object *new_object(amber_engine *e, amber_kind kind, const char *cls, const char *id, int64_t value) {
+    amber_object *o = NULL;
+    amber_object_callbacks cb = AMBER_OBJECT_CALLBACKS_INIT;
+    cb.encode = encode_value;
+    cb.decode = decode_value;
+    if (amber_object_new(&o, e, kind, cls, id, &cb, (void *)(intptr_t)value, NULL) != AMBER_OK) fail("amber_object_new");
+    return o;
+}
+
+/* The interface of `kind` in `e`, the same at the save and at the launch. */
+static void build_interface(amber_engine *e, interface_kind kind) {
+    amber_object *root;
+    char id[32];
+    long i;
+    if (kind == INTERFACE_NONE) return;
+    root = new_object(e, AMBER_KIND_CONTROLLER, "Root", "root", 0);
+    if (amber_engine_add_root(e, root) != AMBER_OK) fail("amber_engine_add_root");
+    if (kind == INTERFACE_SIBLINGS) {
+        for (i = 0; i < SIBLINGS; i++) {
+            snprintf(id, sizeof id, "s%ld", i);
+            if (amber_object_add_child(root, new_object(e, AMBER_KIND_CONTROLLER, "Sibling", id, i)) != AMBER_OK)
+                fail("amber_object_add_child");
+        }
+    } else {
+        amber_view_accessors acc = AMBER_VIEW_ACCESSORS_INIT;
+        amber_object *table = new_object(e, AMBER_KIND_VIEW, "Table", "table", 0);
+        acc.read = read_table;
+        acc.apply = apply_table;
+        if (amber_object_add_view(root, table) != AMBER_OK) fail("amber_object_add_view");
+        if (amber_object_set_view_accessors(table, AMBER_VIEW_TABLE, &acc, NULL, NULL) != AMBER_OK)
+            fail("amber_object_set_view_accessors");
+    }
+}
+
+static const uint8_t fuzz_key[32] = {1, 8, 15, 22, 29, 36, 43, 50, 57, 64, 71, 78, 85, 92, 99, 106,
+                                     113, 120, 127, 134, 141, 148, 155, 162, 169, 176, 183, 190, 197, 204, 211, 218};
+
+static amber_engine *open_engine(const char *dir, const char *app_id, int sealed, int in_memory) {
+    amber_engine *e = NULL;
+    amber_engine_options opts = AMBER_ENGINE_OPTIONS_INIT;
+    amber_delegate d = AMBER_DELEGATE_INIT;
+    opts.state_directory = dir;
+    opts.memory_store = in_memory;
+    opts.bundle_version = FUZZ_BUNDLE;
+    opts.protection = sealed ? AMBER_PROTECTION_FIXED_KEY : AMBER_PROTECTION_NONE;
+    opts.fixed_key = sealed ? fuzz_key : NULL;
+    if (amber_engine_open(&e, app_id, &opts) != AMBER_OK) fail("amber_engine_open");
+    d.should_save = should;
+    d.should_restore = should_restore;
+    d.object_for_path = decline;
+    if (amber_engine_set_delegate(e, &d, NULL, NULL) != AMBER_OK) fail("amber_engine_set_delegate");
+    return e;
+}
+
+/* A save and a restore of one object in memory, sealed as the measured archive is or not: the
+ * code a restore runs (the cipher's included) is paged in before the measure. */
+static void warm_up(int sealed) {
+    amber_engine *e = open_engine(NULL, APP_ID, sealed, 1);
+    amber_report *r = NULL;
+    int saved = 0;
+    amber_engine_add_root(e, new_object(e, AMBER_KIND_CONTROLLER, "Root", "root", 0));
+    amber_engine_preserve(&saved, e);
+    amber_engine_launch(&r, e, AMBER_APP_INACTIVE);
+    amber_report_free(r);
+    amber_engine_close(e);
+    decoded = 0;
+}
+
+/* Resets the resident set's high-water mark (ru_maxrss, VmHWM) to the resident set now. */
+static void reset_peak(void) {
+    FILE *f = fopen("/proc/self/clear_refs", "w");
+    if (!f) return;
+    fputs("5", f);
+    fclose(f);
+}
+
+/* The resident set's high-water mark in bytes (VmHWM), or -1. This is the counter ru_maxrss
+ * reads for a live process, without the maximum ru_maxrss also keeps of the image before exec:
+ * after fork and exec that is the parent's size at the fork, not the child's. */
+static long long peak_bytes(void) {
+    char line[256];
+    long long kib = -1;
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f) return -1;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "VmHWM:", 6) == 0) kib = strtoll(line + 6, NULL, 10);
+    fclose(f);
+    return kib < 0 ? -1 : kib * 1024;
+}
+
+/* The resident set now, in bytes, or -1. */
+static long long resident_bytes(void) {
+    long long size = 0, resident = -1;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (!f) return -1;
+    if (fscanf(f, "%lld %lld", &size, &resident) != 2) resident = -1;
+    fclose(f);
+    return resident < 0 ? -1 : resident * sysconf(_SC_PAGESIZE);
+}
+
+/* argv: --child DIR APP_ID SEALED INTERFACE. Prints "extra=B records=N restored=N decoded=N
+ * applied=N fresh=R" and exits 0. */
+static int child_main(char **argv) {
+    const char *dir = argv[2], *app_id = argv[3];
+    int sealed = atoi(argv[4]);
+    interface_kind kind = (interface_kind)atoi(argv[5]);
+    amber_engine *e;
+    amber_report *r = NULL;
+    amber_report_record rec;
+    long long before, peak;
+    size_t i, restored = 0;
+
+    warm_up(sealed);
+    e = open_engine(dir, app_id, sealed, 0);
+    build_interface(e, kind);
+    reset_peak();
+    before = resident_bytes();
+    amber_engine_launch(&r, e, AMBER_APP_INACTIVE);
+    peak = peak_bytes();
+    if (before < 0 || peak < 0) {
+        printf("measure failed: no /proc/self/statm or VmHWM\n");
+        return 1;
+    }
+    for (i = 0; i < amber_report_count(r); i++)
+        if (amber_report_record_at(&rec, r, i) == AMBER_OK && rec.outcome == AMBER_OUTCOME_RESTORED) restored++;
+    printf("extra=%lld records=%zu restored=%zu decoded=%ld applied=%zu fresh=%d\n",
+           peak - before, amber_report_count(r), restored, decoded, applied_items,
+           (int)amber_report_fresh_reason(r));
+    return 0;
+}
+
+/* ---- the parent: the archives, each restored by a child ------------------------------------- */
+
+/* What one child reported. */
+typedef struct measure {
+    long long extra;
+    size_t records, restored, applied;
+    long decoded;
+    int fresh;
+} measure;
+
+/* Runs the child on the archive in `dir`; 1 and *out filled if it reported. */
+static int restore_in_child(measure *out, const char *dir, const char *app_id, int sealed, interface_kind kind) {
+    char sealed_arg[8], kind_arg[8], line[256] = "";
+    int fds[2], st = 0;
+    pid_t pid;
+    FILE *from;
+    snprintf(sealed_arg, sizeof sealed_arg, "%d", sealed);
+    snprintf(kind_arg, sizeof kind_arg, "%d", (int)kind);
+    fflush(stdout);
+    if (pipe(fds) != 0) return 0;
+    pid = fork();
+    if (pid == 0) {
+        dup2(fds[1], STDOUT_FILENO);
+        close(fds[0]);
+        close(fds[1]);
+        execl(runner_program(), runner_program(), "--child", dir, app_id, sealed_arg, kind_arg, (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    from = fdopen(fds[0], "r");
+    if (from) {
+        if (!fgets(line, sizeof line, from)) line[0] = '\0';
+        fclose(from);
+    } else close(fds[0]);
+    if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        printf("  child for %s: %s", dir, line[0] ? line : "no report\n");
+        return 0;
+    }
+    return sscanf(line, "extra=%lld records=%zu restored=%zu decoded=%ld applied=%zu fresh=%d", &out->extra,
+                  &out->records, &out->restored, &out->decoded, &out->applied, &out->fresh) == 6;
+}
+
+static long long bound_for(long long size) {
+    long long ten = 10 * size;
+    return ten > (1 << 20) ? ten : (1 << 20);
+}
+
+/* Restores the archive in `dir` (`size` bytes as stored) in a child and checks its extra memory
+ * against the bound. 1 if it restored within it; *m what the child measured. */
+static int check_bounded(measure *m, const char *name, const char *dir, long long size, const char *app_id,
+                         int sealed, interface_kind kind) {
+    long long bound = bound_for(size);
+    int ok = restore_in_child(m, dir, app_id, sealed, kind);
+    printf("  %-48s %10lld bytes  bound %10lld  measured %10lld\n", name, size, bound, ok ? m->extra : -1LL);
+    if (!ok) return 0;
+    return m->extra <= bound;
+}
+
+static long long file_size(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 ? (long long)st.st_size : -1;
+}
+
+/* Writes `head` (`hn` bytes) then `body` (`bn` bytes) as the archive of state directory `dir`. */
+static int write_archive(const char *dir, const uint8_t *head, size_t hn, const uint8_t *body, size_t bn) {
+    char path[700];
+    FILE *f;
+    int ok;
+    snprintf(path, sizeof path, "%s/state.archive", dir);
+    f = fopen(path, "wb");
+    if (!f) return 0;
+    ok = fwrite(head, 1, hn, f) == hn && fwrite(body, 1, bn, f) == bn;
+    return fclose(f) == 0 && ok;
+}
+
+/* The header of an unencrypted envelope (R20, Sources/AmberCore/Envelope/SealedEnvelope.swift):
+ * "AMBERENV", format 2, algorithm 0, the bundle version's length (big-endian) and bytes. */
+static size_t unencrypted_header(uint8_t *out) {
+    size_t n = strlen(FUZZ_BUNDLE);
+    memcpy(out, "AMBERENV", 8);
+    out[8] = 2;
+    out[9] = 0;
+    out[10] = (uint8_t)(n >> 8);
+    out[11] = (uint8_t)n;
+    memcpy(out + 12, FUZZ_BUNDLE, n);
+    return 12 + n;
+}
+
+static uint8_t *read_file(const char *path, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    long n;
+    uint8_t *bytes;
+    if (!f) return NULL;
+    if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
+        fclose(f);
+        return NULL;
+    }
+    bytes = malloc(n > 0 ? (size_t)n : 1);
+    if (bytes && fread(bytes, 1, (size_t)n, f) != (size_t)n) {
+        free(bytes);
+        bytes = NULL;
+    }
+    fclose(f);
+    *size = (size_t)n;
+    return bytes;
+}
+
+/* How a harness takes its input (Fuzz/Harnesses): an archive the harness seals, or the stored
+ * bytes as they are, sealed with the fixed key or not encrypted. */
+typedef enum corpus_input { INPUT_ARCHIVE, INPUT_SEALED, INPUT_UNENCRYPTED } corpus_input;
+
+static corpus_input input_of(const char *harness, const uint8_t *bytes, size_t size) {
+    if (strcmp(harness, "reader") == 0 || size == 0) return INPUT_ARCHIVE;
+    if (strcmp(harness, "restore") == 0) return bytes[0] % 2 == 0 ? INPUT_ARCHIVE : INPUT_SEALED;
+    return bytes[0] % 3 == 0 ? INPUT_SEALED : bytes[0] % 3 == 1 ? INPUT_ARCHIVE : INPUT_UNENCRYPTED;
+}
+
+/* Every file of Fuzz/corpus/HARNESS, stored as its harness would store it (an archive in an
+ * unencrypted envelope, the harness's first byte dropped), restored in a child. */
+static void check_corpus(const char *harness) {
+    const char *root = getenv("AMBER_TEST_CORPUS");
+    char dir_path[600], file[900], state[700], name[400];
+    struct dirent **names = NULL;
+    uint8_t head[64];
+    int n, i, within = 0, measured = 0;
+    long long worst = 0;
+    if (!root) root = "Fuzz/corpus";
+    snprintf(dir_path, sizeof dir_path, "%s/%s", root, harness);
+    n = scandir(dir_path, &names, NULL, alphasort);
+    checkf(n > 2, "R22 the %s corpus is found (%s)", harness, dir_path);
+    for (i = 0; i < n; i++) {
+        size_t size = 0, skip, hn = 0;
+        uint8_t *bytes;
+        corpus_input input;
+        measure m;
+        if (names[i]->d_name[0] == '.') continue;
+        snprintf(file, sizeof file, "%s/%s", dir_path, names[i]->d_name);
+        snprintf(name, sizeof name, "%s/%s", harness, names[i]->d_name);
+        snprintf(state, sizeof state, "%s/%s-%d", runner_tmp(), harness, i);
+        runner_dir(state, sizeof state, strrchr(state, '/') + 1);
+        bytes = read_file(file, &size);
+        if (!bytes) {
+            checkf(0, "R22 %s is read", file);
+            continue;
+        }
+        input = input_of(harness, bytes, size);
+        skip = strcmp(harness, "reader") == 0 || size == 0 ? 0 : 1;
+        if (input != INPUT_SEALED && input != INPUT_UNENCRYPTED) hn = unencrypted_header(head);
+        if (write_archive(state, head, hn, bytes + skip, size - skip)) {
+            long long stored = (long long)(hn + size - skip);
+            measured++;
+            if (check_bounded(&m, name, state, stored, FUZZ_APP_ID, input == INPUT_SEALED, INTERFACE_NONE)) within++;
+            else printf("  ^ over its bound\n");
+            if (m.extra > worst) worst = m.extra;
+        }
+        free(bytes);
+    }
+    for (i = 0; i < n; i++) free(names[i]);
+    free(names);
+    checkf(measured > 0 && within == measured,
+           "R22 each of the %d archives of the %s corpus restores within max(1 MiB, 10x its size) (%d within; the most: %lld bytes)",
+           measured, harness, within, worst);
+}
+
+static void test_corpus_restore(void) { check_corpus("restore"); }
+static void test_corpus_envelope(void) { check_corpus("envelope"); }
+static void test_corpus_reader(void) { check_corpus("reader"); }
+
+/* Saves `kind`'s interface into state directory `dir` (not encrypted); the archive's size. */
+static long long save_interface(const char *dir, interface_kind kind) {
+    char path[700];
+    amber_engine *e = open_engine(dir, APP_ID, 0, 0);
+    int saved = 0;
+    build_interface(e, kind);
+    check_status(amber_engine_preserve(&saved, e), AMBER_OK, "R22 the archive is saved");
+    amber_engine_close(e);
+    snprintf(path, sizeof path, "%s/state.archive", dir);
+    return file_size(path);
+}
+
+/* R22: 100,000 sibling controllers, each decoding its value. */
+static void test_siblings(void) {
+    char dir[600];
+    measure m = {0};
+    long long size;
+    int within;
+    runner_dir(dir, sizeof dir, "siblings");
+    size = save_interface(dir, INTERFACE_SIBLINGS);
+    within = check_bounded(&m, "100,000 siblings", dir, size, APP_ID, 0, INTERFACE_SIBLINGS);
+    checkf(m.restored == SIBLINGS + 1 && m.decoded == SIBLINGS + 1,
+           "R22 the 100,000 siblings and their root are restored (%zu of %zu records, %ld decoded)", m.restored,
+           m.records, m.decoded);
+    checkf(within, "R22 100,000 siblings (%lld bytes) restore within max(1 MiB, 10x) = %lld bytes of extra memory (measured %lld)",
+           size, bound_for(size), m.extra);
+}
+
+/* R17 R22: a table whose selection is 2^20 rows. */
+static void test_selection(void) {
+    char dir[600];
+    measure m = {0};
+    long long size;
+    int within;
+    size_t i;
+    rows = malloc(SELECTED * sizeof *rows);
+    selection = malloc(SELECTED * sizeof *selection);
+    if (!rows || !selection) {
+        check(0, "R22 memory for the selection");
+        return;
+    }
+    for (i = 0; i < SELECTED; i++) {
+        rows[i] = (int64_t)i;
+        selection[i].indexes = &rows[i];
+        selection[i].length = 1;
+    }
+    runner_dir(dir, sizeof dir, "selection");
+    size = save_interface(dir, INTERFACE_TABLE);
+    free(selection);
+    free(rows);
+    within = check_bounded(&m, "a selection of 2^20 rows", dir, size, APP_ID, 0, INTERFACE_TABLE);
+    checkf(m.applied == SELECTED, "R17 the selection of 2^20 rows is applied (%zu items)", m.applied);
+    checkf(within, "R22 a selection of 2^20 rows (%lld bytes) restores within max(1 MiB, 10x) = %lld bytes of extra memory (measured %lld)",
+           size, bound_for(size), m.extra);
+}
+
+static const runner_test tests[] = {
+    {"r22_memory_corpus_restore", test_corpus_restore},
+    {"r22_memory_corpus_envelope", test_corpus_envelope},
+    {"r22_memory_corpus_reader", test_corpus_reader},
+    {"r22_memory_siblings", test_siblings},
+    {"r22_memory_selection", test_selection},
+};
+
+int main(int argc, char **argv) {
+    if (argc == 6 && strcmp(argv[1], "--child") == 0) return child_main(argv);
+    return runner_main("memory", tests, RUNNER_COUNT(tests), argc, argv);
+}
