@@ -46,7 +46,13 @@
 /* ---- the child: one restore, measured ------------------------------------------------------- */
 
 /* What the child builds before its launch, and what its restore must show. */
-typedef enum interface_kind { INTERFACE_NONE, INTERFACE_SIBLINGS, INTERFACE_TABLE } interface_kind;
+typedef enum interface_kind {
+    INTERFACE_NONE,
+    INTERFACE_SIBLINGS,       /* a root and SIBLINGS controllers under it, each saving a value */
+    INTERFACE_BARE_SIBLINGS,  /* the same, saving nothing: the smallest record an object has */
+    INTERFACE_TABLE,          /* a root and a table, SELECTED rows selected */
+    INTERFACE_TABLE_BY_MODEL  /* the same, every row showing one model object (R18) */
+} interface_kind;
 
 static long decoded;          /* controllers whose decode callback read their value */
 static size_t applied_items;  /* the selection the table's apply accessor was given */
@@ -91,18 +97,42 @@ static int apply_table(amber_object *view, const amber_view_state *state, void *
     return AMBER_OK;
 }
 
+/* The data source of INTERFACE_TABLE_BY_MODEL: one model object, "item", shown at row 0 and
+ * said to be at every row, so the archive holds one string and SELECTED references to it. */
+static int identifier_for_row(const char **out, amber_object *view, const int64_t *indexes, size_t length, void *ctx) {
+    (void)view; (void)indexes; (void)length; (void)ctx;
+    *out = "item";
+    return AMBER_OK;
+}
+
+static int row_for_identifier(int64_t *out, size_t capacity, size_t *out_length, amber_object *view,
+                              const char *identifier, void *ctx) {
+    (void)view; (void)identifier; (void)ctx;
+    *out_length = 1;
+    if (capacity >= 1) out[0] = 0;
+    return AMBER_OK;
+}
+
 static int fail(const char *what) {
     printf("FAIL  %s: %s: %s\n", what, amber_status_string(amber_error_last_code()), amber_error_last());
     exit(1);
 }
 
-static amber_object *new_object(amber_engine *e, amber_kind kind, const char *cls, const char *id, int64_t value) {
+/* An object; with `coded`, its callbacks save `value` and count its decoding. */
+static amber_object *new_coded(amber_engine *e, amber_kind kind, const char *cls, const char *id, int64_t value,
+                               int coded) {
     amber_object *o = NULL;
     amber_object_callbacks cb = AMBER_OBJECT_CALLBACKS_INIT;
-    cb.encode = encode_value;
-    cb.decode = decode_value;
+    if (coded) {
+        cb.encode = encode_value;
+        cb.decode = decode_value;
+    }
     if (amber_object_new(&o, e, kind, cls, id, &cb, (void *)(intptr_t)value, NULL) != AMBER_OK) fail("amber_object_new");
     return o;
+}
+
+static amber_object *new_object(amber_engine *e, amber_kind kind, const char *cls, const char *id, int64_t value) {
+    return new_coded(e, kind, cls, id, value, 1);
 }
 
 /* The interface of `kind` in `e`, the same at the save and at the launch. */
@@ -113,10 +143,11 @@ static void build_interface(amber_engine *e, interface_kind kind) {
     if (kind == INTERFACE_NONE) return;
     root = new_object(e, AMBER_KIND_CONTROLLER, "Root", "root", 0);
     if (amber_engine_add_root(e, root) != AMBER_OK) fail("amber_engine_add_root");
-    if (kind == INTERFACE_SIBLINGS) {
+    if (kind == INTERFACE_SIBLINGS || kind == INTERFACE_BARE_SIBLINGS) {
         for (i = 0; i < SIBLINGS; i++) {
             snprintf(id, sizeof id, "s%ld", i);
-            if (amber_object_add_child(root, new_object(e, AMBER_KIND_CONTROLLER, "Sibling", id, i)) != AMBER_OK)
+            if (amber_object_add_child(root, new_coded(e, AMBER_KIND_CONTROLLER, "Sibling", id, i,
+                                                       kind == INTERFACE_SIBLINGS)) != AMBER_OK)
                 fail("amber_object_add_child");
         }
     } else {
@@ -127,6 +158,13 @@ static void build_interface(amber_engine *e, interface_kind kind) {
         if (amber_object_add_view(root, table) != AMBER_OK) fail("amber_object_add_view");
         if (amber_object_set_view_accessors(table, AMBER_VIEW_TABLE, &acc, NULL, NULL) != AMBER_OK)
             fail("amber_object_set_view_accessors");
+        if (kind == INTERFACE_TABLE_BY_MODEL) {
+            amber_model_association assoc = AMBER_MODEL_ASSOCIATION_INIT;
+            assoc.identifier_for_index_path = identifier_for_row;
+            assoc.index_path_for_identifier = row_for_identifier;
+            if (amber_object_set_model_association(table, &assoc, NULL, NULL) != AMBER_OK)
+                fail("amber_object_set_model_association");
+        }
     }
 }
 
@@ -407,24 +445,28 @@ static long long save_interface(const char *dir, interface_kind kind) {
     return file_size(path);
 }
 
-/* R22: 100,000 sibling controllers, each decoding its value. */
-static void test_siblings(void) {
+/* R22: 100,000 sibling controllers, saving a value each or nothing (`kind`). */
+static void check_siblings(interface_kind kind, const char *name) {
     char dir[600];
     measure m = {0};
     long long size;
+    long coded = kind == INTERFACE_SIBLINGS ? SIBLINGS + 1 : 1;
     int within;
-    runner_dir(dir, sizeof dir, "siblings");
-    size = save_interface(dir, INTERFACE_SIBLINGS);
-    within = check_bounded(&m, "100,000 siblings", dir, size, APP_ID, 0, INTERFACE_SIBLINGS);
-    checkf(m.restored == SIBLINGS + 1 && m.decoded == SIBLINGS + 1,
-           "R22 the 100,000 siblings and their root are restored (%zu of %zu records, %ld decoded)", m.restored,
-           m.records, m.decoded);
-    checkf(within, "R22 100,000 siblings (%lld bytes) restore within max(1 MiB, 10x) = %lld bytes of extra memory (measured %lld)",
-           size, bound_for(size), m.extra);
+    runner_dir(dir, sizeof dir, kind == INTERFACE_SIBLINGS ? "siblings" : "bare-siblings");
+    size = save_interface(dir, kind);
+    within = check_bounded(&m, name, dir, size, APP_ID, 0, kind);
+    checkf(m.restored == SIBLINGS + 1 && m.decoded == coded,
+           "R22 %s and their root are restored (%zu of %zu records, %ld decoded)", name, m.restored, m.records, m.decoded);
+    checkf(within, "R22 %s (%lld bytes) restore within max(1 MiB, 10x) = %lld bytes of extra memory (measured %lld)",
+           name, size, bound_for(size), m.extra);
 }
 
-/* R17 R22: a table whose selection is 2^20 rows. */
-static void test_selection(void) {
+static void test_siblings(void) { check_siblings(INTERFACE_SIBLINGS, "100,000 siblings"); }
+static void test_bare_siblings(void) { check_siblings(INTERFACE_BARE_SIBLINGS, "100,000 siblings saving nothing"); }
+
+/* R17 R22: a table whose selection is 2^20 rows, as index paths or as model identifiers
+ * (`kind`). */
+static void check_selection(interface_kind kind, const char *name) {
     char dir[600];
     measure m = {0};
     long long size;
@@ -441,14 +483,19 @@ static void test_selection(void) {
         selection[i].indexes = &rows[i];
         selection[i].length = 1;
     }
-    runner_dir(dir, sizeof dir, "selection");
-    size = save_interface(dir, INTERFACE_TABLE);
+    runner_dir(dir, sizeof dir, kind == INTERFACE_TABLE ? "selection" : "selection-by-model");
+    size = save_interface(dir, kind);
     free(selection);
     free(rows);
-    within = check_bounded(&m, "a selection of 2^20 rows", dir, size, APP_ID, 0, INTERFACE_TABLE);
-    checkf(m.applied == SELECTED, "R17 the selection of 2^20 rows is applied (%zu items)", m.applied);
-    checkf(within, "R22 a selection of 2^20 rows (%lld bytes) restores within max(1 MiB, 10x) = %lld bytes of extra memory (measured %lld)",
-           size, bound_for(size), m.extra);
+    within = check_bounded(&m, name, dir, size, APP_ID, 0, kind);
+    checkf(m.applied == SELECTED, "R17 %s is applied (%zu items)", name, m.applied);
+    checkf(within, "R22 %s (%lld bytes) restores within max(1 MiB, 10x) = %lld bytes of extra memory (measured %lld)",
+           name, size, bound_for(size), m.extra);
+}
+
+static void test_selection(void) { check_selection(INTERFACE_TABLE, "a selection of 2^20 rows"); }
+static void test_selection_by_model(void) {
+    check_selection(INTERFACE_TABLE_BY_MODEL, "a selection of 2^20 rows of one model object");
 }
 
 static const runner_test tests[] = {
@@ -456,7 +503,9 @@ static const runner_test tests[] = {
     {"r22_memory_corpus_envelope", test_corpus_envelope},
     {"r22_memory_corpus_reader", test_corpus_reader},
     {"r22_memory_siblings", test_siblings},
+    {"r22_memory_siblings_bare", test_bare_siblings},
     {"r22_memory_selection", test_selection},
+    {"r22_memory_selection_by_model", test_selection_by_model},
 };
 
 int main(int argc, char **argv) {
