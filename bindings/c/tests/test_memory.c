@@ -51,19 +51,31 @@ typedef enum interface_kind {
     INTERFACE_SIBLINGS,       /* a root and SIBLINGS controllers under it, each saving a value */
     INTERFACE_BARE_SIBLINGS,  /* the same, saving nothing: the smallest record an object has */
     INTERFACE_TABLE,          /* a root and a table, SELECTED rows selected */
-    INTERFACE_TABLE_BY_MODEL  /* the same, every row showing one model object (R18) */
+    INTERFACE_TABLE_BY_MODEL, /* the same, every row showing one model object (R18) */
+    INTERFACE_ROOT_MAKING     /* a root alone; object_for_path makes each sibling it is asked */
 } interface_kind;
 
+/* What the child does: restore (the launch measured), or only build the interface (in an engine
+ * in memory, the building measured: what a host's objects take). */
+#define ACTION_LAUNCH "launch"
+#define ACTION_BUILD "build"
+
 static long decoded;          /* controllers whose decode callback read their value */
+static int make_at_restore;   /* object_for_path makes a sibling instead of declining */
 static size_t applied_items;  /* the selection the table's apply accessor was given */
 
 static int should(amber_engine *e, amber_coder *c, void *ctx) { (void)e; (void)c; (void)ctx; return 1; }
 static int should_restore(amber_engine *e, amber_decoder *d, void *ctx) { (void)e; (void)d; (void)ctx; return 1; }
 
-/* The host declines every path it did not build: the objects it would make are its memory. */
-static int decline(amber_object **out, amber_engine *e, const char *const *path, size_t n, amber_decoder *d, void *ctx) {
-    (void)e; (void)path; (void)n; (void)d; (void)ctx;
-    *out = NULL;
+static amber_object *new_object(amber_engine *e, amber_kind kind, const char *cls, const char *id, int64_t value);
+
+/* The host declines every path it did not build (the objects it would make are its memory),
+ * unless its interface makes them at restoration (INTERFACE_ROOT_MAKING): then a sibling for a
+ * path under the root (the root itself is the one it built, which the lookup then finds). */
+static int object_for_path(amber_object **out, amber_engine *e, const char *const *path, size_t n, amber_decoder *d,
+                           void *ctx) {
+    (void)d; (void)ctx;
+    *out = make_at_restore && n == 2 ? new_object(e, AMBER_KIND_CONTROLLER, "Sibling", path[n - 1], 0) : NULL;
     return AMBER_OK;
 }
 
@@ -143,6 +155,8 @@ static void build_interface(amber_engine *e, interface_kind kind) {
     if (kind == INTERFACE_NONE) return;
     root = new_object(e, AMBER_KIND_CONTROLLER, "Root", "root", 0);
     if (amber_engine_add_root(e, root) != AMBER_OK) fail("amber_engine_add_root");
+    make_at_restore = kind == INTERFACE_ROOT_MAKING;
+    if (make_at_restore) return;
     if (kind == INTERFACE_SIBLINGS || kind == INTERFACE_BARE_SIBLINGS) {
         for (i = 0; i < SIBLINGS; i++) {
             snprintf(id, sizeof id, "s%ld", i);
@@ -183,7 +197,7 @@ static amber_engine *open_engine(const char *dir, const char *app_id, int sealed
     if (amber_engine_open(&e, app_id, &opts) != AMBER_OK) fail("amber_engine_open");
     d.should_save = should;
     d.should_restore = should_restore;
-    d.object_for_path = decline;
+    d.object_for_path = object_for_path;
     if (amber_engine_set_delegate(e, &d, NULL, NULL) != AMBER_OK) fail("amber_engine_set_delegate");
     return e;
 }
@@ -234,8 +248,26 @@ static long long resident_bytes(void) {
     return resident < 0 ? -1 : resident * sysconf(_SC_PAGESIZE);
 }
 
-/* argv: --child DIR APP_ID SEALED INTERFACE. Prints "extra=B records=N restored=N decoded=N
- * applied=N fresh=R" and exits 0. */
+/* Builds INTERFACE in an engine in memory, measured. */
+static int child_build(interface_kind kind) {
+    amber_engine *e;
+    long long before, peak;
+    warm_up(0);
+    e = open_engine(NULL, APP_ID, 0, 1);
+    reset_peak();
+    before = resident_bytes();
+    build_interface(e, kind);
+    peak = peak_bytes();
+    if (before < 0 || peak < 0) {
+        printf("measure failed: no /proc/self/statm or VmHWM\n");
+        return 1;
+    }
+    printf("extra=%lld records=0 restored=0 decoded=0 applied=0 fresh=0\n", peak - before);
+    return 0;
+}
+
+/* argv: --child DIR APP_ID SEALED INTERFACE ACTION. Prints "extra=B records=N restored=N
+ * decoded=N applied=N fresh=R" and exits 0. */
 static int child_main(char **argv) {
     const char *dir = argv[2], *app_id = argv[3];
     int sealed = atoi(argv[4]);
@@ -246,6 +278,7 @@ static int child_main(char **argv) {
     long long before, peak;
     size_t i, restored = 0;
 
+    if (strcmp(argv[6], ACTION_BUILD) == 0) return child_build(kind);
     warm_up(sealed);
     e = open_engine(dir, app_id, sealed, 0);
     build_interface(e, kind);
@@ -275,8 +308,9 @@ typedef struct measure {
     int fresh;
 } measure;
 
-/* Runs the child on the archive in `dir`; 1 and *out filled if it reported. */
-static int restore_in_child(measure *out, const char *dir, const char *app_id, int sealed, interface_kind kind) {
+/* Runs the child (ACTION on the archive in `dir`); 1 and *out filled if it reported. */
+static int run_child(measure *out, const char *action, const char *dir, const char *app_id, int sealed,
+                     interface_kind kind) {
     char sealed_arg[8], kind_arg[8], line[256] = "";
     int fds[2], st = 0;
     pid_t pid;
@@ -290,7 +324,7 @@ static int restore_in_child(measure *out, const char *dir, const char *app_id, i
         dup2(fds[1], STDOUT_FILENO);
         close(fds[0]);
         close(fds[1]);
-        execl(runner_program(), runner_program(), "--child", dir, app_id, sealed_arg, kind_arg, (char *)NULL);
+        execl(runner_program(), runner_program(), "--child", dir, app_id, sealed_arg, kind_arg, action, (char *)NULL);
         _exit(127);
     }
     close(fds[1]);
@@ -317,7 +351,7 @@ static long long bound_for(long long size) {
 static int check_bounded(measure *m, const char *name, const char *dir, long long size, const char *app_id,
                          int sealed, interface_kind kind) {
     long long bound = bound_for(size);
-    int ok = restore_in_child(m, dir, app_id, sealed, kind);
+    int ok = run_child(m, ACTION_LAUNCH, dir, app_id, sealed, kind);
     printf("  %-48s %10lld bytes  bound %10lld  measured %10lld\n", name, size, bound, ok ? m->extra : -1LL);
     if (!ok) return 0;
     return m->extra <= bound;
@@ -462,6 +496,29 @@ static void check_siblings(interface_kind kind, const char *name) {
 }
 
 static void test_siblings(void) { check_siblings(INTERFACE_SIBLINGS, "100,000 siblings"); }
+
+/* R22: 100,000 siblings that the host makes at restoration (object_for_path), as a program
+ * that builds only its root does. The host's objects are its memory: what building the same
+ * interface takes (in another child) is subtracted. */
+static void test_siblings_made_at_restore(void) {
+    char dir[600];
+    measure launch = {0}, host = {0};
+    long long size, engine_part;
+    int launched, built;
+    runner_dir(dir, sizeof dir, "siblings-made");
+    size = save_interface(dir, INTERFACE_SIBLINGS);
+    launched = run_child(&launch, ACTION_LAUNCH, dir, APP_ID, 0, INTERFACE_ROOT_MAKING);
+    built = run_child(&host, ACTION_BUILD, dir, APP_ID, 0, INTERFACE_SIBLINGS);
+    engine_part = launch.extra - host.extra;
+    printf("  %-48s %10lld bytes  bound %10lld  measured %10lld (%lld, less %lld for the host's objects)\n",
+           "100,000 siblings made at restoration", size, bound_for(size), engine_part, launch.extra, host.extra);
+    checkf(launched && built && launch.restored == SIBLINGS + 1 && launch.decoded == SIBLINGS + 1,
+           "R10 the host makes the 100,000 siblings at restoration (%zu of %zu records restored, %ld decoded)",
+           launch.restored, launch.records, launch.decoded);
+    checkf(launched && built && engine_part <= bound_for(size),
+           "R22 100,000 siblings made at restoration (%lld bytes) restore within max(1 MiB, 10x) = %lld bytes beyond the host's objects (measured %lld)",
+           size, bound_for(size), engine_part);
+}
 static void test_bare_siblings(void) { check_siblings(INTERFACE_BARE_SIBLINGS, "100,000 siblings saving nothing"); }
 
 /* R17 R22: a table whose selection is 2^20 rows, as index paths or as model identifiers
@@ -504,11 +561,12 @@ static const runner_test tests[] = {
     {"r22_memory_corpus_reader", test_corpus_reader},
     {"r22_memory_siblings", test_siblings},
     {"r22_memory_siblings_bare", test_bare_siblings},
+    {"r22_memory_siblings_made_at_restore", test_siblings_made_at_restore},
     {"r22_memory_selection", test_selection},
     {"r22_memory_selection_by_model", test_selection_by_model},
 };
 
 int main(int argc, char **argv) {
-    if (argc == 6 && strcmp(argv[1], "--child") == 0) return child_main(argv);
+    if (argc == 7 && strcmp(argv[1], "--child") == 0) return child_main(argv);
     return runner_main("memory", tests, RUNNER_COUNT(tests), argc, argv);
 }
