@@ -14,9 +14,12 @@
  * engine's part, reading, checking, matching and decoding the archive, and the report.
  *
  * The archives: every file of the fuzzers' corpora (Fuzz/corpus/restore, envelope, reader: valid,
- * damaged and hostile archives, each put in the store as its harness would), and two generated
- * here, too large to keep in the repository: 100,000 sibling controllers, and a table view whose
- * selection is 2^20 items (the most R17 keeps).
+ * damaged and hostile archives, each put in the store as its harness would), and those generated
+ * here, too large to keep in the repository: 100,000 sibling controllers (saving a value each,
+ * saving nothing, made by the host at restoration); a table view whose selection is 2^20 items
+ * (the most R17 keeps) as index paths, as 2^20 model identifiers and as one; the same selection
+ * rewritten as 2^20 references to one identifier (repeat_selection.py: a byte a reference); a web
+ * view whose back/forward list visits one page 2^16 times.
  *
  * Usage: test_memory [--list] [PREFIX...] (runner.h); AMBER_TEST_CORPUS names Fuzz/corpus
  * (run-tests.sh sets it). Prints one line per archive (size, bound, measured), then
@@ -42,6 +45,8 @@
 #define FUZZ_BUNDLE "fuzz 1"
 #define SIBLINGS 100000
 #define SELECTED (1 << 20)
+#define PAGES (1 << 16)
+#define URL_BYTES 1024
 
 /* ---- the child: one restore, measured ------------------------------------------------------- */
 
@@ -53,7 +58,8 @@ typedef enum interface_kind {
     INTERFACE_TABLE,          /* a root and a table, SELECTED rows selected */
     INTERFACE_TABLE_BY_MODEL, /* the same, every row showing one model object (R18) */
     INTERFACE_TABLE_BY_MODELS, /* the same, each row its own model object, of the shortest names */
-    INTERFACE_ROOT_MAKING     /* a root alone; object_for_path makes each sibling it is asked */
+    INTERFACE_ROOT_MAKING,    /* a root alone; object_for_path makes each sibling it is asked */
+    INTERFACE_WEB             /* a root and a web view of PAGES pages, all of one URL */
 } interface_kind;
 
 /* What the child does: restore (the launch measured), or only build the interface (in an engine
@@ -101,6 +107,26 @@ static int read_table(amber_object *view, amber_view_state *state, void *ctx) {
     state->selected_items = selection;
     state->selected_count = SELECTED;
     state->fields |= AMBER_VIEW_FIELD_SELECTED_ITEMS;
+    return AMBER_OK;
+}
+
+/* The web view's back/forward list at preservation: PAGES visits of one page, whose URL is
+ * URL_BYTES long. */
+static amber_web_page *pages;
+static size_t applied_pages;  /* the pages the web view's apply accessor was given */
+
+static int read_web(amber_object *view, amber_view_state *state, void *ctx) {
+    (void)view; (void)ctx;
+    state->pages = pages;
+    state->page_count = PAGES;
+    state->current_page = PAGES - 1;
+    state->fields |= AMBER_VIEW_FIELD_PAGES | AMBER_VIEW_FIELD_CURRENT_PAGE;
+    return AMBER_OK;
+}
+
+static int apply_web(amber_object *view, const amber_view_state *state, void *ctx) {
+    (void)view; (void)ctx;
+    if (state->fields & AMBER_VIEW_FIELD_PAGES) applied_pages = state->page_count;
     return AMBER_OK;
 }
 
@@ -195,6 +221,14 @@ static void build_interface(amber_engine *e, interface_kind kind) {
                                                        kind == INTERFACE_SIBLINGS)) != AMBER_OK)
                 fail("amber_object_add_child");
         }
+    } else if (kind == INTERFACE_WEB) {
+        amber_view_accessors acc = AMBER_VIEW_ACCESSORS_INIT;
+        amber_object *web = new_object(e, AMBER_KIND_VIEW, "Web", "web", 0);
+        acc.read = read_web;
+        acc.apply = apply_web;
+        if (amber_object_add_view(root, web) != AMBER_OK) fail("amber_object_add_view");
+        if (amber_object_set_view_accessors(web, AMBER_VIEW_WEB, &acc, NULL, NULL) != AMBER_OK)
+            fail("amber_object_set_view_accessors");
     } else {
         amber_view_accessors acc = AMBER_VIEW_ACCESSORS_INIT;
         amber_object *table = new_object(e, AMBER_KIND_VIEW, "Table", "table", 0);
@@ -325,14 +359,14 @@ static int child_main(char **argv) {
     for (i = 0; i < amber_report_count(r); i++)
         if (amber_report_record_at(&rec, r, i) == AMBER_OK && rec.outcome == AMBER_OUTCOME_RESTORED) restored++;
     printf("extra=%lld records=%zu restored=%zu decoded=%ld applied=%zu fresh=%d\n",
-           peak - before, amber_report_count(r), restored, decoded, applied_items,
+           peak - before, amber_report_count(r), restored, decoded, applied_items + applied_pages,
            (int)amber_report_fresh_reason(r));
     return 0;
 }
 
 /* ---- the parent: the archives, each restored by a child ------------------------------------- */
 
-/* What one child reported. */
+/* What one child reported: `applied` the selected items or the pages the apply accessor got. */
 typedef struct measure {
     long long extra;
     size_t records, restored, applied;
@@ -644,6 +678,32 @@ static void test_selection_by_models(void) {
     check_selection(INTERFACE_TABLE_BY_MODELS, "a selection of 2^20 model objects", SELECTED);
 }
 
+/* R17 R22: a web view whose back/forward list visits one page 2^16 times: the archive holds
+ * its URL once (and each visit's small record), and so must what restoring it takes. */
+static void test_pages(void) {
+    static char url[URL_BYTES + 1];
+    char dir[600];
+    measure m = {0};
+    long long size;
+    int within;
+    size_t i;
+    memcpy(url, "https://example.org/", 20);
+    memset(url + 20, 'a', URL_BYTES - 20);
+    url[URL_BYTES] = '\0';
+    if (!(pages = calloc(PAGES, sizeof *pages))) {
+        check(0, "R22 memory for the pages");
+        return;
+    }
+    for (i = 0; i < PAGES; i++) pages[i].url = url;
+    runner_dir(dir, sizeof dir, "pages");
+    size = save_interface(dir, INTERFACE_WEB);
+    free(pages);
+    within = check_bounded(&m, "2^16 visits of one page (a 1 KiB URL)", dir, size, APP_ID, 0, INTERFACE_WEB);
+    checkf(m.applied == PAGES, "R17 the 2^16 pages are applied (%zu)", m.applied);
+    checkf(within, "R22 2^16 visits of one page (%lld bytes) restore within max(1 MiB, 10x) = %lld bytes of extra memory (measured %lld)",
+           size, bound_for(size), m.extra);
+}
+
 static const runner_test tests[] = {
     {"r22_memory_corpus_restore", test_corpus_restore},
     {"r22_memory_corpus_envelope", test_corpus_envelope},
@@ -655,6 +715,7 @@ static const runner_test tests[] = {
     {"r22_memory_selection_by_model", test_selection_by_model},
     {"r22_memory_selection_by_models", test_selection_by_models},
     {"r22_memory_selection_repeated", test_selection_repeated},
+    {"r22_memory_pages", test_pages},
 };
 
 int main(int argc, char **argv) {
