@@ -6,7 +6,6 @@
 # says which rules each suite checks; docs/testing.md says which suite owns which kind of rule.
 #
 # Usage: bindings/c/run-tests.sh                    the header test, the exports and every suite
-#                                                   but those run on demand (memory)
 #        bindings/c/run-tests.sh SUITE [PREFIX...]  one of them (headers, exports or a suite's
 #                                                   NAME); with prefixes, only the suite's tests
 #                                                   named PREFIX or PREFIX_... (tests/runner.h):
@@ -51,14 +50,7 @@ suites=(
     "threads|amber.h thread safety: 6 engines and 3 callers on their threads at once"
 )
 
-# Suites run only when named (run-tests.sh memory), not in the run of every suite: the memory
-# suite fails while a restore of issue 42's hostile selection is over its bound.
-on_demand=" memory "
-
 names() { local s; for s in "${suites[@]}"; do echo "${s%%|*}"; done; }
-
-# Whether suite $1 runs in this invocation.
-runs() { if [ -n "$only" ]; then [ "$1" = "$only" ]; else [[ $on_demand != *" $1 "* ]]; fi; }
 
 case "${1:-}" in
     --list) names; exit 0 ;;
@@ -170,7 +162,7 @@ run_program() {
 selected=()
 for entry in "${suites[@]}"; do
     name=${entry%%|*}
-    runs "$name" || continue
+    [ -z "$only" ] || [ "$name" = "$only" ] || continue
     case $name in headers | exports | conventions) ;; *) selected+=("$name") ;; esac
 done
 status=0
@@ -183,7 +175,7 @@ fi
 
 for entry in "${suites[@]}"; do
     name=${entry%%|*}
-    runs "$name" || continue
+    [ -z "$only" ] || [ "$name" = "$only" ] || continue
     case $name in
         headers | exports | conventions)
             echo "== $name"

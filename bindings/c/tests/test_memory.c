@@ -621,7 +621,7 @@ static void check_selection(interface_kind kind, const char *name, size_t restor
     runner_dir(dir, sizeof dir, kind == INTERFACE_TABLE ? "selection" : kind == INTERFACE_TABLE_BY_MODEL ? "selection-by-model" : "selection-by-models");
     if ((size = save_selection(dir, kind)) < 0) return;
     within = check_bounded(&m, name, dir, size, APP_ID, 0, kind);
-    checkf(m.applied == restored, "R17 %s is applied as %zu items (%zu)", name, restored, m.applied);
+    checkf(m.applied == restored, "R17 %s is applied, a set: %zu items expected, %zu applied", name, restored, m.applied);
     checkf(within, "R22 %s (%lld bytes) restores within max(1 MiB, 10x) = %lld bytes of extra memory (measured %lld)",
            name, size, bound_for(size), m.extra);
 }
