@@ -18,8 +18,9 @@
  * here, too large to keep in the repository: 100,000 sibling controllers (saving a value each,
  * saving nothing, made by the host at restoration); a table view whose selection is 2^20 items
  * (the most R17 keeps) as index paths, as 2^20 model identifiers and as one; the same selection
- * rewritten as 2^20 references to one identifier (repeat_selection.py: a byte a reference); a web
- * view whose back/forward list visits one page 2^16 times.
+ * rewritten as 2^20 references to one identifier (repeat_references.py: a byte a reference); a
+ * record list naming one record 2^20 times (the same); a web view whose back/forward list visits
+ * one page 2^16 times.
  *
  * Usage: test_memory [--list] [PREFIX...] (runner.h); AMBER_TEST_CORPUS names Fuzz/corpus
  * (run-tests.sh sets it). Prints one line per archive (size, bound, measured), then
@@ -104,6 +105,7 @@ static amber_index_path *selection;
 
 static int read_table(amber_object *view, amber_view_state *state, void *ctx) {
     (void)view; (void)ctx;
+    if (!selection) return AMBER_INVALID_ARGUMENT; /* not saved here: the restoring child */
     state->selected_items = selection;
     state->selected_count = SELECTED;
     state->fields |= AMBER_VIEW_FIELD_SELECTED_ITEMS;
@@ -117,6 +119,7 @@ static size_t applied_pages;  /* the pages the web view's apply accessor was giv
 
 static int read_web(amber_object *view, amber_view_state *state, void *ctx) {
     (void)view; (void)ctx;
+    if (!pages) return AMBER_INVALID_ARGUMENT; /* not saved here: the restoring child */
     state->pages = pages;
     state->page_count = PAGES;
     state->current_page = PAGES - 1;
@@ -608,6 +611,8 @@ static long long save_selection(const char *dir, interface_kind kind) {
     size = save_interface(dir, kind);
     free(selection);
     free(rows);
+    selection = NULL;
+    rows = NULL;
     return size;
 }
 
@@ -630,25 +635,25 @@ static void test_selection(void) { check_selection(INTERFACE_TABLE, "a selection
 static void test_selection_by_model(void) {
     check_selection(INTERFACE_TABLE_BY_MODEL, "a selection of 2^20 rows of one model object", 1);
 }
-/* Runs `python3 SCRIPT IN OUT COUNT` (repeat_selection.py); 1 if it succeeded. */
-static int repeat_selection(const char *in, const char *out, long count) {
-    const char *script = getenv("AMBER_TEST_REPEAT_SELECTION");
+/* Runs `python3 repeat_references.py IN OUT WHAT COUNT`; 1 if it succeeded. */
+static int repeat_references(const char *in, const char *out, const char *what, long count) {
+    const char *script = getenv("AMBER_TEST_REPEAT_REFERENCES");
     char count_arg[32];
     int st = 0;
     pid_t pid;
-    if (!script) script = "bindings/c/tests/repeat_selection.py";
+    if (!script) script = "bindings/c/tests/repeat_references.py";
     snprintf(count_arg, sizeof count_arg, "%ld", count);
     fflush(stdout);
     pid = fork();
     if (pid == 0) {
-        execlp("python3", "python3", script, in, out, count_arg, (char *)NULL);
+        execlp("python3", "python3", script, in, out, what, count_arg, (char *)NULL);
         _exit(127);
     }
     return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0;
 }
 
 /* R17 R22: the hostile form of the selection of one model object, as another program may write
- * it: 2^20 references to one identifier, a byte each (repeat_selection.py rewrites a saved
+ * it: 2^20 references to one identifier, a byte each (repeat_references.py rewrites a saved
  * archive so). It restores as one item. */
 static void test_selection_repeated(void) {
     char dir[600], saved[700], hostile[700];
@@ -663,14 +668,42 @@ static void test_selection_repeated(void) {
         checkf(0, "R22 the saved archive is moved aside: %s", strerror(errno));
         return;
     }
-    if (!repeat_selection(saved, hostile, SELECTED)) {
-        check(0, "R22 repeat_selection.py writes the archive of 2^20 references to one identifier");
+    if (!repeat_references(saved, hostile, "selection", SELECTED)) {
+        check(0, "R22 repeat_references.py writes the archive of 2^20 references to one identifier");
         return;
     }
     size = file_size(hostile);
     within = check_bounded(&m, "2^20 references to one selected identifier", dir, size, APP_ID, 0, INTERFACE_TABLE_BY_MODEL);
     checkf(m.applied == 1, "R17 2^20 references to one selected identifier are applied as 1 item (%zu)", m.applied);
     checkf(within, "R22 2^20 references to one selected identifier (%lld bytes) restore within max(1 MiB, 10x) = %lld bytes of extra memory (measured %lld)",
+           size, bound_for(size), m.extra);
+}
+
+/* R22: a record list that names one record 2^20 times, a byte each (repeat_references.py): a
+ * record listed twice is corrupt, refused at its second listing. */
+static void test_records_repeated(void) {
+    char dir[600], saved[700], hostile[700];
+    measure m = {0};
+    long long size;
+    int within;
+    runner_dir(dir, sizeof dir, "records-repeated");
+    /* The smallest archive of two records: a root, and its table selecting one model object. */
+    if (save_selection(dir, INTERFACE_TABLE_BY_MODEL) < 0) return;
+    snprintf(saved, sizeof saved, "%s/saved.archive", dir);
+    snprintf(hostile, sizeof hostile, "%s/state.archive", dir);
+    if (rename(hostile, saved) != 0) {
+        checkf(0, "R22 the saved archive is moved aside: %s", strerror(errno));
+        return;
+    }
+    if (!repeat_references(saved, hostile, "records", SELECTED)) {
+        check(0, "R22 repeat_references.py writes the archive naming one record 2^20 times");
+        return;
+    }
+    size = file_size(hostile);
+    within = check_bounded(&m, "one record listed 2^20 times", dir, size, APP_ID, 0, INTERFACE_NONE);
+    checkf(m.fresh == AMBER_FRESH_CORRUPT && m.records == 0,
+           "R22 one record listed 2^20 times is a corrupt archive (fresh reason %d, %zu records)", m.fresh, m.records);
+    checkf(within, "R22 one record listed 2^20 times (%lld bytes) is refused within max(1 MiB, 10x) = %lld bytes of extra memory (measured %lld)",
            size, bound_for(size), m.extra);
 }
 
@@ -698,6 +731,7 @@ static void test_pages(void) {
     runner_dir(dir, sizeof dir, "pages");
     size = save_interface(dir, INTERFACE_WEB);
     free(pages);
+    pages = NULL;
     within = check_bounded(&m, "2^16 visits of one page (a 1 KiB URL)", dir, size, APP_ID, 0, INTERFACE_WEB);
     checkf(m.applied == PAGES, "R17 the 2^16 pages are applied (%zu)", m.applied);
     checkf(within, "R22 2^16 visits of one page (%lld bytes) restore within max(1 MiB, 10x) = %lld bytes of extra memory (measured %lld)",
@@ -715,6 +749,7 @@ static const runner_test tests[] = {
     {"r22_memory_selection_by_model", test_selection_by_model},
     {"r22_memory_selection_by_models", test_selection_by_models},
     {"r22_memory_selection_repeated", test_selection_repeated},
+    {"r22_memory_records_repeated", test_records_repeated},
     {"r22_memory_pages", test_pages},
 };
 
