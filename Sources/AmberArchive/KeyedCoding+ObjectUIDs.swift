@@ -47,6 +47,19 @@ extension KeyedUnarchiver {
     /// - Throws: `.keyNotFound`; `.typeMismatch` if the value is not an NSArray;
     ///   `.notKeyedArchive` for a broken array or a UID out of range.
     public func decodeObjectUIDs(forKey key: String) throws(ArchiveError) -> [Int] {
+        let list = try objectUIDList(forKey: key)
+        var result: [Int] = []
+        result.reserveCapacity(list.count)
+        for i in 0 ..< list.count { result.append(try list.uid(at: i)) }
+        return result
+    }
+
+    /// The NSArray under a key of the current object as `decodeObjectUIDs(forKey:)` reads it,
+    /// each UID read when asked for: nothing is allocated per item, so that a caller refusing an
+    /// item (one listed twice) refuses it before an array of a byte an item has cost eight bytes
+    /// an item.
+    /// - Throws: as `decodeObjectUIDs(forKey:)`, but for the items, which `uid(at:)` checks.
+    public func objectUIDList(forKey key: String) throws(ArchiveError) -> ObjectUIDList {
         let u = try referencedUID(forKey: key)
         let h = plist.header(archive.objectRefs[u])
         guard u != 0, h.marker >> 4 == 0xD else {
@@ -63,18 +76,34 @@ extension KeyedUnarchiver {
         guard items.marker >> 4 == 0xA else {
             throw ArchiveError.notKeyed("the \(name) object \(u)'s NS.objects is not an array")
         }
-        var result: [Int] = []
-        result.reserveCapacity(items.count)
-        for i in 0 ..< items.count {
-            let item = plist.header(plist.ref(at: items.start + i * plist.refSize))
-            guard item.marker >> 4 == 0x8 else {
-                throw ArchiveError.notKeyed("the \(name) object \(u)'s NS.objects holds \(a: KeyedArchive.typeName(item.marker)), not a UID")
-            }
-            result.append(try archive.checkedUID(BinaryPropertyList.readUInt(plist.bytes, at: item.start, width: item.count + 1)))
-        }
-        return result
+        return ObjectUIDList(archive: archive, start: items.start, count: items.count, owner: "the \(name) object \(u)")
     }
+}
 
+/// The items of an NSArray of objects (`KeyedUnarchiver.objectUIDList(forKey:)`), read one at a
+/// time.
+public struct ObjectUIDList {
+    let archive: KeyedArchive
+    /// Where the array's references start in the property list.
+    let start: Int
+    /// How many items the array has.
+    public let count: Int
+    /// The array, for messages ("the NSArray object 12").
+    let owner: String
+
+    /// The UID of item `i` (0 ..< count); 0 for `$null`.
+    /// - Throws: `.notKeyedArchive` for an item that is not a UID, or a UID out of range.
+    public func uid(at i: Int) throws(ArchiveError) -> Int {
+        let plist = archive.plist
+        let item = plist.header(plist.ref(at: start + i * plist.refSize))
+        guard item.marker >> 4 == 0x8 else {
+            throw ArchiveError.notKeyed("\(owner)'s NS.objects holds \(a: KeyedArchive.typeName(item.marker)), not a UID")
+        }
+        return try archive.checkedUID(BinaryPropertyList.readUInt(plist.bytes, at: item.start, width: item.count + 1))
+    }
+}
+
+extension KeyedUnarchiver {
     /// Moves onto the object with UID `uid` while `body` runs, whatever its class; `body`
     /// receives the class name. The unarchiver returns to where it was afterwards.
     /// - Throws: `.notKeyedArchive` for a UID out of range; `.typeMismatch` if the object is not

@@ -23,6 +23,8 @@ public final class KeyedUnarchiver {
     /// an NSArray may be referenced from many places, and decoding copies it each time.
     var valueBudget = 0
     var valuesInProgress: Set<Int> = []
+    /// Strings `value(uid:)` decoded that the archive refers to more than once.
+    var sharedStrings = SharedStrings()
     /// Resolved class descriptions, by the UID of the description.
     var classIndex = ScalarMap()
     /// The `make` and `decode` closures of each class of `state.classes` (nil if it is not
@@ -263,6 +265,72 @@ public final class KeyedUnarchiver {
         }
     }
 
+    /// Decodes an array (NSArray) of Foundation's standard values as a set of its items: each
+    /// object of the archive it refers to once, in the order first referred to; a later item
+    /// that refers to the same object is skipped. An array may refer to one object at every
+    /// item, a byte each: decoded as `decodeValue` decodes it, a million such bytes would make a
+    /// million values. Here what is made is bounded by the objects the archive holds, not by
+    /// the references to them, and nothing is allocated per reference (the objects seen are
+    /// one bit each).
+    /// - Throws: `.typeMismatch` if the value is not an NSArray; `.limitExceeded` if it holds
+    ///   more than `maxCount` items, before any is decoded; what `decodeValue` throws for an item.
+    public func decodeDistinctValues(forKey key: String, maxCount: Int) throws(ArchiveError) -> [ArchiveValue] {
+        let list = try objectList(forKey: key)
+        guard list.count <= maxCount else {
+            throw ArchiveError.limit("the array for key '\(key)'\(where_) holds \(list.count) items, more than the limit of \(maxCount)")
+        }
+        var seen = ObjectBits(count: archive.objectRefs.count)
+        var values: [ArchiveValue] = []
+        valueBudget = plist.valueBudget
+        for i in 0 ..< list.count {
+            let u = try uid(plist.ref(at: list.start + i * plist.refSize), key, "value")
+            guard seen.insert(u) else { continue }
+            values.append(try value(uid: u, depth: 1))
+        }
+        return values
+    }
+
+    /// Object `u` (at `ref`), not an instance, as a value. A string the archive refers to again
+    /// is the one decoded before, sharing its storage: a list of a thousand web pages that all
+    /// refer to one URL of 64 KiB holds the URL once, as the archive does, not a thousand times.
+    private func plainValue(uid u: Int, _ ref: Int) throws(ArchiveError) -> ArchiveValue {
+        if let s = sharedStrings.string(u) { return .string(s) }
+        let v = try ArchiveValue(plain: try plist.value(at: ref), what: "object \(u)")
+        if case .string(let s) = v { sharedStrings.met(u, s, objectCount: archive.objectRefs.count) }
+        return v
+    }
+
+    /// The strings of `value(uid:)` that are met a second time, by UID, kept to be shared from
+    /// then on. A string met once costs one bit; one of at most 15 UTF-8 bytes is held in place
+    /// by `String` (no storage to share) and is never kept.
+    struct SharedStrings {
+        private var metOnce: ObjectBits?
+        private var kept: [Int: String] = [:]
+
+        func string(_ u: Int) -> String? { kept.isEmpty ? nil : kept[u] }
+
+        mutating func met(_ u: Int, _ s: String, objectCount: Int) {
+            guard s.utf8.count > 15 else { return }
+            if metOnce == nil { metOnce = ObjectBits(count: objectCount) }
+            if !metOnce!.insert(u) { kept[u] = s }
+        }
+    }
+
+    /// A set of the archive's objects, by UID, one bit each.
+    struct ObjectBits {
+        private var words: [UInt64]
+
+        init(count: Int) { words = [UInt64](repeating: 0, count: (count + 63) / 64) }
+
+        /// Adds `u` (a checked UID); false if it was there.
+        mutating func insert(_ u: Int) -> Bool {
+            let bit: UInt64 = 1 << UInt64(u & 63)
+            guard words[u >> 6] & bit == 0 else { return false }
+            words[u >> 6] |= bit
+            return true
+        }
+    }
+
     /// The value of `$objects` item `u` as one of Foundation's standard classes.
     func value(uid u: Int, depth: Int) throws(ArchiveError) -> ArchiveValue {
         valueBudget -= 1
@@ -273,7 +341,7 @@ public final class KeyedUnarchiver {
         }
         let ref = archive.objectRefs[u]
         let h = plist.header(ref)
-        guard h.marker >> 4 == 0xD else { return try ArchiveValue(plain: try plist.value(at: ref), what: "object \(u)") }
+        guard h.marker >> 4 == 0xD else { return try plainValue(uid: u, ref) }
         try archive.checkStringKeys(h, of: u)
         // Resolved once per class description, not once per value.
         let name = try className(of: u, h)

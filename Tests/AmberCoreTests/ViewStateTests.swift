@@ -284,6 +284,43 @@ func viewRoundTrip(
         }
     }
 
+    // R17 R22: a selection is a set. An item selected twice is saved once, and an archived
+    // selection that refers to one item many times (a byte each) restores it once: what
+    // restoring it takes follows the archive's objects, not its references.
+    @Test func aSelectedItemIsKeptOnce() throws {
+        var table = ViewState(kind: .table)
+        table.selectedItems = [[2], [0, 1], [2], [0, 1], [5]]
+        let (_, paths, _) = try viewRoundTrip({ [("t", ViewProbe(table))] })
+        #expect(paths[0].applied.first?.selectedItems == [[2], [0, 1], [5]])
+
+        // Every row shows one model object: one identifier is saved, found at row 0.
+        table.selectedItems = (0 ..< 1000).map { [$0] }
+        let oneModel = ModelAssociation(identifierForIndexPath: { _, _ in "item" }, indexPathForIdentifier: { _, _ in [0] })
+        let (_, models, _) = try viewRoundTrip(
+            { [("t", ViewProbe(table))] }, configure: { v, _ in v.modelAssociation = oneModel },
+            configureRestored: { v, _ in v.modelAssociation = oneModel })
+        #expect(models[0].applied.first?.selectedItems == [[0]])
+
+        // Identifiers are one when they are the same characters, not when Swift's `==` holds:
+        // "é" and "e\u{301}" are two model objects.
+        table.selectedItems = [[0], [1], [2]]
+        let composed = "\u{e9}", decomposed = "e\u{301}"
+        let twoModels = ModelAssociation(
+            identifierForIndexPath: { _, path in path == [1] ? decomposed : composed },
+            indexPathForIdentifier: { _, id in Array(id.unicodeScalars) == Array(composed.unicodeScalars) ? [0] : [1] })
+        let (_, equivalent, _) = try viewRoundTrip(
+            { [("t", ViewProbe(table))] }, configure: { v, _ in v.modelAssociation = twoModels },
+            configureRestored: { v, _ in v.modelAssociation = twoModels })
+        #expect(equivalent[0].applied.first?.selectedItems == [[0], [1]])
+
+        // An archive written by another program: 100,000 references to one string.
+        let a = KeyedArchiver()
+        a.encode(Int64(ViewKind.table.rawValue), forKey: ViewStateArchive.kindKey)
+        a.encode(.array([ArchiveValue](repeating: .string("item"), count: 100_000)), forKey: ViewProperty.selectedItems.archiveKey)
+        let archived = try #require(try ViewStateArchive.decode(from: try KeyedUnarchiver(bytes: try a.finishEncoding())))
+        #expect(archived.selectedItems == [.modelIdentifier("item")])
+    }
+
     // R17 R22
     @Test func malformedArchivedStateIsCorrupt() throws {
         func decode(_ fill: (KeyedArchiver) -> Void) throws -> ViewStateArchive.Archived? {

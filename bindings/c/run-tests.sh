@@ -34,6 +34,7 @@ suites=(
     "rules|R1-R16, R22, R28, R29 through the C ABI, one named test per rule"
     "values|R6, R7, R12, R22: values in one call; dates and index paths"
     "bounds|R1, R2, R10, R22: a chain deeper than restoration reads, a launch over a host tree as deep, a value over the reader's limit, closing a million objects"
+    "memory|R22: every restore of the hostile corpus within max(1 MiB, 10x the archive) of extra memory"
     "kill|R19: SIGKILL at ${AMBER_KILLS:-1000} random moments of saving"
     "envelope|R20, R22"
     "files|R19, R20, R22: special files, key file leftovers"
@@ -119,6 +120,7 @@ suite_conventions() { python3 "$tests/check-conventions.py"; }
 suite_environment() {
     case $1 in
         smoke) export AMBER_TEST_PLUGIN="$root/$out/plugin_sample.so" ;;
+        memory) export AMBER_TEST_CORPUS="$root/Fuzz/corpus" AMBER_TEST_REPEAT_REFERENCES="$root/$tests/repeat_references.py" ;;
         kill) export AMBER_KILLS="${AMBER_KILLS:-1000}" ;;
         # The amber command (swift build), for the scans of `amber inspect` and `amber dump` (R34).
         relaunch) if [ -x .build/debug/amber ]; then export AMBER_TEST_CLI="$root/.build/debug/amber"; fi ;;

@@ -139,6 +139,9 @@ typedef struct amber_web_page {
  * AMBER_LIMIT_EXCEEDED beyond 1024 indexes in a path, 2^20 selected items, 2^16 pages or URLs of
  * 64 KiB, as for a failing accessor (the message names the code and the member).
  *
+ * A selection is a set: an item given twice, or two items with one model identifier, is
+ * archived once, and restored once.
+ *
  * Applying (the apply accessor): Amber fills the members restored and sets their bits; arrays
  * and strings are Amber's, valid until the accessor returns.
  */

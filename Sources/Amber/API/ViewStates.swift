@@ -167,8 +167,9 @@ func withCViewState(_ state: ViewState, _ body: (UnsafePointer<amber_view_state>
     }
     var pages: [amber_web_page] = []
     if let v = state.pages {
+        var urls = SharedCStrings()
         for page in v {
-            pages.append(amber_web_page(url: UnsafePointer(try arena.string(page.url)),
+            pages.append(amber_web_page(url: try urls.copy(page.url, into: arena),
                                         scroll: amber_point(x: page.scrollPosition.x, y: page.scrollPosition.y)))
         }
         c.page_count = pages.count
@@ -184,5 +185,25 @@ func withCViewState(_ state: ViewState, _ body: (UnsafePointer<amber_view_state>
             c.pages = c.fields & bit(.pages) != 0 ? p.baseAddress : nil
             try withUnsafePointer(to: &c) { p in try withExtendedLifetime(arena) { try body(p) } }
         }
+    }
+}
+
+/// C copies of strings, one per string storage: a back/forward list that visits one page again
+/// and again holds its URL many times, one storage shared when it was read from an archive
+/// (the unarchiver shares a string it meets again), and copied once here, not once per page.
+private struct SharedCStrings {
+    private var copies: [UnsafeRawPointer: UnsafePointer<CChar>] = [:]
+
+    mutating func copy(_ text: String, into arena: CArena) throws(AmberError) -> UnsafePointer<CChar> {
+        // A string of more than 15 UTF-8 bytes lives in a buffer its copies share, alive as long
+        // as `text` is: its address names its bytes. A shorter one is held in place (its
+        // "storage" would be a temporary), and costs as little to copy as to look up.
+        guard text.utf8.count > 15,
+              let storage = text.utf8.withContiguousStorageIfAvailable({ UnsafeRawPointer($0.baseAddress) }) ?? nil
+        else { return UnsafePointer(try arena.string(text)) }
+        if let copy = copies[storage] { return copy }
+        let copy = UnsafePointer(try arena.string(text))
+        copies[storage] = copy
+        return copy
     }
 }

@@ -84,14 +84,17 @@ final class RestoreSession {
                 }
             }
             app = AppDecoder(unarchiver: u, uid: appUID)
-            let recordUIDs = try u.decodeObjectUIDs(forKey: L.objectsKey)
+            // Read one at a time, so that a record listed twice is refused at its second
+            // listing, before anything is allocated for the rest of the list.
+            let recordUIDs = try u.objectUIDList(forKey: L.objectsKey)
             records.reserveCapacity(recordUIDs.count)
             paths.reserveCapacity(recordUIDs.count)
             depths.reserveCapacity(recordUIDs.count)
             // A record is an object of its own: one met twice would make every use of it a new
             // record, so that a small archive could name one record millions of times.
             var met = [Bool](repeating: false, count: u.archive.objectCount)
-            for (index, uid) in recordUIDs.enumerated() {
+            for index in 0 ..< recordUIDs.count {
+                let uid = try recordUIDs.uid(at: index)
                 guard uid >= 0, uid < met.count, !met[uid] else {
                     throw AmberError(.corrupt, "object record \(index) is object \(uid), which the archive lists as a record twice")
                 }

@@ -65,9 +65,17 @@ enum ViewStateArchive {
         }
         if let v = state.zoomScale { a.encode(v, forKey: P.zoomScale.archiveKey) }
         if let items = state.selectedItems {
+            // A selection is a set: each item once, as restoration reads it back. Identifiers
+            // are told apart as the archiver stores them (its string's UID), exactly, not by
+            // Swift's `==`, which takes canonically equivalent strings for one.
             var values: [ArchiveValue] = []
+            var seenPaths = Set<[Int]>(), seenStrings = Set<Int>()
             values.reserveCapacity(items.count)
-            for path in items { values.append(try item(path)) }
+            for path in items where seenPaths.insert(path).inserted {
+                let value = try item(path)
+                if case .string(let id) = value, !seenStrings.insert(a.stringUID(id)).inserted { continue }
+                values.append(value)
+            }
             a.encode(.array(values), forKey: P.selectedItems.archiveKey)
         }
         if let v = state.firstVisibleItem { a.encode(try item(v), forKey: P.firstVisibleItem.archiveKey) }
@@ -106,7 +114,14 @@ enum ViewStateArchive {
         for property in ViewProperty.allCases where u.containsValue(forKey: property.archiveKey) {
             guard kind.keeps(property) else { throw bad("\(property.rawValue), which a \(kind) does not keep") }
             let value: ArchiveValue
-            do { value = try u.decodeValue(forKey: property.archiveKey) } catch { throw bad("an unreadable \(property.rawValue): \(error.message)") }
+            do {
+                // The selection is a set: read as one, each archived item once (see
+                // `decodeDistinctValues`), so that its memory follows the archive's objects,
+                // not the references to them.
+                value = property == .selectedItems
+                    ? .array(try u.decodeDistinctValues(forKey: property.archiveKey, maxCount: ViewState.maxSelectedItems))
+                    : try u.decodeValue(forKey: property.archiveKey)
+            } catch { throw bad("an unreadable \(property.rawValue): \(error.message)") }
             try read(property, value, into: &archived, bad)
         }
         do { try archived.state.validate() } catch { throw bad("an invalid value: \(error.message)") }
