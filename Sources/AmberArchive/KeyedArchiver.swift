@@ -138,6 +138,19 @@ public final class KeyedArchiver {
     /// not a string's, or after `finishEncoding`.
     public func string(uid: Int) -> String? { state.w.table.string(uid: uid) }
 
+    /// Whether the object being encoded (the innermost open one) holds an entry under `key`
+    /// already. Stores the key's string in the archive, as the write under it that follows does.
+    public func holdsKey(_ key: ArchiveKey) -> Bool {
+        let ref = key.ref(in: self)
+        return state.w.holds(key: ref)
+    }
+
+    /// As `holdsKey(_:)` for an `ArchiveKey`, for a key given as its string.
+    public func holdsKey(_ key: String) -> Bool {
+        let ref = state.w.keyRef(key)
+        return state.w.holds(key: ref)
+    }
+
     /// Encodes, under an interned key, a reference to the string whose UID `stringUID(_:)` gave.
     public func encode(stringUID uid: Int, forKey key: ArchiveKey) { put(key, state.w.table.uid(UInt64(uid))) }
 
@@ -445,6 +458,7 @@ public final class KeyedArchiver {
               state.pending.isEmpty, state.w.pairs.count >= checkpoint.pairCount, state.w.scratch.count >= checkpoint.scratchCount
         else { return false }
         state.w.pairs.removeSubrange(checkpoint.pairCount...)
+        state.w.heldKeys.reset()
         state.w.scratch.removeSubrange(checkpoint.scratchCount...)
         return true
     }
@@ -520,6 +534,8 @@ struct ArchiveWriter {
     var lastClass: (name: String, uid: Int) = ("", -1)
     /// The object table reference of recently used keys.
     var keyRefs = RecentKeys(slots: 128)
+    /// Answers whether the innermost open object holds a key (`holds(key:)`).
+    var heldKeys = HeldKeys()
     /// The first date written that no reader takes (`ArchiveLimits.dateProblem`), if any.
     var unreadableDate: Double?
     let classKey: Int32
@@ -551,6 +567,13 @@ struct ArchiveWriter {
     mutating func put(ref key: Int32, _ value: Int32) {
         pairs.append(key)
         pairs.append(value)
+    }
+
+    /// Whether the innermost open object holds the key of reference `key` (`keyRef`) already.
+    @inline(__always)
+    mutating func holds(key: Int32) -> Bool {
+        let (start, uid) = open[open.count - 1]
+        return heldKeys.contains(key, in: pairs, start: start, object: uid)
     }
 
     /// The object table reference of a key (escaped if it begins with `$`).

@@ -2,6 +2,9 @@ import AmberArchive
 
 /// What `StateCoder` and `AppCoder` share: the archiver positioned on their object, the checks
 /// every write goes through (active, not reserved, not written twice), and error conversion.
+///
+/// A key written twice is found in the object being written (`KeyedArchiver.holdsKey`): the
+/// archiver holds the object's keys already, so the coder keeps no list of its own.
 final class EncoderCore {
     let archiver: KeyedArchiver
     /// False once the callback the coder was given to has returned.
@@ -10,8 +13,6 @@ final class EncoderCore {
     private var baseOwner: CoderOwner
     /// The record of a reused preserving coder (-1: `baseOwner` as it is).
     private var record = -1
-    /// Keys written so far, to refuse a second write.
-    private var written = WrittenKeys()
     /// The keys marked sensitive in this coder (SPEC R34), in the order marked, each once.
     private(set) var sensitiveKeys: [String] = []
     /// The preservation's policy for sensitive values.
@@ -111,7 +112,6 @@ final class EncoderCore {
     func reset(record: Int) {
         self.record = record
         isActive = true
-        written.removeAll()
         sensitiveKeys.removeAll(keepingCapacity: true)
     }
 
@@ -141,24 +141,27 @@ final class EncoderCore {
         archiver.encode(.array(sensitiveKeys.map { .string($0) }), forKey: SensitiveValues.key)
     }
 
-    /// Checks that `key` may be written now, and remembers it.
+    /// Checks that `key` may be written now: the write under it follows.
     @inline(__always)
     func admit(_ key: String) throws(AmberError) {
-        try admit(key, reserved: ReservedKeys.contains(key), fingerprint: ArchiveKey.fingerprint(of: key))
+        try admitName(key)
+        guard !archiver.holdsKey(key) else { throw duplicate(key) }
     }
 
-    /// As `admit(_:)` for the key's string, with what was checked of it once.
+    /// As `admit(_:)` for the key's string.
     @inline(__always)
     func admit(_ key: ArchiveKey) throws(AmberError) {
-        try admit(key.string, reserved: ReservedKeys.contains(key.string), fingerprint: key.fingerprint)
+        try admitName(key.string)
+        guard !archiver.holdsKey(key) else { throw duplicate(key.string) }
     }
 
+    /// Checks what `admit` checks before looking in the object: the coder is active, and the
+    /// key is not reserved and within the limits.
     @inline(__always)
-    private func admit(_ key: String, reserved: Bool, fingerprint: UInt64) throws(AmberError) {
+    private func admitName(_ key: String) throws(AmberError) {
         guard isActive else { throw inactive() }
-        if reserved { throw reservedKey(key) }
+        if ReservedKeys.contains(key) { throw reservedKey(key) }
         try admitKeyLength(key)
-        guard written.insert(key, fingerprint: fingerprint) else { throw duplicate(key) }
     }
 
     /// Checks that a key, a string of the archive like any other, is within the value limit
@@ -183,7 +186,7 @@ final class EncoderCore {
         for i in keys.indices {
             if ReservedKeys.contains(keys[i].string) { throw fail(i, reservedKey(keys[i].string)) }
             do throws(AmberError) { try admitKeyLength(keys[i].string) } catch { throw fail(i, error) }
-            if written.contains(keys[i].string, fingerprint: keys[i].fingerprint) { throw fail(i, duplicate(keys[i].string)) }
+            if archiver.holdsKey(keys[i]) { throw fail(i, duplicate(keys[i].string)) }
             if seen != nil {
                 guard seen!.insert(keys[i].string).inserted else { throw fail(i, twice(keys[i].string)) }
             } else {
@@ -216,60 +219,5 @@ final class EncoderCore {
     /// Runs a write that may throw, converting the codec's errors.
     func run(_ body: () throws -> Void) throws {
         do { try body() } catch let e as ArchiveError { throw AmberError(e) }
-    }
-}
-
-/// The keys a coder has written, to refuse a second write: a list while there are few (objects
-/// write few keys), compared by fingerprint first, and a set from the ninth. Emptied for the
-/// next object with its storage kept.
-struct WrittenKeys {
-    /// The first `count` are the keys written; the rest are left over from a previous object.
-    private var list: [String] = []
-    /// `ArchiveKey.fingerprint(of:)` of each of `list`.
-    private var fingerprints: [UInt64] = []
-    private var count = 0
-    /// All the keys, once there are more than eight (`list` is then unused).
-    private var set: Set<String>?
-
-    /// Whether `key` was written. Keys with different fingerprints differ.
-    func contains(_ key: String, fingerprint: UInt64) -> Bool {
-        if let set { return set.contains(key) }
-        var i = 0
-        while i < count {
-            if fingerprints[i] == fingerprint, list[i] == key { return true }
-            i += 1
-        }
-        return false
-    }
-
-    /// Adds `key`; false if it was written before.
-    mutating func insert(_ key: String, fingerprint: UInt64) -> Bool {
-        if set != nil { return set!.insert(key).inserted }
-        if contains(key, fingerprint: fingerprint) { return false }
-        if count < list.count {
-            list[count] = key
-            fingerprints[count] = fingerprint
-        } else {
-            if list.isEmpty {  // one allocation each, not four
-                list.reserveCapacity(9)
-                fingerprints.reserveCapacity(9)
-            }
-            list.append(key)
-            fingerprints.append(fingerprint)
-        }
-        count += 1
-        if count > 8 {
-            set = Set(list[0 ..< count])
-            list = []
-            fingerprints = []
-            count = 0
-        }
-        return true
-    }
-
-    /// Forgets every key, keeping the list's storage for the next object.
-    mutating func removeAll() {
-        count = 0
-        set = nil
     }
 }

@@ -151,11 +151,12 @@ extension Engine {
 
         var uids: [Int] = []
         uids.reserveCapacity(pass.records.count)
+        let keys = RecordKeys()
         var encoding = RecordEncoding(records: PreservedRecords.Columns(capacity: pass.records.count))
         if reusesCleanState { encoding.recorder = StateRecorder() }
         var i = 0
         while i < pass.records.count {
-            uids.append(try encodeRecord(i, of: pass, into: archiver, &encoding))
+            uids.append(try encodeRecord(i, of: pass, into: archiver, keys, &encoding))
             i += 1
         }
         encoding.spare = nil
@@ -315,13 +316,10 @@ extension Engine {
         }
     }
 
-    /// What encoding a pass's records carries from one record to the next: the record layout's
-    /// keys and classes, stored in the archive the first time each is used (so that the archive
-    /// holds only those used, in the order they are first used); a spare coder; and what the
-    /// report needs of each record.
-    private struct RecordEncoding {
-        var recordClass: KeyedArchiver.ObjectClass?
-        var stateClass: KeyedArchiver.ObjectClass?
+    /// The record layout's keys every record writes, made once per preservation. Apart from
+    /// `RecordEncoding`, and given to `encodeRecord` as a constant: read from the `inout`
+    /// encoding, each key was retained and released around every write that named it.
+    private struct RecordKeys {
         let className = ArchiveKey(ArchiveLayout.className)
         let kind = ArchiveKey(ArchiveLayout.kind)
         let identifier = ArchiveKey(ArchiveLayout.identifier)
@@ -329,6 +327,15 @@ extension Engine {
         let relation = ArchiveKey(ArchiveLayout.relation)
         let state = ArchiveKey(ArchiveLayout.state)
         let restorationClass = ArchiveKey(ArchiveLayout.restorationClass)
+    }
+
+    /// What encoding a pass's records carries from one record to the next: the record layout's
+    /// classes, stored in the archive the first time each is used (so that the archive holds
+    /// only those used, in the order they are first used); a spare coder; and what the report
+    /// needs of each record.
+    private struct RecordEncoding {
+        var recordClass: KeyedArchiver.ObjectClass?
+        var stateClass: KeyedArchiver.ObjectClass?
         /// The UIDs of the class names the records name.
         var classNames = ClassNameUIDs()
         /// A coder that nothing else holds any more, reused for the next object's state.
@@ -353,7 +360,7 @@ extension Engine {
     /// written so far into its state taken back. An omitted record keeps its place (references
     /// and parents name records by index), with an empty state and `omitted`.
     private func encodeRecord(
-        _ i: Int, of pass: PreservationPass, into archiver: KeyedArchiver, _ e: inout RecordEncoding
+        _ i: Int, of pass: PreservationPass, into archiver: KeyedArchiver, _ keys: RecordKeys, _ e: inout RecordEncoding
     ) throws -> Int {
         typealias L = ArchiveLayout
         func prepared(_ cls: inout KeyedArchiver.ObjectClass?, _ name: String) -> KeyedArchiver.ObjectClass {
@@ -382,17 +389,17 @@ extension Engine {
             }
         }
         let uid = try archiver.encodeDetachedObject(class: prepared(&e.recordClass, L.recordClass)) { a in
-            a.encode(stringUID: e.classNames.uid(object.className, in: a), forKey: e.className)
-            if object.kind != L.usualKind { a.encode(Int64(object.kind.rawValue), forKey: e.kind) }
+            a.encode(stringUID: e.classNames.uid(object.className, in: a), forKey: keys.className)
+            if object.kind != L.usualKind { a.encode(Int64(object.kind.rawValue), forKey: keys.kind) }
             if record.identifierUID >= 0 {
-                a.encode(stringUID: record.identifierUID, forKey: e.identifier)
+                a.encode(stringUID: record.identifierUID, forKey: keys.identifier)
             } else {
-                a.encode(record.identifier, forKey: e.identifier)
+                a.encode(record.identifier, forKey: keys.identifier)
             }
             if record.position > 0 { a.encode(Int64(record.position), forKey: L.position) }
-            if record.parent >= 0 { a.encode(Int64(record.parent), forKey: e.parent) }
+            if record.parent >= 0 { a.encode(Int64(record.parent), forKey: keys.parent) }
             if record.relation != L.usualRelation(hasParent: record.parent >= 0) {
-                a.encode(Int64(record.relation.rawValue), forKey: e.relation)
+                a.encode(Int64(record.relation.rawValue), forKey: keys.relation)
             }
             if let path = record.path {
                 a.encode(.array(path.map { .string($0.identifier) }), forKey: L.path)
@@ -403,13 +410,13 @@ extension Engine {
             }
             if record.isRoot { a.encode(true, forKey: L.root) }
             if let rc = object.restorationClassName {
-                a.encode(stringUID: e.classNames.uid(rc, in: a), forKey: e.restorationClass)
+                a.encode(stringUID: e.classNames.uid(rc, in: a), forKey: keys.restorationClass)
             }
             if let bp = object.blueprintIdentifier { a.encode(bp, forKey: L.blueprint) }
             if !stateVersions.isEmpty, let declared = stateVersions[object.className], declared.version > 1 {
                 a.encode(Int64(declared.version), forKey: L.version)
             }
-            try a.encodeObject(forKey: e.state, class: prepared(&e.stateClass, L.stateClass)) { s in
+            try a.encodeObject(forKey: keys.state, class: prepared(&e.stateClass, L.stateClass)) { s in
                 guard omitted == nil else { return }
                 let checkpoint = s.checkpoint()
                 do {
