@@ -24,6 +24,11 @@
 # launch of its program: a flaky one can be run over and over (under load, for instance).
 set -euo pipefail
 only=${1:-}
+scenarios=("factory close" "factory sigterm" "factory sigkill" "demo close" "demo sigterm" "demo sigkill")
+if [[ -n $only ]] && ! printf '%s\n' "${scenarios[@]}" | grep -qxF -- "$only"; then
+    echo "gtk programs: no scenario \"$only\" (one of: $(printf '"%s" ' "${scenarios[@]}"))" >&2
+    exit 2
+fi
 here=$(cd "$(dirname "$0")/.." && pwd)
 root=$(cd "$here/../.." && pwd)
 runner=$here/build/amber-run
@@ -296,6 +301,5 @@ fi
 kill -TERM "$pid"; wait_exit || true
 fi
 
-[[ -z $only || $passed -gt 0 || $failed -gt 0 ]] || { echo "gtk programs: no scenario \"$only\"" >&2; exit 2; }
 echo "gtk programs: $passed passed, $failed failed"
 ((failed == 0))
