@@ -433,25 +433,36 @@ static gboolean line_measured(GtkTextView *view, int offset) {
     return height > 0;
 }
 
-/* Whether the line of a pending text view scroll is measured, and the content measured below it
+/* The height of the lines GTK has measured: the bottom of the buffer's last line, lines not
+ * measured counting 0 (not the adjustment's upper, which measure_lines_to() raises). */
+static int measured_height(GtkTextView *view) {
+    GtkTextIter end;
+    int y = 0, height = 0;
+    gtk_text_buffer_get_end_iter(gtk_text_view_get_buffer(view), &end);
+    gtk_text_view_get_line_yrange(view, &end, &y, &height);
+    return y + height;
+}
+
+/* Whether the line of a pending text view scroll is measured, and the lines measured below it
  * tall enough to scroll it to the top. */
 static gboolean measured_to_line(GtkTextView *view, const PendingScroll *pending) {
-    GtkAdjustment *adjustment = pending->adjustment;
     return line_measured(view, pending->line_offset) &&
-           gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment) >= pending_target(pending);
+           measured_height(view) - gtk_adjustment_get_page_size(pending->adjustment) >= pending_target(pending);
 }
 
 /* Has GTK measure the lines down to the pending scroll's line, and a screen below it (see above):
  * the value is set into the last line measured, which measures a screen of lines below it. The
- * content's height is raised first to take the value (the adjustment clamps a value to the
- * height measured so far, minus a screen); the view sets it back to the height it measured. */
+ * adjustment's upper is raised first to take the value (it clamps a value to the height measured
+ * so far, minus a screen); the view's layout sets it back to the height it measured. Each step
+ * measures more lines, or the steps end. */
 static void measure_lines_to(GtkTextView *view, const PendingScroll *pending) {
     GtkAdjustment *adjustment = pending->adjustment;
     while (!measured_to_line(view, pending)) {
-        double measured = gtk_adjustment_get_upper(adjustment);
-        gtk_adjustment_set_upper(adjustment, measured + gtk_adjustment_get_page_size(adjustment));
+        int measured = measured_height(view);
+        double upper = measured + gtk_adjustment_get_page_size(adjustment);
+        if (gtk_adjustment_get_upper(adjustment) < upper) gtk_adjustment_set_upper(adjustment, upper);
         gtk_adjustment_set_value(adjustment, MAX(0, measured - 1));
-        if (gtk_adjustment_get_upper(adjustment) <= measured) return; /* nothing more: the end of the text */
+        if (measured_height(view) <= measured) return; /* nothing more measured: the end of the text */
     }
 }
 
