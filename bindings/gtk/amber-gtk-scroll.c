@@ -8,7 +8,8 @@
 #include "amber-gtk-private.h"
 
 /* How long a scroll position waits, once its widget is shown, for the content to be long enough
- * to take it; then it goes as far as the content allows. */
+ * to take it; then it goes as far as the content allows. A text view's scroll does not wait on a
+ * clock (see text_scroll_tick()). */
 #define PENDING_SCROLL_MS 3000
 
 /*
@@ -23,6 +24,8 @@
  * A text view is scrolled to a line rather than to pixels: the line that was at the top, and
  * how far into it. Its lines' heights are estimated until it has measured them, and it keeps
  * its top line in place as it does, so a pixel value would drift a little at every relaunch.
+ * When its scroll is applied depends on how far GTK has measured, not on a clock (see
+ * text_scroll_tick()).
  */
 typedef struct PendingScroll {
     /* Weak: NULL once the widget is finalized. */
@@ -33,10 +36,12 @@ typedef struct PendingScroll {
      * being the content's over its `rows` rows once laid out. 0: `value` as it is. */
     double rows_shift;
     guint rows;
-    /* A text view's top line: the offset of a character of it, and the pixels into the line. */
+    /* A text view's top line: the offset of a character of it, and the pixels into the line;
+     * the frames its scroll took so far. */
     gboolean by_line;
     int line_offset;
     double line_delta;
+    int text_frames;
     /* A tree view's top row, and the pixels into it; whether GTK was asked to put it at the top. */
     gboolean by_row;
     GtkTreePath *row;
@@ -371,7 +376,128 @@ static gboolean on_scroll_expired(gpointer data) {
     return G_SOURCE_REMOVE;
 }
 
+/*
+ * A text view's scroll, by its top line, placed at a frame before its layout.
+ *
+ * GTK 4 measures (validates) a text view's lines lazily: the lines on screen, then the others in
+ * an idle (GTK_TEXT_VIEW_PRIORITY_VALIDATE, below drawing) that a program drawing frame after
+ * frame on a loaded machine does not reach for seconds. A line not measured counts 0 pixels high:
+ * the y of a line further down is short by the lines not measured above it, and the line at that
+ * y is the first line not measured (line 57 for line 251). So neither a pixel value computed
+ * early nor a wait on a clock for GTK to measure the lines puts the line at the top.
+ *
+ * But GTK measures a screen of lines whenever the view's value changes: from the line at the new
+ * value down. So the value is set into the last line measured, which measures the screen below
+ * it, and again, until the line to put at the top is measured with a screen below it (or a step
+ * measures nothing more: the end of the text); then the value is the line's y and the pixels into
+ * it. GTK keeps that line at the top while it measures the lines above it later. This runs at the
+ * start of a frame, so the frame shows the line; the next frame checks that it is still at the
+ * top (a layout can measure the lines again, at another width) and places it again if not. The
+ * wait is bounded in frames and in steps that measure more lines, never in time.
+ */
+
+/* How many frames a text view's scroll may take; then it stays as far as it got. */
+#define TEXT_SCROLL_FRAMES 30
+
+/* The offset of the first character of the line holding the character at `offset`. */
+static int line_start(GtkTextView *view, int offset) {
+    GtkTextIter iter;
+    gtk_text_buffer_get_iter_at_offset(gtk_text_view_get_buffer(view), &iter, offset);
+    gtk_text_iter_set_line_offset(&iter, 0);
+    return gtk_text_iter_get_offset(&iter);
+}
+
+/* Whether the view shows the pending scroll's line at its top, the pixels into it as saved, or
+ * is scrolled as far as its content goes toward them. */
+static gboolean text_scroll_placed(GtkTextView *view, const PendingScroll *pending) {
+    GtkAdjustment *adjustment = pending->adjustment;
+    int value = (int)gtk_adjustment_get_value(adjustment), top = 0, height = 0;
+    GtkTextIter iter;
+    gtk_text_view_get_line_at_y(view, &iter, value, &top);
+    if (gtk_text_iter_get_offset(&iter) == line_start(view, pending->line_offset))
+        return value - top == (int)pending->line_delta;
+    /* The line measured, below the end of the content: as far as it goes. */
+    gtk_text_buffer_get_iter_at_offset(gtk_text_view_get_buffer(view), &iter, pending->line_offset);
+    gtk_text_view_get_line_yrange(view, &iter, &top, &height);
+    double last = gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment);
+    return height > 0 && value >= (int)last && last < top + pending->line_delta;
+}
+
+/* Whether the line holding the character at `offset` is measured: until then GTK counts it 0
+ * pixels high. */
+static gboolean line_measured(GtkTextView *view, int offset) {
+    GtkTextIter iter;
+    int y = 0, height = 0;
+    gtk_text_buffer_get_iter_at_offset(gtk_text_view_get_buffer(view), &iter, offset);
+    gtk_text_view_get_line_yrange(view, &iter, &y, &height);
+    return height > 0;
+}
+
+/* The height of the lines GTK has measured: the bottom of the buffer's last line, lines not
+ * measured counting 0 (not the adjustment's upper, which measure_lines_to() raises). */
+static int measured_height(GtkTextView *view) {
+    GtkTextIter end;
+    int y = 0, height = 0;
+    gtk_text_buffer_get_end_iter(gtk_text_view_get_buffer(view), &end);
+    gtk_text_view_get_line_yrange(view, &end, &y, &height);
+    return y + height;
+}
+
+/* Whether the line of a pending text view scroll is measured, and the lines measured below it
+ * tall enough to scroll it to the top. */
+static gboolean measured_to_line(GtkTextView *view, const PendingScroll *pending) {
+    return line_measured(view, pending->line_offset) &&
+           measured_height(view) - gtk_adjustment_get_page_size(pending->adjustment) >= pending_target(pending);
+}
+
+/* Has GTK measure the lines down to the pending scroll's line, and a screen below it (see above):
+ * the value is set into the last line measured, which measures a screen of lines below it. The
+ * adjustment's upper is raised first to take the value (it clamps a value to the height measured
+ * so far, minus a screen); the view's layout sets it back to the height it measured. Each step
+ * measures more lines, or the steps end. */
+static void measure_lines_to(GtkTextView *view, const PendingScroll *pending) {
+    GtkAdjustment *adjustment = pending->adjustment;
+    while (!measured_to_line(view, pending)) {
+        int measured = measured_height(view);
+        double upper = measured + gtk_adjustment_get_page_size(adjustment);
+        if (gtk_adjustment_get_upper(adjustment) < upper) gtk_adjustment_set_upper(adjustment, upper);
+        gtk_adjustment_set_value(adjustment, MAX(0, measured - 1));
+        if (measured_height(view) <= measured) return; /* nothing more measured: the end of the text */
+    }
+}
+
+/* Puts the line at the top, the pixels into it, its lines measured first (see above). */
+static void place_text_scroll(GtkTextView *view, const PendingScroll *pending) {
+    measure_lines_to(view, pending);
+    gtk_adjustment_set_value(pending->adjustment, pending_target(pending));
+}
+
+/* The text view's scroll ends, applied: a save reads the view from now on. */
+static void finish_text_scroll(PendingScroll *pending) {
+    pending->tick = 0; /* removed by the caller's G_SOURCE_REMOVE */
+    pending->applied = TRUE;
+    g_object_set_data(G_OBJECT(pending->adjustment), PENDING_SCROLL_KEY, NULL); /* frees it */
+}
+
+/* At each frame, before its layout (see above): placed at one frame, and still at the next. */
+static gboolean text_scroll_tick(GtkWidget *widget, GdkFrameClock *clock, gpointer data) {
+    (void)clock;
+    PendingScroll *pending = data;
+    if (gtk_widget_get_height(widget) <= 0 || gtk_adjustment_get_upper(pending->adjustment) <= 0) return G_SOURCE_CONTINUE;
+    GtkTextView *view = GTK_TEXT_VIEW(widget);
+    if ((pending->text_frames > 0 && text_scroll_placed(view, pending)) || ++pending->text_frames > TEXT_SCROLL_FRAMES) {
+        finish_text_scroll(pending);
+        return G_SOURCE_REMOVE;
+    }
+    place_text_scroll(view, pending);
+    return G_SOURCE_CONTINUE;
+}
+
 static void start_ticking(PendingScroll *pending) {
+    if (pending->by_line) {
+        pending->tick = gtk_widget_add_tick_callback(pending->widget, text_scroll_tick, pending, NULL);
+        return;
+    }
     pending->timeout = g_timeout_add(PENDING_SCROLL_MS, on_scroll_expired, pending);
     if (pending->by_item) {
         start_item_scroll(pending);

@@ -24,7 +24,8 @@
 # tests/test_late_window.c a window shown after the launch, tests/test_hidden_scroll.c a scroll
 # on a page hidden at restore, tests/test_two_windows.c two windows of one type,
 # tests/test_own_size.c a program that also keeps its window's size, tests/test_tree_scroll.c a
-# tree view's scroll by its top row, tests/test_first_frame.c checks that a list of 1,000 rows restored past row 800
+# tree view's scroll by its top row, tests/test_text_scroll.c a text view's scroll by its top
+# line while GTK is late measuring its lines, tests/test_first_frame.c checks that a list of 1,000 rows restored past row 800
 # shows those rows in its first frame (GTK 4.8 drew none until the next wheel scroll), and
 # tests/test_widgets.c checks the widget types the demo does not use (a stack, an
 # expander, a spin button, toggles, a drop-down, a grid view's multiple selection, the host's
@@ -213,6 +214,9 @@ run_modes test_two_windows save check save-named check-named-reversed
 run_modes test_own_size save check
 # tests/test_tree_scroll.c: a tree view scrolled back by its top row into taller rows.
 run_modes test_tree_scroll save check
+# tests/test_text_scroll.c: a text view's top line back while the program is too busy for GTK to
+# measure its lines.
+run_modes test_text_scroll save check
 
 # tests/test_driven_widgets.c: a flow box's selection, a revealer and a combo box changed by real
 # input (the program prints where to click), saved, and restored in a second process.

@@ -18,14 +18,25 @@
 # The first widget-factory pair is kept as .build/pictures/gtk-factory-before.png and
 # -after.png; with AMBER_UPDATE_PICTURES=1 in docs/img/ (the README's picture).
 #
-#   bindings/gtk/tests/run-programs.sh      (run-tests.sh calls it; make -C bindings/gtk first)
+#   bindings/gtk/tests/run-programs.sh [SCENARIO]   (run-tests.sh calls it; make -C bindings/gtk first)
+#
+# With a SCENARIO ("factory close", "demo sigterm", ...), only that scenario runs, from a fresh
+# launch of its program: a flaky one can be run over and over (under load, for instance).
 set -euo pipefail
+only=${1:-}
+scenarios=("factory close" "factory sigterm" "factory sigkill" "demo close" "demo sigterm" "demo sigkill")
+if [[ -n $only ]] && ! printf '%s\n' "${scenarios[@]}" | grep -qxF -- "$only"; then
+    echo "gtk programs: no scenario \"$only\" (one of: $(printf '"%s" ' "${scenarios[@]}"))" >&2
+    exit 2
+fi
 here=$(cd "$(dirname "$0")/.." && pwd)
 root=$(cd "$here/../.." && pwd)
 runner=$here/build/amber-run
 # A focus ring or a caret is at most a few hundred pixels; a tab, a page, a pane or a scroll
 # that did not come back changes thousands.
 tolerance=${GTK_PROGRAM_PIXEL_TOLERANCE:-600}
+# How many screenshots after a relaunch may be taken, 3 s apart, until one matches (see scenario()).
+after_shots=3
 
 for tool in Xvfb xdotool import compare dbus-run-session python3 gtk4-widget-factory gtk4-demo; do
     command -v "$tool" >/dev/null || { echo "gtk programs: $tool is missing (scripts/setup.sh)" >&2; exit 1; }
@@ -63,6 +74,11 @@ check() { # check NAME COMMAND...
     local name=$1; shift
     if "$@"; then pass "$name"; else fail "$name"; fi
 }
+
+# Whether the scenario NAME runs: all of them, or the one asked for.
+wanted() { [[ -z $only || $only == "$1" ]]; }
+# Whether a scenario of PROGRAM runs (its program is launched).
+program_wanted() { [[ -z $only || $only == "$1 "* ]]; }
 
 # Waits until COMMAND succeeds, polling, for at most SECONDS.
 wait_for() { # wait_for SECONDS COMMAND...
@@ -152,8 +168,17 @@ scenario() { # scenario NAME HOW ARCHIVE DRIVE PROGRAM...
     echo "$after" >"$work/state-after-$name.txt"
     if [[ $before == "$after" ]]; then pass "$name: the state after the relaunch is the state before ($(wc -l <<<"$before") widgets)"
     else fail "$name: the state differs"; diff <(echo "$before") <(echo "$after") || true; fi
+    # A scroll restored shows its overlay scroll bar for 2 s from the program's first frame, which
+    # a loaded machine can draw a second or more after its window shows: the screenshot is taken
+    # again (a few times) while the bar may still be fading; a restore that went wrong stays apart.
+    local shots=1
     apart=$(pixels_apart "$work/before-$name.png" "$work/after-$name.png")
-    echo "     $name: screenshots $apart pixels apart (tolerance $tolerance)"
+    while [[ ${apart%%.*} -gt $tolerance && $shots -lt $after_shots ]]; do
+        shot "$work/after-$name.png"
+        shots=$((shots + 1))
+        apart=$(pixels_apart "$work/before-$name.png" "$work/after-$name.png")
+    done
+    echo "     $name: screenshots $apart pixels apart (tolerance $tolerance, $shots screenshots after)"
     check "$name: the screen after the relaunch matches the screen before" test "${apart%%.*}" -le "$tolerance"
     last_before=$before
 }
@@ -198,11 +223,13 @@ drive_page3() {
     xdotool mousemove 540 167 click 1; sleep 0.3                    # the sidebar: Birthdate
 }
 
+if program_wanted factory; then
 launch gtk4-widget-factory
 fresh=$(state_now)
 check "factory: amber-run attached under the application's own id, automatic identifiers given" \
     test -n "$(grep -F "$stack/page1/box2/box3/grid1/GtkCheckButton.0 " <<<"$fresh")"
 
+if wanted "factory close"; then
 factory "factory close" close drive_page1
 check "factory close: the changes are in the state (check button, switch, scale, spin button, tab, tree row, text scroll)" \
     bash -c 'has() { grep -qF -- "$2" <<<"$1"; }; s=$1
@@ -215,7 +242,9 @@ pictures=$root/.build/pictures
 mkdir -p "$pictures"
 cp "$work/before-factory close.png" "$pictures/gtk-factory-before.png"
 cp "$work/after-factory close.png" "$pictures/gtk-factory-after.png"
+fi
 
+if wanted "factory sigterm"; then
 factory "factory sigterm" sigterm drive_page2
 check "factory sigterm: the changes are in the state (page 2, pane, calendar, spin button, expander)" \
     bash -c 'has() { grep -qF -- "$2" <<<"$1"; }; s=$1
@@ -225,14 +254,18 @@ check "factory sigterm: the changes are in the state (page 2, pane, calendar, sp
 # Relaunched on page 2: page 1's text view, scrolled, waits for its page (issue 40's report line).
 check "factory sigterm: one line says page 1's text view scroll is pending until its page shows" \
     test "$(grep -cF 'scrolledwindow2/textview1: restored, but its scroll is pending until its page shows' "$err")" = 1
+fi
 
+if wanted "factory sigkill"; then
 factory "factory sigkill" sigkill drive_page3
 check "factory sigkill: the changes are in the state (page 3, tree rows, sidebar, pane, notebook tab)" \
     bash -c 'has() { grep -qF -- "$2" <<<"$1"; }; s=$1
         has "$s" "toplevel_stack GtkStack page=page3" && has "$s" "charletree GtkTreeView selected=[0:0:0:1] expanded=[0;0:0;0:0:0;0:0:0:0;0:1;0:1:0]" &&
         ! has "$s" "sidebar_stack GtkStack page=id" && ! has "$s" "osd_frame/GtkPaned.0 GtkPaned position=default" &&
         has "$s" "osd_frame/GtkNotebook.0 GtkNotebook page=1"' _ "$last_before"
+fi
 kill -TERM "$pid"; wait_exit || true
+fi
 
 # ---- gtk4-demo ------------------------------------------------------------------------------
 # It builds its window in "command-line" and never emits "activate": the adapter restores when
@@ -262,14 +295,22 @@ demo_changes() { # demo_changes ROW: the demo picked, the Source tab, the source
         ! grep -qF "source-textview GtkTextView selection=0-0 top-line=0+0" <<<"$last_before" &&
         grep -q "source-textview GtkTextView .* top-line=[1-9]" <<<"$last_before"
 }
+if program_wanted demo; then
 launch gtk4-demo
+if wanted "demo close"; then
 demo "demo close" close drive_clipboard
 check "demo close: the changes are in the state (Clipboard picked, its Source tab, the source scrolled)" demo_changes 9
+fi
+if wanted "demo sigterm"; then
 demo "demo sigterm" sigterm drive_builder
 check "demo sigterm: the changes are in the state (Builder picked, its Source tab, the source scrolled)" demo_changes 8
+fi
+if wanted "demo sigkill"; then
 demo "demo sigkill" sigkill drive_combo_boxes
 check "demo sigkill: the changes are in the state (Combo Boxes picked, its Source tab, the source scrolled)" demo_changes 10
+fi
 kill -TERM "$pid"; wait_exit || true
+fi
 
 echo "gtk programs: $passed passed, $failed failed"
 ((failed == 0))
