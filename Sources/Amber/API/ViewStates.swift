@@ -194,7 +194,7 @@ func withCViewState(_ state: ViewState, _ body: (UnsafePointer<amber_view_state>
 private struct SharedCStrings {
     private var copies: [UnsafeRawPointer: UnsafePointer<CChar>] = [:]
 
-    mutating func copy(_ text: String, into arena: CArena) throws(AmberError) -> UnsafePointer<CChar> {
+    mutating func copy(_ text: String, into arena: ScratchArena) throws(AmberError) -> UnsafePointer<CChar> {
         // A string of more than 15 UTF-8 bytes lives in a buffer its copies share, alive as long
         // as `text` is: its address names its bytes. A shorter one is held in place (its
         // "storage" would be a temporary), and costs as little to copy as to look up.
