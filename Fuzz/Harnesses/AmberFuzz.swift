@@ -32,20 +32,30 @@ func usage() -> Never {
 
 #if AMBER_FUZZ
 /// libFuzzer calls this first with the command line: argv[1] names the harness, and is removed
-/// before libFuzzer parses its flags.
+/// before libFuzzer parses its flags. libFuzzer starts itself again for -merge, -fork and -jobs
+/// with the command line it parsed, without that name, so the name is also handed down in the
+/// environment (`AMBER_FUZZ_HARNESS`), where such a child finds it.
 @_cdecl("LLVMFuzzerInitialize")
 public func fuzzerInitialize(
     _ argc: UnsafeMutablePointer<CInt>,
     _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>
 ) -> CInt {
-    guard argc.pointee >= 2, let args = argv.pointee, let name = args[1],
-          let harness = Harnesses.all[String(cString: name)]
-    else { usage() }
-    Harnesses.selected = harness
-    for i in 1 ..< Int(argc.pointee) { args[i] = args[i + 1] }  // argv[argc] is NULL
-    argc.pointee -= 1
+    guard let args = argv.pointee else { usage() }
+    if argc.pointee >= 2, let name = args[1], let harness = Harnesses.all[String(cString: name)] {
+        Harnesses.selected = harness
+        setenv(harnessVariable, name, 1)
+        for i in 1 ..< Int(argc.pointee) { args[i] = args[i + 1] }  // argv[argc] is NULL
+        argc.pointee -= 1
+    } else if let name = getenv(harnessVariable), let harness = Harnesses.all[String(cString: name)] {
+        Harnesses.selected = harness
+    } else {
+        usage()
+    }
     return 0
 }
+
+/// Names the harness for the processes libFuzzer starts itself (see fuzzerInitialize).
+let harnessVariable = "AMBER_FUZZ_HARNESS"
 
 /// libFuzzer calls this for each input.
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -114,7 +114,7 @@ static GtkTextView *text_view(GtkWidget *window) {
 }
 
 static void save(AmberGtk *gtk, GtkWidget *window, GtkTextView *view) {
-    amber_gtk_restore(gtk, NULL); /* a fresh state directory: nothing comes back */
+    amber_gtk_restore(NULL, gtk); /* a fresh state directory: nothing comes back */
     gtk_window_present(GTK_WINDOW(window));
     iterate_until(measured, view);
     gtk_adjustment_set_value(vadjustment(view), top_line_y(view, NULL) + DELTA);
@@ -126,7 +126,7 @@ static void save(AmberGtk *gtk, GtkWidget *window, GtkTextView *view) {
 }
 
 static void check(AmberGtk *gtk, GtkWidget *window, GtkTextView *view) {
-    amber_gtk_restore(gtk, NULL);
+    amber_gtk_restore(NULL, gtk);
     g_idle_add_full(BUSY_PRIORITY, busy_step, NULL, NULL);
     gtk_window_present(GTK_WINDOW(window));
     iterate_until(at_top_line_or_idle, view);
