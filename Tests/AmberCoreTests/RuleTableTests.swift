@@ -78,6 +78,16 @@ import Testing
                 _ = try? c.encodeValues([("a", .int(1)), ("kind", .int(2))])
                 try c.encode(Int64(1), forKey: "a")
             }
+        case "coder_empty_key":
+            try inCoder(e) { c throws(AmberError) in try c.encode(Int64(1), forKey: "") }
+        case "batch_empty_key":
+            try inCoder(e) { c throws(AmberError) in try c.encodeValues([("a", .int(1)), ("", .int(2))]) }
+        case "reference_refused_key_free":
+            let anonymous = controller(nil)
+            try inCoder(e) { c throws(AmberError) in
+                _ = try? c.encodeReference(to: anonymous, forKey: "a")
+                try c.encode(Int64(1), forKey: "a")
+            }
         case "archiver_key_twice":
             let archiver = DataArchiver(registry: ArchiveClassRegistry())
             try archiver.encodeValues([("k", .int(1))])

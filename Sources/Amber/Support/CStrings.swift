@@ -38,7 +38,20 @@ func optionalString(_ p: UnsafePointer<CChar>?, _ what: String) throws(AmberErro
     return s
 }
 
-/// A coder key: valid UTF-8, not empty.
+/// A key for the engine's coder: valid UTF-8 (the coder itself refuses an empty key, as it
+/// does a Swift host's).
+func coderKey(_ p: UnsafePointer<CChar>?) throws(AmberError) -> String {
+    try inputString(p, "the key")
+}
+
+/// A key for the engine's coder (as `coderKey`), interned by `interner` when it is short.
+@inline(__always)
+func coderKey(_ p: UnsafePointer<CChar>?, interning interner: inout KeyInterner) throws(AmberError) -> ArchiveKey {
+    if let p, let short = ShortKeyWords(p) { return interner.key(lo: short.lo, hi: short.hi, count: short.count) }
+    return ArchiveKey(try coderKey(p))
+}
+
+/// A decoder's, an archiver's or a notification's key: valid UTF-8, not empty.
 func inputKey(_ p: UnsafePointer<CChar>?) throws(AmberError) -> String {
     let key = try inputString(p, "the key")
     guard !key.isEmpty else { throw invalid("the key is empty") }

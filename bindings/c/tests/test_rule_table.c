@@ -64,12 +64,20 @@ static amber_keyed_value int_value(const char *key, int64_t value) {
     return v;
 }
 
-/* The batch cases, run by the encode callback of a root: the status of the case's last call. */
-static int batch_case(const char *name, amber_coder *c) {
-    amber_keyed_value with_reserved[2], written_before[2];
+/* The coder cases, run by the encode callback of a root: the status of the case's last call.
+   `anonymous` is an object without an identifier, which a reference to is refused. */
+static int batch_case(const char *name, amber_coder *c, amber_object *anonymous) {
+    amber_keyed_value with_reserved[2], written_before[2], with_empty[2];
     with_reserved[0] = int_value("a", 1), with_reserved[1] = int_value("kind", 2);
     written_before[0] = int_value("b", 2), written_before[1] = int_value("a", 3);
+    with_empty[0] = int_value("a", 1), with_empty[1] = int_value("", 2);
     if (!strcmp(name, "batch_reserved_key")) return amber_coder_encode_values(c, with_reserved, 2);
+    if (!strcmp(name, "batch_empty_key")) return amber_coder_encode_values(c, with_empty, 2);
+    if (!strcmp(name, "coder_empty_key")) return amber_coder_encode_int64(c, "", 1);
+    if (!strcmp(name, "reference_refused_key_free")) {
+        amber_coder_encode_object(c, "a", anonymous);
+        return amber_coder_encode_int64(c, "a", 1);
+    }
     if (!strcmp(name, "batch_key_written_before")) {
         int status = amber_coder_encode_int64(c, "a", 1);
         return status != AMBER_OK ? status : amber_coder_encode_values(c, written_before, 2);
@@ -83,23 +91,25 @@ static int batch_case(const char *name, amber_coder *c) {
 typedef struct {
     const char *name;
     int status;
+    amber_object *anonymous;
 } batch_run;
 
 static int encode_batch_case(amber_object *o, amber_coder *c, void *ctx) {
     batch_run *run = ctx;
     (void)o;
-    run->status = batch_case(run->name, c);
+    run->status = batch_case(run->name, c, run->anonymous);
     return AMBER_OK;
 }
 
 /* Runs a batch case in the encode callback of a root during a preservation: its status. */
 static int in_coder(amber_engine *e, const char *name) {
-    batch_run run = {name, -1};
+    batch_run run = {name, -1, NULL};
     amber_object *root = NULL;
     amber_object_callbacks cb = AMBER_OBJECT_CALLBACKS_INIT;
     int saved = 0, status;
     cb.encode = encode_batch_case;
-    status = amber_object_new(&root, e, AMBER_KIND_CONTROLLER, "Root", "root", &cb, &run, NULL);
+    status = amber_object_new(&run.anonymous, e, AMBER_KIND_CONTROLLER, "Anonymous", NULL, NULL, NULL, NULL);
+    if (status == AMBER_OK) status = amber_object_new(&root, e, AMBER_KIND_CONTROLLER, "Root", "root", &cb, &run, NULL);
     if (status == AMBER_OK) status = amber_engine_add_root(e, root);
     if (status == AMBER_OK) status = amber_engine_preserve(&saved, e);
     if (status != AMBER_OK) return status;
@@ -199,7 +209,8 @@ static int run_case(amber_engine *e, const char *name, int *known) {
     if (!strcmp(name, "root_not_a_controller")) return amber_engine_add_root(e, new_object(e, AMBER_KIND_VIEW));
     if (!strcmp(name, "remove_root_not_a_root")) return amber_engine_remove_root(e, new_object(e, AMBER_KIND_CONTROLLER));
     if (!strcmp(name, "batch_reserved_key") || !strcmp(name, "batch_key_written_before") ||
-        !strcmp(name, "batch_all_or_nothing")) {
+        !strcmp(name, "batch_all_or_nothing") || !strcmp(name, "batch_empty_key") ||
+        !strcmp(name, "coder_empty_key") || !strcmp(name, "reference_refused_key_free")) {
         return in_coder(e, name);
     }
     if (!strcmp(name, "archiver_key_twice") || !strcmp(name, "archiver_finish_twice")) return archiver_case(name);

@@ -109,6 +109,19 @@ def all_or_nothing(coder):
     coder["a"] = 1
 
 
+def reference_refused_key_free(e):
+    anonymous = e.controller(None, class_name="Anonymous")
+
+    def write(coder):
+        try:
+            coder.encode_object("a", anonymous)
+        except amber.AmberError:
+            pass
+        coder["a"] = 1
+
+    in_coder(write)(e)
+
+
 def archiver_key_twice(e):
     archiver = amber.Archiver()
     archiver.encode_int("k", 1)
@@ -148,6 +161,9 @@ CASES = {
     "batch_reserved_key": in_coder(lambda coder: coder.update({"a": 1, "kind": 2})),
     "batch_key_written_before": in_coder(written_before),
     "batch_all_or_nothing": in_coder(all_or_nothing),
+    "coder_empty_key": in_coder(lambda coder: coder.encode_int("", 1)),
+    "batch_empty_key": in_coder(lambda coder: coder.update({"a": 1, "": 2})),
+    "reference_refused_key_free": reference_refused_key_free,
     "archiver_key_twice": archiver_key_twice,
     "archiver_finish_twice": archiver_finish_twice,
     "coding_class_twice": coding_class_twice,
