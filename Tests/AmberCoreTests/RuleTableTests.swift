@@ -88,6 +88,13 @@ import Testing
                 _ = try? c.encodeReference(to: anonymous, forKey: "a")
                 try c.encode(Int64(1), forKey: "a")
             }
+        case "view_accessors_on_a_controller":
+            try controller("list").setViewAccessors(ViewAccessors(kind: .scroll, read: { _, _ in }, apply: { _, _ in }))
+        case "text_view_without_text_length":
+            try view("notes").setViewAccessors(ViewAccessors(kind: .textView, read: { _, _ in }, apply: { _, _ in }))
+        case "association_on_a_controller":
+            try controller("list").setModelAssociation(
+                ModelAssociation(identifierForIndexPath: { _, _ in nil }, indexPathForIdentifier: { _, _ in nil }))
         case "archiver_key_twice":
             let archiver = DataArchiver(registry: ArchiveClassRegistry())
             try archiver.encodeValues([("k", .int(1))])

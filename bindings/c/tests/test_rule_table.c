@@ -116,6 +116,46 @@ static int in_coder(amber_engine *e, const char *name) {
     return run.status < 0 ? AMBER_MISUSE : run.status; /* MISUSE: the callback never ran */
 }
 
+/* Accessors and a model association that do nothing (never called: the cases are refused). */
+static int no_read(amber_object *view, amber_view_state *state, void *ctx) {
+    (void)view, (void)state, (void)ctx;
+    return AMBER_OK;
+}
+
+static int no_apply(amber_object *view, const amber_view_state *state, void *ctx) {
+    (void)view, (void)state, (void)ctx;
+    return AMBER_OK;
+}
+
+static int no_identifier(const char **out, amber_object *view, const int64_t *indexes, size_t length, void *ctx) {
+    (void)view, (void)indexes, (void)length, (void)ctx;
+    *out = NULL;
+    return AMBER_OK;
+}
+
+static int no_index_path(int64_t *out, size_t capacity, size_t *out_length, amber_object *view, const char *identifier,
+                         void *ctx) {
+    (void)out, (void)capacity, (void)view, (void)identifier, (void)ctx;
+    *out_length = 0;
+    return AMBER_OK;
+}
+
+/* The status of giving an object of `kind` accessors of `view_kind`, read and apply only. */
+static int set_accessors(amber_engine *e, amber_kind kind, amber_view_kind view_kind) {
+    amber_view_accessors acc = AMBER_VIEW_ACCESSORS_INIT;
+    acc.read = no_read;
+    acc.apply = no_apply;
+    return amber_object_set_view_accessors(new_object(e, kind), view_kind, &acc, NULL, NULL);
+}
+
+/* The status of giving a controller a model association. */
+static int set_association_on_a_controller(amber_engine *e) {
+    amber_model_association a = AMBER_MODEL_ASSOCIATION_INIT;
+    a.identifier_for_index_path = no_identifier;
+    a.index_path_for_identifier = no_index_path;
+    return amber_object_set_model_association(new_object(e, AMBER_KIND_CONTROLLER), &a, NULL, NULL);
+}
+
 /* Writes the int64 `value` under `key` into the archiver. */
 static int archive_int(amber_archiver *a, const char *key, int64_t value) {
     amber_keyed_value v = int_value(key, value);
@@ -226,6 +266,9 @@ static int run_case(amber_engine *e, const char *name, int *known) {
     }
     if (!strcmp(name, "stack_not_a_controller")) return amber_object_set_stack(new_object(e, AMBER_KIND_VIEW), 1);
     if (!strcmp(name, "dismiss_from_a_view")) return amber_object_present(new_object(e, AMBER_KIND_VIEW), NULL);
+    if (!strcmp(name, "view_accessors_on_a_controller")) return set_accessors(e, AMBER_KIND_CONTROLLER, AMBER_VIEW_SCROLL);
+    if (!strcmp(name, "text_view_without_text_length")) return set_accessors(e, AMBER_KIND_VIEW, AMBER_VIEW_TEXT_VIEW);
+    if (!strcmp(name, "association_on_a_controller")) return set_association_on_a_controller(e);
     if (!strcmp(name, "notification_empty_name")) return amber_engine_post_notification(e, "", NULL, NULL);
     if (!strcmp(name, "coding_class_twice") || !strcmp(name, "coding_class_own_superclass")) return coding_class_case(name);
     *known = 0;

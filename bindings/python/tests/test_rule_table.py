@@ -2,11 +2,13 @@
 Python against the table the Swift and C tests read too (Tests/rules/abi-rules.table): each case
 runs on a fresh engine, and the exception it raises (or none) must carry the table's status."""
 
+import ctypes
 import os
 
 import pytest
 
 import amber
+from amber import _ffi
 from conftest import Delegate
 
 TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "Tests", "rules", "abi-rules.table")
@@ -122,6 +124,36 @@ def reference_refused_key_free(e):
     in_coder(write)(e)
 
 
+class NoRows:
+    """A model association that resolves nothing (never asked: the cases are refused)."""
+
+    def identifier_for_index_path(self, view, path):
+        return None
+
+    def index_path_for_identifier(self, view, identifier):
+        return None
+
+
+# The binding offers set_view_kind and set_model_association on a View only; called on a
+# controller, the answer is the engine's, as a C host calling on a controller gets it.
+def view_accessors_on_a_controller(e):
+    amber.View.set_view_kind(e.controller("list"), amber.ViewKind.SCROLL)
+
+
+def association_on_a_controller(e):
+    amber.View.set_model_association(e.controller("list"), NoRows())
+
+
+def text_view_without_text_length(e):
+    """The binding always gives text_length; this is the C call without one that a C host can
+    make, through the binding's error mapping."""
+    read, apply, _ = _ffi.T_VIEW
+    accessors = _ffi.ViewAccessors(_ffi.VIEW_ACCESSORS_VERSION, read, apply)
+    view = e.view("notes")
+    _ffi.load().amber_object_set_view_accessors(view._handle(), int(amber.ViewKind.TEXT_VIEW), ctypes.byref(accessors),
+                                                None, _ffi.CtxFree())
+
+
 def archiver_key_twice(e):
     archiver = amber.Archiver()
     archiver.encode_int("k", 1)
@@ -164,6 +196,9 @@ CASES = {
     "coder_empty_key": in_coder(lambda coder: coder.encode_int("", 1)),
     "batch_empty_key": in_coder(lambda coder: coder.update({"a": 1, "": 2})),
     "reference_refused_key_free": reference_refused_key_free,
+    "view_accessors_on_a_controller": view_accessors_on_a_controller,
+    "text_view_without_text_length": text_view_without_text_length,
+    "association_on_a_controller": association_on_a_controller,
     "archiver_key_twice": archiver_key_twice,
     "archiver_finish_twice": archiver_finish_twice,
     "coding_class_twice": coding_class_twice,
