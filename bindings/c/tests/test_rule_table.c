@@ -16,21 +16,35 @@
 #include <string.h>
 
 #include "check.h"
+#include "mem_store.h"
 
 static int yes_save(amber_engine *engine, amber_coder *coder, void *ctx) {
     (void)engine, (void)coder, (void)ctx;
     return 1;
 }
 
-static amber_engine *open_engine(void) {
+static int yes_restore(amber_engine *engine, amber_decoder *decoder, void *ctx) {
+    (void)engine, (void)decoder, (void)ctx;
+    return 1;
+}
+
+/* An engine that saves and restores, on `functions` over `store` (NULL: a memory store of its own). */
+static amber_engine *open_engine_on(const amber_store *functions, mem_store *store) {
     amber_engine *e = NULL;
     amber_engine_options opts = AMBER_ENGINE_OPTIONS_INIT;
     amber_delegate d = AMBER_DELEGATE_INIT;
-    opts.memory_store = 1;
+    opts.memory_store = functions == NULL;
+    opts.store = functions;
+    opts.store_ctx = store;
     if (amber_engine_open(&e, "org.example.rule-table", &opts) != AMBER_OK) return NULL;
     d.should_save = yes_save;
+    d.should_restore = yes_restore;
     amber_engine_set_delegate(e, &d, NULL, NULL);
     return e;
+}
+
+static amber_engine *open_engine(void) {
+    return open_engine_on(NULL, NULL);
 }
 
 static int register_class(amber_engine *e, const char *name) {
@@ -156,6 +170,39 @@ static int set_association_on_a_controller(amber_engine *e) {
     return amber_object_set_model_association(new_object(e, AMBER_KIND_CONTROLLER), &a, NULL, NULL);
 }
 
+/* The decode callback of decoder_empty_key: reads under an empty key, its status in *ctx. */
+static int decode_empty_key(amber_object *o, amber_decoder *d, void *ctx) {
+    int64_t v = 0;
+    (void)o;
+    *(int *)ctx = amber_decoder_decode_int64(&v, d, "");
+    return AMBER_OK;
+}
+
+/* decoder_empty_key: a root saved by one engine and restored by the next, on one mem_store,
+ * whose decode callback reads under an empty key: the status of that read. */
+static int decoder_case(void) {
+    mem_store store = {0};
+    amber_store functions = mem_store_functions();
+    amber_object_callbacks cb = AMBER_OBJECT_CALLBACKS_INIT;
+    amber_engine *first = open_engine_on(&functions, &store), *next = NULL;
+    amber_object *root = NULL;
+    amber_report *report = NULL;
+    int saved = 0, read = -1, status = first ? AMBER_OK : AMBER_MISUSE;
+    if (status == AMBER_OK) status = amber_engine_add_root(first, new_object(first, AMBER_KIND_CONTROLLER));
+    if (status == AMBER_OK) status = amber_engine_preserve(&saved, first);
+    if (first) amber_engine_close(first);
+    if (status == AMBER_OK && !(next = open_engine_on(&functions, &store))) status = AMBER_MISUSE;
+    cb.decode = decode_empty_key;
+    if (status == AMBER_OK) status = amber_object_new(&root, next, AMBER_KIND_CONTROLLER, "Root", "root", &cb, &read, NULL);
+    if (status == AMBER_OK) status = amber_engine_add_root(next, root);
+    if (status == AMBER_OK) status = amber_engine_launch(&report, next, AMBER_APP_INACTIVE);
+    amber_report_free(report);
+    if (next) amber_engine_close(next);
+    mem_store_clear(&store);
+    if (status != AMBER_OK) return status;
+    return read < 0 ? AMBER_MISUSE : read; /* MISUSE: the decode callback never ran */
+}
+
 /* Writes the int64 `value` under `key` into the archiver. */
 static int archive_int(amber_archiver *a, const char *key, int64_t value) {
     amber_keyed_value v = int_value(key, value);
@@ -269,6 +316,7 @@ static int run_case(amber_engine *e, const char *name, int *known) {
     if (!strcmp(name, "view_accessors_on_a_controller")) return set_accessors(e, AMBER_KIND_CONTROLLER, AMBER_VIEW_SCROLL);
     if (!strcmp(name, "text_view_without_text_length")) return set_accessors(e, AMBER_KIND_VIEW, AMBER_VIEW_TEXT_VIEW);
     if (!strcmp(name, "association_on_a_controller")) return set_association_on_a_controller(e);
+    if (!strcmp(name, "decoder_empty_key")) return decoder_case();
     if (!strcmp(name, "notification_empty_name")) return amber_engine_post_notification(e, "", NULL, NULL);
     if (!strcmp(name, "coding_class_twice") || !strcmp(name, "coding_class_own_superclass")) return coding_class_case(name);
     *known = 0;
