@@ -107,6 +107,90 @@ private func registerItems(_ engine: Engine) throws {
         #expect(codes == [.invalidArgument, .invalidArgument])
     }
 
+    // R6 (issue 41, item 1): the engine's coder refuses an empty key for every value type, as
+    // the C layer did alone in 0.2, and nothing is written under it.
+    @Test func anEmptyKeyIsRefusedForEveryValueType() throws {
+        let engine = makeEngine()
+        let root = controller("root")
+        let writes: [(StateCoder) throws -> Void] = [
+            { c in try c.encode(true, forKey: "") },
+            { c in try c.encode(Int64(1), forKey: "") },
+            { c in try c.encode(1.5, forKey: "") },
+            { c in try c.encode("text", forKey: "") },
+            { c in try c.encode(bytes: [1], forKey: "") },
+            { c in try c.encode(date: 1000, forKey: "") },
+            { c in try c.encode(indexPath: [0, 1], forKey: "") },
+            { c in try c.encode(.int(1), forKey: "") },
+            { c in try c.encodeValues([("", .int(1))]) },
+            { c in try c.encodeReference(to: nil, forKey: "") },
+            { c in try c.markSensitive("") },
+        ]
+        var codes: [AmberError.Code] = []
+        root.callbacks.encode = { _, coder in
+            for write in writes {
+                do { try write(coder) } catch { codes.append(code(error)!) }
+            }
+        }
+        try engine.addRoot(root)
+        try engine.preserve()
+        #expect(codes == Array(repeating: .invalidArgument, count: writes.count))
+    }
+
+    // R12 (issue 41, item 1): the engine's decoder refuses an empty key for every value type,
+    // as the C layer did alone in 0.2 (a Swift host read nothing, or .notFound).
+    @Test func theDecoderRefusesAnEmptyKeyForEveryValueType() throws {
+        let store = MemoryStore()
+        let first = makeEngine(store)
+        let saved = controller("root")
+        saved.callbacks.encode = { _, coder in try coder.encode(Int64(1), forKey: "n") }
+        try first.addRoot(saved)
+        try first.preserve()
+        let next = makeEngine(store)
+        let root = controller("root")
+        try next.addRoot(root)
+        let empty = ArchiveKey("")
+        let reads: [(StateDecoder) throws -> Void] = [
+            { d in _ = try d.decodeBool(forKey: "") },
+            { d in _ = try d.decodeInt64(forKey: "") },
+            { d in _ = try d.decodeDouble(forKey: "") },
+            { d in _ = try d.decodeString(forKey: "") },
+            { d in _ = try d.decodeBytes(forKey: "") },
+            { d in _ = try d.decodeDate(forKey: "") },
+            { d in _ = try d.decodeIndexPath(forKey: "") },
+            { d in _ = try d.decodeValue(forKey: "") },
+            { d in _ = try d.decodeObject(forKey: "", ofClasses: ["Item"]) },
+            { d in _ = try d.decodeReference(forKey: "") },
+            { d in _ = try d.decodeInt64(forKey: empty) },
+            { d in _ = try d.withDecodedString(forKey: empty) { $0.count } },
+        ]
+        var codes: [AmberError.Code?] = []
+        var restoredN: Int64?
+        root.callbacks.decode = { _, decoder in
+            restoredN = try decoder.decodeInt64(forKey: "n")
+            for read in reads {
+                do { try read(decoder) } catch { codes.append(code(error)) }
+            }
+        }
+        #expect(next.restore().allSatisfy { $0.outcome == .restored })
+        #expect(restoredN == 1)
+        #expect(codes == Array(repeating: .invalidArgument, count: reads.count))
+    }
+
+    // R4: a reference refused (its object has no identifier) leaves its key free, as a refused
+    // value does.
+    @Test func aRefusedReferenceLeavesItsKeyFree() throws {
+        let engine = makeEngine()
+        let root = controller("root"), anonymous = controller(nil)
+        var codes: [AmberError.Code] = []
+        root.callbacks.encode = { _, coder in
+            do { try coder.encodeReference(to: anonymous, forKey: "other") } catch { codes.append(code(error)!) }
+            try coder.encode(Int64(1), forKey: "other")
+        }
+        try engine.addRoot(root)
+        try engine.preserve()
+        #expect(codes == [.invalidArgument])
+    }
+
     // R25 R12
     @Test func codingClassObjectsRoundTripSharedAndChecked() throws {
         let store = MemoryStore()

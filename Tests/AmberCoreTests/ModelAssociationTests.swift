@@ -37,8 +37,8 @@ final class ItemStore {
         var run = 0
         let (_, probes, report) = try viewRoundTrip(
             { run += 1; return [("table", ViewProbe(state))] },
-            configure: { v, _ in v.modelAssociation = before.association },
-            configureRestored: { v, _ in if associateAfter { v.modelAssociation = after.association } })
+            configure: { v, _ in try v.setModelAssociation(before.association) },
+            configureRestored: { v, _ in if associateAfter { try v.setModelAssociation(after.association) } })
         withExtendedLifetime((before, after)) {}
         return (probes[0].applied.first, try #require(report.record(forPath: ["root", "items", "table"])))
     }
@@ -73,7 +73,7 @@ final class ItemStore {
         let store = ItemStore(["A"], depth: 2)
         let (_, probes, report) = try viewRoundTrip(
             { [("grid", ViewProbe(state))] },
-            configureRestored: { v, _ in v.modelAssociation = store.association })
+            configureRestored: { v, _ in try v.setModelAssociation(store.association) })
         #expect(probes[0].applied.first?.selectedItems == [[7], [1, 4], [2, 0, 9]])
         #expect(probes[0].applied.first?.firstVisibleItem == [2, 0, 9])
         #expect(store.pathCalls == 0)  // index paths are not looked up
@@ -87,9 +87,9 @@ final class ItemStore {
         state.selectedItems = [[1, 1], [0, 9]]  // B, and a row past the store: no identifier
         let (_, probes, report) = try viewRoundTrip(
             { [("t", ViewProbe(state))] },
-            configure: { v, _ in v.modelAssociation = store.association },
+            configure: { v, _ in try v.setModelAssociation(store.association) },
             between: { store.keys = ["B", "A"] },
-            configureRestored: { v, _ in v.modelAssociation = store.association })
+            configureRestored: { v, _ in try v.setModelAssociation(store.association) })
         #expect(probes[0].applied.first?.selectedItems == [[1, 0], [0, 9]])
         #expect(report.record(forPath: ["root", "items", "t"])?.droppedModelIdentifiers == [])
     }
@@ -101,9 +101,9 @@ final class ItemStore {
         let store = ItemStore(["A"], depth: 2)
         let (_, probes, report) = try viewRoundTrip(
             { [("t", ViewProbe(state))] },
-            configure: { v, _ in v.modelAssociation = store.association },
+            configure: { v, _ in try v.setModelAssociation(store.association) },
             configureRestored: { v, _ in
-                v.modelAssociation = ModelAssociation(identifierForIndexPath: { _, _ in nil }, indexPathForIdentifier: { _, _ in [-3] })
+                try v.setModelAssociation(ModelAssociation(identifierForIndexPath: { _, _ in nil }, indexPathForIdentifier: { _, _ in [-3] }))
             })
         #expect(probes[0].applied.isEmpty)
         guard case .decodeError(let m) = try #require(report.record(forPath: ["root", "items", "t"])).outcome else {

@@ -78,6 +78,25 @@ import Testing
                 _ = try? c.encodeValues([("a", .int(1)), ("kind", .int(2))])
                 try c.encode(Int64(1), forKey: "a")
             }
+        case "coder_empty_key":
+            try inCoder(e) { c throws(AmberError) in try c.encode(Int64(1), forKey: "") }
+        case "batch_empty_key":
+            try inCoder(e) { c throws(AmberError) in try c.encodeValues([("a", .int(1)), ("", .int(2))]) }
+        case "reference_refused_key_free":
+            let anonymous = controller(nil)
+            try inCoder(e) { c throws(AmberError) in
+                _ = try? c.encodeReference(to: anonymous, forKey: "a")
+                try c.encode(Int64(1), forKey: "a")
+            }
+        case "view_accessors_on_a_controller":
+            try controller("list").setViewAccessors(ViewAccessors(kind: .scroll, read: { _, _ in }, apply: { _, _ in }))
+        case "text_view_without_text_length":
+            try view("notes").setViewAccessors(ViewAccessors(kind: .textView, read: { _, _ in }, apply: { _, _ in }))
+        case "association_on_a_controller":
+            try controller("list").setModelAssociation(
+                ModelAssociation(identifierForIndexPath: { _, _ in nil }, indexPathForIdentifier: { _, _ in nil }))
+        case "decoder_empty_key":
+            try inDecoder { d throws(AmberError) in _ = try d.decodeInt64(forKey: "") }
         case "archiver_key_twice":
             let archiver = DataArchiver(registry: ArchiveClassRegistry())
             try archiver.encodeValues([("k", .int(1))])
@@ -130,6 +149,31 @@ import Testing
         } catch {
             throw AmberError(.misuse, "the preservation the case runs in failed: \(error)")
         }
+        if let thrown { throw thrown }
+    }
+
+    /// Runs `body` with a root's decoder, in its decode callback, when a second engine on the
+    /// store restores what a first one saved: throws what `body` threw.
+    static func inDecoder(_ body: @escaping (StateDecoder) throws(AmberError) -> Void) throws(AmberError) {
+        let store = MemoryStore()
+        let first = makeEngine(store)
+        try first.addRoot(controller("root"))
+        do {
+            _ = try first.preserve()
+        } catch {
+            throw AmberError(.misuse, "the preservation the case restores failed: \(error)")
+        }
+        let next = makeEngine(store)
+        let root = controller("root")
+        var thrown: AmberError?
+        var ran = false
+        root.callbacks.decode = { _, decoder in
+            ran = true
+            do throws(AmberError) { try body(decoder) } catch { thrown = error }
+        }
+        try next.addRoot(root)
+        _ = next.restore()
+        guard ran else { throw AmberError(.misuse, "the decode callback of the case never ran") }
         if let thrown { throw thrown }
     }
 

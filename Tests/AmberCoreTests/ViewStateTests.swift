@@ -24,18 +24,18 @@ final class ViewProbe {
 
 /// Saves root → items → [views], restores into the same tree built afresh, and gives the report.
 func viewRoundTrip(
-    _ make: () -> [(String, ViewProbe)], configure: (RestorableObject, Int) -> Void = { _, _ in },
-    between: () -> Void = {}, configureRestored: (RestorableObject, Int) -> Void = { _, _ in }
+    _ make: () -> [(String, ViewProbe)], configure: (RestorableObject, Int) throws -> Void = { _, _ in },
+    between: () -> Void = {}, configureRestored: (RestorableObject, Int) throws -> Void = { _, _ in }
 ) throws -> (before: [ViewProbe], after: [ViewProbe], report: RestorationReport) {
     let store = MemoryStore()
-    func build(_ engine: Engine, _ probes: [(String, ViewProbe)], _ configure: (RestorableObject, Int) -> Void) throws {
+    func build(_ engine: Engine, _ probes: [(String, ViewProbe)], _ configure: (RestorableObject, Int) throws -> Void) throws {
         let root = controller("root"), items = controller("items")
         try engine.addRoot(root)
         try root.addChild(items)
         for (i, (id, probe)) in probes.enumerated() {
             let v = view(id)
-            v.viewAccessors = probe.accessors()
-            configure(v, i)
+            try v.setViewAccessors(probe.accessors())
+            try configure(v, i)
             try items.addView(v)
         }
     }
@@ -180,16 +180,28 @@ func viewRoundTrip(
         #expect(fitting[0].applied[0].selectedRange == TextRange(location: 10, length: 6))
     }
 
-    // R17
-    @Test func withoutATextLengthTheRangeIsDropped() throws {
-        var state = ViewState(kind: .textView)
-        state.selectedRange = TextRange(location: 0, length: 1)
-        state.isEditable = true
-        let (_, after, report) = try viewRoundTrip(
-            { [("t", ViewProbe(state))] },
-            configureRestored: { v, _ in v.viewAccessors?.textLength = nil })
-        #expect(after[0].applied[0].selectedRange == nil && after[0].applied[0].isEditable == true)
-        #expect(report.record(forPath: ["root", "items", "t"])?.note?.contains("text-length") == true)
+    // R17 (issue 41, item 1): a text field or text view without a text-length accessor is
+    // refused, from Swift as from C; the accessors the view had stay.
+    @Test func textKindsWithoutATextLengthAreRefused() throws {
+        for kind in [ViewKind.textField, .textView] {
+            let v = view("t")
+            let probe = ViewProbe(ViewState(kind: kind))
+            try v.setViewAccessors(probe.accessors())
+            var withoutLength = probe.accessors()
+            withoutLength.textLength = nil
+            #expect(throws: AmberError.self) { try v.setViewAccessors(withoutLength) }
+            #expect(v.viewAccessors?.textLength != nil)
+        }
+    }
+
+    // R17 R18 (issue 41, item 1): only a view takes accessors or a model association.
+    @Test func onlyAViewTakesAccessorsOrAModelAssociation() throws {
+        let association = ModelAssociation(identifierForIndexPath: { _, _ in nil }, indexPathForIdentifier: { _, _ in nil })
+        for o in [controller("c"), plain("p")] {
+            #expect(throws: AmberError.self) { try o.setViewAccessors(ViewProbe(ViewState(kind: .scroll)).accessors()) }
+            #expect(throws: AmberError.self) { try o.setModelAssociation(association) }
+            #expect(o.viewAccessors == nil && o.modelAssociation == nil)
+        }
     }
 
     // R2 R17
@@ -201,9 +213,9 @@ func viewRoundTrip(
         let named = ViewProbe(ViewState(kind: .scroll)), unnamed = ViewProbe(ViewState(kind: .scroll)),
             orphan = ViewProbe(ViewState(kind: .scroll))
         let v1 = view("v"), v2 = view(nil), v3 = view("o")
-        v1.viewAccessors = named.accessors()
-        v2.viewAccessors = unnamed.accessors()
-        v3.viewAccessors = orphan.accessors()
+        try v1.setViewAccessors(named.accessors())
+        try v2.setViewAccessors(unnamed.accessors())
+        try v3.setViewAccessors(orphan.accessors())
         try root.addView(v1)
         try root.addView(v2)
         try hidden.addView(v3)
@@ -221,7 +233,7 @@ func viewRoundTrip(
         s.zoomScale = 3
         let probe = ViewProbe(s)
         let v = view("v")
-        v.viewAccessors = probe.accessors()
+        try v.setViewAccessors(probe.accessors())
         var refused: AmberError.Code?
         v.callbacks.encode = { _, coder in
             try coder.encode(Double(7), forKey: "zoomScale")
@@ -236,7 +248,7 @@ func viewRoundTrip(
         try next.addRoot(root2)
         try root2.addView(v2)
         let probe2 = ViewProbe(ViewState(kind: .scroll))
-        v2.viewAccessors = probe2.accessors()
+        try v2.setViewAccessors(probe2.accessors())
         var hostValue: Double?
         v2.callbacks.decode = { _, decoder in hostValue = try decoder.decodeDouble(forKey: "zoomScale") }
         _ = next.restore()
@@ -251,7 +263,7 @@ func viewRoundTrip(
         let (_, after, report) = try viewRoundTrip(
             { [("v", ViewProbe(s))] },
             configureRestored: { v, _ in
-                v.viewAccessors = ViewAccessors(kind: .image, read: { _, _ in }, apply: { _, _ in Issue.record("applied") })
+                try v.setViewAccessors(ViewAccessors(kind: .image, read: { _, _ in }, apply: { _, _ in Issue.record("applied") }))
             })
         #expect(after[0].applied.isEmpty)
         #expect(report.record(forPath: ["root", "items", "v"])?.note?.contains("the view is now of kind image view") == true)
@@ -265,19 +277,23 @@ func viewRoundTrip(
         try engine.addRoot(root)
         try root.addView(v)
         // R28: a failing read accessor leaves the view out (reported); the rest is saved.
-        v.viewAccessors = ViewAccessors(kind: .scroll, read: { _, _ in throw Boom() }, apply: { _, _ in })
+        try v.setViewAccessors(ViewAccessors(kind: .scroll, read: { _, _ in throw Boom() }, apply: { _, _ in }))
         var saved = try engine.preserve()
         #expect(saved.preservedCount == 1)
         guard case .encodeFailed = saved.leftOut.first?.leftOut else { Issue.record("not reported: \(saved)"); return }
         // A read accessor that sets what its kind does not keep is refused: the view is left out.
-        v.viewAccessors = ViewAccessors(kind: .scroll, read: { _, s in s.isEditable = true }, apply: { _, _ in })
+        try v.setViewAccessors(ViewAccessors(kind: .scroll, read: { _, s in s.isEditable = true }, apply: { _, _ in }))
         saved = try engine.preserve()
         guard case .encodeFailed(let message) = saved.leftOut.first?.leftOut else { Issue.record("not reported: \(saved)"); return }
         #expect(message.contains("'root/v'"))
 
         let (_, _, report) = try viewRoundTrip(
             { [("v", ViewProbe(ViewState(kind: .scroll)))] },
-            configureRestored: { v, _ in v.viewAccessors?.apply = { _, _ in throw Boom() } })
+            configureRestored: { v, _ in
+                var failing = try #require(v.viewAccessors)
+                failing.apply = { _, _ in throw Boom() }
+                try v.setViewAccessors(failing)
+            })
         guard case .decodeError = try #require(report.record(forPath: ["root", "items", "v"])).outcome else {
             Issue.record("expected a decode error")
             return
@@ -363,7 +379,7 @@ func viewRoundTrip(
         s.contentOffset = ViewPoint(x: 0, y: 99)
         let v = view("scroll")
         let first = ViewProbe(s)
-        v.viewAccessors = first.accessors()
+        try v.setViewAccessors(first.accessors())
         try detail.addView(v)
         try withExtendedLifetime(first) { _ = try engine.preserve() }
 
@@ -373,7 +389,7 @@ func viewRoundTrip(
         try next.registerRestorationClass(name: "DetailClass") { _, _ in
             let c = controller(nil, "Detail")
             let made = view("scroll")
-            made.viewAccessors = probe.accessors()
+            try made.setViewAccessors(probe.accessors())
             try c.addView(made)
             return c
         }

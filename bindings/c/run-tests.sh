@@ -46,7 +46,7 @@ suites=(
     "versions|R30"
     "stack_paths|R3, R10, R16, R28: every component's stack position"
     "late_claims|R35"
-    "rule_table|R1, R6, R7, R10, R11, R25: the rules once only in C give the table's status (Tests/rules/abi-rules.table)"
+    "rule_table|R1, R4, R6, R7, R10, R11, R17, R18, R24, R25: the rules once only in C give the table's status (Tests/rules/abi-rules.table)"
     "threads|amber.h thread safety: 6 engines and 3 callers on their threads at once"
 )
 

@@ -82,7 +82,7 @@ func keyedValueLabel(_ values: UnsafePointer<amber_keyed_value>, _ i: Int) -> St
 @c @implementation public func amber_coder_encode_bytes(_ coder: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ bytes: UnsafeRawPointer?, _ size: Int) -> CInt {
     guarded {
         let c = try coderBox(coder)
-        let k = try inputKey(key)
+        let k = try engineKey(key)
         let n = try inputCount(size, "size")
         guard bytes != nil || n == 0 else { throw invalid("bytes is NULL and size is \(n)") }
         let copy = n == 0 ? [] : Array(UnsafeRawBufferPointer(start: bytes, count: n))
@@ -94,7 +94,7 @@ func keyedValueLabel(_ values: UnsafePointer<amber_keyed_value>, _ i: Int) -> St
 @c @implementation public func amber_coder_encode_date(_ coder: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ seconds: Double) -> CInt {
     guarded {
         let c = try coderBox(coder)
-        try c.encode(date: seconds, try inputKey(key))
+        try c.encode(date: seconds, try engineKey(key))
     }
 }
 
@@ -104,7 +104,7 @@ func keyedValueLabel(_ values: UnsafePointer<amber_keyed_value>, _ i: Int) -> St
 ) -> CInt {
     guarded {
         let c = try coderBox(coder)
-        let k = try inputKey(key)
+        let k = try engineKey(key)
         let n = try inputCount(length, "length")
         guard indexes != nil || n == 0 else { throw invalid("indexes is NULL and length is \(n)") }
         try c.encode(indexPath: n == 0 ? [] : UnsafeBufferPointer(start: indexes, count: n).map { Int($0) }, k)
@@ -115,7 +115,7 @@ func keyedValueLabel(_ values: UnsafePointer<amber_keyed_value>, _ i: Int) -> St
 @c @implementation public func amber_coder_encode_object(_ coder: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ object: OpaquePointer?) -> CInt {
     guarded {
         let c = try coderBox(coder)
-        let k = try inputKey(key)
+        let k = try engineKey(key)
         guard let object else {
             try c.reference(to: nil, k)
             return

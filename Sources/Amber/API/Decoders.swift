@@ -71,7 +71,7 @@ func outPointer<T>(_ out: UnsafeMutablePointer<T>?) throws(AmberError) -> Unsafe
         let o = try outPointer(out)
         let s = try outPointer(out_size)
         let d = try decoderBox(decoder)
-        let bytes = try d.bytes(try inputKey(key))
+        let bytes = try d.bytes(try engineKey(key))
         o.pointee = UnsafePointer(try d.arena.bytes(bytes))
         s.pointee = bytes.count
     }
@@ -81,7 +81,7 @@ func outPointer<T>(_ out: UnsafeMutablePointer<T>?) throws(AmberError) -> Unsafe
 @c @implementation public func amber_decoder_decode_date(_ out: UnsafeMutablePointer<Double>?, _ decoder: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> CInt {
     guarded {
         let o = try outPointer(out)
-        o.pointee = try withDecoderBox(decoder) { d throws(AmberError) in try d.date(try inputKey(key)) }
+        o.pointee = try withDecoderBox(decoder) { d throws(AmberError) in try d.date(try engineKey(key)) }
     }
 }
 
@@ -92,7 +92,7 @@ func outPointer<T>(_ out: UnsafeMutablePointer<T>?) throws(AmberError) -> Unsafe
     guarded {
         let o = try outPointer(out)
         let d = try decoderBox(decoder)
-        o.pointee = try d.lent(indexPath: try d.indexPath(try inputKey(key)))
+        o.pointee = try d.lent(indexPath: try d.indexPath(try engineKey(key)))
     }
 }
 
@@ -124,11 +124,11 @@ private func decodeValue(_ v: inout amber_keyed_value, _ d: DecoderBox) throws(A
     }
     do throws(AmberError) {
         if type == AMBER_VALUE_DATE.rawValue {
-            v.double_value = try d.date(try inputKey(v.key))
+            v.double_value = try d.date(try engineKey(v.key))
         } else if type == AMBER_VALUE_INDEX_PATH.rawValue {
-            v.index_path_value = try d.lent(indexPath: try d.indexPath(try inputKey(v.key)))
+            v.index_path_value = try d.lent(indexPath: try d.indexPath(try engineKey(v.key)))
         } else if type == AMBER_VALUE_BYTES.rawValue {
-            let bytes = try d.bytes(try inputKey(v.key))
+            let bytes = try d.bytes(try engineKey(v.key))
             v.bytes_value = UnsafeRawPointer(try d.arena.bytes(bytes))
             v.bytes_size = bytes.count
         } else {
@@ -154,7 +154,7 @@ private func decodeValue(_ v: inout amber_keyed_value, _ d: DecoderBox) throws(A
     guarded {
         let o = try outPointer(out)
         let d = try decoderBox(decoder)
-        let k = try inputKey(key)
+        let k = try engineKey(key)
         let n = try inputCount(class_count, "class_count")
         guard n > 0 else {
             o.pointee = ObjectBox.of(try d.reference(k))?.handle

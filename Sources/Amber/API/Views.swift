@@ -3,24 +3,15 @@
 import AmberCore
 import CAmber
 
-/// The box of a live view handle.
-private func viewBox(_ handle: OpaquePointer?) throws(AmberError) -> ObjectBox {
-    let o = try objectBox(handle, "the view")
-    guard o.object.kind == .view else {
-        throw invalid("'\(o.object.className)' is a \(o.object.kind), not a view")
-    }
-    return o
-}
-
 /// Gives a view a kind and accessors. Backs `amber_object_set_view_accessors`.
 @c @implementation public func amber_object_set_view_accessors(
     _ view: OpaquePointer?, _ kind: amber_view_kind, _ accessors: UnsafePointer<amber_view_accessors>?,
     _ ctx: UnsafeMutableRawPointer?, _ ctx_free: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?
 ) -> CInt {
     guarded {
-        let o = try viewBox(view)
+        let o = try objectBox(view, "the view")
         guard let accessors else {
-            o.object.viewAccessors = nil
+            try o.object.setViewAccessors(nil)
             o.accessorsContext?.release()
             o.accessorsContext = nil
             return
@@ -31,9 +22,6 @@ private func viewBox(_ handle: OpaquePointer?) throws(AmberError) -> ObjectBox {
             throw invalid("\(kind.rawValue) is not an amber_view_kind of a view with accessors")
         }
         guard let read = a.read, let apply = a.apply else { throw invalid("amber_view_accessors needs read and apply") }
-        if k.hasText, a.text_length == nil {
-            throw invalid("a \(k) needs a text_length accessor (a selected range that no longer fits the text restores as no selection)")
-        }
         let context = HostContext(ctx, ctx_free)
         let handle = o.handle
         let c = ctx
@@ -48,7 +36,7 @@ private func viewBox(_ handle: OpaquePointer?) throws(AmberError) -> ObjectBox {
                 return Int(n)
             }
         }
-        let accessorsValue = ViewAccessors(
+        try o.object.setViewAccessors(ViewAccessors(
             kind: k,
             read: { object, state in
                 var filled = amber_view_state()
@@ -66,8 +54,7 @@ private func viewBox(_ handle: OpaquePointer?) throws(AmberError) -> ObjectBox {
                     try callHost("the apply accessor of '\(object.className)'") { apply(handle, s, c) }
                 }
             },
-            textLength: textLength)
-        o.object.viewAccessors = accessorsValue
+            textLength: textLength))
         o.accessorsContext?.release()
         o.accessorsContext = context
     }
@@ -75,7 +62,11 @@ private func viewBox(_ handle: OpaquePointer?) throws(AmberError) -> ObjectBox {
 
 /// Backs `amber_object_view_kind`.
 @c @implementation public func amber_object_view_kind(_ view: OpaquePointer?) -> amber_view_kind {
-    guarded(AMBER_VIEW_INVALID) { amber_view_kind(rawValue: Int32(try viewBox(view).object.viewAccessors?.kind.rawValue ?? 0)) }
+    guarded(AMBER_VIEW_INVALID) {
+        let o = try objectBox(view, "the view").object
+        guard o.kind == .view else { throw invalid("'\(o.className)' is a \(o.kind), not a view") }
+        return amber_view_kind(rawValue: Int32(o.viewAccessors?.kind.rawValue ?? 0))
+    }
 }
 
 /// Gives a view its data source's model association. Backs `amber_object_set_model_association`.
@@ -84,9 +75,9 @@ private func viewBox(_ handle: OpaquePointer?) throws(AmberError) -> ObjectBox {
     _ ctx: UnsafeMutableRawPointer?, _ ctx_free: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?
 ) -> CInt {
     guarded {
-        let o = try viewBox(view)
+        let o = try objectBox(view, "the view")
         guard let association else {
-            o.object.modelAssociation = nil
+            try o.object.setModelAssociation(nil)
             o.associationContext?.release()
             o.associationContext = nil
             return
@@ -99,7 +90,7 @@ private func viewBox(_ handle: OpaquePointer?) throws(AmberError) -> ObjectBox {
         let context = HostContext(ctx, ctx_free)
         let handle = o.handle
         let c = ctx
-        o.object.modelAssociation = ModelAssociation(
+        try o.object.setModelAssociation(ModelAssociation(
             identifierForIndexPath: { object, path in
                 let what = "the identifier_for_index_path callback of '\(object.className)'"
                 var out: UnsafePointer<CChar>?
@@ -130,7 +121,7 @@ private func viewBox(_ handle: OpaquePointer?) throws(AmberError) -> ObjectBox {
                     }
                     capacity = length
                 }
-            })
+            }))
         o.associationContext?.release()
         o.associationContext = context
     }

@@ -97,9 +97,9 @@ final class CoderBox {
     /// The keys the host gave, interned.
     private var keys = KeyInterner()
 
-    /// A coder key (as `inputKey`), interned.
+    /// A coder key (as `engineKey`), interned.
     @inline(__always)
-    func key(_ p: UnsafePointer<CChar>?) throws(AmberError) -> ArchiveKey { try inputKey(p, interning: &keys) }
+    func key(_ p: UnsafePointer<CChar>?) throws(AmberError) -> ArchiveKey { try engineKey(p, interning: &keys) }
 
     func encode(_ value: Bool, _ key: ArchiveKey) throws(AmberError) {
         try withCoder { c throws(AmberError) in try c.encode(value, forKey: key) }

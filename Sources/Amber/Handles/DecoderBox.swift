@@ -79,9 +79,9 @@ final class DecoderBox {
     /// The keys the host gave, interned.
     private var keys = KeyInterner()
 
-    /// A coder key (as `inputKey`), interned.
+    /// A decoder key (as `engineKey`), interned.
     @inline(__always)
-    func key(_ p: UnsafePointer<CChar>?) throws(AmberError) -> ArchiveKey { try inputKey(p, interning: &keys) }
+    func key(_ p: UnsafePointer<CChar>?) throws(AmberError) -> ArchiveKey { try engineKey(p, interning: &keys) }
 
     func contains(_ key: ArchiveKey) -> Bool { (try? withDecoder { d in d.containsValue(forKey: key) }) ?? false }
     func bool(_ key: ArchiveKey) throws(AmberError) -> Bool { try withDecoder { d throws(AmberError) in try d.decodeBool(forKey: key) } }

@@ -113,8 +113,10 @@ final class ObjectBox: RestorableObject {
         o.removeAllDependents()
         if let engine = engine?.engine, engine.isRoot(o) { try? engine.removeRoot(o) }
         o.callbacks = RestorableCallbacks()
-        o.viewAccessors = nil
-        o.modelAssociation = nil
+        if o.kind == .view {  // only a view has them
+            try? o.setViewAccessors(nil)
+            try? o.setModelAssociation(nil)
+        }
         accessorsContext?.release()
         accessorsContext = nil
         associationContext?.release()

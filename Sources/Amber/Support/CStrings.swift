@@ -38,18 +38,24 @@ func optionalString(_ p: UnsafePointer<CChar>?, _ what: String) throws(AmberErro
     return s
 }
 
-/// A coder key: valid UTF-8, not empty.
+/// A key for the engine's coder or decoder: valid UTF-8 (they refuse an empty key themselves,
+/// as they do a Swift host's).
+func engineKey(_ p: UnsafePointer<CChar>?) throws(AmberError) -> String {
+    try inputString(p, "the key")
+}
+
+/// A key for the engine's coder or decoder (as `engineKey`), interned by `interner` when it is short.
+@inline(__always)
+func engineKey(_ p: UnsafePointer<CChar>?, interning interner: inout KeyInterner) throws(AmberError) -> ArchiveKey {
+    if let p, let short = ShortKeyWords(p) { return interner.key(lo: short.lo, hi: short.hi, count: short.count) }
+    return ArchiveKey(try engineKey(p))
+}
+
+/// An archiver's or a notification's key: valid UTF-8, not empty.
 func inputKey(_ p: UnsafePointer<CChar>?) throws(AmberError) -> String {
     let key = try inputString(p, "the key")
     guard !key.isEmpty else { throw invalid("the key is empty") }
     return key
-}
-
-/// A coder key (as `inputKey`), interned by `interner` when it is short.
-@inline(__always)
-func inputKey(_ p: UnsafePointer<CChar>?, interning interner: inout KeyInterner) throws(AmberError) -> ArchiveKey {
-    if let p, let short = ShortKeyWords(p) { return interner.key(lo: short.lo, hi: short.hi, count: short.count) }
-    return ArchiveKey(try inputKey(p))
 }
 
 /// A C string of 1 to 15 ASCII bytes in two words, as `KeyInterner.key(lo:hi:count:)` takes

@@ -33,6 +33,21 @@ final class DecoderCore {
         }
     }
 
+    /// Checks that `key` may be read now: the decoder is active and the key is not empty (no
+    /// coder writes an empty key, so asking for one is refused as writing one is).
+    @inline(__always)
+    func admit(_ key: String) throws(AmberError) {
+        try requireActive()
+        guard !key.isEmpty else { throw AmberError(.invalidArgument, "the key is empty (in the decoder of \(owner))") }
+    }
+
+    /// As `read(_:)`, for a value under `key` (checked by `admit`).
+    @inline(__always)
+    func read<T>(forKey key: String, _ body: (KeyedUnarchiver) throws -> T) throws(AmberError) -> T {
+        try admit(key)
+        return try read(body)
+    }
+
     /// Runs `body` with the unarchiver positioned on this decoder's object (it already is while
     /// the engine runs this decoder's callback; another decoder's call moves it for the read).
     @inline(__always)

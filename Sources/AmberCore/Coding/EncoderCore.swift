@@ -126,6 +126,7 @@ final class EncoderCore {
         guard !ReservedKeys.contains(key) else {
             throw AmberError(.reservedKey, "'\(key)' is a reserved key and cannot be marked sensitive (in the coder of \(owner))")
         }
+        if key.isEmpty { throw emptyKey() }
         guard sensitive.encrypts else {
             let message = "the key '\(key)' was marked sensitive (in the coder of \(owner)), but the archive would not be encrypted (protection none): a sensitive value is never written unencrypted, so nothing is saved"
             if sensitive.refusal == nil { sensitive.refusal = message }
@@ -156,11 +157,12 @@ final class EncoderCore {
     }
 
     /// Checks what `admit` checks before looking in the object: the coder is active, and the
-    /// key is not reserved and within the limits.
+    /// key is not reserved, not empty and within the limits.
     @inline(__always)
     private func admitName(_ key: String) throws(AmberError) {
         guard isActive else { throw inactive() }
         if ReservedKeys.contains(key) { throw reservedKey(key) }
+        if key.isEmpty { throw emptyKey() }
         try admitKeyLength(key)
     }
 
@@ -185,6 +187,7 @@ final class EncoderCore {
         var seen: Set<String>? = keys.count > 16 ? Set(minimumCapacity: keys.count) : nil
         for i in keys.indices {
             if ReservedKeys.contains(keys[i].string) { throw fail(i, reservedKey(keys[i].string)) }
+            if keys[i].string.isEmpty { throw fail(i, emptyKey()) }
             do throws(AmberError) { try admitKeyLength(keys[i].string) } catch { throw fail(i, error) }
             if archiver.holdsKey(keys[i]) { throw fail(i, duplicate(keys[i].string)) }
             if seen != nil {
@@ -206,6 +209,11 @@ final class EncoderCore {
 
     private func reservedKey(_ key: String) -> AmberError {
         AmberError(.reservedKey, "the key '\(key)' is reserved by the engine (in the coder of \(owner))")
+    }
+
+    /// An empty key, refused for every value (an archive's reader could not name it apart).
+    private func emptyKey() -> AmberError {
+        AmberError(.invalidArgument, "the key is empty (in the coder of \(owner))")
     }
 
     private func twice(_ key: String) -> AmberError {

@@ -200,15 +200,19 @@ public class KeyedStateCoder {
     /// that have one. Nil
     /// encodes a null reference.
     /// - Throws: `.invalidArgument` if the object has no restoration identifier; `.duplicate`
-    ///   if its path is that of another preserved object.
+    ///   if its path is that of another preserved object. Either way the key stays free.
     public func encodeReference(to target: RestorableObject?, forKey key: String) throws(AmberError) {
-        try core.admit(key)
-        recorder?.giveUp()
         guard let target else {
+            try core.admit(key)
+            recorder?.giveUp()
             archiver.encodeNull(forKey: key)
             return
         }
+        // The key is checked, then the target recorded, and only then the key taken (by the
+        // write): a key refused records no target, and a target refused leaves its key free.
+        try core.admit(key)
         let index = try core.references(target)
+        recorder?.giveUp()
         archiver.encodeObject(forKey: key, className: ArchiveLayout.referenceClass) { a in
             a.encode(Int64(index), forKey: ArchiveLayout.referenceIndex)
         }

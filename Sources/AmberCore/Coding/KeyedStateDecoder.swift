@@ -29,12 +29,12 @@ public class KeyedStateDecoder {
 
     /// Decodes a boolean.
     public func decodeBool(forKey key: String) throws(AmberError) -> Bool {
-        try core.read { try $0.decodeBool(forKey: key) }
+        try core.read(forKey: key) { try $0.decodeBool(forKey: key) }
     }
 
     /// Decodes a 64-bit integer.
     public func decodeInt64(forKey key: String) throws(AmberError) -> Int64 {
-        try core.read { try $0.decodeInt64(forKey: key) }
+        try core.read(forKey: key) { try $0.decodeInt64(forKey: key) }
     }
 
     /// Decodes an integer; `.typeMismatch` if it does not fit in `Int`.
@@ -46,12 +46,12 @@ public class KeyedStateDecoder {
 
     /// Decodes a double (an integer is converted).
     public func decodeDouble(forKey key: String) throws(AmberError) -> Double {
-        try core.read { try $0.decodeDouble(forKey: key) }
+        try core.read(forKey: key) { try $0.decodeDouble(forKey: key) }
     }
 
     /// Decodes a string.
     public func decodeString(forKey key: String) throws(AmberError) -> String {
-        try core.read { try $0.decodeString(forKey: key) }
+        try core.read(forKey: key) { try $0.decodeString(forKey: key) }
     }
 
     // Interned keys (`ArchiveKey`: the C ABI's keys, and any caller reading the same keys for
@@ -68,28 +68,28 @@ public class KeyedStateDecoder {
 
     /// Decodes a boolean.
     public func decodeBool(forKey key: ArchiveKey) throws(AmberError) -> Bool {
-        try core.requireActive()
+        try core.admit(key.string)
         guard unarchiver.currentObjectUID == core.uid else { return try decodeBool(forKey: key.string) }
         do { return try unarchiver.decodeBool(forKey: key) } catch { throw AmberError(error) }
     }
 
     /// Decodes a 64-bit integer.
     public func decodeInt64(forKey key: ArchiveKey) throws(AmberError) -> Int64 {
-        try core.requireActive()
+        try core.admit(key.string)
         guard unarchiver.currentObjectUID == core.uid else { return try decodeInt64(forKey: key.string) }
         do { return try unarchiver.decodeInt64(forKey: key) } catch { throw AmberError(error) }
     }
 
     /// Decodes a double (an integer is converted).
     public func decodeDouble(forKey key: ArchiveKey) throws(AmberError) -> Double {
-        try core.requireActive()
+        try core.admit(key.string)
         guard unarchiver.currentObjectUID == core.uid else { return try decodeDouble(forKey: key.string) }
         do { return try unarchiver.decodeDouble(forKey: key) } catch { throw AmberError(error) }
     }
 
     /// Decodes a string.
     public func decodeString(forKey key: ArchiveKey) throws(AmberError) -> String {
-        try core.requireActive()
+        try core.admit(key.string)
         guard unarchiver.currentObjectUID == core.uid else { return try decodeString(forKey: key.string) }
         do { return try unarchiver.decodeString(forKey: key) } catch { throw AmberError(error) }
     }
@@ -97,7 +97,7 @@ public class KeyedStateDecoder {
     /// Decodes a string and calls `body` with its UTF-8 bytes (no string is made for a string
     /// the archive stores as ASCII).
     public func withDecodedString<T>(forKey key: ArchiveKey, _ body: (Span<UInt8>) -> T) throws(AmberError) -> T {
-        try core.requireActive()
+        try core.admit(key.string)
         guard unarchiver.currentObjectUID == core.uid else {
             let s = try decodeString(forKey: key.string)
             return body(s.utf8.span)
@@ -107,22 +107,22 @@ public class KeyedStateDecoder {
 
     /// Decodes bytes (NSData).
     public func decodeBytes(forKey key: String) throws(AmberError) -> [UInt8] {
-        try core.read { try $0.decodeBytes(forKey: key) }
+        try core.read(forKey: key) { try $0.decodeBytes(forKey: key) }
     }
 
     /// Decodes a date (NSDate), in seconds since 2001-01-01T00:00:00Z.
     public func decodeDate(forKey key: String) throws(AmberError) -> Double {
-        try core.read { try $0.decodeDate(forKey: key) }
+        try core.read(forKey: key) { try $0.decodeDate(forKey: key) }
     }
 
     /// Decodes an index path (NSIndexPath).
     public func decodeIndexPath(forKey key: String) throws(AmberError) -> [Int] {
-        try core.read { try $0.decodeIndexPath(forKey: key) }
+        try core.read(forKey: key) { try $0.decodeIndexPath(forKey: key) }
     }
 
     /// Decodes any value of Foundation's standard classes.
     public func decodeValue(forKey key: String) throws(AmberError) -> ArchiveValue {
-        try core.read { try $0.decodeValue(forKey: key) }
+        try core.read(forKey: key) { try $0.decodeValue(forKey: key) }
     }
 
     /// Decodes an object of a registered coding class (SPEC R12, R25), or nil for a null.
@@ -131,7 +131,8 @@ public class KeyedStateDecoder {
     /// - Throws: `AmberError` for the codec's failures; whatever a coding class's closures
     ///   throw, unchanged.
     public func decodeObject(forKey key: String, ofClasses classes: Set<String>) throws -> AnyObject? {
-        try core.readPassingHostErrors { try $0.decodeObject(forKey: key, ofClasses: classes) }
+        try core.admit(key)
+        return try core.readPassingHostErrors { try $0.decodeObject(forKey: key, ofClasses: classes) }
     }
 
     /// Decodes a reference written by `KeyedStateCoder.encodeReference(to:forKey:)` (SPEC R4):
@@ -179,7 +180,7 @@ public class KeyedStateDecoder {
 
     /// The record index a reference names, or nil for a null reference.
     private func referenceIndex(forKey key: String) throws(AmberError) -> Int? {
-        let index: Int? = try core.read { u in
+        let index: Int? = try core.read(forKey: key) { u in
             try u.decodeObject(forKey: key) { (r: KeyedUnarchiver, className: String) throws -> Int in
                 guard className == ArchiveLayout.referenceClass else {
                     throw AmberError(.typeMismatch, "the value for key '\(key)' is \(className == "NSString" ? "a string" : "an object of class \(className)"), not a reference")

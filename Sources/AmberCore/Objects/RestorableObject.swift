@@ -65,21 +65,41 @@ open class RestorableObject {
     /// The host's encode, decode and finished-restoring callbacks.
     public var callbacks: RestorableCallbacks
     /// A view's kind and the accessors of its standard state (SPEC R17); nil: the view keeps
-    /// only what its encode callback writes. Ignored on controllers and plain objects.
-    public var viewAccessors: ViewAccessors? {
-        get { viewParts?.accessors }
-        set {
-            if newValue == nil, viewParts?.association == nil { viewParts = nil; return }
-            withViewParts { $0.accessors = newValue }
-        }
-    }
+    /// only what its encode callback writes. Set with `setViewAccessors(_:)`.
+    public var viewAccessors: ViewAccessors? { viewParts?.accessors }
     /// A table's or collection's data source as a model association (SPEC R18); nil: its items
-    /// are archived as index paths.
-    public var modelAssociation: ModelAssociation? {
-        get { viewParts?.association }
-        set {
-            if newValue == nil, viewParts?.accessors == nil { viewParts = nil; return }
-            withViewParts { $0.association = newValue }
+    /// are archived as index paths. Set with `setModelAssociation(_:)`.
+    public var modelAssociation: ModelAssociation? { viewParts?.association }
+
+    /// Gives this view a kind and the accessors of its standard state (SPEC R17), or none (nil).
+    /// Backs `amber_object_set_view_accessors`.
+    /// - Throws: `.invalidArgument` unless this is a view, or for a text field or text view
+    ///   without `textLength` (a selected range that no longer fits the text must restore as
+    ///   no selection, which only the text's length tells).
+    public func setViewAccessors(_ accessors: ViewAccessors?) throws(AmberError) {
+        try requireView("view accessors")
+        if let accessors, accessors.kind.hasText, accessors.textLength == nil {
+            throw AmberError(
+                .invalidArgument,
+                "a \(accessors.kind) needs a text-length accessor (a selected range that no longer fits the text restores as no selection); '\(describe)' was given none")
+        }
+        if accessors == nil, viewParts?.association == nil { viewParts = nil; return }
+        withViewParts { $0.accessors = accessors }
+    }
+
+    /// Gives this view its data source's model association (SPEC R18), or none (nil). Backs
+    /// `amber_object_set_model_association`.
+    /// - Throws: `.invalidArgument` unless this is a view.
+    public func setModelAssociation(_ association: ModelAssociation?) throws(AmberError) {
+        try requireView("a model association")
+        if association == nil, viewParts?.accessors == nil { viewParts = nil; return }
+        withViewParts { $0.association = association }
+    }
+
+    /// Only a view has a standard state and a data source: refuses `what` for anything else.
+    private func requireView(_ what: String) throws(AmberError) {
+        guard kind == .view else {
+            throw AmberError(.invalidArgument, "only a view has \(what); '\(describe)' is a \(kind)")
         }
     }
 

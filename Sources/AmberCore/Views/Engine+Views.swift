@@ -54,16 +54,12 @@ extension Engine {
                 ? "model identifiers archived, but the view has no model association: \(dropped.count) dropped"
                 : "\(dropped.count) model identifier\(dropped.count == 1 ? " no longer resolves" : "s no longer resolve"): dropped")
         }
-        if let range = state.selectedRange, state.kind.hasText {
-            if let textLength = accessors.textLength {
-                let length = try textLength(object)
-                if !range.fits(textLength: length) {
-                    state.selectedRange = nil
-                    record.addNote("the selected range \(range.location)+\(range.length) no longer fits the text (\(length)): no selection")
-                }
-            } else {
+        // A text kind always has `textLength` (`RestorableObject.setViewAccessors` refuses one without).
+        if let range = state.selectedRange, state.kind.hasText, let textLength = accessors.textLength {
+            let length = try textLength(object)
+            if !range.fits(textLength: length) {
                 state.selectedRange = nil
-                record.addNote("the view has no text-length accessor, so its selected range cannot be checked: no selection")
+                record.addNote("the selected range \(range.location)+\(range.length) no longer fits the text (\(length)): no selection")
             }
         }
         try accessors.apply(object, state)

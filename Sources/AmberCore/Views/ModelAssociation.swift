@@ -1,7 +1,7 @@
 /// The data source of a table or collection as UIDataSourceModelAssociation describes it
 /// (SPEC R18): with it, the selected items and the first visible item are archived as the
 /// identifiers of the model objects they show, and found again by identifier at restoration,
-/// so rows that moved are still selected. Set with `RestorableObject.modelAssociation`.
+/// so rows that moved are still selected. Set with `RestorableObject.setModelAssociation(_:)`.
 public struct ModelAssociation {
     /// The model identifier of the item at an index path now (modelIdentifierForElementAtIndexPath:),
     /// or nil for an item without one: that item is archived as its index path. An error thrown

@@ -1,5 +1,5 @@
 /// How the engine reads and applies the standard state of one view (SPEC R17): the view's kind
-/// and the host's accessors. Set on a view with `RestorableObject.viewAccessors`.
+/// and the host's accessors. Set on a view with `RestorableObject.setViewAccessors(_:)`.
 public struct ViewAccessors {
     /// The kind of view.
     public var kind: ViewKind
@@ -11,8 +11,8 @@ public struct ViewAccessors {
     public var apply: (RestorableObject, ViewState) throws -> Void
     /// Text fields and text views: the length of the text the view shows now, in the unit of
     /// its selected ranges; asked at restoration, before `apply`, so that a range that no longer
-    /// fits restores as no selection. Without it the engine cannot check the range, so a text
-    /// field or text view restores with no selection (and the report says why).
+    /// fits restores as no selection. Required for a text field and a text view
+    /// (`RestorableObject.setViewAccessors` refuses them without it); other kinds ignore it.
     public var textLength: ((RestorableObject) throws -> Int)?
 
     /// Creates accessors.

@@ -16,21 +16,35 @@
 #include <string.h>
 
 #include "check.h"
+#include "mem_store.h"
 
 static int yes_save(amber_engine *engine, amber_coder *coder, void *ctx) {
     (void)engine, (void)coder, (void)ctx;
     return 1;
 }
 
-static amber_engine *open_engine(void) {
+static int yes_restore(amber_engine *engine, amber_decoder *decoder, void *ctx) {
+    (void)engine, (void)decoder, (void)ctx;
+    return 1;
+}
+
+/* An engine that saves and restores, on `functions` over `store` (NULL: a memory store of its own). */
+static amber_engine *open_engine_on(const amber_store *functions, mem_store *store) {
     amber_engine *e = NULL;
     amber_engine_options opts = AMBER_ENGINE_OPTIONS_INIT;
     amber_delegate d = AMBER_DELEGATE_INIT;
-    opts.memory_store = 1;
+    opts.memory_store = functions == NULL;
+    opts.store = functions;
+    opts.store_ctx = store;
     if (amber_engine_open(&e, "org.example.rule-table", &opts) != AMBER_OK) return NULL;
     d.should_save = yes_save;
+    d.should_restore = yes_restore;
     amber_engine_set_delegate(e, &d, NULL, NULL);
     return e;
+}
+
+static amber_engine *open_engine(void) {
+    return open_engine_on(NULL, NULL);
 }
 
 static int register_class(amber_engine *e, const char *name) {
@@ -64,12 +78,20 @@ static amber_keyed_value int_value(const char *key, int64_t value) {
     return v;
 }
 
-/* The batch cases, run by the encode callback of a root: the status of the case's last call. */
-static int batch_case(const char *name, amber_coder *c) {
-    amber_keyed_value with_reserved[2], written_before[2];
+/* The coder cases, run by the encode callback of a root: the status of the case's last call.
+   `anonymous` is an object without an identifier, which a reference to is refused. */
+static int batch_case(const char *name, amber_coder *c, amber_object *anonymous) {
+    amber_keyed_value with_reserved[2], written_before[2], with_empty[2];
     with_reserved[0] = int_value("a", 1), with_reserved[1] = int_value("kind", 2);
     written_before[0] = int_value("b", 2), written_before[1] = int_value("a", 3);
+    with_empty[0] = int_value("a", 1), with_empty[1] = int_value("", 2);
     if (!strcmp(name, "batch_reserved_key")) return amber_coder_encode_values(c, with_reserved, 2);
+    if (!strcmp(name, "batch_empty_key")) return amber_coder_encode_values(c, with_empty, 2);
+    if (!strcmp(name, "coder_empty_key")) return amber_coder_encode_int64(c, "", 1);
+    if (!strcmp(name, "reference_refused_key_free")) {
+        amber_coder_encode_object(c, "a", anonymous);
+        return amber_coder_encode_int64(c, "a", 1);
+    }
     if (!strcmp(name, "batch_key_written_before")) {
         int status = amber_coder_encode_int64(c, "a", 1);
         return status != AMBER_OK ? status : amber_coder_encode_values(c, written_before, 2);
@@ -83,27 +105,102 @@ static int batch_case(const char *name, amber_coder *c) {
 typedef struct {
     const char *name;
     int status;
+    amber_object *anonymous;
 } batch_run;
 
 static int encode_batch_case(amber_object *o, amber_coder *c, void *ctx) {
     batch_run *run = ctx;
     (void)o;
-    run->status = batch_case(run->name, c);
+    run->status = batch_case(run->name, c, run->anonymous);
     return AMBER_OK;
 }
 
 /* Runs a batch case in the encode callback of a root during a preservation: its status. */
 static int in_coder(amber_engine *e, const char *name) {
-    batch_run run = {name, -1};
+    batch_run run = {name, -1, NULL};
     amber_object *root = NULL;
     amber_object_callbacks cb = AMBER_OBJECT_CALLBACKS_INIT;
     int saved = 0, status;
     cb.encode = encode_batch_case;
-    status = amber_object_new(&root, e, AMBER_KIND_CONTROLLER, "Root", "root", &cb, &run, NULL);
+    status = amber_object_new(&run.anonymous, e, AMBER_KIND_CONTROLLER, "Anonymous", NULL, NULL, NULL, NULL);
+    if (status == AMBER_OK) status = amber_object_new(&root, e, AMBER_KIND_CONTROLLER, "Root", "root", &cb, &run, NULL);
     if (status == AMBER_OK) status = amber_engine_add_root(e, root);
     if (status == AMBER_OK) status = amber_engine_preserve(&saved, e);
     if (status != AMBER_OK) return status;
     return run.status < 0 ? AMBER_MISUSE : run.status; /* MISUSE: the callback never ran */
+}
+
+/* Accessors and a model association that do nothing (never called: the cases are refused). */
+static int no_read(amber_object *view, amber_view_state *state, void *ctx) {
+    (void)view, (void)state, (void)ctx;
+    return AMBER_OK;
+}
+
+static int no_apply(amber_object *view, const amber_view_state *state, void *ctx) {
+    (void)view, (void)state, (void)ctx;
+    return AMBER_OK;
+}
+
+static int no_identifier(const char **out, amber_object *view, const int64_t *indexes, size_t length, void *ctx) {
+    (void)view, (void)indexes, (void)length, (void)ctx;
+    *out = NULL;
+    return AMBER_OK;
+}
+
+static int no_index_path(int64_t *out, size_t capacity, size_t *out_length, amber_object *view, const char *identifier,
+                         void *ctx) {
+    (void)out, (void)capacity, (void)view, (void)identifier, (void)ctx;
+    *out_length = 0;
+    return AMBER_OK;
+}
+
+/* The status of giving an object of `kind` accessors of `view_kind`, read and apply only. */
+static int set_accessors(amber_engine *e, amber_kind kind, amber_view_kind view_kind) {
+    amber_view_accessors acc = AMBER_VIEW_ACCESSORS_INIT;
+    acc.read = no_read;
+    acc.apply = no_apply;
+    return amber_object_set_view_accessors(new_object(e, kind), view_kind, &acc, NULL, NULL);
+}
+
+/* The status of giving a controller a model association. */
+static int set_association_on_a_controller(amber_engine *e) {
+    amber_model_association a = AMBER_MODEL_ASSOCIATION_INIT;
+    a.identifier_for_index_path = no_identifier;
+    a.index_path_for_identifier = no_index_path;
+    return amber_object_set_model_association(new_object(e, AMBER_KIND_CONTROLLER), &a, NULL, NULL);
+}
+
+/* The decode callback of decoder_empty_key: reads under an empty key, its status in *ctx. */
+static int decode_empty_key(amber_object *o, amber_decoder *d, void *ctx) {
+    int64_t v = 0;
+    (void)o;
+    *(int *)ctx = amber_decoder_decode_int64(&v, d, "");
+    return AMBER_OK;
+}
+
+/* decoder_empty_key: a root saved by one engine and restored by the next, on one mem_store,
+ * whose decode callback reads under an empty key: the status of that read. */
+static int decoder_case(void) {
+    mem_store store = {0};
+    amber_store functions = mem_store_functions();
+    amber_object_callbacks cb = AMBER_OBJECT_CALLBACKS_INIT;
+    amber_engine *first = open_engine_on(&functions, &store), *next = NULL;
+    amber_object *root = NULL;
+    amber_report *report = NULL;
+    int saved = 0, read = -1, status = first ? AMBER_OK : AMBER_MISUSE;
+    if (status == AMBER_OK) status = amber_engine_add_root(first, new_object(first, AMBER_KIND_CONTROLLER));
+    if (status == AMBER_OK) status = amber_engine_preserve(&saved, first);
+    if (first) amber_engine_close(first);
+    if (status == AMBER_OK && !(next = open_engine_on(&functions, &store))) status = AMBER_MISUSE;
+    cb.decode = decode_empty_key;
+    if (status == AMBER_OK) status = amber_object_new(&root, next, AMBER_KIND_CONTROLLER, "Root", "root", &cb, &read, NULL);
+    if (status == AMBER_OK) status = amber_engine_add_root(next, root);
+    if (status == AMBER_OK) status = amber_engine_launch(&report, next, AMBER_APP_INACTIVE);
+    amber_report_free(report);
+    if (next) amber_engine_close(next);
+    mem_store_clear(&store);
+    if (status != AMBER_OK) return status;
+    return read < 0 ? AMBER_MISUSE : read; /* MISUSE: the decode callback never ran */
 }
 
 /* Writes the int64 `value` under `key` into the archiver. */
@@ -199,7 +296,8 @@ static int run_case(amber_engine *e, const char *name, int *known) {
     if (!strcmp(name, "root_not_a_controller")) return amber_engine_add_root(e, new_object(e, AMBER_KIND_VIEW));
     if (!strcmp(name, "remove_root_not_a_root")) return amber_engine_remove_root(e, new_object(e, AMBER_KIND_CONTROLLER));
     if (!strcmp(name, "batch_reserved_key") || !strcmp(name, "batch_key_written_before") ||
-        !strcmp(name, "batch_all_or_nothing")) {
+        !strcmp(name, "batch_all_or_nothing") || !strcmp(name, "batch_empty_key") ||
+        !strcmp(name, "coder_empty_key") || !strcmp(name, "reference_refused_key_free")) {
         return in_coder(e, name);
     }
     if (!strcmp(name, "archiver_key_twice") || !strcmp(name, "archiver_finish_twice")) return archiver_case(name);
@@ -215,6 +313,10 @@ static int run_case(amber_engine *e, const char *name, int *known) {
     }
     if (!strcmp(name, "stack_not_a_controller")) return amber_object_set_stack(new_object(e, AMBER_KIND_VIEW), 1);
     if (!strcmp(name, "dismiss_from_a_view")) return amber_object_present(new_object(e, AMBER_KIND_VIEW), NULL);
+    if (!strcmp(name, "view_accessors_on_a_controller")) return set_accessors(e, AMBER_KIND_CONTROLLER, AMBER_VIEW_SCROLL);
+    if (!strcmp(name, "text_view_without_text_length")) return set_accessors(e, AMBER_KIND_VIEW, AMBER_VIEW_TEXT_VIEW);
+    if (!strcmp(name, "association_on_a_controller")) return set_association_on_a_controller(e);
+    if (!strcmp(name, "decoder_empty_key")) return decoder_case();
     if (!strcmp(name, "notification_empty_name")) return amber_engine_post_notification(e, "", NULL, NULL);
     if (!strcmp(name, "coding_class_twice") || !strcmp(name, "coding_class_own_superclass")) return coding_class_case(name);
     *known = 0;

@@ -305,6 +305,7 @@ static int decode_dated(amber_object *object, amber_decoder *decoder, void *ctx)
     check_status(amber_decoder_decode_date(&when, decoder, "row"), AMBER_TYPE_MISMATCH, "an index path read as a date");
     check_status(amber_decoder_decode_index_path(&row, decoder, "when"), AMBER_TYPE_MISMATCH, "a date read as an index path");
     check_status(amber_decoder_decode_date(&when, decoder, "missing"), AMBER_NOT_FOUND, "a missing date");
+    check_status(amber_decoder_decode_date(&when, decoder, ""), AMBER_INVALID_ARGUMENT, "a date under an empty key");
     check_status(amber_decoder_decode_date(NULL, decoder, "when"), AMBER_INVALID_ARGUMENT, "a NULL out");
     /* The batch call reads what the single calls wrote, and the other way round is the same
      * value type (AMBER_VALUE_DATE, AMBER_VALUE_INDEX_PATH). */
