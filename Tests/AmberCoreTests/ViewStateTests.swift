@@ -313,8 +313,8 @@ func viewRoundTrip(
         table.selectedItems = (0 ..< 1000).map { [$0] }
         let oneModel = ModelAssociation(identifierForIndexPath: { _, _ in "item" }, indexPathForIdentifier: { _, _ in [0] })
         let (_, models, _) = try viewRoundTrip(
-            { [("t", ViewProbe(table))] }, configure: { v, _ in v.modelAssociation = oneModel },
-            configureRestored: { v, _ in v.modelAssociation = oneModel })
+            { [("t", ViewProbe(table))] }, configure: { v, _ in try v.setModelAssociation(oneModel) },
+            configureRestored: { v, _ in try v.setModelAssociation(oneModel) })
         #expect(models[0].applied.first?.selectedItems == [[0]])
 
         // Identifiers are one when they are the same characters, not when Swift's `==` holds:
@@ -325,8 +325,8 @@ func viewRoundTrip(
             identifierForIndexPath: { _, path in path == [1] ? decomposed : composed },
             indexPathForIdentifier: { _, id in Array(id.unicodeScalars) == Array(composed.unicodeScalars) ? [0] : [1] })
         let (_, equivalent, _) = try viewRoundTrip(
-            { [("t", ViewProbe(table))] }, configure: { v, _ in v.modelAssociation = twoModels },
-            configureRestored: { v, _ in v.modelAssociation = twoModels })
+            { [("t", ViewProbe(table))] }, configure: { v, _ in try v.setModelAssociation(twoModels) },
+            configureRestored: { v, _ in try v.setModelAssociation(twoModels) })
         #expect(equivalent[0].applied.first?.selectedItems == [[0], [1]])
 
         // An archive written by another program: 100,000 references to one string.
