@@ -149,4 +149,32 @@ import Testing
         info["flag"] = nil
         #expect(info.keys == ["count", "ratio", "text", "bytes"])
     }
+
+    // R24: a user info holds no empty key, whichever way a host fills it
+    @Test func aUserInfoRefusesAnEmptyKey() throws {
+        var info: UserInfo = ["a": .int64(1)]
+        #expect(throws: AmberError.self) { try info.setValues([("b", .int64(2)), ("", .int64(3))]) }
+        #expect(info.keys == ["a"])  // all or nothing
+        try info.setValues([("b", .int64(2)), ("a", .bool(true))])
+        #expect(info.keys == ["a", "b"] && info["a"] == .bool(true))
+        do {
+            _ = try info.value(forKey: "")
+            Issue.record("a read under an empty key was not refused")
+        } catch {
+            #expect(error.code == .invalidArgument)
+        }
+        #expect(try info.valueIfPresent(forKey: "c") == nil)
+
+        let center = AppNotificationCenter()
+        var called = 0
+        _ = center.addObserver(name: "n") { _ in called += 1 }
+        info[""] = .int64(4)  // the subscript cannot refuse: the post does
+        do {
+            try center.post(name: "n", userInfo: info)
+            Issue.record("a user info with an empty key was posted")
+        } catch let error as AmberError {
+            #expect(error.code == .invalidArgument)
+        }
+        #expect(called == 0)
+    }
 }

@@ -101,6 +101,19 @@ import Testing
             let archiver = DataArchiver(registry: ArchiveClassRegistry())
             try archiver.encodeValues([("k", .int(1))])
             try archiver.encodeValues([("k", .int(2))])
+        case "archiver_empty_key":
+            try DataArchiver(registry: ArchiveClassRegistry()).encodeValues([("", .int(1))])
+        case "user_info_empty_key":
+            // The subscript cannot refuse; the post refuses the user info it filled.
+            var info = UserInfo()
+            info[""] = .int64(1)
+            do {
+                try e.notificationCenter.post(name: "n", userInfo: info)
+            } catch let error as AmberError {
+                throw error
+            } catch {
+                throw AmberError(.callbackFailed, "the post threw a foreign error: \(error)")
+            }
         case "archiver_finish_twice":
             let archiver = DataArchiver(registry: ArchiveClassRegistry())
             _ = try archiver.finish()

@@ -97,7 +97,7 @@ private func classes(of registry: OpaquePointer?) throws(AmberError) -> [String:
         read.reserveCapacity(n)
         for i in 0 ..< n {
             do throws(AmberError) {
-                read.append((try inputKey(values[i].key), try archiveValue(values[i])))
+                read.append((try engineKey(values[i].key), try archiveValue(values[i])))
             } catch {
                 throw AmberError(error.code, "\(keyedValueLabel(values, i)): \(error.message)")
             }
@@ -131,7 +131,7 @@ private func notAnArchiveValue(_ type: amber_value_type) -> AmberError {
 ) -> CInt {
     guarded {
         let box = try archiverBox(archiver)
-        let k = try inputKey(key)
+        let k = try engineKey(key)
         let c = try inputString(class_name, "class_name")
         let o = try object.map { p throws(AmberError) in try box.object(p, c) }
         try box.data.encodeObject(o, forKey: k)
@@ -145,7 +145,7 @@ private func notAnArchiveValue(_ type: amber_value_type) -> AmberError {
 ) -> CInt {
     guarded {
         let box = try archiverBox(archiver)
-        let k = try inputKey(key)
+        let k = try engineKey(key)
         let c = try inputString(class_name, "class_name")
         let n = try inputCount(count, "count")
         guard objects != nil || n == 0 else { throw invalid("objects is NULL and count is \(n)") }

@@ -56,12 +56,12 @@ func notificationBox(_ handle: OpaquePointer?) throws(AmberError) -> Notificatio
         guard n > 0 else { return }
         guard let values else { throw invalid("values is NULL and count is \(n)") }
         guard !box.isReadOnly else { throw misuse("a notification's user info is read-only") }
-        var checked: [(String, NotificationValue)] = []
+        var checked: [(key: String, value: NotificationValue)] = []
         checked.reserveCapacity(n)
         for i in 0 ..< n {
             do throws(AmberError) {
                 let v = values[i]
-                let key = try inputKey(v.key)
+                let key = try engineKey(v.key)
                 let value: NotificationValue
                 switch v.type {
                 case AMBER_VALUE_BOOL: value = .bool(v.int64_value != 0)
@@ -77,7 +77,7 @@ func notificationBox(_ handle: OpaquePointer?) throws(AmberError) -> Notificatio
                 throw AmberError(error.code, "\(keyedValueLabel(values, i)): \(error.message)")
             }
         }
-        for (key, value) in checked { try box.set(value, key) }
+        try box.set(checked)
     }
 }
 

@@ -21,14 +21,17 @@ final class UserInfoBox {
         self.isReadOnly = readOnly
     }
 
-    /// Sets a value; refused on a notification's user info.
-    func set(_ value: NotificationValue, _ key: String) throws(AmberError) {
+    /// Sets the values, all or nothing (`UserInfo.setValues` checks the keys); refused on a
+    /// notification's user info.
+    func set(_ pairs: [(key: String, value: NotificationValue)]) throws(AmberError) {
         guard !isReadOnly else { throw misuse("a notification's user info is read-only") }
-        let isNew = info[key] == nil
-        info[key] = value
-        stringPointers[key] = nil
-        bytePointers[key] = nil
-        if isNew { keyPointers = [:] }
+        let countBefore = info.count
+        try info.setValues(pairs)
+        for (key, _) in pairs {
+            stringPointers[key] = nil
+            bytePointers[key] = nil
+        }
+        if info.count != countBefore { keyPointers = [:] }
     }
 
     func key(at index: Int) throws(AmberError) -> UnsafePointer<CChar> {
@@ -42,8 +45,8 @@ final class UserInfoBox {
     /// Fills one element of amber_user_info_values(): its value under its key, of its type
     /// (AMBER_VALUE_ANY: of the value's own type, written back into `type`).
     func read(_ v: inout amber_keyed_value) throws(AmberError) {
-        let key = try inputKey(v.key)
-        guard let value = info[key] else {
+        let key = try engineKey(v.key)
+        guard let value = try info.valueIfPresent(forKey: key) else {
             guard v.type.rawValue <= AMBER_VALUE_BYTES.rawValue else {
                 throw notAUserInfoType(v.type)
             }

@@ -38,8 +38,8 @@ func optionalString(_ p: UnsafePointer<CChar>?, _ what: String) throws(AmberErro
     return s
 }
 
-/// A key for the engine's coder or decoder: valid UTF-8 (they refuse an empty key themselves,
-/// as they do a Swift host's).
+/// A key for the engine's coder, decoder, data archiver or a user info: valid UTF-8 (they
+/// refuse an empty key themselves, as they do a Swift host's).
 func engineKey(_ p: UnsafePointer<CChar>?) throws(AmberError) -> String {
     try inputString(p, "the key")
 }
@@ -51,7 +51,8 @@ func engineKey(_ p: UnsafePointer<CChar>?, interning interner: inout KeyInterner
     return ArchiveKey(try engineKey(p))
 }
 
-/// An archiver's or a notification's key: valid UTF-8, not empty.
+/// An unarchiver's key: valid UTF-8, not empty (the codec's unarchiver has no engine type that
+/// would check it).
 func inputKey(_ p: UnsafePointer<CChar>?) throws(AmberError) -> String {
     let key = try inputString(p, "the key")
     guard !key.isEmpty else { throw invalid("the key is empty") }

@@ -96,13 +96,16 @@ public final class AppNotificationCenter {
 
     /// Posts a notification: calls each matching observer registered now, in registration order.
     /// - Throws: `.invalidArgument` (and calls no one) for an empty name, which no observer can
-    ///   ask for by name; `.limitExceeded` (and calls no one) when posts nest deeper than
+    ///   ask for by name, or a user info with an empty key; `.limitExceeded` (and calls no one) when posts nest deeper than
     ///   `maxNesting`; otherwise the first error an observer threw, after every observer ran.
     ///
     /// Backs `amber_engine_post_notification`.
     public func post(_ notification: AppNotification) throws {
         guard !notification.name.isEmpty else {
             throw AmberError(.invalidArgument, "the notification name is empty")
+        }
+        guard !notification.userInfo.hasEmptyKey else {
+            throw AmberError(.invalidArgument, "the user info of '\(notification.name)' has an empty key")
         }
         guard depth < Self.maxNesting else {
             throw AmberError(.limitExceeded, "'\(notification.name)' was posted from inside \(depth) nested deliveries, the limit")

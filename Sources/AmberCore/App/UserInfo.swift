@@ -30,12 +30,37 @@ public struct UserInfo: Equatable, Sendable, ExpressibleByDictionaryLiteral {
         }
     }
 
+    /// Sets the values under their keys, all or nothing (a key given twice keeps its last value).
+    /// The subscript cannot refuse a key; this is how a host's user info is filled by checked
+    /// calls (and `AppNotificationCenter.post` refuses what the subscript let in).
+    /// - Throws: `.invalidArgument` for an empty key, setting none.
+    public mutating func setValues(_ pairs: [(key: String, value: NotificationValue)]) throws(AmberError) {
+        for pair in pairs { try Self.checkKey(pair.key) }
+        for pair in pairs { self[pair.key] = pair.value }
+    }
+
+    /// The value of a key, nil if it has none.
+    /// - Throws: `.invalidArgument` for an empty key, which no user info may hold.
+    public func valueIfPresent(forKey key: String) throws(AmberError) -> NotificationValue? {
+        try Self.checkKey(key)
+        return values[key]
+    }
+
     /// The value of a key.
-    /// - Throws: `.notFound` for a key that has no value.
+    /// - Throws: `.notFound` for a key that has no value; `.invalidArgument` for an empty key.
     public func value(forKey key: String) throws(AmberError) -> NotificationValue {
-        guard let v = values[key] else { throw AmberError(.notFound, "the user info has no value for key '\(key)'") }
+        guard let v = try valueIfPresent(forKey: key) else { throw AmberError(.notFound, "the user info has no value for key '\(key)'") }
         return v
     }
+
+    /// The key a user info refuses (SPEC R24): the empty one, as the engine's coder does.
+    /// - Throws: `.invalidArgument` for "".
+    static func checkKey(_ key: String) throws(AmberError) {
+        guard !key.isEmpty else { throw AmberError(.invalidArgument, "the user info's key is empty") }
+    }
+
+    /// Whether a key is empty (only the subscript can set one; a post refuses it).
+    var hasEmptyKey: Bool { values[""] != nil }
 
     private func mismatch(_ key: String, _ found: NotificationValue, _ wanted: String) -> AmberError {
         AmberError(.typeMismatch, "the user info's value for key '\(key)' is \(a: found.typeName), not \(a: wanted)")

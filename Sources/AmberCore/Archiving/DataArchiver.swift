@@ -1,7 +1,7 @@
 import AmberArchive
 
 /// A keyed archiver of the host's own data objects (SPEC R25) that keeps the rules every host
-/// gets: a key is written once into each object, a batch of values is written all together or
+/// gets: a key is not empty and is written once into each object, a batch of values is written all together or
 /// not at all, an archive is finished once, never from inside one of its objects, and an
 /// archive whose encoding failed part-way cannot be finished. Backs `amber_archiver`.
 ///
@@ -43,17 +43,17 @@ public final class DataArchiver {
         }
     }
 
-    /// Writes values under their keys into the current object, all or nothing: a key written
-    /// before into this object, or given twice, writes none of them.
-    /// - Throws: `.duplicate`; `.misuse` once finished or broken.
+    /// Writes values under their keys into the current object, all or nothing: an empty key, a
+    /// key written before into this object, or one given twice, writes none of them.
+    /// - Throws: `.invalidArgument`, `.duplicate`; `.misuse` once finished or broken.
     public func encodeValues(_ values: [(key: String, value: ArchiveValue)]) throws(AmberError) {
         try claim(values.map(\.key))
         for (key, value) in values { archiver.encode(value, forKey: key) }
     }
 
     /// Writes an object of a registered coding class (or nil) under `key`.
-    /// - Throws: `.duplicate` for a key written before into this object; `.misuse` once finished
-    ///   or broken; what the object's class throws.
+    /// - Throws: `.invalidArgument` for an empty key; `.duplicate` for a key written before into
+    ///   this object; `.misuse` once finished or broken; what the object's class throws.
     public func encodeObject(_ object: AnyObject?, forKey key: String) throws {
         try claim([key])
         try archiver.encodeObject(object, forKey: key)
@@ -76,12 +76,14 @@ public final class DataArchiver {
         do { return try archiver.finishEncoding() } catch { throw AmberError(error) }
     }
 
-    /// Records `newKeys` as written into the current object, after checking that none was
-    /// written before or is given twice; records none if one is.
+    /// Records `newKeys` as written into the current object, after checking that none is empty
+    /// (as the engine's coder refuses one), was written before or is given twice; records none
+    /// if one is.
     private func claim(_ newKeys: [String]) throws(AmberError) {
         try checkUsable()
         var current = keys[keys.count - 1]
         for key in newKeys {
+            guard !key.isEmpty else { throw AmberError(.invalidArgument, "the key is empty") }
             guard current.insert(key).inserted else {
                 throw AmberError(.duplicate, "key '\(key)' was written twice into the same object")
             }

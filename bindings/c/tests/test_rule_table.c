@@ -225,11 +225,25 @@ static int archiver_case(const char *name) {
     if (!strcmp(name, "archiver_key_twice")) {
         status = archive_int(a, "k", 1);
         if (status == AMBER_OK) status = archive_int(a, "k", 2);
+    } else if (!strcmp(name, "archiver_empty_key")) {
+        status = archive_int(a, "", 1);
     } else {
         status = archive_finish(a);
         if (status == AMBER_OK) status = archive_finish(a);
     }
     amber_archiver_free(a);
+    return status;
+}
+
+/* Posts a notification whose user info has a value under an empty key: the status of the
+ * first call refused (C can fill a user info only through amber_user_info_set_values). */
+static int user_info_empty_key(amber_engine *e) {
+    amber_user_info *info = NULL;
+    amber_keyed_value v = int_value("", 1);
+    int status = amber_user_info_new(&info);
+    if (status == AMBER_OK) status = amber_user_info_set_values(info, &v, 1);
+    if (status == AMBER_OK) status = amber_engine_post_notification(e, "n", NULL, info);
+    amber_user_info_free(info);
     return status;
 }
 
@@ -300,7 +314,10 @@ static int run_case(amber_engine *e, const char *name, int *known) {
         !strcmp(name, "coder_empty_key") || !strcmp(name, "reference_refused_key_free")) {
         return in_coder(e, name);
     }
-    if (!strcmp(name, "archiver_key_twice") || !strcmp(name, "archiver_finish_twice")) return archiver_case(name);
+    if (!strcmp(name, "archiver_key_twice") || !strcmp(name, "archiver_finish_twice") || !strcmp(name, "archiver_empty_key")) {
+        return archiver_case(name);
+    }
+    if (!strcmp(name, "user_info_empty_key")) return user_info_empty_key(e);
     if (!strcmp(name, "remove_child_not_a_child")) {
         return on_pair(e, AMBER_KIND_CONTROLLER, AMBER_KIND_CONTROLLER, amber_object_remove_child);
     }

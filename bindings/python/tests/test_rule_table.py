@@ -189,6 +189,10 @@ def archiver_key_twice(e):
     archiver.encode_int("k", 2)
 
 
+def archiver_empty_key(e):
+    amber.Archiver().encode_int("", 1)
+
+
 def archiver_finish_twice(e):
     archiver = amber.Archiver()
     archiver.finish()
@@ -238,6 +242,8 @@ CASES = {
     "stack_not_a_controller": lambda e: e.view("list").set_stack(True),
     "dismiss_from_a_view": lambda e: e.view("list").present(None),
     "notification_empty_name": lambda e: e.post_notification(""),
+    "archiver_empty_key": archiver_empty_key,
+    "user_info_empty_key": lambda e: e.post_notification("n", user_info={"": 1}),
 }
 
 
@@ -252,7 +258,7 @@ def test_table_is_read():
 
 
 @pytest.mark.parametrize("name,status,rule", read_table(), ids=lambda v: str(v))
-def test_case_gives_the_tables_status(open_engine, name, status, rule):  # R1, R3, R4, R6, R10, R11, R17, R18, R24
+def test_case_gives_the_tables_status(open_engine, name, status, rule):  # R1, R3, R4, R6, R10, R11, R17, R18, R24, R25
     known = name in CASES or name in RELAUNCHING
     assert known, f"case {name} of the table has no Python implementation in test_rule_table.py"
     got = "AMBER_OK"
