@@ -95,6 +95,8 @@ import Testing
         case "association_on_a_controller":
             try controller("list").setModelAssociation(
                 ModelAssociation(identifierForIndexPath: { _, _ in nil }, indexPathForIdentifier: { _, _ in nil }))
+        case "association_empty_identifier":
+            try preserveTable(on: e, identifier: "")
         case "decoder_empty_key":
             try inDecoder { d throws(AmberError) in _ = try d.decodeInt64(forKey: "") }
         case "archiver_key_twice":
@@ -163,6 +165,27 @@ import Testing
             throw AmberError(.misuse, "the preservation the case runs in failed: \(error)")
         }
         if let thrown { throw thrown }
+    }
+
+    /// Preserves a root controller holding a table whose first visible item is [0, 1] and whose
+    /// model association names every item `identifier`: throws `.callbackFailed` when the table
+    /// is left out because its encoding failed (a preservation saves the rest, SPEC R28).
+    static func preserveTable(on e: Engine, identifier: String) throws(AmberError) {
+        let root = controller("root"), table = view("table", "TableView")
+        try table.setViewAccessors(ViewAccessors(kind: .table, read: { _, state in state.firstVisibleItem = [0, 1] }, apply: { _, _ in }))
+        try table.setModelAssociation(
+            ModelAssociation(identifierForIndexPath: { _, _ in identifier }, indexPathForIdentifier: { _, _ in nil }))
+        try root.addView(table)
+        try e.addRoot(root)
+        let report: PreservationReport
+        do {
+            report = try e.preserve()
+        } catch {
+            throw AmberError(.misuse, "the preservation the case runs in failed: \(error)")
+        }
+        for entry in report where entry.className == "TableView" {
+            if case .encodeFailed(let message) = entry.leftOut { throw AmberError(.callbackFailed, message) }
+        }
     }
 
     /// Runs `body` with a root's decoder, in its decode callback, when a second engine on the

@@ -100,7 +100,6 @@ import CAmber
                 }
                 guard let out else { return nil }
                 guard let id = String(validatingCString: out) else { throw AmberError(.callbackFailed, "\(what) gave an identifier that is not valid UTF-8") }
-                guard !id.isEmpty else { throw AmberError(.callbackFailed, "\(what) gave an empty identifier (NULL means none)") }
                 return id
             },
             indexPathForIdentifier: { object, identifier in

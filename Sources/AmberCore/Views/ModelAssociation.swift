@@ -5,7 +5,8 @@
 public struct ModelAssociation {
     /// The model identifier of the item at an index path now (modelIdentifierForElementAtIndexPath:),
     /// or nil for an item without one: that item is archived as its index path. An error thrown
-    /// stops the preservation and is thrown, unchanged, by `Engine.preserve()`.
+    /// stops the preservation and is thrown, unchanged, by `Engine.preserve()`; an empty
+    /// identifier stops it as `.callbackFailed`.
     public var identifierForIndexPath: (RestorableObject, [Int]) throws -> String?
     /// The index path of the item with a model identifier now (indexPathForElementWithModelIdentifier:),
     /// or nil if no item has it: the identifier is dropped and listed in the report. An error

@@ -55,6 +55,11 @@ enum ViewStateArchive {
             guard let association, let id = try association.identifierForIndexPath(object, path) else {
                 return .indexPath(path)
             }
+            // An empty identifier names no model object (nil says "none"); a restoration could
+            // not find its item by it.
+            guard !id.isEmpty else {
+                throw AmberError(.callbackFailed, "the model association of '\(object.describe)' gave an empty identifier for \(path) (nil means none)")
+            }
             return .string(id)
         }
         typealias P = ViewProperty

@@ -170,6 +170,62 @@ static int set_association_on_a_controller(amber_engine *e) {
     return amber_object_set_model_association(new_object(e, AMBER_KIND_CONTROLLER), &a, NULL, NULL);
 }
 
+/* association_empty_identifier: a table's read accessor gives a first visible item, and its
+ * association names it "" (not NULL, which means no identifier). */
+static const int64_t first_visible[] = {0, 1};
+
+static int read_first_visible(amber_object *view, amber_view_state *state, void *ctx) {
+    (void)view, (void)ctx;
+    state->first_visible_item.indexes = first_visible;
+    state->first_visible_item.length = 2;
+    state->fields |= AMBER_VIEW_FIELD_FIRST_VISIBLE_ITEM;
+    return AMBER_OK;
+}
+
+static int empty_identifier(const char **out, amber_object *view, const int64_t *indexes, size_t length, void *ctx) {
+    (void)view, (void)indexes, (void)length, (void)ctx;
+    *out = "";
+    return AMBER_OK;
+}
+
+/* AMBER_CALLBACK_FAILED if the report of the last preservation left the table out because its
+ * encoding failed (a preservation saves the rest, R28), else AMBER_OK. */
+static int table_encode_failed(amber_engine *e) {
+    amber_preservation *report = NULL;
+    amber_preservation_entry entry;
+    size_t i;
+    int status = amber_engine_preservation(&report, e);
+    if (status != AMBER_OK) return status;
+    for (i = 0; i < amber_preservation_count(report); i++) {
+        if (amber_preservation_entry_at(&entry, report, i) == AMBER_OK && !strcmp(entry.class_name, "TableView") &&
+            entry.left_out == AMBER_LEFT_OUT_ENCODE_FAILED) {
+            status = AMBER_CALLBACK_FAILED;
+        }
+    }
+    amber_preservation_free(report);
+    return status;
+}
+
+/* Preserves a root holding that table: as table_encode_failed. */
+static int association_empty_identifier(amber_engine *e) {
+    amber_view_accessors acc = AMBER_VIEW_ACCESSORS_INIT;
+    amber_model_association a = AMBER_MODEL_ASSOCIATION_INIT;
+    amber_object *root = new_object(e, AMBER_KIND_CONTROLLER), *table = NULL;
+    int saved = 0;
+    int status = amber_object_new(&table, e, AMBER_KIND_VIEW, "TableView", "table", NULL, NULL, NULL);
+    acc.read = read_first_visible;
+    acc.apply = no_apply;
+    a.identifier_for_index_path = empty_identifier;
+    a.index_path_for_identifier = no_index_path;
+    if (status == AMBER_OK) status = amber_object_set_view_accessors(table, AMBER_VIEW_TABLE, &acc, NULL, NULL);
+    if (status == AMBER_OK) status = amber_object_set_model_association(table, &a, NULL, NULL);
+    if (status == AMBER_OK) status = amber_object_add_view(root, table);
+    if (status == AMBER_OK) status = amber_engine_add_root(e, root);
+    if (status == AMBER_OK) status = amber_engine_preserve(&saved, e);
+    if (status == AMBER_OK) status = table_encode_failed(e);
+    return status;
+}
+
 /* The decode callback of decoder_empty_key: reads under an empty key, its status in *ctx. */
 static int decode_empty_key(amber_object *o, amber_decoder *d, void *ctx) {
     int64_t v = 0;
@@ -333,6 +389,7 @@ static int run_case(amber_engine *e, const char *name, int *known) {
     if (!strcmp(name, "view_accessors_on_a_controller")) return set_accessors(e, AMBER_KIND_CONTROLLER, AMBER_VIEW_SCROLL);
     if (!strcmp(name, "text_view_without_text_length")) return set_accessors(e, AMBER_KIND_VIEW, AMBER_VIEW_TEXT_VIEW);
     if (!strcmp(name, "association_on_a_controller")) return set_association_on_a_controller(e);
+    if (!strcmp(name, "association_empty_identifier")) return association_empty_identifier(e);
     if (!strcmp(name, "decoder_empty_key")) return decoder_case();
     if (!strcmp(name, "notification_empty_name")) return amber_engine_post_notification(e, "", NULL, NULL);
     if (!strcmp(name, "coding_class_twice") || !strcmp(name, "coding_class_own_superclass")) return coding_class_case(name);

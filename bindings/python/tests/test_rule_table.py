@@ -183,6 +183,39 @@ def text_view_without_text_length(e):
                                                 None, _ffi.CtxFree())
 
 
+class FirstVisible(amber.View):
+    """A table whose first visible item is (0, 1)."""
+
+    def read_view_state(self):
+        return amber.ViewState(first_visible_item=(0, 1))
+
+    def apply_view_state(self, state):
+        pass
+
+
+class EmptyIdentifiers:
+    """A model association naming every item "" (not None, which means no identifier)."""
+
+    def identifier_for_index_path(self, view, path):
+        return ""
+
+    def index_path_for_identifier(self, view, identifier):
+        return None
+
+
+def association_empty_identifier(e):
+    """Raises CallbackFailedError when the table is left out because its encoding failed (a
+    preservation saves the rest, R28)."""
+    root = e.controller("root")
+    table = FirstVisible(e, "table", class_name="TableView", view_kind=amber.ViewKind.TABLE)
+    table.set_model_association(EmptyIdentifiers())
+    root.add_view(table)
+    e.add_root(root)
+    for entry in e.preserve().left_out:
+        if entry.class_name == "TableView" and entry.left_out == amber.LeftOut.ENCODE_FAILED:
+            raise amber.CallbackFailedError(entry.message, status="AMBER_CALLBACK_FAILED")
+
+
 def archiver_key_twice(e):
     archiver = amber.Archiver()
     archiver.encode_int("k", 1)
@@ -232,6 +265,7 @@ CASES = {
     "view_accessors_on_a_controller": view_accessors_on_a_controller,
     "text_view_without_text_length": text_view_without_text_length,
     "association_on_a_controller": association_on_a_controller,
+    "association_empty_identifier": association_empty_identifier,
     "archiver_key_twice": archiver_key_twice,
     "archiver_finish_twice": archiver_finish_twice,
     "coding_class_twice": coding_class_twice,
