@@ -96,6 +96,20 @@ import Testing
         }
         #expect(!engine.hasAttachedSnapshot)
     }
+
+    // R21: the one size check, which the C layer calls with the host's buffer
+    @Test func aBufferIsCheckedBeforeItIsCopied() throws {
+        let engine = Engine(configuration: EngineConfiguration(
+            appID: "t", store: MemoryStore(),
+            limits: ArchiveLimitsForTests.small))
+        let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: 65, alignment: 1)
+        defer { bytes.deallocate() }
+        bytes.initializeMemory(as: UInt8.self, repeating: 7)
+        #expect(throws: AmberError.self) { try engine.attachSnapshot(copying: UnsafeRawBufferPointer(bytes)) }
+        #expect(!engine.hasAttachedSnapshot)
+        try engine.attachSnapshot(copying: UnsafeRawBufferPointer(rebasing: bytes[0 ..< 64]))
+        #expect(engine.hasAttachedSnapshot)
+    }
 }
 
 enum ArchiveLimitsForTests {

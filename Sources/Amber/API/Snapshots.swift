@@ -13,11 +13,9 @@ import CAmber
             try box.engine.attachSnapshot(nil)
             return
         }
-        let limit = box.engine.configuration.limits.maxValueLength
-        guard size >= 0, size <= limit else {
-            throw AmberError(.limitExceeded, "a snapshot of \(UInt(bitPattern: size)) bytes; at most \(limit) are kept")
-        }
-        try box.engine.attachSnapshot(Array(UnsafeRawBufferPointer(start: bytes, count: size)))
+        // A size_t beyond Int.max makes no buffer; the engine checks the size before copying.
+        guard size >= 0 else { throw invalid("size \(UInt(bitPattern: size)) is out of range") }
+        try box.engine.attachSnapshot(copying: UnsafeRawBufferPointer(start: bytes, count: size))
     }
 }
 

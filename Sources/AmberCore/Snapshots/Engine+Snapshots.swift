@@ -8,10 +8,22 @@ extension Engine {
     /// attaches another, so a stale image never outlives the state it showed.
     /// - Throws: `.limitExceeded` beyond `configuration.limits.maxValueLength` bytes.
     public func attachSnapshot(_ bytes: [UInt8]?) throws(AmberError) {
-        if let bytes, bytes.count > configuration.limits.maxValueLength {
-            throw AmberError(.limitExceeded, "a snapshot of \(bytes.count) bytes; at most \(configuration.limits.maxValueLength) are kept")
-        }
+        if let bytes { try checkSnapshotSize(bytes.count) }
         snapshots.pending = bytes
+    }
+
+    /// Attaches a copy of `bytes` as the snapshot (as `attachSnapshot(_:)`), checking the size
+    /// before copying, so that a buffer over the limit is neither read nor copied.
+    /// - Throws: `.limitExceeded` beyond `configuration.limits.maxValueLength` bytes.
+    public func attachSnapshot(copying bytes: UnsafeRawBufferPointer) throws(AmberError) {
+        try checkSnapshotSize(bytes.count)
+        snapshots.pending = Array(bytes)
+    }
+
+    /// The snapshot size rule (SPEC R21): at most the longest value an archive keeps.
+    private func checkSnapshotSize(_ count: Int) throws(AmberError) {
+        let limit = configuration.limits.maxValueLength
+        guard count <= limit else { throw AmberError(.limitExceeded, "a snapshot of \(count) bytes; at most \(limit) are kept") }
     }
 
     /// Whether a snapshot is attached for the next preservation.
