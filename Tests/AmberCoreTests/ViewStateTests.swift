@@ -105,6 +105,33 @@ func viewRoundTrip(
         #expect((try? w.validate()) == nil)
     }
 
+    // R17: the limits of the C struct are the engine's, met by a state a Swift host fills
+    @Test func aSwiftStateMeetsTheLimitsOfTheCStruct() {
+        func code(_ s: ViewState) -> AmberError.Code? {
+            do { try s.validate() } catch { return error.code }
+            return nil
+        }
+        var t = ViewState(kind: .table)
+        t.firstVisibleItem = []
+        #expect(code(t) == .invalidArgument)
+        t.firstVisibleItem = [Int](repeating: 0, count: ViewState.maxIndexPathLength + 1)
+        #expect(code(t) == .limitExceeded)
+        t.firstVisibleItem = [0]
+        t.selectedItems = Array(repeating: [0], count: ViewState.maxSelectedItems + 1)
+        #expect(code(t) == .limitExceeded)
+        t.selectedItems = Array(repeating: [0], count: ViewState.maxSelectedItems)
+        #expect(code(t) == nil)
+
+        let page = WebPage(url: "https://a", scrollPosition: ViewPoint(x: 0, y: 0))
+        var w = ViewState(kind: .web)
+        w.pages = Array(repeating: page, count: ViewState.maxPages + 1)
+        #expect(code(w) == .limitExceeded)
+        w.pages = [WebPage(url: String(repeating: "a", count: ViewState.maxURLLength + 1), scrollPosition: page.scrollPosition)]
+        #expect(code(w) == .limitExceeded)
+        w.pages = [WebPage(url: String(repeating: "a", count: ViewState.maxURLLength), scrollPosition: page.scrollPosition)]
+        #expect(code(w) == nil)
+    }
+
     // R17
     @Test func textRangeFits() {
         #expect(TextRange(location: 10, length: 6).fits(textLength: 16))

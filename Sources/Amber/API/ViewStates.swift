@@ -19,14 +19,11 @@ private func bit(_ p: ViewProperty) -> UInt32 { 1 << UInt32(fieldProperties.firs
 /// The header's kind of a view kind.
 func cViewKind(_ kind: ViewKind) -> amber_view_kind { amber_view_kind(rawValue: Int32(kind.rawValue)) }
 
-/// An index path the host gave: its indexes, checked for their count before they are copied
-/// (`ViewState.validate` checks the rest).
+/// An index path the host gave: its indexes, checked for their count by the engine's rule
+/// before they are copied (`ViewState.validate` checks the rest).
 private func indexPath(_ p: amber_index_path, _ what: String) throws(AmberError) -> [Int] {
     let n = try inputCount(p.length, "the length of \(what)")
-    guard n <= ViewState.maxIndexPathLength else {
-        throw AmberError(.limitExceeded, "\(what) has \(n) indexes; at most \(ViewState.maxIndexPathLength) are kept")
-    }
-    guard n > 0 else { throw invalid("\(what) is an empty index path") }
+    try ViewState.checkIndexCount(n, what)
     guard let indexes = p.indexes else { throw invalid("\(what) has NULL indexes and length \(n)") }
     return UnsafeBufferPointer(start: indexes, count: n).map { Int($0) }
 }
@@ -47,9 +44,7 @@ func viewState(from c: amber_view_state, kind: ViewKind) throws(AmberError) -> V
     if has(.zoomScale) { s.zoomScale = c.zoom_scale }
     if has(.selectedItems) {
         let n = try inputCount(c.selected_count, "selected_count")
-        guard n <= ViewState.maxSelectedItems else {
-            throw AmberError(.limitExceeded, "\(n) selected items; at most \(ViewState.maxSelectedItems) are kept")
-        }
+        try ViewState.checkSelectedItemCount(n)
         guard c.selected_items != nil || n == 0 else { throw invalid("selected_items is NULL and selected_count is \(n)") }
         var items: [[Int]] = []
         items.reserveCapacity(n)
@@ -78,17 +73,14 @@ func viewState(from c: amber_view_state, kind: ViewKind) throws(AmberError) -> V
     if has(.anchorPoint) { s.anchorPoint = ViewPoint(x: c.anchor_point.x, y: c.anchor_point.y) }
     if has(.pages) {
         let n = try inputCount(c.page_count, "page_count")
-        guard n <= ViewState.maxPages else { throw AmberError(.limitExceeded, "\(n) pages; at most \(ViewState.maxPages) are kept") }
+        try ViewState.checkPageCount(n)
         guard c.pages != nil || n == 0 else { throw invalid("pages is NULL and page_count is \(n)") }
         var pages: [WebPage] = []
         pages.reserveCapacity(n)
         for i in 0 ..< n {
             let page = c.pages![i]
             guard let url = page.url else { throw invalid("the URL of page \(i) is NULL") }
-            let length = strnlen(url, ViewState.maxURLLength + 1)
-            guard length <= ViewState.maxURLLength else {
-                throw AmberError(.limitExceeded, "the URL of page \(i) has more than \(ViewState.maxURLLength) bytes")
-            }
+            try ViewState.checkURLLength(strnlen(url, ViewState.maxURLLength + 1), "the URL of page \(i)")
             let u = try inputString(url, "the URL of page \(i)")
             pages.append(WebPage(url: u, scrollPosition: ViewPoint(x: page.scroll.x, y: page.scroll.y)))
         }

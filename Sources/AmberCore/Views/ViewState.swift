@@ -92,9 +92,7 @@ public struct ViewState: Equatable, Sendable {
         if let v = contentInset, !v.isFinite { throw AmberError(.invalidArgument, "contentInset is not finite") }
         if let v = zoomScale { try Self.checkZoomScale(v) }
         if let items = selectedItems {
-            guard items.count <= Self.maxSelectedItems else {
-                throw AmberError(.limitExceeded, "\(items.count) selected items; at most \(Self.maxSelectedItems) are kept")
-            }
+            try Self.checkSelectedItemCount(items.count)
             for item in items { try Self.checkIndexPath(item, "a selected item") }
         }
         if let v = firstVisibleItem { try Self.checkIndexPath(v, "firstVisibleItem") }
@@ -104,9 +102,7 @@ public struct ViewState: Equatable, Sendable {
         if let v = transform, !v.isFinite { throw AmberError(.invalidArgument, "transform is not finite") }
         if let v = anchorPoint { try Self.checkPoint(v, "anchorPoint") }
         if let pages {
-            guard pages.count <= Self.maxPages else {
-                throw AmberError(.limitExceeded, "\(pages.count) pages; at most \(Self.maxPages) are kept")
-            }
+            try Self.checkPageCount(pages.count)
             for page in pages { try Self.checkPage(page) }
         }
         if let c = currentPage {
@@ -127,13 +123,39 @@ public struct ViewState: Equatable, Sendable {
 
     /// Checks an index path: 1 to `maxIndexPathLength` indexes, each ≥ 0.
     public static func checkIndexPath(_ path: [Int], _ what: String) throws(AmberError) {
-        guard !path.isEmpty else { throw AmberError(.invalidArgument, "\(what) is an empty index path") }
-        guard path.count <= maxIndexPathLength else {
-            throw AmberError(.limitExceeded, "\(what) has \(path.count) indexes; at most \(maxIndexPathLength) are kept")
-        }
+        try checkIndexCount(path.count, what)
         for i in path where i < 0 {
             throw AmberError(.invalidArgument, "\(what) has a negative index (\(i))")
         }
+    }
+
+    // The sizes, checked by themselves too, so that a host handing arrays and strings by pointer
+    // (the C ABI) is refused by these same rules before anything is copied.
+
+    /// Checks the number of indexes of an index path: 1 to `maxIndexPathLength`.
+    public static func checkIndexCount(_ n: Int, _ what: String) throws(AmberError) {
+        guard n > 0 else { throw AmberError(.invalidArgument, "\(what) is an empty index path") }
+        guard n <= maxIndexPathLength else {
+            throw AmberError(.limitExceeded, "\(what) has \(n) indexes; at most \(maxIndexPathLength) are kept")
+        }
+    }
+
+    /// Checks the number of selected items: at most `maxSelectedItems`.
+    public static func checkSelectedItemCount(_ n: Int) throws(AmberError) {
+        guard n <= maxSelectedItems else {
+            throw AmberError(.limitExceeded, "\(n) selected items; at most \(maxSelectedItems) are kept")
+        }
+    }
+
+    /// Checks the number of pages: at most `maxPages`.
+    public static func checkPageCount(_ n: Int) throws(AmberError) {
+        guard n <= maxPages else { throw AmberError(.limitExceeded, "\(n) pages; at most \(maxPages) are kept") }
+    }
+
+    /// Checks the bytes of a URL: at most `maxURLLength` (a C host's URL is measured up to one
+    /// byte past it, so the message says "more than").
+    public static func checkURLLength(_ n: Int, _ what: String) throws(AmberError) {
+        guard n <= maxURLLength else { throw AmberError(.limitExceeded, "\(what) has more than \(maxURLLength) bytes") }
     }
 
     static func checkRange(_ r: TextRange) throws(AmberError) {
@@ -144,9 +166,7 @@ public struct ViewState: Equatable, Sendable {
 
     static func checkPage(_ page: WebPage) throws(AmberError) {
         guard !page.url.isEmpty else { throw AmberError(.invalidArgument, "a page has an empty URL") }
-        guard page.url.utf8.count <= maxURLLength else {
-            throw AmberError(.limitExceeded, "a page's URL has \(page.url.utf8.count) bytes; at most \(maxURLLength) are kept")
-        }
+        try checkURLLength(page.url.utf8.count, "a page's URL")
         try checkPoint(page.scrollPosition, "a page's scroll position")
     }
 }
