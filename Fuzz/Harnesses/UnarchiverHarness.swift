@@ -146,8 +146,8 @@ enum UnarchiverHarness {
             fatalError("\(call()) gave \(status), not an amber_status")
         }
         guard status != 0 else { return }
-        if Harnesses.verbose { print("\(call()): \(status) \(String(cString: amber_error_last()))") }
         guard let message = amber_error_last() else { fatalError("\(call()) gave \(status) and a NULL message") }
+        if Harnesses.verbose { print("\(call()): \(status) \(String(cString: message))") }
         guard message.pointee != 0 else { fatalError("\(call()) gave \(status) and an empty message") }
         let code = amber_error_last_code()
         guard code == status else {
