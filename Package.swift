@@ -58,12 +58,14 @@ let package = Package(
             dependencies: ["BenchSupport"],
             path: "Benchmarks/EngineBench"
         ),
-        // libFuzzer harnesses of the reader, the envelope and restoring (Fuzz/run-harness.sh builds them
-        // with -DAMBER_FUZZ and --sanitize=fuzzer); in other builds a reproducer of inputs.
+        // libFuzzer harnesses of the reader, the envelope, restoring and the C API's unarchiver
+        // (Fuzz/run-harness.sh builds them with -DAMBER_FUZZ and --sanitize=fuzzer); in other
+        // builds a reproducer of inputs.
         .executableTarget(
             name: "amber-fuzz",
             // Crypto: the seeds include version 1 envelopes, sealed by the harness itself.
-            dependencies: ["AmberArchive", "AmberCore", .product(name: "Crypto", package: "swift-crypto")],
+            // Amber and CAmber: the unarchiver harness calls the C API's functions as a C host does.
+            dependencies: ["AmberArchive", "AmberCore", "Amber", "CAmber", .product(name: "Crypto", package: "swift-crypto")],
             path: "Fuzz/Harnesses"
         ),
         .testTarget(name: "AmberArchiveTests", dependencies: ["AmberArchive"]),

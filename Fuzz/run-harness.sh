@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Fuzzes one harness of amber-fuzz (Fuzz/Harnesses: reader, envelope, restore) for SECONDS
+# Fuzzes one harness of amber-fuzz (Fuzz/Harnesses: reader, envelope, restore, unarchiver) for SECONDS
 # (default 60):
 #   bash Fuzz/run-harness.sh reader 600
 #   bash Fuzz/run-harness.sh envelope 120
 #   bash Fuzz/run-harness.sh restore 600 [extra libFuzzer flags]
+#   bash Fuzz/run-harness.sh unarchiver 600
 #   bash Fuzz/run-harness.sh restore FILE...     replays inputs once (a finding's reproducer)
 # Builds amber-fuzz with libFuzzer and AddressSanitizer (swift build -c release
 # --sanitize=fuzzer --sanitize=address -DAMBER_FUZZ, -enable-testing for the reader harness) in its own scratch path .build-fuzz-spm/,
@@ -16,9 +17,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export SWIFT_BACKTRACE=enable=no
-name="${1:?usage: Fuzz/run-harness.sh reader|envelope|restore [SECONDS|FILE...]}"
+name="${1:?usage: Fuzz/run-harness.sh reader|envelope|restore|unarchiver [SECONDS|FILE...]}"
 shift
-case "$name" in reader|envelope|restore) ;; *) echo "unknown harness '$name' (reader, envelope, restore)"; exit 2 ;; esac
+case "$name" in reader|envelope|restore|unarchiver) ;; *) echo "unknown harness '$name' (reader, envelope, restore, unarchiver)"; exit 2 ;; esac
 bin=.build-fuzz-spm/release/amber-fuzz
 
 # swiftc keeps only the last -sanitize= option it is given, and SwiftPM passes --sanitize=fuzzer

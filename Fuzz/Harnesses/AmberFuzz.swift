@@ -1,8 +1,9 @@
-// amber-fuzz: the libFuzzer harnesses of the reader, the envelope and restoring (SPEC R20, R22,
-// R25, R26), and their seed corpora.
+// amber-fuzz: the libFuzzer harnesses of the reader, the envelope, restoring and the C API's
+// unarchiver of application data (SPEC R20, R22, R25, R26), and their seed corpora.
 //
 // A normal build (swift build --product amber-fuzz):
-//   amber-fuzz make-seeds DIR             writes the seed corpora: DIR/envelope/, DIR/restore/
+//   amber-fuzz make-seeds DIR             writes the seed corpora: DIR/envelope/, DIR/restore/,
+//                                         DIR/unarchiver/
 //   amber-fuzz make-reader-seeds DIR      writes the reader seeds the library itself makes into
 //                                         DIR (Fuzz/make-seeds.sh adds plistlib's)
 //   amber-fuzz HARNESS FILE|DIR...        runs files through a harness once (a reproducer;
@@ -11,8 +12,8 @@
 // where libFuzzer's own main runs:
 //   amber-fuzz HARNESS [libFuzzer flags] CORPUS...|FILE...
 //
-// HARNESS is `reader` (ReaderHarness.swift), `envelope` (EnvelopeHarness.swift) or `restore`
-// (RestoreHarness.swift). A finding
+// HARNESS is `reader` (ReaderHarness.swift), `envelope` (EnvelopeHarness.swift), `restore`
+// (RestoreHarness.swift) or `unarchiver` (UnarchiverHarness.swift). A finding
 // is a trap, a sanitizer report, a timeout or an out-of-memory: bad input must only ever give
 // errors and fresh launches.
 

@@ -11,6 +11,7 @@ enum Harnesses {
         "reader": ReaderHarness.run,
         "envelope": EnvelopeHarness.run,
         "restore": RestoreHarness.run,
+        "unarchiver": UnarchiverHarness.run,
     ]
     /// The harness libFuzzer drives (set once, before the driver starts).
     nonisolated(unsafe) static var selected: ([UInt8]) -> Void = { _ in }

@@ -97,7 +97,7 @@ enum Seeds {
         return bytes
     }
 
-    /// Writes DIR/envelope/ and DIR/restore/.
+    /// Writes DIR/envelope/ and DIR/restore/, and the unarchiver harness's DIR/unarchiver/.
     static func write(to directory: String) throws {
         let envelopeDir = directory + "/envelope", restoreDir = directory + "/restore"
         for dir in [directory, envelopeDir, restoreDir] { try Files.makeDirectory(dir) }
@@ -138,7 +138,8 @@ enum Seeds {
         }
         try Files.write("\(restoreDir)/empty-plain", [0])
         count += 1
-        print("wrote \(count) seeds into \(envelopeDir) and \(restoreDir)")
+        let unarchiverCount = try UnarchiverSeeds.write(to: directory)
+        print("wrote \(count) seeds into \(envelopeDir) and \(restoreDir), \(unarchiverCount) into \(directory)/unarchiver")
     }
 
     /// A version 1 envelope under the harnesses' key, as earlier releases sealed them: one
