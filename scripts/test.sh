@@ -10,8 +10,8 @@
 #   bash scripts/test.sh --all   also: the malformed-input and bounds suites in a release build
 #                                (R22's behaviour in optimized code; its time is
 #                                `amber-bench-archive --hostile`'s figure), the Swift and C
-#                                tests under AddressSanitizer and ThreadSanitizer, the three fuzz
-#                                harnesses (reader, envelope, restore; AMBER_FUZZ_SECONDS each,
+#                                tests under AddressSanitizer and ThreadSanitizer, the four fuzz
+#                                harnesses (reader, envelope, restore, unarchiver; AMBER_FUZZ_SECONDS each,
 #                                default 120), valgrind on the C demo, the kill test (R19:
 #                                AMBER_KILLS kills, default 1000; the quick run makes none),
 #                                make install checked (scripts/test-install.sh), and the
@@ -101,7 +101,8 @@ suite "amber command tests (Tests/cli/run.sh)" "$logs/cli-test.log" '^(not ok|[0
 replay() {
     .build/debug/amber-fuzz reader Fuzz/corpus/reader Fuzz/findings \
         && .build/debug/amber-fuzz envelope Fuzz/corpus/envelope \
-        && .build/debug/amber-fuzz restore Fuzz/corpus/restore
+        && .build/debug/amber-fuzz restore Fuzz/corpus/restore \
+        && .build/debug/amber-fuzz unarchiver Fuzz/corpus/unarchiver
 }
 suite "fuzz corpora and findings replayed (amber-fuzz, no fuzzer)" "$logs/replay.log" 'inputs, all passed|^FAIL' replay
 kills=0
@@ -176,7 +177,7 @@ if [[ $all == 1 ]]; then
             bash scripts/test-sanitizers.sh "$sanitizer"
     done
     skip_build=0  # the first harness builds amber-fuzz, the others use it
-    for harness in reader envelope restore; do
+    for harness in reader envelope restore unarchiver; do
         suite "fuzzing '$harness' for ${AMBER_FUZZ_SECONDS:-120} s (Fuzz/run-harness.sh; libFuzzer + ASan)" \
             "$logs/fuzz-$harness.log" '.' \
             env AMBER_FUZZ_SKIP_BUILD=$skip_build bash Fuzz/run-harness.sh "$harness" "${AMBER_FUZZ_SECONDS:-120}"
