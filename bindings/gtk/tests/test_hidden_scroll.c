@@ -135,25 +135,8 @@ static void activate(GtkApplication *app) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 2 || (strcmp(argv[1], "save") != 0 && strcmp(argv[1], "check") != 0)) {
-        fprintf(stderr, "usage: test_hidden_scroll save|check\n");
-        return 2;
-    }
-    saving = strcmp(argv[1], "save") == 0;
-    printed = g_string_new(NULL);
-    g_set_printerr_handler(keep_printed);
-    amber_engine *engine = NULL;
-    if (amber_engine_open(&engine, "org.amber.hidden", NULL) != AMBER_OK) {
-        fprintf(stderr, "test_hidden_scroll: %s\n", amber_error_last());
-        return 1;
-    }
-    GtkApplication *app = gtk_application_new("org.amber.hidden", G_APPLICATION_NON_UNIQUE);
-    if (amber_gtk_attach(engine, app) == NULL) return 1;
-    g_signal_connect(app, "activate", G_CALLBACK(activate), NULL);
-    char *args[] = {argv[0], NULL};
-    int status = g_application_run(G_APPLICATION(app), 1, args);
-    g_object_unref(app);
-    amber_engine_close(engine);
-    g_string_free(printed, TRUE);
-    return status != 0 || failures > 0;
+    int mode = save_or_check(argc, argv, "test_hidden_scroll");
+    if (mode < 0) return 2;
+    saving = mode == 1;
+    return run_attached("test_hidden_scroll", "org.amber.hidden", 0, G_CALLBACK(activate));
 }

@@ -70,27 +70,8 @@ static void activate(GtkApplication *app) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 2 || (strcmp(argv[1], "save") != 0 && strcmp(argv[1], "check") != 0)) {
-        fprintf(stderr, "usage: test_own_size save|check\n");
-        return 2;
-    }
-    saving = strcmp(argv[1], "save") == 0;
-    printed = g_string_new(NULL);
-    g_set_printerr_handler(keep_printed);
-    amber_engine *engine = NULL;
-    if (amber_engine_open(&engine, "org.amber.ownsize", NULL) != AMBER_OK) {
-        fprintf(stderr, "test_own_size: %s\n", amber_error_last());
-        return 1;
-    }
-    GtkApplication *app = gtk_application_new("org.amber.ownsize", G_APPLICATION_NON_UNIQUE);
-    AmberGtk *gtk = amber_gtk_attach(engine, app);
-    if (gtk == NULL) return 1;
-    amber_gtk_set_options(gtk, AMBER_GTK_KEEP_TOGGLES);
-    g_signal_connect(app, "activate", G_CALLBACK(activate), NULL);
-    char *args[] = {argv[0], NULL};
-    int status = g_application_run(G_APPLICATION(app), 1, args);
-    g_object_unref(app);
-    amber_engine_close(engine);
-    g_string_free(printed, TRUE);
-    return status != 0 || failures > 0;
+    int mode = save_or_check(argc, argv, "test_own_size");
+    if (mode < 0) return 2;
+    saving = mode == 1;
+    return run_attached("test_own_size", "org.amber.ownsize", AMBER_GTK_KEEP_TOGGLES, G_CALLBACK(activate));
 }

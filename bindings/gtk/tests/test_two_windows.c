@@ -94,22 +94,5 @@ int main(int argc, char **argv) {
     }
     saving = mode % 2 == 0;
     named = mode >= 2;
-    printed = g_string_new(NULL);
-    g_set_printerr_handler(keep_printed);
-    amber_engine *engine = NULL;
-    if (amber_engine_open(&engine, "org.amber.twowindows", NULL) != AMBER_OK) {
-        fprintf(stderr, "test_two_windows: %s\n", amber_error_last());
-        return 1;
-    }
-    GtkApplication *app = gtk_application_new("org.amber.twowindows", G_APPLICATION_NON_UNIQUE);
-    AmberGtk *gtk = amber_gtk_attach(engine, app);
-    if (gtk == NULL) return 1;
-    amber_gtk_set_options(gtk, AMBER_GTK_KEEP_TOGGLES);
-    g_signal_connect(app, "activate", G_CALLBACK(activate), NULL);
-    char *args[] = {argv[0], NULL};
-    int status = g_application_run(G_APPLICATION(app), 1, args);
-    g_object_unref(app);
-    amber_engine_close(engine);
-    g_string_free(printed, TRUE);
-    return status != 0 || failures > 0;
+    return run_attached("test_two_windows", "org.amber.twowindows", AMBER_GTK_KEEP_TOGGLES, G_CALLBACK(activate));
 }
