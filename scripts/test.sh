@@ -93,6 +93,14 @@ finish_suites() {
 build "building (debug, every target and test)" "$logs/build-debug.log" swift build --build-tests
 build "building libamber.so (release, scripts/build-lib.sh)" "$logs/build-lib.log" bash scripts/build-lib.sh
 
+# The toolkit adapters in real windows: each script starts its own Xvfb, drives its notes demo
+# and the real programs with xdotool, closes, signals or kills them, relaunches, and compares
+# states and screenshots. They wait on their windows far more than they work, so they run in the
+# background from here on, beside every other suite, and print their lines at the end.
+start_suite "the Tkinter adapter in real windows (bindings/tk/run-tests.sh)" "$logs/tk-test.log" \
+    '^(FAILED|amber.tk: all checks passed)' bash bindings/tk/run-tests.sh
+start_suite "the GTK 4 adapter in real windows (bindings/gtk/run-tests.sh)" "$logs/gtk-test.log" \
+    '^(FAIL|gtk tests: )' bash bindings/gtk/run-tests.sh
 suite "Swift tests (swift test)" "$logs/swift-test.log" '^(✘|✔ Test run|✘ Test run)' \
     swift test --skip-build
 suite "amber command tests (Tests/cli/run.sh)" "$logs/cli-test.log" '^(not ok|[0-9]+ passed)' \
@@ -153,13 +161,6 @@ quickstarts() {
 }
 suite "the README's quick starts (examples/quickstart)" "$logs/quickstart.log" 'passed, ' quickstarts
 
-# The toolkit adapters in real windows: each script starts its own Xvfb, drives its notes demo
-# and the real programs with xdotool, closes, signals or kills them, relaunches, and compares
-# states and screenshots. The two run side by side with the Python suite.
-start_suite "the Tkinter adapter in real windows (bindings/tk/run-tests.sh)" "$logs/tk-test.log" \
-    '^(FAILED|amber.tk: all checks passed)' bash bindings/tk/run-tests.sh
-start_suite "the GTK 4 adapter in real windows (bindings/gtk/run-tests.sh)" "$logs/gtk-test.log" \
-    '^(FAIL|gtk tests: )' bash bindings/gtk/run-tests.sh
 suite "Python binding (bindings/python/run-tests.sh: the wheel, the example, mypy, pytest)" "$logs/python-test.log" \
     '^(wheel:|auditwheel|example|mypy|FAILED|[0-9]+ (passed|failed))|(passed|failed) in ' \
     env AMBER_SKIP_BUILD=1 bash bindings/python/run-tests.sh

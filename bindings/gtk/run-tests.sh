@@ -33,8 +33,8 @@
 # process; tests/test_driven_widgets.c a flow box's selection, a revealer and a combo box changed
 # by real input (xdotool), saved, and restored in a second process.
 #
-# Then tests/run-programs.sh: real programs written by others (gtk4-widget-factory, gtk4-demo),
-# unmodified, under amber-run, in an Xvfb of their own.
+# Beside them, tests/run-programs.sh: real programs written by others (gtk4-widget-factory,
+# gtk4-demo), unmodified, under amber-run, in an Xvfb of their own; its lines come last.
 #
 # The first scenario's screenshots are kept as .build/pictures/gtk-before.png and gtk-after.png;
 # with AMBER_UPDATE_PICTURES=1 they go to docs/img/, the README's pictures.
@@ -65,12 +65,26 @@ work=$(mktemp -d)
 [[ -n ${GTK_TEST_KEEP:-} ]] && echo "gtk tests: keeping $work"
 xvfb_pid=
 app_pid=
+programs_pid=
 cleanup() {
+    if [[ -n $programs_pid ]]; then kill "$programs_pid" 2>/dev/null || true; fi
     if [[ -n $app_pid ]]; then kill -KILL "$app_pid" 2>/dev/null || true; fi
     if [[ -n $xvfb_pid ]]; then kill "$xvfb_pid" 2>/dev/null || true; fi
     if [[ -z ${GTK_TEST_KEEP:-} ]]; then rm -rf "$work"; fi
 }
 trap cleanup EXIT
+
+# tests/run-programs.sh runs beside the tests below, in an Xvfb of its own: both spend most of
+# their time waiting on their windows. Its output is printed after theirs. It picks its display
+# first, so that the two never try the same one.
+programs_log=$work/programs.log
+"$here/tests/run-programs.sh" >"$programs_log" 2>&1 &
+programs_pid=$!
+for _ in $(seq 300); do
+    grep -q "Xvfb on" "$programs_log" && break
+    kill -0 "$programs_pid" 2>/dev/null || break
+    sleep 0.1
+done
 
 # Our own X server.
 . "$here/xvfb.sh"
@@ -377,5 +391,7 @@ kill -TERM "$(app_child)"; wait_exit
 
 echo "gtk tests: $passed passed, $failed failed"
 programs=0
-"$here/tests/run-programs.sh" || programs=$?
+wait "$programs_pid" || programs=$?
+programs_pid=
+cat "$programs_log"
 ((failed == 0 && programs == 0))
