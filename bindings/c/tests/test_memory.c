@@ -22,6 +22,11 @@
  * record list naming one record 2^20 times (the same); a web view whose back/forward list visits
  * one page 2^16 times.
  *
+ * The C API's unarchiver of application data (amber/archive.h) is held to the same bound: every
+ * file of Fuzz/corpus/unarchiver and Fuzz/corpus/reader is opened with amber_unarchiver_new and
+ * read as a host reads it, one file after the other in one child, which resets its high-water
+ * mark and gives its freed memory back (malloc_trim) before each.
+ *
  * Usage: test_memory [--list] [PREFIX...] (runner.h); AMBER_TEST_CORPUS names Fuzz/corpus
  * (run-tests.sh sets it). Prints one line per archive (size, bound, measured), then
  * "N passed, N failed".
@@ -32,6 +37,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <malloc.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,6 +73,7 @@ typedef enum interface_kind {
  * in memory, the building measured: what a host's objects take). */
 #define ACTION_LAUNCH "launch"
 #define ACTION_BUILD "build"
+#define ACTION_UNARCHIVE "unarchive"
 
 static long decoded;          /* controllers whose decode callback read their value */
 static int make_at_restore;   /* object_for_path makes a sibling instead of declining */
@@ -335,6 +342,159 @@ static int child_build(interface_kind kind) {
     return 0;
 }
 
+/* ---- the child: the unarchiver of application data, every file of a corpus ------------------ */
+
+/* A host object the unarchiver made (the classes Node and Leaf, as the unarchiver harness
+ * registers them): what it read, so that the reads are not optimised away. */
+typedef struct node {
+    int64_t value;
+    size_t name_length, data_length, children;
+} node;
+
+static node **made;  /* every node made from the current file, freed after it */
+static size_t made_count, made_capacity;
+
+static const char *const node_class[] = {"Node"};
+
+/* Reads the values a host would under the harness's keys into `n` (NULL: the top level). */
+static void read_node_values(node *n, amber_unarchiver *u) {
+    static const char *const keys[3] = {"name", "value", "data"};
+    static const amber_value_type types[3] = {AMBER_VALUE_STRING, AMBER_VALUE_INT64, AMBER_VALUE_BYTES};
+    amber_keyed_value v[3];
+    size_t i;
+    memset(v, 0, sizeof v);
+    for (i = 0; i < 3; i++) {
+        v[i].key = keys[i];
+        v[i].type = types[i];
+    }
+    for (i = 0; i < 3; i++) /* one at a time: a value of another type stops only its own read */
+        if (amber_unarchiver_decode_values(&v[i], 1, u) == AMBER_OK && v[i].found && n) {
+            if (i == 0) n->name_length = strlen(v[i].string_value);
+            if (i == 1) n->value = v[i].int64_value;
+            if (i == 2) n->data_length = v[i].bytes_size;
+        }
+}
+
+static int node_make(void **out, amber_unarchiver *u, void *ctx) {
+    node *n;
+    void *next = NULL;
+    (void)ctx;
+    if (made_count == made_capacity) {
+        size_t capacity = made_capacity ? 2 * made_capacity : 64;
+        node **grown = realloc(made, capacity * sizeof *grown);
+        if (!grown) return AMBER_CALLBACK_FAILED;
+        made = grown;
+        made_capacity = capacity;
+    }
+    if (!(n = calloc(1, sizeof *n))) return AMBER_CALLBACK_FAILED;
+    made[made_count++] = n;
+    read_node_values(n, u);
+    (void)amber_unarchiver_decode_object(&next, u, "next", node_class, 1);
+    *out = n;
+    return AMBER_OK;
+}
+
+/* Once made: its children (any registered class), the array read as a host reads it, its
+ * length first. */
+static int node_decode(void *object, amber_unarchiver *u, void *ctx) {
+    node *n = object;
+    size_t length = 0;
+    void **children;
+    (void)ctx;
+    if (amber_unarchiver_decode_object_array(NULL, 0, &length, u, "children", NULL, 0) != AMBER_OK || length == 0)
+        return AMBER_OK;
+    if (!(children = malloc(length * sizeof *children))) return AMBER_CALLBACK_FAILED;
+    if (amber_unarchiver_decode_object_array(children, length, &length, u, "children", NULL, 0) == AMBER_OK)
+        n->children = length;
+    free(children);
+    return AMBER_OK;
+}
+
+static amber_coding_registry *unarchiver_registry(void) {
+    amber_coding_registry *registry = NULL;
+    amber_coding_class cls = AMBER_CODING_CLASS_INIT;
+    cls.make = node_make;
+    cls.decode = node_decode;
+    if (amber_coding_registry_new(&registry) != AMBER_OK ||
+        amber_coding_registry_register(registry, "Node", NULL, &cls, NULL, NULL) != AMBER_OK ||
+        amber_coding_registry_register(registry, "Leaf", "Node", &cls, NULL, NULL) != AMBER_OK)
+        fail("the coding registry");
+    return registry;
+}
+
+/* Opens `bytes` with amber_unarchiver_new and reads it as a host does: the top level's values,
+ * the object "root" and the array "items"; then frees it and what it made. */
+static void unarchive(amber_coding_registry *registry, const uint8_t *bytes, size_t size) {
+    amber_unarchiver *u = NULL;
+    void *root = NULL;
+    size_t length = 0, i;
+    if (amber_unarchiver_new(&u, registry, bytes, size) == AMBER_OK) {
+        read_node_values(NULL, u);
+        (void)amber_unarchiver_decode_object(&root, u, "root", NULL, 0);
+        (void)amber_unarchiver_decode_object_array(NULL, 0, &length, u, "items", node_class, 1);
+        amber_unarchiver_free(u);
+    }
+    for (i = 0; i < made_count; i++) free(made[i]);
+    made_count = 0;
+}
+
+static uint8_t *read_file(const char *path, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    long n;
+    uint8_t *bytes;
+    if (!f) return NULL;
+    if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
+        fclose(f);
+        return NULL;
+    }
+    bytes = malloc(n > 0 ? (size_t)n : 1);
+    if (bytes && fread(bytes, 1, (size_t)n, f) != (size_t)n) {
+        free(bytes);
+        bytes = NULL;
+    }
+    fclose(f);
+    *size = (size_t)n;
+    return bytes;
+}
+
+/* argv: --child CORPUS_DIR - 0 0 unarchive. Prints "NAME SIZE EXTRA" for each file of the
+ * directory, then "done", and exits 0. */
+static int child_unarchive(const char *corpus) {
+    amber_coding_registry *registry = unarchiver_registry();
+    struct dirent **names = NULL;
+    char path[900];
+    int n = scandir(corpus, &names, NULL, alphasort), i;
+    if (n < 0) {
+        printf("cannot read %s\n", corpus);
+        return 1;
+    }
+    for (i = 0; i < n; i++) {
+        size_t size = 0;
+        uint8_t *bytes;
+        long long before, peak;
+        if (names[i]->d_name[0] == '.') continue;
+        snprintf(path, sizeof path, "%s/%s", corpus, names[i]->d_name);
+        if (!(bytes = read_file(path, &size))) {
+            printf("%s unreadable\n", names[i]->d_name);
+            continue;
+        }
+        unarchive(registry, bytes, size); /* a warm-up: the code this file's reading runs is paged in */
+        malloc_trim(0);
+        reset_peak();
+        before = resident_bytes();
+        unarchive(registry, bytes, size);
+        peak = peak_bytes();
+        free(bytes);
+        printf("%s %zu %lld\n", names[i]->d_name, size, before < 0 || peak < 0 ? -1LL : peak - before);
+    }
+    for (i = 0; i < n; i++) free(names[i]);
+    free(names);
+    free(made);
+    amber_coding_registry_free(registry);
+    printf("done\n");
+    return 0;
+}
+
 /* argv: --child DIR APP_ID SEALED INTERFACE ACTION. Prints "extra=B records=N restored=N
  * decoded=N applied=N fresh=R" and exits 0. */
 static int child_main(char **argv) {
@@ -348,6 +508,7 @@ static int child_main(char **argv) {
     size_t i, restored = 0;
 
     if (strcmp(argv[6], ACTION_BUILD) == 0) return child_build(kind);
+    if (strcmp(argv[6], ACTION_UNARCHIVE) == 0) return child_unarchive(dir);
     warm_up(sealed);
     e = open_engine(dir, app_id, sealed, 0);
     build_interface(e, kind);
@@ -456,24 +617,6 @@ static size_t unencrypted_header(uint8_t *out) {
     return 12 + n;
 }
 
-static uint8_t *read_file(const char *path, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    long n;
-    uint8_t *bytes;
-    if (!f) return NULL;
-    if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        return NULL;
-    }
-    bytes = malloc(n > 0 ? (size_t)n : 1);
-    if (bytes && fread(bytes, 1, (size_t)n, f) != (size_t)n) {
-        free(bytes);
-        bytes = NULL;
-    }
-    fclose(f);
-    *size = (size_t)n;
-    return bytes;
-}
 
 /* How a harness takes its input (Fuzz/Harnesses): an archive the harness seals, or the stored
  * bytes as they are, sealed with the fixed key or not encrypted. */
@@ -535,6 +678,60 @@ static void check_corpus(const char *harness) {
 static void test_corpus_restore(void) { check_corpus("restore"); }
 static void test_corpus_envelope(void) { check_corpus("envelope"); }
 static void test_corpus_reader(void) { check_corpus("reader"); }
+
+/* R22 R25: every file of Fuzz/corpus/HARNESS through the C API's unarchiver of application data,
+ * in one child, each file's extra memory within max(1 MiB, 10x its size). */
+static void check_unarchiver_corpus(const char *harness) {
+    const char *root = getenv("AMBER_TEST_CORPUS");
+    char dir_path[600], line[512], name[300];
+    int fds[2], st = 0, measured = 0, within = 0, done = 0;
+    long long worst = 0;
+    pid_t pid;
+    FILE *from;
+    if (!root) root = "Fuzz/corpus";
+    snprintf(dir_path, sizeof dir_path, "%s/%s", root, harness);
+    fflush(stdout);
+    if (pipe(fds) != 0) {
+        check(0, "R22 a pipe to the child");
+        return;
+    }
+    pid = fork();
+    if (pid == 0) {
+        dup2(fds[1], STDOUT_FILENO);
+        close(fds[0]);
+        close(fds[1]);
+        execl(runner_program(), runner_program(), "--child", dir_path, "-", "0", "0", ACTION_UNARCHIVE, (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    if ((from = fdopen(fds[0], "r"))) {
+        while (fgets(line, sizeof line, from)) {
+            long long size, extra;
+            if (strcmp(line, "done\n") == 0) {
+                done = 1;
+                continue;
+            }
+            if (sscanf(line, "%299s %lld %lld", name, &size, &extra) != 3) {
+                printf("  child: %s", line);
+                continue;
+            }
+            measured++;
+            if (extra >= 0 && extra <= bound_for(size)) within++;
+            else printf("  unarchiver %s/%-37s %10lld bytes  bound %10lld  measured %10lld: over its bound\n",
+                        harness, name, size, bound_for(size), extra);
+            if (extra > worst) worst = extra;
+        }
+        fclose(from);
+    } else close(fds[0]);
+    checkf(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0 && done,
+           "R22 the child read the %s corpus through amber_unarchiver to its end", harness);
+    checkf(measured > 2 && within == measured,
+           "R22 each of the %d files of the %s corpus, read through amber_unarchiver, within max(1 MiB, 10x its size) (%d within; the most: %lld bytes)",
+           measured, harness, within, worst);
+}
+
+static void test_unarchiver_corpus_unarchiver(void) { check_unarchiver_corpus("unarchiver"); }
+static void test_unarchiver_corpus_reader(void) { check_unarchiver_corpus("reader"); }
 
 /* Saves `kind`'s interface into state directory `dir` (not encrypted); the archive's size. */
 static long long save_interface(const char *dir, interface_kind kind) {
@@ -742,6 +939,8 @@ static const runner_test tests[] = {
     {"r22_memory_corpus_restore", test_corpus_restore},
     {"r22_memory_corpus_envelope", test_corpus_envelope},
     {"r22_memory_corpus_reader", test_corpus_reader},
+    {"r22_memory_unarchiver_corpus_unarchiver", test_unarchiver_corpus_unarchiver},
+    {"r22_memory_unarchiver_corpus_reader", test_unarchiver_corpus_reader},
     {"r22_memory_siblings", test_siblings},
     {"r22_memory_siblings_bare", test_bare_siblings},
     {"r22_memory_siblings_made_at_restore", test_siblings_made_at_restore},
