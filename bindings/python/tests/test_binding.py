@@ -426,6 +426,28 @@ def test_import_leaves_out_what_only_the_library_needs():
     assert imported.isdisjoint(left_out), sorted(imported & left_out)
 
 
+USE_THE_LAZY_NAMES = """
+before = set(sys.modules)
+print(amber.testing.relaunch.__module__, amber.Notification.__module__, amber.read_file.__module__)
+print(" ".join(sorted(set(sys.modules) - before)))
+"""
+
+
+def test_import_leaves_testing_and_app_to_their_first_use():
+    """``import amber`` does not import amber.testing (a test harness, R33) nor amber.app
+    (notifications, app directories), which restoring an interface never uses and a Tk program
+    would pay for before its first frame (issue 40, item 6); their names are the package's all the
+    same, imported when first asked for (PEP 562), and listed by dir()."""
+    imported, used, added = modules_imported(then=USE_THE_LAZY_NAMES)
+    assert "amber.engine" in imported
+    assert imported.isdisjoint({"amber.testing", "amber.app"}), sorted(imported)
+    assert used == {"amber.testing", "amber.app"}  # the names, from their own modules
+    assert {"amber.testing", "amber.app"} <= added
+    assert {"testing", "Notification", "Directory", "app_directory", "write_file_atomic"} <= set(dir(amber))
+    with pytest.raises(AttributeError, match="has no attribute 'no_such_name'"):
+        amber.no_such_name  # noqa: B018
+
+
 def test_opening_an_engine_imports_neither_logging_nor_the_library_search():
     """Loading the library at $AMBER_LIBRARY and opening an engine import neither ctypes.util
     (the system search, only when the variable is unset) nor logging (the log level of a
