@@ -472,6 +472,21 @@ def test_loader_refuses_a_library_without_a_function_it_declares(monkeypatch):
         _ffi.Library(amber.library_path(), "test")
 
 
+def test_loader_declares_each_function_on_first_use():
+    """The library's functions are declared when first called (issue 40, item 6: a Tk program
+    calls about a fifth of them before its first frame), each once, as its prototype says; the
+    symbols were all looked up at load (the test above)."""
+    lib = _ffi.Library(amber.library_path(), "test")
+    assert [name for name in vars(lib) if name.startswith("amber_")] == ["amber_version_number"]  # its check
+    fn = lib.amber_status_string
+    assert vars(lib)["amber_status_string"] is fn and lib.amber_status_string is fn
+    assert fn.restype is _ffi.PROTOTYPES["amber_status_string"].restype and fn(1) == b"AMBER_INVALID_ARGUMENT"
+    with pytest.raises(amber.InvalidArgumentError):  # a status function: its errcheck raises
+        lib.amber_engine_add_root(None, None)
+    with pytest.raises(AttributeError, match="no function 'amber_no_such_function'"):
+        lib.amber_no_such_function  # noqa: B018
+
+
 def test_struct_layouts_match_the_library(open_engine):  # R3, R10, R16, R28
     """The C calls that fill a struct write no byte past the binding's ctypes Structure (the
     report record's `position` was added last: a struct without it would be overwritten)."""
