@@ -15,7 +15,9 @@
 The modules follow the header's sections: engine (amber/engine.h), objects (object.h and
 coder.h), report (report.h), views (view.h), storage (stores and keys), app (app.h), archive
 (archive.h), log (the log, R29), testing (testing.h: amber.testing.relaunch, R33); _ffi holds
-every ctypes declaration and the trampolines.
+every ctypes declaration and the trampolines. testing and app are imported when one of their
+names is first used: restoring an interface needs neither, and a program pays for its imports
+before its first frame (issue 40, item 6).
 
 They import one way, as llvmlite's do: the concepts below, the Engine above them.
 
