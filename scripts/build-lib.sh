@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Builds libamber.so, the C ABI of include/amber.h, as one self-contained library:
 #   - the Swift runtime linked in statically (-static-stdlib; SwiftPM's --static-swift-stdlib is
-#     ignored for dynamic libraries), so it needs only libc, libm, libstdc++ and libgcc_s;
+#     ignored for dynamic libraries), and with it the C++ library the runtime is written against
+#     (libstdc++.a, hidden like the rest: --exclude-libs ALL and the version script), so it needs
+#     only libc, libm and libgcc_s. A Python program (a Tk one) has not loaded libstdc++.so.6
+#     when it first calls Amber: loading it was half of the library's dlopen, which the program
+#     pays before its first frame (BENCHMARKS.md, "amber.tk from the process's start");
 #   - only the amber_* functions exported (Sources/Amber/amber.map), linked with lld when the
 #     toolchain has it (gold keeps the hidden Swift symbols in .dynsym as LOCAL entries);
 #   - versioned as shared libraries are: the real file libamber.so.MAJOR.MINOR.PATCH with SONAME
@@ -50,8 +54,22 @@ else
     echo "build-lib: no ld.lld beside swift; linking with the default linker" >&2
 fi
 
+# The Swift runtime's link arguments (static-stdlib-args.lnk) ask for -lstdc++: a directory that
+# holds only the static archive, searched before the system's, makes that one be linked. Given to
+# swiftc (-L), which puts it before the compiler's own directories; through -Xlinker it would come
+# after them, and libstdc++.so would be found first.
+static_cxx=()
+archive=$("$(dirname "$(readlink -f "$(command -v swift)")")/clang" -print-file-name=libstdc++.a)
+if [ -f "$archive" ]; then
+    mkdir -p "$scratch/static-cxx"
+    ln -sfn "$archive" "$scratch/static-cxx/libstdc++.a"
+    static_cxx=(-Xswiftc -L"$root/$scratch/static-cxx")
+else
+    echo "build-lib: no libstdc++.a (libstdc++-12-dev); linking libstdc++.so.6" >&2
+fi
+
 swift build -c release --scratch-path "$scratch" --product Amber "${toolset[@]}" \
-    -Xswiftc -static-stdlib -Xswiftc -enforce-exclusivity=unchecked \
+    -Xswiftc -static-stdlib -Xswiftc -enforce-exclusivity=unchecked "${static_cxx[@]}" \
     -Xlinker --version-script="$root/Sources/Amber/amber.map" \
     -Xlinker -soname="$soname" "$@"
 

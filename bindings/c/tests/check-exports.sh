@@ -2,7 +2,7 @@
 # Checks that libamber.so exports exactly the functions include/amber.h (and the headers it
 # includes) declares, each with AMBER_API: each declared
 # function is exported, and nothing else is (no Swift symbols). Also that it needs no Swift
-# runtime library. Prints one line per check and "N passed, N failed".
+# runtime library, nor libstdc++.so. Prints one line per check and "N passed, N failed".
 # Usage: bindings/c/tests/check-exports.sh [path/to/libamber.so]
 set -uo pipefail
 cd "$(dirname "$0")/../../.."
@@ -39,6 +39,10 @@ extra=$(comm -13 <(echo "$declared") <(echo "$exported"))
 check "nothing else is exported${extra:+: $(echo $extra | head -c 300)}" $([ -z "$extra" ]; echo $?)
 swiftlibs=$(ldd "$lib" | grep -i -E 'libswift|libdispatch|libFoundation|libBlocksRuntime' || true)
 check "no Swift runtime library needed${swiftlibs:+: $swiftlibs}" $([ -z "$swiftlibs" ]; echo $?)
+# libstdc++ is linked in (scripts/build-lib.sh): a Python program, which has not loaded it, would
+# pay for loading it before its first frame (issue 40, item 6).
+cxx=$(readelf -d "$lib" | grep -o 'NEEDED.*\[libstdc++[^]]*\]' || true)
+check "libstdc++.so not needed${cxx:+: $cxx}" $([ -z "$cxx" ]; echo $?)
 # The SONAME carries the major version of the header (scripts/build-lib.sh).
 major=$(sed -n 's/^#define AMBER_VERSION_MAJOR \([0-9][0-9]*\)$/\1/p' include/amber/common.h)
 soname=$(readelf -d "$lib" | grep -o 'SONAME.*\[.*\]' || true)

@@ -15,7 +15,9 @@
 The modules follow the header's sections: engine (amber/engine.h), objects (object.h and
 coder.h), report (report.h), views (view.h), storage (stores and keys), app (app.h), archive
 (archive.h), log (the log, R29), testing (testing.h: amber.testing.relaunch, R33); _ffi holds
-every ctypes declaration and the trampolines.
+every ctypes declaration and the trampolines. testing and app are imported when one of their
+names is first used: restoring an interface needs neither, and a program pays for its imports
+before its first frame (issue 40, item 6).
 
 They import one way, as llvmlite's do: the concepts below, the Engine above them.
 
@@ -69,6 +71,9 @@ Where the binding departs from the C API:
   this package (a wheel carries it), else in the source tree's .build-lib/lib, else on the
   system search path.
 """
+import importlib
+from typing import TYPE_CHECKING, Any, List
+
 from ._errors import AmberError as AmberError
 from ._errors import AmberIOError as AmberIOError
 from ._errors import AuthenticationError as AuthenticationError
@@ -85,12 +90,6 @@ from ._errors import TypeMismatchError as TypeMismatchError
 from ._ffi import ABI_MAJOR as ABI_MAJOR
 from ._ffi import LibraryNotFound as LibraryNotFound
 from ._ffi import load as _load
-from .app import Directory as Directory
-from .app import Notification as Notification
-from .app import Notifications as Notifications
-from .app import app_directory as app_directory
-from .app import read_file as read_file
-from .app import write_file_atomic as write_file_atomic
 from .archive import Archiver as Archiver
 from .archive import CodingRegistry as CodingRegistry
 from .archive import Unarchiver as Unarchiver
@@ -139,9 +138,41 @@ from .views import Transform as Transform
 from .views import View as View
 from .views import ViewState as ViewState
 from .views import WebPage as WebPage
-from . import testing as testing  # noqa: E402  (after Engine: amber.testing.relaunch)
+
+if TYPE_CHECKING:  # imported when first used (``__getattr__`` below); named here for type checkers
+    from . import testing as testing
+    from .app import Directory as Directory
+    from .app import Notification as Notification
+    from .app import Notifications as Notifications
+    from .app import app_directory as app_directory
+    from .app import read_file as read_file
+    from .app import write_file_atomic as write_file_atomic
+
+#: The names of amber.app this package gives, imported on first use: a program that restores its
+#: interface needs neither app directories nor notifications, and ``import amber`` (which a Tk
+#: program pays for before its first frame) does not build them.
+_APP_NAMES = frozenset({"Directory", "Notification", "Notifications", "app_directory", "read_file",
+                        "write_file_atomic"})
 
 __version__ = "0.3.0"
+
+
+def __getattr__(name: str) -> Any:
+    """The names imported on first use (PEP 562): ``amber.testing`` (a test harness, R33) and
+    amber.app's. Each is then an attribute of the package, and this is not called for it again."""
+    # import_module, not ``from . import``: that asks this package for the name first, which
+    # would call this function again.
+    if name == "testing":
+        return importlib.import_module(".testing", __name__)  # which makes it the attribute
+    if name in _APP_NAMES:
+        value = getattr(importlib.import_module(".app", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> List[str]:
+    return sorted(set(globals()) | _APP_NAMES | {"testing"})
 
 
 def library_version() -> str:

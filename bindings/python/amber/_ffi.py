@@ -18,7 +18,7 @@ import itertools
 import os
 import threading
 import weakref
-from ctypes import (CFUNCTYPE, POINTER, Structure, c_char_p, c_double, c_int, c_int64, c_size_t, c_uint,
+from ctypes import (CFUNCTYPE, POINTER, Structure, c_char, c_char_p, c_double, c_int, c_int64, c_size_t, c_uint,
                     c_uint32, c_uint64, c_uint8, c_void_p)
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, NamedTuple, Optional, Protocol, Tuple
 
@@ -433,6 +433,8 @@ FUNCTIONS: Tuple[Proto, ...] = (
     # testing.h
     status("amber_testing_relaunch", POINTER(ReportP), POINTER(EngineP), POINTER(Relaunch), _p),
 )
+#: The same prototypes by name, for the library's declaration on first use.
+PROTOTYPES: Dict[str, Proto] = {proto.name: proto for proto in FUNCTIONS}
 
 
 # ---- errors -----------------------------------------------------------------------------------
@@ -493,40 +495,57 @@ class Library:
 
     Functions marked ``releases_gil`` come from a ctypes.CDLL (the GIL is released during the
     call); the others from a ctypes.PyDLL (the GIL stays held: they are short, and most are called
-    from callbacks that hold it anyway)."""
+    from callbacks that hold it anyway).
+
+    Each function is declared when first used (``__getattr__``): a program calls about a fifth of
+    them before its first frame, and making a ctypes function object is most of what declaring
+    costs. Every symbol is looked up at load all the same, so that an older library is refused
+    whole rather than half used."""
 
     def __init__(self, path: str, where: str):
         self.path = path
         self.where = where
-        held = ctypes.PyDLL(path)
-        released = ctypes.CDLL(path)
-        version_string = held.amber_version_string
-        version_string.restype = c_char_p
-        for proto in FUNCTIONS:
-            try:
-                fn = getattr(released if proto.releases_gil else held, proto.name)
-            except AttributeError:
-                # An older library: its structs' layouts may differ too, so it is refused rather
-                # than half used.
-                raise LibraryNotFound(
-                    f"{path} (from {where}) has no {proto.name}: it is older than this binding "
-                    f"(Amber {version_string().decode()} without it). " + HOW_TO_FIX) from None
-            fn.argtypes = proto.argtypes
-            fn.restype = proto.restype
-            if proto.status:
-                fn.errcheck = _check
-            setattr(self, proto.name, fn)
+        self._held = ctypes.PyDLL(path)
+        self._released = ctypes.CDLL(path)
+        missing = next((proto.name for proto in FUNCTIONS if not _exports(self._held, proto.name)), None)
+        if missing is not None:
+            # An older library: its structs' layouts may differ too, so it is refused rather than
+            # half used.
+            raise LibraryNotFound(
+                f"{path} (from {where}) has no {missing}: it is older than this binding "
+                f"(Amber {self.amber_version_string().decode()} without it). " + HOW_TO_FIX)
         number = int(self.amber_version_number())
         major, minor = number // 1000000, number // 1000 % 1000
         if major != ABI_MAJOR or minor < ABI_MINOR:
             raise LibraryNotFound(
-                f"{path} (from {where}) is Amber {version_string().decode()} (version number {number}); "
+                f"{path} (from {where}) is Amber {self.amber_version_string().decode()} (version number {number}); "
                 f"this binding needs major version {ABI_MAJOR}, minor >= {ABI_MINOR}. " + HOW_TO_FIX)
         self.version_number = number
 
-    if TYPE_CHECKING:
-        # The functions are set as instance attributes above: mypy sees them through this.
-        def __getattr__(self, name: str) -> Callable[..., Any]: ...
+    def __getattr__(self, name: str) -> Any:  # Any: a ctypes function, its arguments declared
+        """The C function ``name``, declared on its first use; then an attribute of the library,
+        so that this is not called for it again."""
+        proto = PROTOTYPES.get(name)
+        if proto is None:
+            raise AttributeError(f"libamber.so has no function {name!r} in this binding")
+        # Any: typeshed's errcheck type wants _check to take ctypes objects; it gets a Python int.
+        fn: Any = (self._released if proto.releases_gil else self._held)[name]
+        fn.argtypes = proto.argtypes
+        fn.restype = proto.restype
+        if proto.status:
+            fn.errcheck = _check
+        setattr(self, name, fn)
+        return fn
+
+
+def _exports(dll: ctypes.CDLL, name: str) -> bool:
+    """Whether the library exports ``name``: the symbol looked up (dlsym) as a variable's, which
+    makes no function object."""
+    try:
+        c_char.in_dll(dll, name)
+    except ValueError:  # "undefined symbol"
+        return False
+    return True
 
 
 _lib: Optional[Library] = None

@@ -4,18 +4,22 @@ roots, launching and restoring (R9-R16), preserving (R5-R8, R28), the applicatio
 from __future__ import annotations
 
 from ctypes import byref, c_int, c_uint64
-from typing import Any, Callable, Dict, List, Mapping, Optional, TypeVar, Union, overload
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, TypeVar, Union, overload
 
 from . import _errors as E
 from . import _ffi
 from ._ffi import load
-from .app import Notification, ObserverHolder, UserInfoValue, make_user_info
 from .log import amber_level, report_restoration_errors
 from .objects import Coder, Controller, Decoder, EngineCore, Object, PlainObject, object_handle
 from .report import PreservationReport, Report
 from .storage import Options, Protection, Store
 from .values import AppState, LeftOut, Migration, NotSaved, Path, c_text, c_text_or_none, invalid_argument, take_bytes
 from .views import View
+
+if TYPE_CHECKING:
+    # amber.app is imported by the methods that need it (notifications): restoring an interface
+    # needs none, and a program pays for the import before its first frame.
+    from .app import Notification, UserInfoValue
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 _M = TypeVar("_M")  # a make function, or a class with a make method
@@ -693,6 +697,7 @@ class Engine(EngineCore):
         ``sender`` (None: any; the engine for its own). Returns a token for remove_observer. A
         callback may return a non-zero int, which the post raises (as an AmberError of that code;
         a code a C int cannot hold, or below 0, as CallbackFailedError)."""
+        from .app import ObserverHolder
         box = ObserverHolder(callback, self._sender)
         key = box.register(self)
         out = c_uint64()
@@ -736,6 +741,7 @@ class Engine(EngineCore):
     def post_notification(self, name: str, sender: Any = None,
                           user_info: Optional[Mapping[str, UserInfoValue]] = None) -> None:
         """Posts a notification to the matching observers, at once, in registration order."""
+        from .app import make_user_info
         lib = load()
         info = make_user_info(user_info) if user_info else None
         try:

@@ -23,14 +23,16 @@ if TYPE_CHECKING:
 
 _O = TypeVar("_O", bound="Object")
 
-# How amber_*_values() name the value at fault: "values[0] (key 'k'): " before the message.
-_FIRST_VALUE = re.compile(r"values\[0\] \(key '.*?'\): ", re.S)
+# How amber_*_values() name the value at fault: "values[0] (key 'k'): " before the message. The
+# patterns of the package are compiled on first use (re caches them), not at import: a program
+# pays for the import before its first frame.
+_FIRST_VALUE = r"(?s)values\[0\] \(key '.*?'\): "
 
 
 def one_value(error: E.AmberError) -> E.AmberError:
     """The error of a one-value batch call (a keyed archive's date or index path) without the
     "values[0] (key ...): " that names the value at fault."""
-    message = _FIRST_VALUE.sub("", error.message, count=1)
+    message = re.sub(_FIRST_VALUE, "", error.message, count=1)
     return E.error_for(error.code, message, error.status)
 
 

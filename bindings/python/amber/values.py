@@ -191,7 +191,7 @@ class Path(Tuple[str, ...]):
         the last component's."""
         identifiers, positions = [], []
         for part in text.split("/") if text else ():
-            match = _POSITIONED.fullmatch(part)
+            match = re.fullmatch(_POSITIONED, part)
             identifiers.append(match.group(1) if match else part)
             positions.append(int(match.group(2)) if match else 0)
         if position and positions:
@@ -242,8 +242,8 @@ class Path(Tuple[str, ...]):
         return f"Path({identifiers}, positions={self._positions!r})"
 
 
-#: A path component of Amber's text form with a stack position: "A[1]".
-_POSITIONED = re.compile(r"(.*)\[([1-9][0-9]*)\]", re.DOTALL)
+#: A path component of Amber's text form with a stack position: "A[1]" (compiled on first use).
+_POSITIONED = r"(?s)(.*)\[([1-9][0-9]*)\]"
 
 
 def as_path(path: Union[str, Sequence[str]], position: int = 0) -> Path:

@@ -426,6 +426,28 @@ def test_import_leaves_out_what_only_the_library_needs():
     assert imported.isdisjoint(left_out), sorted(imported & left_out)
 
 
+USE_THE_LAZY_NAMES = """
+before = set(sys.modules)
+print(amber.testing.relaunch.__module__, amber.Notification.__module__, amber.read_file.__module__)
+print(" ".join(sorted(set(sys.modules) - before)))
+"""
+
+
+def test_import_leaves_testing_and_app_to_their_first_use():
+    """``import amber`` does not import amber.testing (a test harness, R33) nor amber.app
+    (notifications, app directories), which restoring an interface never uses and a Tk program
+    would pay for before its first frame (issue 40, item 6); their names are the package's all the
+    same, imported when first asked for (PEP 562), and listed by dir()."""
+    imported, used, added = modules_imported(then=USE_THE_LAZY_NAMES)
+    assert "amber.engine" in imported
+    assert imported.isdisjoint({"amber.testing", "amber.app"}), sorted(imported)
+    assert used == {"amber.testing", "amber.app"}  # the names, from their own modules
+    assert {"amber.testing", "amber.app"} <= added
+    assert {"testing", "Notification", "Directory", "app_directory", "write_file_atomic"} <= set(dir(amber))
+    with pytest.raises(AttributeError, match="has no attribute 'no_such_name'"):
+        amber.no_such_name  # noqa: B018
+
+
 def test_opening_an_engine_imports_neither_logging_nor_the_library_search():
     """Loading the library at $AMBER_LIBRARY and opening an engine import neither ctypes.util
     (the system search, only when the variable is unset) nor logging (the log level of a
@@ -448,6 +470,21 @@ def test_loader_refuses_a_library_without_a_function_it_declares(monkeypatch):
     monkeypatch.setattr(_ffi, "FUNCTIONS", _ffi.FUNCTIONS + (_ffi.status("amber_no_such_function"),))
     with pytest.raises(amber.LibraryNotFound, match="has no amber_no_such_function: it is older than this binding"):
         _ffi.Library(amber.library_path(), "test")
+
+
+def test_loader_declares_each_function_on_first_use():
+    """The library's functions are declared when first called (issue 40, item 6: a Tk program
+    calls about a fifth of them before its first frame), each once, as its prototype says; the
+    symbols were all looked up at load (the test above)."""
+    lib = _ffi.Library(amber.library_path(), "test")
+    assert [name for name in vars(lib) if name.startswith("amber_")] == ["amber_version_number"]  # its check
+    fn = lib.amber_status_string
+    assert vars(lib)["amber_status_string"] is fn and lib.amber_status_string is fn
+    assert fn.restype is _ffi.PROTOTYPES["amber_status_string"].restype and fn(1) == b"AMBER_INVALID_ARGUMENT"
+    with pytest.raises(amber.InvalidArgumentError):  # a status function: its errcheck raises
+        lib.amber_engine_add_root(None, None)
+    with pytest.raises(AttributeError, match="no function 'amber_no_such_function'"):
+        lib.amber_no_such_function  # noqa: B018
 
 
 def test_struct_layouts_match_the_library(open_engine):  # R3, R10, R16, R28

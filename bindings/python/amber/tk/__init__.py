@@ -814,7 +814,8 @@ def _attribute(window: Union[tk.Tk, tk.Toplevel], name: str) -> bool:
         return False
 
 
-_GEOMETRY = re.compile(r"^(\d+)x(\d+)([+-]-?\d+)([+-]-?\d+)$")
+#: What ``wm geometry`` answers, "WxH+X+Y" (compiled by re on first use, not at import).
+_GEOMETRY = r"(\d+)x(\d+)([+-]-?\d+)([+-]-?\d+)"
 
 
 def _geometry(window: Union[tk.Tk, tk.Toplevel]) -> Optional[Tuple[int, int, int, int]]:
@@ -822,7 +823,7 @@ def _geometry(window: Union[tk.Tk, tk.Toplevel]) -> Optional[Tuple[int, int, int
     position of its frame, menu bar included. ``winfo_y`` is the position of its client area,
     below the menu bar, and set back as the frame's position it moved a window down by the menu's
     height at each relaunch."""
-    match = _GEOMETRY.match(str(window.wm_geometry()))
+    match = re.fullmatch(_GEOMETRY, str(window.wm_geometry()))
     if match is None:
         return None
     width, height, x, y = match.groups()
