@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Amber needs beyond the Swift toolchain, once: Debian's libffi-dev (ctypes'
-# callbacks run on libffi; the Python binding needs it), python3, make, pkgconf and binutils
+# callbacks run on libffi; the Python binding needs it), libstdc++-12-dev (libstdc++.a, which
+# scripts/build-lib.sh links into libamber.so), python3, make, pkgconf and binutils
 # (make install, pkg-config, strip and readelf), and the Python tools of the binding's tests; for
 # the toolkit adapters and their real-window tests, GTK 4's headers (libgtk-4-dev), Tkinter
 # (python3-tk), an X server without a screen (xvfb), real input events (xdotool), screenshots
@@ -10,7 +11,7 @@
 # run again.
 set -euo pipefail
 need=()
-for pkg in libffi-dev python3 make pkgconf binutils libgtk-4-dev python3-tk xvfb xdotool imagemagick dbus gtk-4-examples idle3; do
+for pkg in libffi-dev libstdc++-12-dev python3 make pkgconf binutils libgtk-4-dev python3-tk xvfb xdotool imagemagick dbus gtk-4-examples idle3; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 if ((${#need[@]})); then
