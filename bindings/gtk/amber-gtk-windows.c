@@ -1,5 +1,7 @@
 /*
- * amber-gtk-windows.c — which saved state an unnamed window takes (issue 40).
+ * amber-gtk-windows.c — which saved state an unnamed window takes (issue 40): the rule of the Tk
+ * adapter too (bindings/python/amber/tk/_matching.py), documented once in docs/behaviour.md,
+ * "Unnamed windows in the adapters".
  *
  * An unnamed window's identifier is its type and an index ("GtkApplicationWindow.1"). The index
  * alone gives two editors reopened in the other order each the other's state, so each save also
