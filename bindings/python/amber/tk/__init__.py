@@ -946,13 +946,21 @@ class _Delegate:
         return True
 
     def will_encode(self, engine: Engine, coder: Coder) -> None:
-        if self.restorer is not None:
+        if self.restorer is None:
+            return
+        try:
             self.windows.write(coder, self.restorer._unnamed_titles())
+        except (amber.AmberError, tk.TclError) as error:  # the save goes on: they will match by order
+            self.restorer._warn(f"the titles of the unnamed windows were not saved: {error}")
 
     def should_restore(self, engine: Engine, decoder: Decoder) -> bool:
         self.windows.read(decoder)
-        if self.restorer is not None:
+        if self.restorer is None:
+            return True
+        try:
             self.restorer._match_at_launch()
+        except (amber.AmberError, tk.TclError) as error:  # restoring goes on, with the windows as they are
+            self.restorer._warn(f"the unnamed windows could not be matched to the saved ones: {error}")
         return True
 
 
