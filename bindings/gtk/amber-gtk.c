@@ -1676,16 +1676,16 @@ static void on_open_after(GtkApplication *app, gpointer files, int n_files, cons
 
 /* ---- the public functions ------------------------------------------------------------------ */
 
-static int yes_restore(amber_engine *engine, amber_decoder *decoder, void *ctx) {
+static int yes_save(amber_engine *engine, amber_coder *coder, void *ctx) {
     (void)engine;
-    (void)decoder;
+    (void)coder;
     (void)ctx;
     return 1;
 }
 
-static int yes_save(amber_engine *engine, amber_coder *coder, void *ctx) {
+static int yes_restore(amber_engine *engine, amber_decoder *decoder, void *ctx) {
     (void)engine;
-    (void)coder;
+    (void)decoder;
     (void)ctx;
     return 1;
 }
