@@ -43,12 +43,16 @@ launch() {
     out=$work/run$run.out
     python3 "$probe" --state-dir "$state" --save-delay "$save_delay" -m idlelib "${files[@]}" >"$out" 2>"$work/run$run.err" &
     app=$!
+    # Restored, and sample.py's editor shown: with two files, the other one's may map first.
+    wid=""
     for _ in $(seq 150); do
-        grep -q -- "--- restored" "$out" 2>/dev/null && break
+        if grep -q -- "--- restored" "$out" 2>/dev/null; then
+            wid=$(xdotool search --onlyvisible --name '^sample.py - ' 2>/dev/null | head -n 1)
+            [ -n "$wid" ] && break
+        fi
         kill -0 "$app" 2>/dev/null || break
         sleep 0.1
     done
-    wid=$(xdotool search --onlyvisible --name '^sample.py - ' 2>/dev/null | head -n 1)
     if [ -z "$wid" ] || ! grep -q -- "--- restored" "$out"; then
         cat "$work/run$run.err"; echo "FAILED: idle: run $run: no editor window, or no restored state"; exit 1
     fi
