@@ -210,7 +210,8 @@ run_modes test_hidden_scroll save check
 # saying how it was matched: unnamed, reopened in the same order (by order); named after their
 # files, reopened in the other order (by name, no line); unnamed with their files in their
 # titles, reopened in the other order, at launch and shown after it (by title); unnamed with
-# equal titles, reopened in the other order (by order, and why). The titled check also writes
+# equal titles, reopened in the other order (by order, and why); a damaged index of titles (no
+# crash, by order). The titled check also writes
 # each window's first frame: .build/pictures/gtk-two-windows-a.png and -b.png.
 run_modes test_two_windows save check save-named check-named-reversed save-titled
 if dbus-run-session -- "$here/build/test_two_windows" check-titled-reversed "$root/.build/pictures/gtk-two-windows" \
@@ -219,7 +220,8 @@ if dbus-run-session -- "$here/build/test_two_windows" check-titled-reversed "$ro
 else
     fail "test_two_windows check-titled-reversed:"; cat "$work/test_two_windows.check-titled-reversed"
 fi
-run_modes test_two_windows save-titled check-titled-late save-same-title check-same-title-reversed
+run_modes test_two_windows save-titled check-titled-late save-same-title check-same-title-reversed \
+    save-damaged-index check-damaged-index
 # tests/test_own_size.c: a program that sets its own window size after the restore: its size
 # kept, one line saying so.
 run_modes test_own_size save check

@@ -21,6 +21,10 @@
  *                            other order at the check: titles do not tell them apart, so the
  *                            order does: the first built gets the first saved state (a.txt's)
  *                            and one line each says so, and why
+ *   save-damaged-index, check-damaged-index   titled, saved with a damaged index of unnamed
+ *                            windows (a count of a billion, an identifier that is a number, two
+ *                            without a title), reopened in the same order: no crash, each its own
+ *                            state, by order: one line each says no window was saved with its title
  *   any check mode, PICTURE  also writes each window's first frame to PICTURE-a.png and
  *                            PICTURE-b.png
  *
@@ -51,21 +55,26 @@ typedef struct Mode {
     gboolean swapped;
     /* Checks: what each window's line says, once per window (NULL: no line). */
     const char *line;
+    /* Saves: the index of unnamed windows damaged, as another program or a bad disk would. */
+    gboolean damaged;
 } Mode;
 
 static const Mode modes[] = {
-    {"save", TRUE, FALSE, {NULL, NULL}, FALSE, FALSE, FALSE, NULL},
-    {"check", FALSE, FALSE, {NULL, NULL}, FALSE, FALSE, FALSE, "its state matched by order: it has no title"},
-    {"save-named", TRUE, TRUE, {NULL, NULL}, FALSE, FALSE, FALSE, NULL},
-    {"check-named-reversed", FALSE, TRUE, {NULL, NULL}, TRUE, FALSE, FALSE, NULL},
-    {"save-titled", TRUE, FALSE, {"a.txt - Editor", "b.txt - Editor"}, FALSE, FALSE, FALSE, NULL},
+    {"save", TRUE, FALSE, {NULL, NULL}, FALSE, FALSE, FALSE, NULL, FALSE},
+    {"check", FALSE, FALSE, {NULL, NULL}, FALSE, FALSE, FALSE, "its state matched by order: it has no title", FALSE},
+    {"save-named", TRUE, TRUE, {NULL, NULL}, FALSE, FALSE, FALSE, NULL, FALSE},
+    {"check-named-reversed", FALSE, TRUE, {NULL, NULL}, TRUE, FALSE, FALSE, NULL, FALSE},
+    {"save-titled", TRUE, FALSE, {"a.txt - Editor", "b.txt - Editor"}, FALSE, FALSE, FALSE, NULL, FALSE},
     {"check-titled-reversed", FALSE, FALSE, {"a.txt - Editor", "b.txt - Editor"}, TRUE, FALSE, FALSE,
-     "its state matched by title"},
+     "its state matched by title", FALSE},
     {"check-titled-late", FALSE, FALSE, {"a.txt - Editor", "b.txt - Editor"}, TRUE, TRUE, FALSE,
-     "its state matched by title"},
-    {"save-same-title", TRUE, FALSE, {"Editor", "Editor"}, FALSE, FALSE, FALSE, NULL},
+     "its state matched by title", FALSE},
+    {"save-same-title", TRUE, FALSE, {"Editor", "Editor"}, FALSE, FALSE, FALSE, NULL, FALSE},
     {"check-same-title-reversed", FALSE, FALSE, {"Editor", "Editor"}, TRUE, FALSE, TRUE,
-     "its state matched by order: 2 windows of its type were saved with its title \"Editor\""},
+     "its state matched by order: 2 windows of its type were saved with its title \"Editor\"", FALSE},
+    {"save-damaged-index", TRUE, FALSE, {"a.txt - Editor", "b.txt - Editor"}, FALSE, FALSE, FALSE, NULL, TRUE},
+    {"check-damaged-index", FALSE, FALSE, {"a.txt - Editor", "b.txt - Editor"}, FALSE, FALSE, FALSE,
+     "its state matched by order: no window of its type was saved with its title", FALSE},
 };
 
 static const Mode *mode;
@@ -169,6 +178,34 @@ static void on_map(GtkWidget *window) {
     g_signal_connect(gtk_widget_get_frame_clock(window), "after-paint", G_CALLBACK(on_after_paint), window);
 }
 
+/* A will_encode that writes the adapter's keys of unnamed windows damaged: a count no program
+ * has, an identifier that is not a string, and two windows with an identifier and no title. */
+static int write_damaged_index(amber_engine *engine, amber_coder *coder, void *ctx) {
+    (void)engine;
+    (void)ctx;
+    int rc = amber_coder_encode_int64(coder, "gtk.unnamed-windows", 1000000000);
+    if (rc == AMBER_OK) rc = amber_coder_encode_int64(coder, "gtk.unnamed-window.0.identifier", 7);
+    if (rc == AMBER_OK) rc = amber_coder_encode_string(coder, "gtk.unnamed-window.1.identifier", "GtkApplicationWindow.1");
+    if (rc == AMBER_OK) rc = amber_coder_encode_string(coder, "gtk.unnamed-window.2.identifier", "GtkApplicationWindow");
+    return rc;
+}
+
+static int always(amber_engine *engine, amber_coder *coder, void *ctx) {
+    (void)engine;
+    (void)coder;
+    (void)ctx;
+    return 1;
+}
+
+/* Replaces the adapter's delegate for this save: it writes a damaged index instead. */
+static void damage_the_index(void) {
+    amber_delegate delegate = AMBER_DELEGATE_INIT;
+    delegate.should_save = always;
+    delegate.will_encode = write_damaged_index;
+    result(amber_engine_set_delegate(attached_engine, &delegate, NULL, NULL) == AMBER_OK,
+           "the adapter's delegate replaced by one that saves a damaged index of unnamed windows");
+}
+
 static void save(GtkApplication *app) {
     AmberGtk *gtk = amber_gtk_from_application(app);
     build_editors(app, FALSE);
@@ -177,6 +214,7 @@ static void save(GtkApplication *app) {
     set_state(&editors[0], 10, 300, 200);
     set_state(&editors[1], 40, 420, 260);
     for (int i = 0; i < 2; i++) gtk_window_present(GTK_WINDOW(editors[i].window));
+    if (mode->damaged) damage_the_index();
     char *what = g_strdup_printf("saved (%s): a.txt's window at 10, b.txt's at 40, nothing left out", mode->name);
     result(amber_gtk_save(gtk) == AMBER_OK && strstr(printed->str, "amber-gtk:") == NULL, what);
     g_free(what);
@@ -218,7 +256,7 @@ int main(int argc, char **argv) {
         if (strcmp(argv[1], modes[i].name) == 0) mode = &modes[i];
     if (mode == NULL || (argc == 3 && mode->saving)) {
         fprintf(stderr, "usage: test_two_windows save|check|save-named|check-named-reversed|save-titled|check-titled-reversed|"
-                        "check-titled-late|save-same-title|check-same-title-reversed [PICTURE]\n");
+                        "check-titled-late|save-same-title|check-same-title-reversed|save-damaged-index|check-damaged-index [PICTURE]\n");
         return 2;
     }
     picture = argc == 3 ? argv[2] : NULL;
