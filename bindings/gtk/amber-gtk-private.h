@@ -49,6 +49,39 @@ G_GNUC_INTERNAL void text_view_top(GtkTextView *view, int *offset, double *delta
 /* Whether a list's scroll waits, and then its first item and the pixels into it. */
 G_GNUC_INTERNAL gboolean pending_list_scroll(GtkAdjustment *adjustment, guint *item, double *delta);
 
+/* ---- amber-gtk-windows.c: which saved state an unnamed window takes (by title, else by order) ---- */
+
+/* The unnamed windows of the archive restored, read from the application's coder. */
+typedef struct SavedWindows SavedWindows;
+/* An unnamed window as a save keeps it: its identifier and its title (NULL: none). */
+typedef struct UnnamedWindow {
+    const char *identifier;
+    const char *title;
+} UnnamedWindow;
+
+G_GNUC_INTERNAL SavedWindows *saved_windows_new(void);
+G_GNUC_INTERNAL void saved_windows_free(SavedWindows *saved);
+/* Reads the saved windows from the application decoder (should_restore), replacing those held. */
+G_GNUC_INTERNAL void saved_windows_read(SavedWindows *saved, amber_decoder *app_decoder);
+/* Writes `count` unnamed windows into the application coder (will_encode). */
+G_GNUC_INTERNAL int saved_windows_write(amber_coder *app_coder, const UnnamedWindow *windows, guint count);
+/* Appends to `out` (of UnnamedWindow) the saved windows not taken whose records the engine still
+ * keeps (`kept`, their identifiers): a save carries their records, so it keeps their titles. */
+G_GNUC_INTERNAL void saved_windows_carried(const SavedWindows *saved, GHashTable *kept, GArray *out);
+/* How many unnamed windows of `type` the archive had. */
+G_GNUC_INTERNAL guint saved_windows_count(const SavedWindows *saved, const char *type);
+/* The identifier of the saved window of `type` whose title was `title`, when exactly one not
+ * taken yet has it, none of `used` (the identifiers windows have now) and, with `kept`, one the
+ * engine keeps the record of. Else NULL, and `why` (newly allocated) says why. */
+G_GNUC_INTERNAL const char *saved_windows_by_title(const SavedWindows *saved, const char *type, const char *title,
+                                                   GHashTable *used, GHashTable *kept, char **why);
+/* Marks the saved window `identifier` taken; FALSE if none had it. */
+G_GNUC_INTERNAL gboolean saved_windows_take(SavedWindows *saved, const char *identifier);
+/* The type part of a window's identifier ("GtkApplicationWindow.1": "GtkApplicationWindow"). */
+G_GNUC_INTERNAL char *window_type_of(const char *identifier);
+/* The identifier by order: `type`, else "type.1", "type.2"..., the first not in `used`. */
+G_GNUC_INTERNAL char *window_identifier_by_order(const char *type, GHashTable *used);
+
 /* ---- amber-gtk-widgets.c ---- */
 
 /* Connects `signal` of `instance` so that it marks the state of the widget it belongs to changed. */

@@ -83,6 +83,8 @@ struct AmberGtk {
      * and the timeout at the keep time's end, when it is one GLib can wait for. */
     GHashTable *kept_windows;
     guint keep_end_source;
+    /* The unnamed windows of the archive restored, with their titles (amber-gtk-windows.c). */
+    SavedWindows *saved_windows;
 };
 
 struct WindowEntry {
@@ -1142,34 +1144,64 @@ static void window_entry_free(gpointer data) {
     g_free(w);
 }
 
-/* Whether a window taking part has the identifier `name`. */
-static gboolean window_name_taken(AmberGtk *gtk, const char *name) {
+/* The identifiers of the windows taking part (copies: a window's may change meanwhile). */
+static GHashTable *window_names_in_use(AmberGtk *gtk) {
+    GHashTable *used = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     GHashTableIter iter;
     gpointer value;
     g_hash_table_iter_init(&iter, gtk->windows);
-    while (g_hash_table_iter_next(&iter, NULL, &value))
-        if (strcmp(((WindowEntry *)value)->name, name) == 0) return TRUE;
-    return FALSE;
+    while (g_hash_table_iter_next(&iter, NULL, &value)) g_hash_table_add(used, g_strdup(((WindowEntry *)value)->name));
+    return used;
+}
+
+/* The line that says how an unnamed window found its saved state, when its type had more than
+ * one window saved (else there was no choice to tell). `why`: why not by its title, or NULL. */
+static void report_match(AmberGtk *gtk, const char *identifier, const char *title, const char *why) {
+    char *type = window_type_of(identifier);
+    if (saved_windows_count(gtk->saved_windows, type) > 1) {
+        if (why == NULL) g_printerr("amber-gtk: %s: its state matched by title (\"%s\")\n", identifier, title);
+        else g_printerr("amber-gtk: %s: its state matched by order: %s\n", identifier, why);
+    }
+    g_free(type);
+}
+
+/* The identifier of an unnamed window that first takes part after the restoration: the kept
+ * record of its type (R35) whose saved title is its title, else the lowest index free. */
+static char *late_window_name(AmberGtk *gtk, GtkWindow *window, const char *type) {
+    GHashTable *used = window_names_in_use(gtk);
+    const char *title = gtk_window_get_title(window);
+    char *why = NULL;
+    const char *by_title = saved_windows_by_title(gtk->saved_windows, type, title, used, gtk->kept_windows, &why);
+    char *name = by_title != NULL ? g_strdup(by_title) : window_identifier_by_order(type, used);
+    if (g_hash_table_contains(gtk->kept_windows, name)) report_match(gtk, name, title, why);
+    saved_windows_take(gtk->saved_windows, name);
+    g_free(why);
+    g_hash_table_unref(used);
+    return name;
 }
 
 /*
  * A window's identifier: its name, else its type's name (a program with one main window need
- * not name it). Two unnamed windows of one type open at once (two editors) are told apart by
- * the order they took part in: the first is "GtkApplicationWindow", the next
- * "GtkApplicationWindow.1", and so on, the lowest index free. A program that opens them in the
- * same order gets each one's state back. The identifier is kept on the window, so that it does
- * not change while the window lives when another closes.
+ * not name it). Unnamed windows of one type open at once (two editors) are told apart by their
+ * titles, else by the order they took part in: the first is "GtkApplicationWindow", the next
+ * "GtkApplicationWindow.1", and so on, the lowest index free. Before the restoration they are
+ * named by order, and match_unnamed_windows() gives them the saved windows' identifiers once it
+ * has read their titles; a window that shows later takes a kept record's (late_window_name()).
+ * The identifier is kept on the window, so that it does not change while the window lives when
+ * another closes.
  */
 static const char *window_name(AmberGtk *gtk, GtkWindow *window) {
     const char *name = widget_name(GTK_WIDGET(window));
     if (name != NULL) return name;
     const char *given = g_object_get_data(G_OBJECT(window), WINDOW_NAME_KEY);
     if (given != NULL) return given;
-    const char *type = G_OBJECT_TYPE_NAME(window);
-    char *candidate = g_strdup(type);
-    for (guint index = 1; window_name_taken(gtk, candidate); index++) {
-        g_free(candidate);
-        candidate = g_strdup_printf("%s.%u", type, index);
+    char *candidate = NULL;
+    if (gtk->restored) {
+        candidate = late_window_name(gtk, window, G_OBJECT_TYPE_NAME(window));
+    } else {
+        GHashTable *used = window_names_in_use(gtk);
+        candidate = window_identifier_by_order(G_OBJECT_TYPE_NAME(window), used);
+        g_hash_table_unref(used);
     }
     g_object_set_data_full(G_OBJECT(window), WINDOW_NAME_KEY, candidate, g_free);
     return candidate;
@@ -1210,6 +1242,108 @@ static WindowEntry *window_entry(AmberGtk *gtk, GtkWindow *window) {
     g_hash_table_insert(gtk->windows, window, w);
     hook_once(G_OBJECT(window), gtk->app);
     return w;
+}
+
+/* The unnamed windows taking part, oldest first: the order they fall back to. */
+static GPtrArray *unnamed_windows(AmberGtk *gtk) {
+    GPtrArray *unnamed = g_ptr_array_new();
+    GList *windows = g_list_reverse(g_list_copy(gtk_application_get_windows(gtk->app)));
+    for (GList *l = windows; l != NULL; l = l->next) {
+        WindowEntry *w = g_hash_table_lookup(gtk->windows, l->data);
+        if (w != NULL && widget_name(GTK_WIDGET(w->window)) == NULL) g_ptr_array_add(unnamed, w);
+    }
+    g_list_free(windows);
+    return unnamed;
+}
+
+/* Gives an unnamed window the identifier of the saved window it matched: its entry, the name
+ * kept on it, and its object, whose records the engine then finds by it. */
+static void rename_window(WindowEntry *w, const char *identifier) {
+    if (strcmp(w->name, identifier) == 0) return;
+    g_object_set_data_full(G_OBJECT(w->window), WINDOW_NAME_KEY, g_strdup(identifier), g_free);
+    g_free(w->name);
+    w->name = g_strdup(identifier);
+    if (amber_object_set_identifier(w->root, identifier) != AMBER_OK) report_failure("cannot rename window", identifier);
+}
+
+/* `w` takes `identifier` (a saved window's, or the lowest index free): it is used from now on. */
+static void take_window_name(AmberGtk *gtk, WindowEntry *w, const char *identifier, GHashTable *used, const char *why) {
+    char *name = g_strdup(identifier); /* `identifier` may be a saved window's, or `used`'s */
+    gboolean saved = saved_windows_take(gtk->saved_windows, name);
+    g_hash_table_add(used, g_strdup(name));
+    rename_window(w, name);
+    if (saved) report_match(gtk, name, gtk_window_get_title(w->window), why);
+    g_free(name);
+}
+
+/*
+ * At the restoration, once the saved windows are read and before the engine looks for the
+ * object of each record (should_restore): each unnamed window taking part takes the saved
+ * window of its type with its title, then those left take the others by order. Titles first,
+ * for all, so that a window that falls back to the order never takes the saved window that
+ * another's title matches.
+ */
+static void match_unnamed_windows(AmberGtk *gtk) {
+    GPtrArray *unnamed = unnamed_windows(gtk);
+    GHashTable *used = window_names_in_use(gtk);
+    for (guint i = 0; i < unnamed->len; i++) g_hash_table_remove(used, ((WindowEntry *)unnamed->pdata[i])->name);
+    GPtrArray *left = g_ptr_array_new(), *whys = g_ptr_array_new_with_free_func(g_free);
+    for (guint i = 0; i < unnamed->len; i++) {
+        WindowEntry *w = unnamed->pdata[i];
+        char *why = NULL;
+        const char *by_title = saved_windows_by_title(gtk->saved_windows, G_OBJECT_TYPE_NAME(w->window),
+                                                      gtk_window_get_title(w->window), used, NULL, &why);
+        if (by_title != NULL) {
+            take_window_name(gtk, w, by_title, used, NULL);
+        } else {
+            g_ptr_array_add(left, w);
+            g_ptr_array_add(whys, why);
+        }
+    }
+    for (guint i = 0; i < left->len; i++) {
+        WindowEntry *w = left->pdata[i];
+        char *name = window_identifier_by_order(G_OBJECT_TYPE_NAME(w->window), used);
+        take_window_name(gtk, w, name, used, whys->pdata[i]);
+        g_free(name);
+    }
+    g_ptr_array_unref(whys);
+    g_ptr_array_unref(left);
+    g_ptr_array_unref(unnamed);
+    g_hash_table_unref(used);
+}
+
+/* The application delegate's will_encode: the identifier and title of every unnamed window,
+ * those taking part and those whose records the save carries (kept for a window that shows
+ * later, R35), for the next launch to match them by title. Not written, the windows match by
+ * order: a line says so, and the save goes on. */
+static int write_unnamed_windows(amber_engine *engine, amber_coder *app_coder, void *ctx) {
+    (void)engine;
+    AmberGtk *gtk = ctx;
+    GArray *windows = g_array_new(FALSE, FALSE, sizeof(UnnamedWindow));
+    GPtrArray *unnamed = unnamed_windows(gtk);
+    for (guint i = 0; i < unnamed->len; i++) {
+        WindowEntry *w = unnamed->pdata[i];
+        UnnamedWindow window = {w->name, gtk_window_get_title(w->window)};
+        g_array_append_val(windows, window);
+    }
+    saved_windows_carried(gtk->saved_windows, gtk->kept_windows, windows);
+    if (saved_windows_write(app_coder, (const UnnamedWindow *)(void *)windows->data, windows->len) != AMBER_OK)
+        g_printerr("amber-gtk: the titles of the unnamed windows were not saved (they will match by order): %s\n",
+                   amber_error_last());
+    g_ptr_array_unref(unnamed);
+    g_array_unref(windows);
+    return AMBER_OK;
+}
+
+/* The application delegate's should_restore: reads the unnamed windows saved and matches the
+ * windows taking part to them. Always restores (R9: the engine refuses another program's
+ * archive itself). */
+static int read_unnamed_windows(amber_engine *engine, amber_decoder *app_decoder, void *ctx) {
+    (void)engine;
+    AmberGtk *gtk = ctx;
+    saved_windows_read(gtk->saved_windows, app_decoder);
+    match_unnamed_windows(gtk);
+    return 1;
 }
 
 /* Brings every window's objects up to date. `with_hidden`: also windows not shown (yet), as at
@@ -1556,6 +1690,17 @@ static int yes_restore(amber_engine *engine, amber_decoder *decoder, void *ctx) 
     return 1;
 }
 
+/* The application's delegate: saves always; restores always, and matches the unnamed windows
+ * when it does. Without the adapter (`gtk` NULL: it is freed, the engine lives on), saves and
+ * restores always, nothing more. */
+static int set_delegate(amber_engine *engine, AmberGtk *gtk) {
+    amber_delegate delegate = AMBER_DELEGATE_INIT;
+    delegate.should_save = yes_save;
+    delegate.will_encode = gtk != NULL ? write_unnamed_windows : NULL;
+    delegate.should_restore = gtk != NULL ? read_unnamed_windows : yes_restore;
+    return amber_engine_set_delegate(engine, &delegate, gtk, NULL);
+}
+
 static void ui_file_free(gpointer data) {
     UiFile *file = data;
     release_host_context(file->ctx_free, file->ctx);
@@ -1574,6 +1719,10 @@ static void adapter_free(gpointer data) {
     if (gtk->present_source != 0) g_source_remove(gtk->present_source);
     if (gtk->restore_source != 0) g_source_remove(gtk->restore_source);
     if (gtk->keep_end_source != 0) g_source_remove(gtk->keep_end_source);
+    /* The engine outlives the adapter: its delegate no longer reaches it. (An engine closed
+     * already refuses the call, harmlessly.) */
+    set_delegate(gtk->engine, NULL);
+    saved_windows_free(gtk->saved_windows);
     g_hash_table_unref(gtk->kept_windows);
     g_hash_table_unref(gtk->windows);
     g_hash_table_unref(gtk->makers);
@@ -1596,14 +1745,14 @@ AmberGtk *amber_gtk_attach(amber_engine *engine, GtkApplication *app) {
         g_printerr("amber-gtk: this application has an adapter already\n");
         return NULL;
     }
-    amber_delegate delegate = AMBER_DELEGATE_INIT;
-    delegate.should_save = yes_save;
-    delegate.should_restore = yes_restore;
-    if (amber_engine_set_delegate(engine, &delegate, NULL, NULL) != AMBER_OK) {
+    AmberGtk *gtk = g_new0(AmberGtk, 1);
+    gtk->saved_windows = saved_windows_new();
+    if (set_delegate(engine, gtk) != AMBER_OK) {
         g_printerr("amber-gtk: cannot set the engine's delegate: %s\n", amber_error_last());
+        saved_windows_free(gtk->saved_windows);
+        g_free(gtk);
         return NULL;
     }
-    AmberGtk *gtk = g_new0(AmberGtk, 1);
     gtk->engine = engine;
     gtk->app = app;
     gtk->windows = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, window_entry_free);

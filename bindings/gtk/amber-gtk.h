@@ -17,7 +17,9 @@
  * What takes part:
  *   - every window of the application is a root, identified by its name (gtk_widget_set_name(),
  *     or its GtkBuilder id), else by its type's name ("GtkApplicationWindow": a program with one
- *     main window need not name it; of two unnamed windows of one type, the second is left out);
+ *     main window need not name it). Unnamed windows of one type are "GtkApplicationWindow",
+ *     "GtkApplicationWindow.1"...: each takes the saved window of its type with its title, else
+ *     the order decides (docs/behaviour.md, "Unnamed windows in the adapters");
  *   - inside it, every widget with a name (or a GtkBuilder id) whose type has standard state
  *     (below), or that the host gave its own coding (amber_gtk_set_coding()), is restorable;
  *   - its restoration path is the window's name, then the names of its named ancestors and its

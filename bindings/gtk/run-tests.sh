@@ -220,9 +220,22 @@ run_modes test_late_window save claim save unclaimed
 # tests/test_hidden_scroll.c: a scroll on a page hidden at restore is said pending until the page
 # shows, then restored once applied.
 run_modes test_hidden_scroll save check
-# tests/test_two_windows.c: two windows of one type, each its own state back: unnamed, reopened in
-# the same order; named after their files, reopened in the other order.
-run_modes test_two_windows save check save-named check-named-reversed
+# tests/test_two_windows.c: two windows of one type, each its own state back, one line each
+# saying how it was matched: unnamed, reopened in the same order (by order); named after their
+# files, reopened in the other order (by name, no line); unnamed with their files in their
+# titles, reopened in the other order, at launch and shown after it (by title); unnamed with
+# equal titles, reopened in the other order (by order, and why); a damaged index of titles (no
+# crash, by order). The titled check also writes
+# each window's first frame: .build/pictures/gtk-two-windows-a.png and -b.png.
+run_modes test_two_windows save check save-named check-named-reversed save-titled
+if dbus-run-session -- "$here/build/test_two_windows" check-titled-reversed "$root/.build/pictures/gtk-two-windows" \
+        >"$work/test_two_windows.check-titled-reversed" 2>>"$work/test_two_windows.err"; then
+    pass "test_two_windows check-titled-reversed: $(grep '^ok' "$work/test_two_windows.check-titled-reversed" | sed 's/^ok  *//' | paste -sd';' -)"
+else
+    fail "test_two_windows check-titled-reversed:"; cat "$work/test_two_windows.check-titled-reversed"
+fi
+run_modes test_two_windows save-titled check-titled-late save-same-title check-same-title-reversed \
+    save-damaged-index check-damaged-index
 # tests/test_own_size.c: a program that sets its own window size after the restore: its size
 # kept, one line saying so.
 run_modes test_own_size save check

@@ -10,6 +10,8 @@
 #   3. SIGKILL, once the autosave has written the last change;
 #   4. two files, two editor windows of one type, the second moved aside, each scrolled and with
 #      a selection of its own; SIGTERM: each comes back with its own state, where it was left.
+#      4b. the same two files reopened in the other order: each editor takes the saved state
+#      whose title (its file) is its own, not the one its place in the order had.
 #   5. a dialog made later: IDLE's Find dialog (Ctrl+F; a Toplevel IDLE makes on first use and
 #      withdraws when closed), "Regular expression" and "Match case" ticked (Checkbuttons, kept by
 #      the runner's keep_values), the dialog closed, IDLE quit; relaunched, Find opened again: the
@@ -41,12 +43,16 @@ launch() {
     out=$work/run$run.out
     python3 "$probe" --state-dir "$state" --save-delay "$save_delay" -m idlelib "${files[@]}" >"$out" 2>"$work/run$run.err" &
     app=$!
+    # Restored, and sample.py's editor shown: with two files, the other one's may map first.
+    wid=""
     for _ in $(seq 150); do
-        grep -q -- "--- restored" "$out" 2>/dev/null && break
+        if grep -q -- "--- restored" "$out" 2>/dev/null; then
+            wid=$(xdotool search --onlyvisible --name '^sample.py - ' 2>/dev/null | head -n 1)
+            [ -n "$wid" ] && break
+        fi
         kill -0 "$app" 2>/dev/null || break
         sleep 0.1
     done
-    wid=$(xdotool search --onlyvisible --name '^sample.py - ' 2>/dev/null | head -n 1)
     if [ -z "$wid" ] || ! grep -q -- "--- restored" "$out"; then
         cat "$work/run$run.err"; echo "FAILED: idle: run $run: no editor window, or no restored state"; exit 1
     fi
@@ -186,6 +192,29 @@ mkdir -p "$pictures"
 # The pictures of the README: the two editors, the screen's empty border trimmed.
 convert "$work/two.before.png" -trim +repage "$pictures/idle-before.png"
 convert "$work/two.after.png" -trim +repage "$pictures/idle-after.png"
+kill -TERM "$app"
+wait_exit
+
+# ---- 4b: the same two files reopened in the other order: each editor its own state, by title ---------
+# IDLE's editors are unnamed Toplevels; reopened in the other order, the first made is other.py's,
+# and each takes the saved window whose title (its file) is its own (docs/behaviour.md, "Unnamed
+# windows in the adapters"). The states are compared window by window, by title: the windows are
+# listed in the order they were made. No screenshot: which editor is on top follows that order.
+by_title() { awk '/^window [0-9]+: /{if (w != "") print w; sub(/^window [0-9]+: /, ""); w = $0; next} {w = w " |" $0} END {if (w != "") print w}' "$1" | sort; }
+files=("$other" "$file")
+launch
+for _ in $(seq 100); do [ -n "$(xdotool search --onlyvisible --name '^other.py - ' 2>/dev/null)" ] && break; sleep 0.1; done
+settle
+state_now reversed "$work/reversed.after.state"
+xdotool mousemove 1090 690
+import -window root "$work/reversed.after.png"  # to look at: the two editors, each where it was left
+if diff -u <(by_title "$work/two.before.state") <(by_title "$work/reversed.after.state") >"$work/reversed.diff"; then
+    pass "reversed: other.py's editor made first, each editor came back with its own state:"
+    sed 's/^/      /' "$work/reversed.after.state"
+else
+    cat "$work/reversed.diff"; fail "reversed: an editor reopened in the other order has not its own state"
+fi
+files=("$file")
 kill -TERM "$app"
 wait_exit
 

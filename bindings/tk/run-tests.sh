@@ -16,7 +16,8 @@
 #               the state that fits) and a warning line, never a crash.
 #   6. IDLE under the runner (bindings/tk/idle-tests.sh): a file opened, scrolled, a selection;
 #               closed, SIGTERM, SIGKILL after the autosave; relaunched under python -m amber.tk;
-#               two editors; the Find dialog's ticked options, claimed when it first maps.
+#               two editors, then reopened in the other order (each its own state, by title);
+#               the Find dialog's ticked options, claimed when it first maps.
 # Also: mypy --strict of amber.tk and the demo, and the demo's Amber-specific lines (at most 15);
 # with AMBER_TK_BENCH=1, the start-up cost of restoring a 1,000-row list (bench-startup.py,
 # against the limit of issue 31 given as its --limit-ms).

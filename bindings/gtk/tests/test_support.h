@@ -17,6 +17,8 @@
 static int failures;
 /* What was printed through g_printerr once keep_printed() is its handler. */
 static GString *printed;
+/* The engine run_attached() opened (for a test that reaches the engine itself). */
+static amber_engine *attached_engine;
 
 /* Prints one check's line ("ok  " or "FAIL", then what it checks) and counts a failure. */
 static inline void result(gboolean ok, const char *what) {
@@ -68,6 +70,7 @@ static inline int run_attached(const char *program, const char *app_id, AmberGtk
         fprintf(stderr, "%s: %s\n", program, amber_error_last());
         return 1;
     }
+    attached_engine = engine;
     GtkApplication *app = gtk_application_new(app_id, G_APPLICATION_NON_UNIQUE);
     AmberGtk *gtk = amber_gtk_attach(engine, app);
     if (gtk == NULL) return 1;

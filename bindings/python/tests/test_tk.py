@@ -492,6 +492,90 @@ def test_windows_made_later_claim_their_state_when_they_map_two_of_one_type_each
         root.destroy()
 
 
+def make_editors(root, titles, reversed_order=False):
+    """The editors of a.txt and b.txt (unnamed Toplevels with a Text), titled before they map,
+    made in this order or the other; returned a.txt's first."""
+    editors = {}
+    for which in (("b", "a") if reversed_order else ("a", "b")):
+        editors[which] = make_editor(root, which)
+        editors[which][0].title(titles[which])
+    return editors["a"], editors["b"]
+
+
+def save_two_editors(root, titles):
+    """a.txt's editor with its cursor at 12.3, b.txt's at 150.1 and placed at 300x200+200+210."""
+    (one, text1), (two, text2) = make_editors(root, titles)
+    run_until(root, lambda: one.winfo_ismapped() and two.winfo_ismapped())
+    text1.mark_set("insert", "12.3")
+    text2.mark_set("insert", "150.1")
+    two.geometry("300x200+200+210")
+    root.update_idletasks()
+    close(root)
+
+
+FILE_TITLES = {"a": "a.txt - Editor", "b": "b.txt - Editor"}
+
+
+def test_two_unnamed_windows_of_one_type_reopened_in_the_other_order_each_get_their_own_state_by_title(tmp_path):
+    # Issue 40, item 3: two windows of one type, no state on the wrong window, one line each.
+    root = tk.Tk()
+    amber.tk.attach(root, "org.example.titles", state_directory=str(tmp_path), auto_names=True)
+    save_two_editors(root, FILE_TITLES)
+    root = tk.Tk()
+    (one, text1), (two, text2) = make_editors(root, FILE_TITLES, reversed_order=True)
+    root.update_idletasks()
+    restorer = amber.tk.attach(root, "org.example.titles", state_directory=str(tmp_path), auto_names=True)
+    try:
+        assert not restorer.warnings
+        assert text1.index("insert") == "12.3" and text2.index("insert") == "150.1"
+        assert two.wm_geometry() == "300x200+200+210"
+        assert sorted(restorer.notes) == ["amber.tk: window .Toplevel#1: its state matched by title ('a.txt - Editor')",
+                                          "amber.tk: window .Toplevel#2: its state matched by title ('b.txt - Editor')"]
+    finally:
+        root.destroy()
+
+
+def test_two_unnamed_windows_made_later_in_the_other_order_claim_their_own_state_by_title(tmp_path):
+    # Issue 40, item 3; R35: the kept records claimed when the windows map, by their titles.
+    root = tk.Tk()
+    attach_late(root, tmp_path)
+    save_two_editors(root, FILE_TITLES)
+    root = tk.Tk()
+    restorer = attach_late(root, tmp_path)  # no editor yet: their records are kept
+    try:
+        (one, text1), (two, text2) = make_editors(root, FILE_TITLES, reversed_order=True)
+        run_until(root, lambda: text2.index("insert") == "150.1" and len(restorer.notes) == 2)
+        assert text1.index("insert") == "12.3"
+        root.update_idletasks()
+        assert two.wm_geometry() == "300x200+200+210"
+        assert not restorer.warnings
+        # Which identifier each has is the order they first mapped in at the save: not checked.
+        assert sorted(note.split(": ", 2)[2] for note in restorer.notes) == [
+            "its state matched by title ('a.txt - Editor')", "its state matched by title ('b.txt - Editor')"]
+    finally:
+        root.destroy()
+
+
+def test_two_unnamed_windows_with_equal_titles_reopened_in_the_other_order_go_by_order_and_say_why(tmp_path):
+    # Issue 40, item 3: equal titles tell nothing apart; the order decides, as it did before.
+    titles = {"a": "Editor", "b": "Editor"}
+    root = tk.Tk()
+    amber.tk.attach(root, "org.example.titles", state_directory=str(tmp_path), auto_names=True)
+    save_two_editors(root, titles)
+    root = tk.Tk()
+    (one, text1), (two, text2) = make_editors(root, titles, reversed_order=True)
+    root.update_idletasks()
+    restorer = amber.tk.attach(root, "org.example.titles", state_directory=str(tmp_path), auto_names=True)
+    try:
+        assert not restorer.warnings
+        # b.txt's editor was made first: it takes the first saved state, a.txt's.
+        assert text2.index("insert") == "12.3" and text1.index("insert") == "150.1"
+        why = "its state matched by order: 2 windows of its type were saved with its title 'Editor'"
+        assert sorted(restorer.notes) == [f"amber.tk: window .Toplevel#1: {why}", f"amber.tk: window .Toplevel#2: {why}"]
+    finally:
+        root.destroy()
+
+
 def test_a_window_of_another_shape_in_a_saved_windows_place_gets_none_of_its_state(tmp_path):
     root = tk.Tk()
     attach_late(root, tmp_path)

@@ -932,12 +932,36 @@ class WindowState(amber.Controller):
 
 class _Delegate:
     """Saves and restores always. An archive copied from another app is refused by the engine
-    itself (R9: each archive records its app id), a fresh launch with FreshReason.OTHER_APPLICATION."""
+    itself (R9: each archive records its app id), a fresh launch with FreshReason.OTHER_APPLICATION.
+    Each save keeps the titles of the unnamed windows in the application's coder, and each
+    restoration reads them, and has the restorer match its unnamed windows to them, before the
+    engine looks for the window of each record (``amber.tk._matching``)."""
+
+    def __init__(self) -> None:
+        from amber.tk._matching import UnnamedWindows  # imported with the adapter's set-up, not with amber.tk
+        self.windows = UnnamedWindows()
+        #: The restorer whose windows are matched (set when it registers its windows).
+        self.restorer: Optional[Restorer] = None
 
     def should_save(self, engine: Engine, coder: Coder) -> bool:
         return True
 
+    def will_encode(self, engine: Engine, coder: Coder) -> None:
+        if self.restorer is None:
+            return
+        try:
+            self.windows.write(coder, self.restorer._unnamed_titles())
+        except (amber.AmberError, tk.TclError) as error:  # the save goes on: they will match by order
+            self.restorer._warn(f"the titles of the unnamed windows were not saved: {error}")
+
     def should_restore(self, engine: Engine, decoder: Decoder) -> bool:
+        self.windows.read(decoder)
+        if self.restorer is None:
+            return True
+        try:
+            self.restorer._match_at_launch()
+        except (amber.AmberError, tk.TclError) as error:  # restoring goes on, with the windows as they are
+            self.restorer._warn(f"the unnamed windows could not be matched to the saved ones: {error}")
         return True
 
 
@@ -1132,6 +1156,7 @@ class Restorer:
     # -- the widget tree --
     def sync(self) -> None:
         """Registers the restorable widgets made since the last call, and forgets those destroyed."""
+        self._delegate().restorer = self  # its unnamed windows are matched and their titles kept
         for name, window in list(self._windows.items()):
             if not _exists(window.window):
                 self._forget_window(name)
@@ -1166,7 +1191,7 @@ class Restorer:
     def _window_for(self, window: Union[tk.Tk, tk.Toplevel]) -> Optional[WindowState]:
         if window is not self.root and _transient_popup(window):
             return None  # a tooltip, a menu of a combobox: never the user's window
-        name = self.name_of(window)
+        name = self._window_identifier(window)
         if name is None:
             return None
         state = self._windows.get(name)
@@ -1187,6 +1212,72 @@ class Restorer:
             state.claimed = True
         self._save_before_destroying(window)
         return state
+
+    # -- unnamed windows: by title, else by order (``amber.tk._matching``) --
+    def _delegate(self) -> _Delegate:
+        return self.engine.delegate  # type: ignore[no-any-return]
+
+    def _window_identifier(self, window: Union[tk.Tk, tk.Toplevel]) -> Optional[str]:
+        """A window's identifier: its name; for an unnamed Toplevel, the one it matched, else
+        (not matched yet) its automatic identifier unless another window has it, then the lowest
+        index free."""
+        matched = self._delegate().windows.matched.get(str(window))
+        if matched is not None:
+            return matched
+        name = self.name_of(window)
+        if name is None or window is self.root or not _unnamed(window):
+            return name
+        from amber.tk._matching import by_order, group_of
+        used = {identifier for identifier, state in self._windows.items() if state.window is not window}
+        return name if name not in used else by_order(group_of(name), used)
+
+    def _unnamed_states(self) -> List[WindowState]:
+        """The unnamed windows registered, oldest first (by their automatic index)."""
+        unnamed = [state for state in self._windows.values() if state.automatic and _exists(state.window)]
+        return sorted(unnamed, key=lambda state: int(auto_name(state.window).rsplit("#", 1)[1]))
+
+    def _unnamed_titles(self) -> List[Tuple[str, str]]:
+        """What a save keeps of the unnamed windows: each one's identifier and title, and those
+        of the saved windows whose records it carries (kept for a window made later)."""
+        windows = [(str(state.identifier), str(state.window.wm_title())) for state in self._unnamed_states()]
+        used = {identifier for identifier, _ in windows}
+        return windows + self._delegate().windows.carried(lambda identifier: self.late_windows and identifier not in used)
+
+    def _match_at_launch(self) -> None:
+        """Once the saved windows are read (should_restore), before the engine looks for each
+        record's window: each unnamed window takes the saved one with its title, the others go by
+        order; their identifiers change, so they are registered again."""
+        from amber.tk._matching import group_of
+        saved = self._delegate().windows
+        unnamed = self._unnamed_states()
+        used = {identifier for identifier, state in self._windows.items() if state not in unnamed}
+        titles = [str(state.window.wm_title()) for state in unnamed]
+        matches = saved.match([(group_of(auto_name(state.window)), title) for state, title in zip(unnamed, titles)], used)
+        for state, title, match in zip(unnamed, titles, matches):
+            saved.matched[str(state.window)] = match.identifier
+            if saved.reported(match):
+                self._note(match.line(title))
+        self.sync()
+
+    def _match_late_windows(self) -> None:
+        """Each unnamed window that maps for the first time after the restoration, not matched
+        yet, takes the kept record of its group with its title, else the lowest index free."""
+        from amber.tk._matching import group_of
+        saved = self._delegate().windows
+        unnamed = self._unnamed_states()
+        for state in unnamed:
+            if state.claimed or str(state.window) in saved.matched or not _mapped(state.window):
+                continue
+            # The identifiers taken: the named windows', and those the others matched (not the
+            # ones they have until they map: those are given up to a window that matches).
+            used = {identifier for identifier, other in self._windows.items() if other not in unnamed}
+            used.update(saved.matched[str(other.window)] for other in unnamed if str(other.window) in saved.matched)
+            title = str(state.window.wm_title())
+            match = saved.match_late(group_of(auto_name(state.window)), title, used, lambda identifier: True)
+            saved.matched[str(state.window)] = match.identifier
+            if saved.reported(match):
+                self._note(match.line(title))
+        self.sync()
 
     def _widget_for(self, window: WindowState, widget: tk.Misc, name: str) -> None:
         existing = window.views.get(name)
@@ -1344,6 +1435,7 @@ class Restorer:
         if not self.late_windows:
             return
         self.sync()
+        self._match_late_windows()
         windows = [window for window in self._windows.values() if not window.claimed and _mapped(window.window)]
         views = [view for window in self._windows.values() if window.claimed
                  for view in window.views.values() if not view.claimed]
