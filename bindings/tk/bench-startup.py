@@ -27,6 +27,8 @@ libamber.so ($AMBER_LIBRARY). Three modes:
                              [--kind listbox|treeview|both] [--row 850] [--limit-ms 16]
 """
 import argparse
+import compileall
+import importlib.util
 import os
 import shutil
 import statistics
@@ -344,6 +346,12 @@ def main():
     parser.add_argument("--limit-ms", type=float, help="exit 1 if restoring adds more than this to the start-up")
     args = parser.parse_args()
     kinds = ("listbox", "treeview") if args.kind == "both" else (args.kind,)
+    # The package's bytecode up to date, as an installed package has it: without this, under
+    # PYTHONDONTWRITEBYTECODE or after an edit, every child would compile the modules it imports.
+    package = importlib.util.find_spec("amber")
+    if package is None or not package.submodule_search_locations:
+        sys.exit("bench-startup: the amber package is not on the path (PYTHONPATH=bindings/python)")
+    compileall.compile_dir(package.submodule_search_locations[0], quiet=1)
     print(f"load average before: {load_average()}")
     if args.mode == "attach":
         added = {kind: bench(kind, args.rows, args.runs) for kind in kinds}
