@@ -521,7 +521,7 @@ extension Engine {
         var failures: [String] = []
         for _ in 1 ... 2 {
             do {
-                try store.remove()
+                try store.removeConsumed()
                 clearLaunchGuard(&notes)
                 return
             } catch {

@@ -12,6 +12,12 @@ public protocol ArchiveStore: AnyObject {
     func write(_ bytes: [UInt8]) throws
     /// Removes the archive; nothing happens if there is none.
     func remove() throws
+    /// Removes the archive a launch has consumed (restored or refused), so that no later launch
+    /// restores it (SPEC R14); nothing happens if there is none. Like the launch guard, the
+    /// removal must survive the death of the process (what it guards against: a crash while
+    /// restoring, restored again and again), not a power failure: a power cut after the launch
+    /// may give the archive back once more, which loses nothing. Default: `remove()`.
+    func removeConsumed() throws
     /// The launch guard's count: how many launches in a row started restoring and did not
     /// complete (0 when there is no guard).
     func readGuard() throws -> Int
@@ -28,6 +34,8 @@ public protocol ArchiveStore: AnyObject {
 }
 
 extension ArchiveStore {
+    public func removeConsumed() throws { try remove() }
+
     @discardableResult
     public func removeStaleFiles() -> Int { 0 }
 }

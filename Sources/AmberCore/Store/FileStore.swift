@@ -84,6 +84,13 @@ public final class FileStore: ArchiveStore {
         try FileSystem.removeFile(directory: directory, name: archiveName, regularOnly: true, faults: faults)
     }
 
+    /// Removes the archive a launch consumed without syncing the directory: the launch's only
+    /// wait on the disk, before the program's first frame, would otherwise be that fsync (see
+    /// `ArchiveStore.removeConsumed()`). A later save's fsync of the directory makes it durable.
+    public func removeConsumed() throws {
+        try FileSystem.removeFile(directory: directory, name: archiveName, durable: false, regularOnly: true, faults: faults)
+    }
+
     /// The launch guard's count (0 without a guard file).
     /// - Throws: `.io`, also for a guard path that holds a FIFO, a directory, a socket or a
     ///   device (never opened so that it blocks, never read, left as it is).
