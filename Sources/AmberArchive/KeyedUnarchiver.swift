@@ -322,6 +322,13 @@ public final class KeyedUnarchiver {
 
         init(count: Int) { words = [UInt64](repeating: 0, count: (count + 63) / 64) }
 
+        /// Whether the set was made for no object (an `ObjectBits(count: 0)`, made before
+        /// the archive's objects are counted).
+        var isEmpty: Bool { words.isEmpty }
+
+        /// Whether `u` (a checked UID) is in the set.
+        func contains(_ u: Int) -> Bool { words[u >> 6] & (1 << UInt64(u & 63)) != 0 }
+
         /// Adds `u` (a checked UID); false if it was there.
         mutating func insert(_ u: Int) -> Bool {
             let bit: UInt64 = 1 << UInt64(u & 63)
@@ -342,7 +349,7 @@ public final class KeyedUnarchiver {
         let ref = archive.objectRefs[u]
         let h = plist.header(ref)
         guard h.marker >> 4 == 0xD else { return try plainValue(uid: u, ref) }
-        try archive.checkStringKeys(h, of: u)
+        try checkStringKeysOnce(h, of: u)
         // Resolved once per class description, not once per value.
         let name = try className(of: u, h)
         func uids(_ key: String) throws(ArchiveError) -> [Int] {
@@ -387,6 +394,19 @@ public final class KeyedUnarchiver {
     }
 
     // MARK: Objects
+
+    /// Checks that every key of instance `u` (dictionary `h`) is a string
+    /// (`KeyedArchive.checkStringKeys`) the first time the unarchiver enters it: a reader may
+    /// enter one object several times (the restoration engine enters a record's state to check
+    /// its class, then to decode it), and what its keys are does not change. An object whose
+    /// check fails is not remembered, so it is refused at every entry.
+    @inline(__always)
+    func checkStringKeysOnce(_ h: BinaryPropertyList.Header, of u: Int) throws(ArchiveError) {
+        if state.keysChecked.isEmpty { state.keysChecked = ObjectBits(count: archive.objectRefs.count) }
+        if state.keysChecked.contains(u) { return }
+        try archive.checkStringKeys(h, of: u)
+        _ = state.keysChecked.insert(u)
+    }
 
     /// The class name of object `u` (whose header is `h`), without copying the rest of its
     /// class information.
@@ -526,7 +546,7 @@ public final class KeyedUnarchiver {
         guard saved.depth < plist.limits.maxDepth else {
             throw ArchiveError.limit("objects nest deeper than the limit of \(plist.limits.maxDepth)")
         }
-        try archive.checkStringKeys(h, of: u)
+        try checkStringKeysOnce(h, of: u)
         state.cursor = Cursor(dict: h, uid: u, depth: saved.depth + 1)
         state.made.inProgress[u] = true
         defer {
@@ -553,7 +573,7 @@ public final class KeyedUnarchiver {
         guard saved.depth < plist.limits.maxDepth else {
             throw ArchiveError.limit("objects nest deeper than the limit of \(plist.limits.maxDepth)")
         }
-        try archive.checkStringKeys(h, of: u)
+        try checkStringKeysOnce(h, of: u)
         state.cursor = Cursor(dict: h, uid: u, depth: saved.depth + 1)
         defer { state.cursor = saved }
         return try body(self, name)
@@ -619,6 +639,9 @@ final class UnarchiverState {
     @exclusivity(unchecked) var classes: [KeyedUnarchiver.ClassInfo] = []
     /// What recent lookups found, to find it again without searching.
     @exclusivity(unchecked) var caches = KeyedUnarchiver.LookupCaches()
+    /// The objects whose keys were found to be strings (`checkStringKeysOnce`), allocated at
+    /// the first object entered.
+    var keysChecked = KeyedUnarchiver.ObjectBits(count: 0)
 
     init(_ cursor: KeyedUnarchiver.Cursor) { self.cursor = cursor }
 }
