@@ -56,7 +56,8 @@ public final class KeyedUnarchiver {
         var inProgress: [Bool] = []
     }
 
-    /// The unarchiver's lookup caches: keys and strings met recently.
+    /// The unarchiver's lookup caches: keys and strings met recently, and the objects whose keys
+    /// it checked.
     struct LookupCaches {
         /// The object table reference of recently used keys (archives store each key string once).
         var keyRefs = RecentKeys(slots: 64)
@@ -65,6 +66,9 @@ public final class KeyedUnarchiver {
         var objectsKeyRef = -1
         /// Strings made recently, by the reference of their string object.
         var strings = RecentStrings()
+        /// The objects whose keys were found to be strings (`checkStringKeysOnce`), allocated
+        /// at the first object entered.
+        var keysChecked = ObjectBits(count: 0)
     }
 
     /// A class description and what the registry makes of it.
@@ -402,10 +406,10 @@ public final class KeyedUnarchiver {
     /// check fails is not remembered, so it is refused at every entry.
     @inline(__always)
     func checkStringKeysOnce(_ h: BinaryPropertyList.Header, of u: Int) throws(ArchiveError) {
-        if state.keysChecked.isEmpty { state.keysChecked = ObjectBits(count: archive.objectRefs.count) }
-        if state.keysChecked.contains(u) { return }
+        if state.caches.keysChecked.isEmpty { state.caches.keysChecked = ObjectBits(count: archive.objectRefs.count) }
+        if state.caches.keysChecked.contains(u) { return }
         try archive.checkStringKeys(h, of: u)
-        _ = state.keysChecked.insert(u)
+        _ = state.caches.keysChecked.insert(u)
     }
 
     /// The class name of object `u` (whose header is `h`), without copying the rest of its
@@ -639,9 +643,6 @@ final class UnarchiverState {
     @exclusivity(unchecked) var classes: [KeyedUnarchiver.ClassInfo] = []
     /// What recent lookups found, to find it again without searching.
     @exclusivity(unchecked) var caches = KeyedUnarchiver.LookupCaches()
-    /// The objects whose keys were found to be strings (`checkStringKeysOnce`), allocated at
-    /// the first object entered.
-    var keysChecked = KeyedUnarchiver.ObjectBits(count: 0)
 
     init(_ cursor: KeyedUnarchiver.Cursor) { self.cursor = cursor }
 }
