@@ -17,6 +17,11 @@ public final class ArchiveKey {
     public let string: String
     /// `ArchiveKey.fingerprint(of: string)`.
     public let fingerprint: UInt64
+    /// What the key's user found the key to be, worked out once and kept with it (0: nothing
+    /// yet): the engine's coders keep here that host code may write the key
+    /// (`EncoderCore.admit`), as an interned key is written for thousands of objects. The codec
+    /// neither sets nor reads it.
+    public var verdict: UInt8 = 0
 
     /// The archiver `writerRef` belongs to (0: none yet), and the object table reference of the
     /// key's string there.

@@ -121,7 +121,7 @@ extension KeyedUnarchiver {
         guard saved.depth < plist.limits.maxDepth else {
             throw ArchiveError.limit("objects nest deeper than the limit of \(plist.limits.maxDepth)")
         }
-        try archive.checkStringKeys(h, of: u)
+        try checkStringKeysOnce(h, of: u)
         state.cursor = Cursor(dict: h, uid: u, depth: saved.depth + 1)
         defer { state.cursor = saved }
         return try body(self, name)

@@ -56,7 +56,8 @@ public final class KeyedUnarchiver {
         var inProgress: [Bool] = []
     }
 
-    /// The unarchiver's lookup caches: keys and strings met recently.
+    /// The unarchiver's lookup caches: keys and strings met recently, and the objects whose keys
+    /// it checked.
     struct LookupCaches {
         /// The object table reference of recently used keys (archives store each key string once).
         var keyRefs = RecentKeys(slots: 64)
@@ -65,6 +66,9 @@ public final class KeyedUnarchiver {
         var objectsKeyRef = -1
         /// Strings made recently, by the reference of their string object.
         var strings = RecentStrings()
+        /// The objects whose keys were found to be strings (`checkStringKeysOnce`), allocated
+        /// at the first object entered.
+        var keysChecked = ObjectBits(count: 0)
     }
 
     /// A class description and what the registry makes of it.
@@ -322,6 +326,13 @@ public final class KeyedUnarchiver {
 
         init(count: Int) { words = [UInt64](repeating: 0, count: (count + 63) / 64) }
 
+        /// Whether the set was made for no object (an `ObjectBits(count: 0)`, made before
+        /// the archive's objects are counted).
+        var isEmpty: Bool { words.isEmpty }
+
+        /// Whether `u` (a checked UID) is in the set.
+        func contains(_ u: Int) -> Bool { words[u >> 6] & (1 << UInt64(u & 63)) != 0 }
+
         /// Adds `u` (a checked UID); false if it was there.
         mutating func insert(_ u: Int) -> Bool {
             let bit: UInt64 = 1 << UInt64(u & 63)
@@ -342,7 +353,7 @@ public final class KeyedUnarchiver {
         let ref = archive.objectRefs[u]
         let h = plist.header(ref)
         guard h.marker >> 4 == 0xD else { return try plainValue(uid: u, ref) }
-        try archive.checkStringKeys(h, of: u)
+        try checkStringKeysOnce(h, of: u)
         // Resolved once per class description, not once per value.
         let name = try className(of: u, h)
         func uids(_ key: String) throws(ArchiveError) -> [Int] {
@@ -387,6 +398,19 @@ public final class KeyedUnarchiver {
     }
 
     // MARK: Objects
+
+    /// Checks that every key of instance `u` (dictionary `h`) is a string
+    /// (`KeyedArchive.checkStringKeys`) the first time the unarchiver enters it: a reader may
+    /// enter one object several times (the restoration engine enters a record's state to check
+    /// its class, then to decode it), and what its keys are does not change. An object whose
+    /// check fails is not remembered, so it is refused at every entry.
+    @inline(__always)
+    func checkStringKeysOnce(_ h: BinaryPropertyList.Header, of u: Int) throws(ArchiveError) {
+        if state.caches.keysChecked.isEmpty { state.caches.keysChecked = ObjectBits(count: archive.objectRefs.count) }
+        if state.caches.keysChecked.contains(u) { return }
+        try archive.checkStringKeys(h, of: u)
+        _ = state.caches.keysChecked.insert(u)
+    }
 
     /// The class name of object `u` (whose header is `h`), without copying the rest of its
     /// class information.
@@ -526,7 +550,7 @@ public final class KeyedUnarchiver {
         guard saved.depth < plist.limits.maxDepth else {
             throw ArchiveError.limit("objects nest deeper than the limit of \(plist.limits.maxDepth)")
         }
-        try archive.checkStringKeys(h, of: u)
+        try checkStringKeysOnce(h, of: u)
         state.cursor = Cursor(dict: h, uid: u, depth: saved.depth + 1)
         state.made.inProgress[u] = true
         defer {
@@ -553,7 +577,7 @@ public final class KeyedUnarchiver {
         guard saved.depth < plist.limits.maxDepth else {
             throw ArchiveError.limit("objects nest deeper than the limit of \(plist.limits.maxDepth)")
         }
-        try archive.checkStringKeys(h, of: u)
+        try checkStringKeysOnce(h, of: u)
         state.cursor = Cursor(dict: h, uid: u, depth: saved.depth + 1)
         defer { state.cursor = saved }
         return try body(self, name)

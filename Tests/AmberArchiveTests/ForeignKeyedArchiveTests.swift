@@ -115,6 +115,35 @@ import Testing
         }
     }
 
+    // R22, R26: an object's keys are checked the first time the unarchiver enters it, not at
+    // every entry; an object refused is refused again at every entry, by each way in, and an
+    // object accepted reads the same every time.
+    @Test func instanceKeysAreCheckedAtEveryEntryUntilAccepted() throws {
+        let archive = keyedArchive([
+            .dictionary([PropertyListPair(.string("$class"), .uid(3)), PropertyListPair(.string("bad"), .uid(2)),
+                         PropertyListPair(.string("good"), .uid(4))]),
+            .dictionary([PropertyListPair(.string("$class"), .uid(3)), PropertyListPair(.uid(1), .int(1))]),
+            classDescription("Thing"),
+            instance(3, ["n": .int(7)]),
+        ])
+        let u = try KeyedUnarchiver(bytes: archive)
+        for entry in 1 ... 3 {
+            for (how, enter) in [
+                ("withObject", { _ = try u.withObject(uid: 2) { _, _ in 0 } }),
+                ("decodeObject", { _ = try u.withObject(uid: 1) { r, _ in try r.decodeObject(forKey: "bad") { _, _ in 0 } } }),
+            ] as [(String, () throws -> Void)] {
+                do {
+                    try enter()
+                    Issue.record("entry \(entry) by \(how): an instance with a UID key was entered")
+                } catch let error as ArchiveError {
+                    #expect(error.code == .notKeyedArchive && error.message.contains("object 2"), "entry \(entry) by \(how): \(error.message)")
+                }
+            }
+            let n = try u.withObject(uid: 1) { r, _ in try r.decodeObject(forKey: "good") { g, _ in try g.decodeInt64(forKey: "n") } }
+            #expect(n == 7, "entry \(entry)")
+        }
+    }
+
     // R22, R26: `unarchiveValue` reads the value under `root`, which NSKeyedArchiver (and
     // `KeyedArchiver.archive`) writes as a reference: an archive without one, or whose root is
     // a number, boolean or bytes in place, is refused as not such an archive.

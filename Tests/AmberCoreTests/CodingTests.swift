@@ -136,6 +136,33 @@ private func registerItems(_ engine: Engine) throws {
         #expect(codes == Array(repeating: .invalidArgument, count: writes.count))
     }
 
+    // R7, R6 (issue 41, item 7): an interned key's name is checked once and the answer kept with
+    // the key; a reserved or empty one is refused at every write, by every coder and by the
+    // batch check, and one admitted is still refused when written twice in one object.
+    @Test func anInternedKeyIsRefusedAtEveryWriteOrAdmittedOnce() throws {
+        let engine = makeEngine()
+        let first = controller("first"), second = controller("second")
+        let reserved = ArchiveKey("className"), prefixed = ArchiveKey("amber.mine"), empty = ArchiveKey("")
+        let plain = ArchiveKey("n")
+        var codes: [AmberError.Code] = []
+        let writes: (StateCoder) throws -> Void = { coder in
+            for key in [reserved, prefixed, empty, reserved] {
+                do { try coder.encode(Int64(1), forKey: key) } catch { codes.append(code(error)!) }
+            }
+            do { try coder.checkWritable([plain, reserved], label: { "values[\($0)]" }) } catch { codes.append(code(error)!) }
+            try coder.encode(Int64(1), forKey: plain)
+            do { try coder.encode(Int64(2), forKey: plain) } catch { codes.append(code(error)!) }
+        }
+        first.callbacks.encode = { _, coder in try writes(coder) }
+        second.callbacks.encode = { _, coder in try writes(coder) }
+        try engine.addRoot(first)
+        try engine.addRoot(second)
+        let report = try engine.preserve()
+        #expect(report.preservedCount == 2)
+        let once: [AmberError.Code] = [.reservedKey, .reservedKey, .invalidArgument, .reservedKey, .reservedKey, .duplicate]
+        #expect(codes == once + once)
+    }
+
     // R12 (issue 41, item 1): the engine's decoder refuses an empty key for every value type,
     // as the C layer did alone in 0.2 (a Swift host read nothing, or .notFound).
     @Test func theDecoderRefusesAnEmptyKeyForEveryValueType() throws {

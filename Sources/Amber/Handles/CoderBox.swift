@@ -101,16 +101,10 @@ final class CoderBox {
     @inline(__always)
     func key(_ p: UnsafePointer<CChar>?) throws(AmberError) -> ArchiveKey { try engineKey(p, interning: &keys) }
 
-    func encode(_ value: Bool, _ key: ArchiveKey) throws(AmberError) {
-        try withCoder { c throws(AmberError) in try c.encode(value, forKey: key) }
-    }
-
-    func encode(_ value: Int64, _ key: ArchiveKey) throws(AmberError) {
-        try withCoder { c throws(AmberError) in try c.encode(value, forKey: key) }
-    }
-
-    func encode(_ value: Double, _ key: ArchiveKey) throws(AmberError) {
-        try withCoder { c throws(AmberError) in try c.encode(value, forKey: key) }
+    /// Writes a boolean, integer or double (amber_coder_encode_bool, _int64, _double, and the
+    /// batch's values of those types).
+    func encode(scalar value: ScalarValue, _ key: ArchiveKey) throws(AmberError) {
+        try withCoder { c throws(AmberError) in try c.encode(scalar: value, forKey: key) }
     }
 
     func encode(_ value: String, _ key: ArchiveKey) throws(AmberError) {
@@ -197,14 +191,14 @@ final class CoderBox {
     /// Writes value `i` of a batch under `key`, which `batchEntry` read and the engine checked.
     private func write(_ v: amber_keyed_value, _ key: ArchiveKey, _ i: Int) throws(AmberError) {
         switch v.type.rawValue {
-        case AMBER_VALUE_BOOL.rawValue: try encode(v.int64_value != 0, key)
+        case AMBER_VALUE_BOOL.rawValue: try encode(scalar: .bool(v.int64_value != 0), key)
         case AMBER_VALUE_DATE.rawValue: try encode(date: v.double_value, key.string)
         case AMBER_VALUE_INDEX_PATH.rawValue:
             let p = v.index_path_value
             let path = p.length == 0 ? [] : UnsafeBufferPointer(start: p.indexes, count: p.length).map { Int($0) }
             try encode(indexPath: path, key.string)
-        case AMBER_VALUE_INT64.rawValue: try encode(v.int64_value, key)
-        case AMBER_VALUE_DOUBLE.rawValue: try encode(v.double_value, key)
+        case AMBER_VALUE_INT64.rawValue: try encode(scalar: .int(v.int64_value), key)
+        case AMBER_VALUE_DOUBLE.rawValue: try encode(scalar: .double(v.double_value), key)
         case AMBER_VALUE_STRING.rawValue:
             let p = v.string_value!
             let length = batchLengths[i]

@@ -8,8 +8,12 @@ final class DecoderCore {
     private(set) var uid: Int
     /// False outside the callback the decoder was given to.
     var isActive = true
-    /// What the decoder is for, in messages.
-    private(set) var owner: CoderOwner
+    /// What the decoder is for, in messages (for a reused decoder, `record` replaces its record).
+    private let baseOwner: CoderOwner
+    /// The record of a reused restoring decoder (-1: `baseOwner` as it is). An index, not a
+    /// new `CoderOwner`: making one per record would retain and release the session each time,
+    /// and the session has a weak reference (`session`), which makes each of those slow.
+    private var record = -1
     /// The restore it belongs to, for references (SPEC R4). Weak: the session holds the
     /// application decoder.
     weak var session: RestoreSession?
@@ -17,13 +21,23 @@ final class DecoderCore {
     init(unarchiver: KeyedUnarchiver, uid: Int, owner: CoderOwner) {
         self.unarchiver = unarchiver
         self.uid = uid
-        self.owner = owner
+        self.baseOwner = owner
     }
 
-    /// Reads another object, active again (`StateDecoder.reuse(record:)`).
-    func reset(uid: Int, owner: CoderOwner) {
+    /// What the decoder is for, in messages.
+    var owner: CoderOwner {
+        guard record >= 0 else { return baseOwner }
+        switch baseOwner {
+        case .restoring(let session, _): return .restoring(session, record)
+        case .migrating(let session, _): return .migrating(session, record)
+        case .application, .preserving: return baseOwner
+        }
+    }
+
+    /// Reads another record's object, active again (`StateDecoder.reuse(record:)`).
+    func reset(uid: Int, record: Int) {
         self.uid = uid
-        self.owner = owner
+        self.record = record
         isActive = true
     }
 

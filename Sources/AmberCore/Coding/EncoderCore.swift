@@ -149,11 +149,28 @@ final class EncoderCore {
         guard !archiver.holdsKey(key) else { throw duplicate(key) }
     }
 
-    /// As `admit(_:)` for the key's string.
+    /// As `admit(_:)` for the key's string. Whether the key is one host code may name (not
+    /// reserved, not empty) is worked out once per key and kept with it (`ArchiveKey.verdict`):
+    /// the C API's keys are interned, and each is written for every object.
     @inline(__always)
     func admit(_ key: ArchiveKey) throws(AmberError) {
-        try admitName(key.string)
+        guard isActive else { throw inactive() }
+        try admitNamed(key)
+        try admitKeyLength(key.string)
         guard !archiver.holdsKey(key) else { throw duplicate(key.string) }
+    }
+
+    /// `ArchiveKey.verdict` of a key host code may name.
+    private static let nameAdmitted: UInt8 = 1
+
+    /// Checks that host code may name `key` (not reserved, not empty), unless it was found so
+    /// before.
+    @inline(__always)
+    private func admitNamed(_ key: ArchiveKey) throws(AmberError) {
+        if key.verdict == Self.nameAdmitted { return }
+        if ReservedKeys.contains(key.string) { throw reservedKey(key.string) }
+        if key.string.isEmpty { throw emptyKey() }
+        key.verdict = Self.nameAdmitted
     }
 
     /// Checks what `admit` checks before looking in the object: the coder is active, and the
@@ -186,8 +203,7 @@ final class EncoderCore {
         func fail(_ i: Int, _ e: AmberError) -> AmberError { AmberError(e.code, "\(label(i)): \(e.message)") }
         var seen: Set<String>? = keys.count > 16 ? Set(minimumCapacity: keys.count) : nil
         for i in keys.indices {
-            if ReservedKeys.contains(keys[i].string) { throw fail(i, reservedKey(keys[i].string)) }
-            if keys[i].string.isEmpty { throw fail(i, emptyKey()) }
+            do throws(AmberError) { try admitNamed(keys[i]) } catch { throw fail(i, error) }
             do throws(AmberError) { try admitKeyLength(keys[i].string) } catch { throw fail(i, error) }
             if archiver.holdsKey(keys[i]) { throw fail(i, duplicate(keys[i].string)) }
             if seen != nil {

@@ -29,7 +29,7 @@ public final class StateDecoder: KeyedStateDecoder {
     /// host kept the previous one (`RestoreSession.decoder(record:)`).
     func reuse(record: Int) {
         recordIndex = record
-        core.reset(uid: session.records[record].stateUID, owner: .restoring(session, record))
+        core.reset(uid: session.records[record].stateUID, record: record)
     }
 
     /// The restoration path of the object being restored.

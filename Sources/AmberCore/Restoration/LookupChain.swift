@@ -50,7 +50,8 @@ struct LookupChain {
     mutating func find(record i: Int) throws -> Answer {
         var classNote: String?
         if let className = session.records[i].restorationClassName {
-            if let named = namedClasses.named(className, in: engine.restorationClasses) {
+            let uid = session.records[i].restorationClassUID
+            if let named = namedClasses.named(className, archivedAs: uid, in: engine.restorationClasses) {
                 if let make = named.make { return try restorationClass(named, make, record: i) }
                 classNote = "restoration class \(className) has no make callback"
             } else {

@@ -14,6 +14,10 @@ final class RestoreSession {
         let relation: ObjectRelation
         let isRoot: Bool
         let restorationClassName: String?
+        /// The archive's string object that holds `restorationClassName` (0: none). Records
+        /// that name one class refer to one string object, so the class is found again by this
+        /// number rather than by hashing its name (`NamedClasses`).
+        let restorationClassUID: Int
         let blueprintIdentifier: String?
         /// Its stack position (SPEC R3).
         let position: Int
@@ -197,10 +201,13 @@ final class RestoreSession {
             try r.withObject(uid: stateUID) { _, stateClass in
                 guard stateClass == L.stateClass else { throw bad("has a state of class \(stateClass), not \(L.stateClass)") }
             }
+            let restorationClass = try f[K.restorationClass].map { v throws(ArchiveError) in
+                (name: try r.decodeString(v, forKey: L.restorationClass), uid: try r.objectUID(v, forKey: L.restorationClass) ?? 0)
+            }
             return Record(
                 stateUID: stateUID, className: objectClass, kind: kind, identifier: identifier, parent: Int(parent),
                 relation: relation, isRoot: isRoot,
-                restorationClassName: try optionalString(K.restorationClass),
+                restorationClassName: restorationClass?.name, restorationClassUID: restorationClass?.uid ?? 0,
                 blueprintIdentifier: try optionalString(K.blueprint), position: Int(position), ancestor: Int(ancestor),
                 isOmitted: isOmitted, omittedOverBudget: isOmitted ? overBudget.map { Int($0) } : nil, version: Int(version))
         }
