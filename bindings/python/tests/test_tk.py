@@ -471,13 +471,7 @@ def test_windows_made_later_claim_their_state_when_they_map_two_of_one_type_each
     # Issue 40, item 3; R35: kept records claimed by windows made later; two windows of one type.
     root = tk.Tk()
     attach_late(root, tmp_path)
-    (one, text1), (two, text2) = make_editor(root, "a"), make_editor(root, "b")
-    run_until(root, lambda: one.winfo_ismapped() and two.winfo_ismapped())
-    text1.mark_set("insert", "12.3")
-    text2.mark_set("insert", "150.1")
-    two.geometry("300x200+200+210")
-    root.update_idletasks()
-    close(root)
+    save_two_editors(root, titles=None)
     root = tk.Tk()
     restorer = attach_late(root, tmp_path)  # no editor yet: their records are kept
     try:
@@ -493,12 +487,13 @@ def test_windows_made_later_claim_their_state_when_they_map_two_of_one_type_each
 
 
 def make_editors(root, titles, reversed_order=False):
-    """The editors of a.txt and b.txt (unnamed Toplevels with a Text), titled before they map,
-    made in this order or the other; returned a.txt's first."""
+    """The editors of a.txt and b.txt (unnamed Toplevels with a Text), titled before they map
+    (unless `titles` is None), made in this order or the other; returned a.txt's first."""
     editors = {}
     for which in (("b", "a") if reversed_order else ("a", "b")):
         editors[which] = make_editor(root, which)
-        editors[which][0].title(titles[which])
+        if titles is not None:
+            editors[which][0].title(titles[which])
     return editors["a"], editors["b"]
 
 
@@ -516,15 +511,22 @@ def save_two_editors(root, titles):
 FILE_TITLES = {"a": "a.txt - Editor", "b": "b.txt - Editor"}
 
 
-def test_two_unnamed_windows_of_one_type_reopened_in_the_other_order_each_get_their_own_state_by_title(tmp_path):
-    # Issue 40, item 3: two windows of one type, no state on the wrong window, one line each.
+def reopen_reversed(tmp_path, titles):
+    """Saves the two editors with `titles`, then makes them again in the other order and
+    attaches: the new root, the restorer, and (window, text) of a's and b's editors."""
     root = tk.Tk()
     amber.tk.attach(root, "org.example.titles", state_directory=str(tmp_path), auto_names=True)
-    save_two_editors(root, FILE_TITLES)
+    save_two_editors(root, titles)
     root = tk.Tk()
-    (one, text1), (two, text2) = make_editors(root, FILE_TITLES, reversed_order=True)
+    a, b = make_editors(root, titles, reversed_order=True)
     root.update_idletasks()
     restorer = amber.tk.attach(root, "org.example.titles", state_directory=str(tmp_path), auto_names=True)
+    return root, restorer, a, b
+
+
+def test_two_unnamed_windows_of_one_type_reopened_in_the_other_order_each_get_their_own_state_by_title(tmp_path):
+    # Issue 40, item 3: two windows of one type, no state on the wrong window, one line each.
+    root, restorer, (one, text1), (two, text2) = reopen_reversed(tmp_path, FILE_TITLES)
     try:
         assert not restorer.warnings
         assert text1.index("insert") == "12.3" and text2.index("insert") == "150.1"
@@ -558,14 +560,7 @@ def test_two_unnamed_windows_made_later_in_the_other_order_claim_their_own_state
 
 def test_two_unnamed_windows_with_equal_titles_reopened_in_the_other_order_go_by_order_and_say_why(tmp_path):
     # Issue 40, item 3: equal titles tell nothing apart; the order decides, as it did before.
-    titles = {"a": "Editor", "b": "Editor"}
-    root = tk.Tk()
-    amber.tk.attach(root, "org.example.titles", state_directory=str(tmp_path), auto_names=True)
-    save_two_editors(root, titles)
-    root = tk.Tk()
-    (one, text1), (two, text2) = make_editors(root, titles, reversed_order=True)
-    root.update_idletasks()
-    restorer = amber.tk.attach(root, "org.example.titles", state_directory=str(tmp_path), auto_names=True)
+    root, restorer, (one, text1), (two, text2) = reopen_reversed(tmp_path, {"a": "Editor", "b": "Editor"})
     try:
         assert not restorer.warnings
         # b.txt's editor was made first: it takes the first saved state, a.txt's.
