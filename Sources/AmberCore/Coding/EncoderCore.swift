@@ -168,9 +168,15 @@ final class EncoderCore {
     @inline(__always)
     private func admitNamed(_ key: ArchiveKey) throws(AmberError) {
         if key.verdict == Self.nameAdmitted { return }
-        if ReservedKeys.contains(key.string) { throw reservedKey(key.string) }
-        if key.string.isEmpty { throw emptyKey() }
+        try checkNameable(key.string)
         key.verdict = Self.nameAdmitted
+    }
+
+    /// Checks that host code may name `key`: not reserved, not empty.
+    @inline(__always)
+    private func checkNameable(_ key: String) throws(AmberError) {
+        if ReservedKeys.contains(key) { throw reservedKey(key) }
+        if key.isEmpty { throw emptyKey() }
     }
 
     /// Checks what `admit` checks before looking in the object: the coder is active, and the
@@ -178,8 +184,7 @@ final class EncoderCore {
     @inline(__always)
     private func admitName(_ key: String) throws(AmberError) {
         guard isActive else { throw inactive() }
-        if ReservedKeys.contains(key) { throw reservedKey(key) }
-        if key.isEmpty { throw emptyKey() }
+        try checkNameable(key)
         try admitKeyLength(key)
     }
 

@@ -538,32 +538,48 @@ typedef struct measure {
     int fresh;
 } measure;
 
+/* Starts this program again as a child (--child DIR APP_ID SEALED KIND ACTION), its standard
+ * output to the pipe returned (NULL if it could not be opened; *pid is then < 0 or the child's,
+ * to wait for). */
+static FILE *start_child(pid_t *pid, const char *dir, const char *app_id, const char *sealed, const char *kind,
+                         const char *action) {
+    int fds[2];
+    FILE *from;
+    fflush(stdout);
+    *pid = -1;
+    if (pipe(fds) != 0) return NULL;
+    *pid = fork();
+    if (*pid == 0) {
+        dup2(fds[1], STDOUT_FILENO);
+        close(fds[0]);
+        close(fds[1]);
+        execl(runner_program(), runner_program(), "--child", dir, app_id, sealed, kind, action, (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    if (!(from = fdopen(fds[0], "r"))) close(fds[0]);
+    return from;
+}
+
+/* Whether child `pid` ended with status 0. */
+static int child_succeeded(pid_t pid) {
+    int st = 0;
+    return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
 /* Runs the child (ACTION on the archive in `dir`); 1 and *out filled if it reported. */
 static int run_child(measure *out, const char *action, const char *dir, const char *app_id, int sealed,
                      interface_kind kind) {
     char sealed_arg[8], kind_arg[8], line[256] = "";
-    int fds[2], st = 0;
     pid_t pid;
     FILE *from;
     snprintf(sealed_arg, sizeof sealed_arg, "%d", sealed);
     snprintf(kind_arg, sizeof kind_arg, "%d", (int)kind);
-    fflush(stdout);
-    if (pipe(fds) != 0) return 0;
-    pid = fork();
-    if (pid == 0) {
-        dup2(fds[1], STDOUT_FILENO);
-        close(fds[0]);
-        close(fds[1]);
-        execl(runner_program(), runner_program(), "--child", dir, app_id, sealed_arg, kind_arg, action, (char *)NULL);
-        _exit(127);
-    }
-    close(fds[1]);
-    from = fdopen(fds[0], "r");
-    if (from) {
+    if ((from = start_child(&pid, dir, app_id, sealed_arg, kind_arg, action))) {
         if (!fgets(line, sizeof line, from)) line[0] = '\0';
         fclose(from);
-    } else close(fds[0]);
-    if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+    }
+    if (!child_succeeded(pid)) {
         printf("  child for %s: %s", dir, line[0] ? line : "no report\n");
         return 0;
     }
@@ -684,27 +700,13 @@ static void test_corpus_reader(void) { check_corpus("reader"); }
 static void check_unarchiver_corpus(const char *harness) {
     const char *root = getenv("AMBER_TEST_CORPUS");
     char dir_path[600], line[512], name[300];
-    int fds[2], st = 0, measured = 0, within = 0, done = 0;
+    int measured = 0, within = 0, done = 0;
     long long worst = 0;
     pid_t pid;
     FILE *from;
     if (!root) root = "Fuzz/corpus";
     snprintf(dir_path, sizeof dir_path, "%s/%s", root, harness);
-    fflush(stdout);
-    if (pipe(fds) != 0) {
-        check(0, "R22 a pipe to the child");
-        return;
-    }
-    pid = fork();
-    if (pid == 0) {
-        dup2(fds[1], STDOUT_FILENO);
-        close(fds[0]);
-        close(fds[1]);
-        execl(runner_program(), runner_program(), "--child", dir_path, "-", "0", "0", ACTION_UNARCHIVE, (char *)NULL);
-        _exit(127);
-    }
-    close(fds[1]);
-    if ((from = fdopen(fds[0], "r"))) {
+    if ((from = start_child(&pid, dir_path, "-", "0", "0", ACTION_UNARCHIVE))) {
         while (fgets(line, sizeof line, from)) {
             long long size, extra;
             if (strcmp(line, "done\n") == 0) {
@@ -722,8 +724,8 @@ static void check_unarchiver_corpus(const char *harness) {
             if (extra > worst) worst = extra;
         }
         fclose(from);
-    } else close(fds[0]);
-    checkf(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0 && done,
+    }
+    checkf(child_succeeded(pid) && done,
            "R22 the child read the %s corpus through amber_unarchiver to its end", harness);
     checkf(measured > 2 && within == measured,
            "R22 each of the %d files of the %s corpus, read through amber_unarchiver, within max(1 MiB, 10x its size) (%d within; the most: %lld bytes)",

@@ -1273,7 +1273,7 @@ class Restorer:
             used = {identifier for identifier, other in self._windows.items() if other not in unnamed}
             used.update(saved.matched[str(other.window)] for other in unnamed if str(other.window) in saved.matched)
             title = str(state.window.wm_title())
-            match = saved.match_late(group_of(auto_name(state.window)), title, used, lambda identifier: True)
+            match = saved.match_late(group_of(auto_name(state.window)), title, used)
             saved.matched[str(state.window)] = match.identifier
             if saved.reported(match):
                 self._note(match.line(title))

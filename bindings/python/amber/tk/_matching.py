@@ -146,9 +146,10 @@ class UnnamedWindows:
                 matches[index] = self._take(by_order(group, used), whys[index], used)
         return [match for match in matches if match is not None]
 
-    def match_late(self, group: str, title: str, used: Set[str], kept: Callable[[str], bool]) -> Match:
-        """A window that maps after the restoration: the kept record of its group with its title,
-        else the lowest index free."""
+    def match_late(self, group: str, title: str, used: Set[str],
+                   kept: Optional[Callable[[str], bool]] = None) -> Match:
+        """A window that maps after the restoration: the saved window of its group with its title
+        (with ``kept``, one whose record the engine keeps), else the lowest index free."""
         identifier, why = self.by_title(group, title, used, kept)
         return self._take(identifier if identifier is not None else by_order(group, used), why, used)
 
