@@ -72,36 +72,51 @@ enum EnvelopeHarness {
         }
         // A step may decode a whole array (decodeValue, decodeObjects), so the budget also bounds
         // the harness's time on an input that refers to one large array from many keys.
-        var budget = 2_000
-        walk(un, &budget)
-        if Harnesses.verbose { print("read, walk budget left \(budget)") }
+        var walk = Walk(budget: 2_000)
+        walk.walk(un)
+        if Harnesses.verbose { print("read, walk budget left \(walk.budget)") }
     }
 
-    /// Walks the object the unarchiver is on. `budget` bounds the walk (a shared object is
-    /// walked once per reference, so a small file could otherwise take exponential time here).
-    static func walk(_ un: KeyedUnarchiver, _ budget: inout Int) {
-        for key in un.allKeys() {
-            budget -= 1
-            guard budget > 0 else { return }
-            _ = un.containsValue(forKey: key)
-            _ = try? un.decodeValue(forKey: key)
-            _ = try? un.decodeString(forKey: key)
-            _ = try? un.decodeInt64(forKey: key)
-            _ = try? un.decodeBool(forKey: key)
-            _ = try? un.decodeDouble(forKey: key)
-            _ = try? un.decodeIndexPath(forKey: key)
-            _ = try? un.decodeUUID(forKey: key)
-            _ = try? un.decodeObject(forKey: key, ofClasses: [FuzzInterface.itemClass])
-            _ = try? un.decodeObjects(forKey: key, ofClasses: nil)
-            _ = try? un.decodeObject(forKey: key) { (nested: KeyedUnarchiver, _: String) in nested.allKeys().count }
-            // As the engine reaches records and states: by UID, and through arrays of UIDs.
-            if let uid = try? un.objectUID(forKey: key) {
-                _ = try? un.withObject(uid: uid) { (nested: KeyedUnarchiver, _: String) in walk(nested, &budget) }
-            }
-            for uid in (try? un.decodeObjectUIDs(forKey: key)) ?? [] {
+    /// A walk over an archive's objects: every key of each object, decoded as every type.
+    /// Each object is walked once; a later reference to it is entered (so that the unarchiver's
+    /// own checks of depth and cycles run) but not walked again, which keeps the walk linear
+    /// in the archive's size where walking each reference could take exponential time.
+    struct Walk {
+        /// Steps left; the walk stops at 0.
+        var budget: Int
+        var walked: Set<Int> = []
+
+        mutating func walk(_ un: KeyedUnarchiver) {
+            for key in un.allKeys() {
                 budget -= 1
                 guard budget > 0 else { return }
-                _ = try? un.withObject(uid: uid) { (nested: KeyedUnarchiver, _: String) in walk(nested, &budget) }
+                _ = un.containsValue(forKey: key)
+                _ = try? un.decodeValue(forKey: key)
+                _ = try? un.decodeString(forKey: key)
+                _ = try? un.decodeInt64(forKey: key)
+                _ = try? un.decodeBool(forKey: key)
+                _ = try? un.decodeDouble(forKey: key)
+                _ = try? un.decodeIndexPath(forKey: key)
+                _ = try? un.decodeUUID(forKey: key)
+                _ = try? un.decodeObject(forKey: key, ofClasses: [FuzzInterface.itemClass])
+                _ = try? un.decodeObjects(forKey: key, ofClasses: nil)
+                _ = try? un.decodeObject(forKey: key) { (nested: KeyedUnarchiver, _: String) in nested.allKeys().count }
+                // As the engine reaches records and states: by UID, and through arrays of UIDs.
+                if let uid = try? un.objectUID(forKey: key) {
+                    enter(un, uid)
+                }
+                for uid in (try? un.decodeObjectUIDs(forKey: key)) ?? [] {
+                    budget -= 1
+                    guard budget > 0 else { return }
+                    enter(un, uid)
+                }
+            }
+        }
+
+        mutating func enter(_ un: KeyedUnarchiver, _ uid: Int) {
+            let first = walked.insert(uid).inserted
+            _ = try? un.withObject(uid: uid) { (nested: KeyedUnarchiver, _: String) in
+                if first { walk(nested) }
             }
         }
     }

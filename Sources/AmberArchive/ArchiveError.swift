@@ -42,6 +42,8 @@ public struct ArchiveError: Error, Equatable, CustomStringConvertible, Sendable 
     }
 
     static func oneLine(_ text: String) -> String {
+        // Most messages are short printable ASCII and need no change.
+        if text.utf8.count <= 500, text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
         var out = ""
         var count = 0
         for scalar in text.unicodeScalars {
