@@ -15,7 +15,7 @@ import Testing
     @Test func controlCharactersAreEscaped() {
         #expect(Self.message("a\nb\tc\u{0}") == "a\\nb\\tc\\0")
         #expect(Self.message("del\u{7F}") == "del\\u{7F}")
-        #expect(Self.message("c1\u{85}") == "c1\\u{85}")
+        #expect(Self.message("c1\u{85}") == "c1\\u{0085}")
         #expect(Self.message("ls\u{2028}ps\u{2029}") == "ls\\u{2028}ps\\u{2029}")
     }
 
