@@ -20,7 +20,7 @@ import threading
 import weakref
 from ctypes import (CFUNCTYPE, POINTER, Structure, c_char, c_char_p, c_double, c_int, c_int64, c_size_t, c_uint,
                     c_uint32, c_uint64, c_uint8, c_void_p)
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, NamedTuple, Optional, Protocol, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Protocol, Tuple
 
 from . import _errors as E
 
@@ -460,29 +460,29 @@ class LibraryNotFound(ImportError):
     """libamber.so could not be loaded, or is of another version; the message says how to fix it."""
 
 
-def candidates() -> List[Tuple[str, str]]:
-    """The places the loader tries, in order: ``(where, path-or-name)``.
+def candidates() -> Iterator[Tuple[str, str]]:
+    """The places the loader tries, in order, each when the one before has failed:
+    ``(where, path-or-name)``.
 
     1. ``$AMBER_LIBRARY``, a file (when set, it is the only one tried);
     2. the copy inside the package (``amber/libamber.so``: a wheel carries one);
     3. the source tree's build (``.build-lib/lib/libamber.so``, three levels above the package),
        for a source checkout or an editable install;
-    4. the system search path (``ctypes.util.find_library("amber")``, else ``libamber.so``).
+    4. the system search path (``ctypes.util.find_library("amber")``, else ``libamber.so``): asked
+       last and only when needed, since it runs ``ldconfig`` and the compiler in subprocesses.
     """
     env = os.environ.get("AMBER_LIBRARY")
     if env:
-        return [("AMBER_LIBRARY", env)]
-    import ctypes.util  # here, and only when it is asked: it imports subprocess
-
-    found: List[Tuple[str, str]] = []
+        yield ("AMBER_LIBRARY", env)
+        return
     bundled = os.path.join(PACKAGE_DIR, LIBRARY_NAME)
     if os.path.isfile(bundled):
-        found.append(("package", bundled))
+        yield ("package", bundled)
     tree = os.path.join(PACKAGE_DIR, "..", "..", "..", ".build-lib", "lib", LIBRARY_NAME)
     if os.path.isfile(tree):
-        found.append(("source tree", os.path.normpath(tree)))
-    found.append(("system", ctypes.util.find_library("amber") or LIBRARY_NAME))
-    return found
+        yield ("source tree", os.path.normpath(tree))
+    import ctypes.util  # here, and only when it is asked: it imports subprocess
+    yield ("system", ctypes.util.find_library("amber") or LIBRARY_NAME)
 
 
 HOW_TO_FIX = ("Install the wheel, which carries the library (pip install amber_restoration-*.whl, built with "
