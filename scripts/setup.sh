@@ -22,9 +22,10 @@ if ((${#need[@]})); then
     DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 # The Python binding's build and tests: hatchling builds the wheel, auditwheel checks its tag,
-# mypy and pytest check the package (bindings/python/run-tests.sh downloads nothing itself).
+# mypy and pytest check the package (bindings/python/run-tests.sh downloads nothing itself);
+# atheris (libFuzzer for Python) drives the binding's fuzzer (bindings/python/fuzz).
 py_tools=()
-for tool in hatchling auditwheel mypy pytest; do
+for tool in hatchling auditwheel mypy pytest atheris; do
     python3 -c "import $tool" 2>/dev/null || py_tools+=("$tool")
 done
 if ((${#py_tools[@]})); then

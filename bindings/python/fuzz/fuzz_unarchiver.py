@@ -1,37 +1,48 @@
-"""A mutation fuzzer of the Python binding's reading of keyed archives (issue 42, item 2).
+"""A coverage-guided fuzzer of the Python binding's reading of keyed archives (issue 42, item 2).
 
 What comes out of an archive crosses into Python in amber/archive.py (Unarchiver: the coding
 callbacks, objects by address) and amber/values.py (read_value: strings decoded with
-surrogateescape, bytes copied, dates made datetimes). atheris is not installed, so this is a plain
-driver: it mutates seed archives (bit flips, interesting bytes, truncation, insertion, deletion,
-splicing, the binary property list's trailer, and values replaced inside the parsed property list)
-and reads each result through the binding as a host does, with a registry of three classes that
-mirror the C harness's (Fuzz/Harnesses/UnarchiverHarness.swift), so that Fuzz/corpus/unarchiver
-serves as seeds too. A finding is any exception other than the binding's AmberError family, or a
-value of the wrong Python type; its input is written to fuzz/findings-work/ (untracked).
+surrogateescape, bytes copied, dates made datetimes). atheris (libFuzzer for Python) drives it,
+guided by the coverage of the amber package's Python code, with libFuzzer's own mutations and
+one that knows the format: a value deep inside the parsed property list replaced by an extreme
+of its type, or by another value of the archive. Each input is read through the binding as a
+host does, with a registry of three classes that mirror the C harness's
+(Fuzz/Harnesses/UnarchiverHarness.swift), so that Fuzz/corpus/unarchiver serves as seeds too. A
+finding is any exception other than the binding's AmberError family, or a value of the wrong
+Python type; libFuzzer writes its input to fuzz/findings-work/ (untracked).
 
-    python3 fuzz_unarchiver.py run SECONDS [SEED]    fuzz, then print executions and rate
+    python3 fuzz_unarchiver.py run SECONDS [LIBFUZZER_FLAGS...]
+                                    fuzz from the seeds and the working corpus fuzz/corpus-work/
+                                    (untracked, kept between runs); prints libFuzzer's statistics
     python3 fuzz_unarchiver.py replay FILE|DIR...     each input once (a finding's reproducer)
     python3 fuzz_unarchiver.py make-seeds             rewrite fuzz/seeds/ with the binding's Archiver
 
-AMBER_LIBRARY names the library, as for the tests. Exit status: 0, or 1 after a finding.
+AMBER_LIBRARY names the library, as for the tests. Exit status: 0, or non-zero after a finding.
 """
 
 import datetime as dt
 import os
 import plistlib
 import random
+import shutil
 import sys
-import time
 import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-import amber  # noqa: E402
+if __name__ == "__main__" and sys.argv[1:2] == ["run"]:
+    import atheris  # only to fuzz: replaying needs no more than the binding
+
+    with atheris.instrument_imports(include=["amber"]):  # the coverage libFuzzer is guided by
+        import amber
+else:
+    import amber
 
 SEEDS = os.path.join(HERE, "seeds")
 C_SEEDS = os.path.join(HERE, "..", "..", "..", "Fuzz", "corpus", "unarchiver")
 FINDINGS = os.path.join(HERE, "findings-work")
+CORPUS = os.path.join(HERE, "corpus-work")
+DICTIONARY = os.path.join(HERE, "..", "..", "..", "Fuzz", "bplist.dict")
 
 #: The keys every object and the top level are read under, as every type.
 KEYS = ("name", "value", "flag", "weight", "when", "data", "next", "children", "parent", "$class")
@@ -62,9 +73,24 @@ def read_every_value(u):
                 raise Finding(f"{reader}({key!r}) gave a naive datetime")
 
 
+#: How many objects of an input read every key as every type (the top level always does); later
+#: ones read their own fields, as a host does, so that an input of many objects stays fast.
+SWEPT_OBJECTS = 8
+
+
+def read_values_of_new_object(u):
+    """An object's make: every value for the first SWEPT_OBJECTS of the input (Node.made)."""
+    Node.made += 1
+    if Node.made <= SWEPT_OBJECTS:
+        read_every_value(u)
+
+
 class Node:
-    """make: every value, its fields (whose errors pass through the C callback back to the
-    caller) and `next`; decode: `children` and `parent`, where cycles resolve."""
+    """make: every value (the first objects of an input), its fields (whose errors pass through
+    the C callback back to the caller) and `next`; decode: `children` and `parent`, where cycles
+    resolve."""
+
+    made = 0  # objects made for the input being read; run_one resets it
 
     def __init__(self, name="", value=0, next=None, children=(), parent=None, when=None):
         self.name, self.value, self.next, self.children, self.parent = name, value, next, list(children), parent
@@ -87,7 +113,7 @@ class Node:
 
     @classmethod
     def init_with_coder(cls, u):
-        read_every_value(u)
+        read_values_of_new_object(u)
         node = cls()
         if "name" in u:
             node.name = u.decode_string("name")
@@ -109,7 +135,7 @@ class Leaf(Node):
 
     @classmethod
     def init_with_coder(cls, u):
-        read_every_value(u)
+        read_values_of_new_object(u)
         return cls(u.decode_string("name") if "name" in u else "")
 
     def decode_with_coder(self, u):
@@ -135,6 +161,7 @@ def make_registry():
 
 def run_one(data, reg):
     """Reads `data` through the binding as a host does. Returns True if it opened."""
+    Node.made = 0
     try:
         u = amber.Unarchiver(data, reg)
     except amber.AmberError:
@@ -158,28 +185,13 @@ def run_one(data, reg):
     return True
 
 
-# ---- mutations -------------------------------------------------------------------------------------
+# ---- the mutation that knows the format ----------------------------------------------------------
 
-INTERESTING = [0x00, 0xFF, 0x7F, 0x80, 0x01, 0x0F, 0x10, 0x13, 0x1F, 0x23, 0x33, 0x40, 0x4F, 0x50, 0x5F, 0x60,
-               0x6F, 0x80, 0x8F, 0xA0, 0xAF, 0xD0, 0xDF]
 #: Values a plist object is replaced with: the ends of every type the readers convert.
 EXTREMES = [0, -1, 1, 2 ** 63 - 1, -(2 ** 63), 2 ** 64 - 1, 2 ** 31, float("nan"), float("inf"), float("-inf"), -0.0,
             1e308, 5e-324, 252423993599.0, 252423993598.999999, 252423993600.0, -63113904000.0, -63113904000.5,
             -63113904001.0, "", "\U0001F43B", "\x00", "a\udcff".encode("utf-8", "surrogateescape").decode("latin-1"),
             "é" * 300, b"", b"\xff" * 40, True, False, [], {}, plistlib.UID(0), plistlib.UID(1), plistlib.UID(2 ** 31)]
-
-
-def trailer_mutation(data, rng):
-    """Changes one field of the binary property list's 32-byte trailer."""
-    if len(data) < 40:
-        return data
-    out = bytearray(data)
-    t = len(out) - 32
-    field = rng.choice([(6, 1), (7, 1), (8, 8), (16, 8), (24, 8)])  # sizes, count, top, table offset
-    start, size = t + field[0], field[1]
-    value = rng.choice([0, 1, 2, 3, 4, 8, 16, 255, 2 ** (8 * size) - 1, int.from_bytes(out[start:start + size], "big") + rng.choice([-1, 1])])
-    out[start:start + size] = (value % (2 ** (8 * size))).to_bytes(size, "big")
-    return bytes(out)
 
 
 def structural_mutation(data, rng):
@@ -188,17 +200,20 @@ def structural_mutation(data, rng):
         plist = plistlib.loads(data)
     except Exception:
         return None
+    # Every slot of every container, each container once: the property list's references can
+    # share a container many times over, or make it hold itself.
     slots = []
-
-    def walk(node, depth):
-        if depth > 20:
-            return
+    seen = set()
+    todo = [plist]
+    while todo:
+        node = todo.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
         items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
         for k, v in list(items):
             slots.append((node, k))
-            walk(v, depth + 1)
-
-    walk(plist, 0)
+            todo.append(v)
     if not slots:
         return None
     for _ in range(rng.randint(1, 3)):
@@ -217,34 +232,14 @@ def structural_mutation(data, rng):
         return None
 
 
-def mutate(data, pool, rng):
-    kind = rng.randrange(8)
-    out = bytearray(data)
-    if kind == 0 and out:
-        for _ in range(rng.randint(1, 8)):
-            i = rng.randrange(len(out))
-            out[i] ^= 1 << rng.randrange(8)
-    elif kind == 1 and out:
-        for _ in range(rng.randint(1, 4)):
-            out[rng.randrange(len(out))] = rng.choice(INTERESTING)
-    elif kind == 2 and out:
-        out = out[:rng.randrange(len(out))]
-    elif kind == 3:
-        i = rng.randrange(len(out) + 1)
-        out[i:i] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 16)))
-    elif kind == 4 and len(out) > 1:
-        i = rng.randrange(len(out))
-        del out[i:i + rng.randint(1, 32)]
-    elif kind == 5:
-        other = rng.choice(pool)
-        out = out[:rng.randrange(len(out) + 1)] + other[rng.randrange(len(other) + 1):]
-    elif kind == 6:
-        return trailer_mutation(bytes(out), rng)
-    else:
-        mutated = structural_mutation(bytes(out), rng)
-        if mutated is not None:
+def custom_mutator(data, max_size, seed):
+    """libFuzzer's mutations, and one time in four a value of the parsed archive replaced."""
+    rng = random.Random(seed)
+    if rng.randrange(4) == 0:
+        mutated = structural_mutation(data, rng)
+        if mutated is not None and len(mutated) <= max_size:
             return mutated
-    return bytes(out)
+    return atheris.Mutate(data, max_size)
 
 
 # ---- commands ---------------------------------------------------------------------------------------
@@ -269,41 +264,26 @@ def check(data, reg):
         return False, traceback.format_exc()
 
 
-def save_finding(data, text):
+def fuzz(seconds, flags):
+    """Fuzzes for `seconds` from the seeds, copied into the working corpus."""
+    os.makedirs(CORPUS, exist_ok=True)
     os.makedirs(FINDINGS, exist_ok=True)
-    path = os.path.join(FINDINGS, f"finding-{len(os.listdir(FINDINGS))}")
-    with open(path, "wb") as f:
-        f.write(data)
-    print(f"FINDING, written to {path}:\n{text}", file=sys.stderr)
-
-
-def fuzz(seconds, seed):
-    rng = random.Random(seed)
+    for path in read_inputs([SEEDS, C_SEEDS]):
+        target = os.path.join(CORPUS, os.path.basename(path))
+        if not os.path.exists(target):
+            shutil.copy(path, target)
     reg = make_registry()
-    seeds = [open(p, "rb").read() for p in read_inputs([SEEDS, C_SEEDS])]
-    pool = list(seeds)  # seeds, and mutants that opened (more likely to reach the conversions)
-    executions = opened = findings = 0
-    start = time.monotonic()
-    while time.monotonic() - start < seconds:
-        data = rng.choice(pool)
-        for _ in range(rng.choice((1, 1, 2, 4))):
-            data = mutate(data, pool, rng)
-        ok, text = check(data, reg)
-        executions += 1
-        if text is not None:
-            findings += 1
-            save_finding(data, text)
-        elif ok:
-            opened += 1
-            if len(data) <= 65536:
-                if len(pool) < 2000:
-                    pool.append(data)
-                else:
-                    pool[len(seeds) + rng.randrange(len(pool) - len(seeds))] = data
-    elapsed = time.monotonic() - start
-    print(f"executions: {executions} in {elapsed:.0f} s ({executions / elapsed:.0f}/s), {opened} opened, "
-          f"{len(seeds)} seeds, pool {len(pool)}, findings {findings}")
-    return 1 if findings else 0
+
+    def one_input(data):
+        try:
+            run_one(data, reg)
+        except amber.AmberError:
+            pass  # the binding's own error (a callback's, back through the C API): expected
+
+    argv = [sys.argv[0], f"-max_total_time={int(seconds)}", "-max_len=16384", "-timeout=300",
+            "-print_final_stats=1", f"-dict={DICTIONARY}", f"-artifact_prefix={FINDINGS}/", *flags, CORPUS]
+    atheris.Setup(argv, one_input, custom_mutator=custom_mutator)
+    atheris.Fuzz()  # exits the process when done
 
 
 def replay(paths):
@@ -350,7 +330,7 @@ def make_seeds():
 
 def main(argv):
     if len(argv) >= 3 and argv[1] == "run":
-        return fuzz(float(argv[2]), int(argv[3]) if len(argv) > 3 else 0)
+        return fuzz(float(argv[2]), argv[3:])
     if len(argv) >= 3 and argv[1] == "replay":
         return replay(argv[2:])
     if len(argv) == 2 and argv[1] == "make-seeds":
