@@ -194,14 +194,10 @@ EXTREMES = [0, -1, 1, 2 ** 63 - 1, -(2 ** 63), 2 ** 64 - 1, 2 ** 31, float("nan"
             "é" * 300, b"", b"\xff" * 40, True, False, [], {}, plistlib.UID(0), plistlib.UID(1), plistlib.UID(2 ** 31)]
 
 
-def structural_mutation(data, rng):
-    """Parses the archive with plistlib, replaces one value deep inside, writes it back."""
-    try:
-        plist = plistlib.loads(data)
-    except Exception:
-        return None
-    # Every slot of every container, each container once: the property list's references can
-    # share a container many times over, or make it hold itself.
+def slots_of(plist):
+    """Every slot of every container of a parsed property list, as (container, key or index),
+    each container once: its references can share a container many times over, or make it
+    hold itself."""
     slots = []
     seen = set()
     todo = [plist]
@@ -214,6 +210,16 @@ def structural_mutation(data, rng):
         for k, v in list(items):
             slots.append((node, k))
             todo.append(v)
+    return slots
+
+
+def structural_mutation(data, rng):
+    """Parses the archive with plistlib, replaces one value deep inside, writes it back."""
+    try:
+        plist = plistlib.loads(data)
+    except Exception:
+        return None
+    slots = slots_of(plist)
     if not slots:
         return None
     for _ in range(rng.randint(1, 3)):

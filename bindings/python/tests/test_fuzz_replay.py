@@ -26,3 +26,18 @@ def test_issue42_unarchiver_fuzz_seeds_reach_objects():
     with amber.Unarchiver(data, registry) as u:
         root = u.decode_object("root", ["Node"])
     assert root.name == "parent \U0001F43B" and [c.parent is root for c in root.children] == [True, True]
+
+
+def test_issue42_fuzzer_mutation_visits_shared_containers_once():
+    # A property list's references can share a container many times over, or make it hold
+    # itself: the format-aware mutation lists each container's slots once. Walking every path
+    # to depth 20, as it once did, is 10^20 steps for this list of ten references to itself.
+    import plistlib
+    import random
+    loop = []
+    loop.extend([loop] * 10)
+    data = plistlib.dumps({"$objects": [loop, {"x": loop, "y": loop}]}, fmt=plistlib.FMT_BINARY)
+    parsed = plistlib.loads(data)
+    # The top dictionary's one slot, the array's two, the loop's ten, the dictionary's two.
+    assert len(fuzz_unarchiver.slots_of(parsed)) == 1 + 2 + 10 + 2
+    assert fuzz_unarchiver.structural_mutation(data, random.Random(1)) is not None
