@@ -5,7 +5,8 @@
 #     (libstdc++.a, hidden like the rest: --exclude-libs ALL and the version script), so it needs
 #     only libc, libm and libgcc_s. A Python program (a Tk one) has not loaded libstdc++.so.6
 #     when it first calls Amber: loading it was half of the library's dlopen, which the program
-#     pays before its first frame (BENCHMARKS.md, "amber.tk from the process's start");
+#     pays before its first frame (BENCHMARKS.md, "Start-up: what restoring adds to a window's
+#     first frame");
 #   - only the amber_* functions exported (Sources/Amber/amber.map), linked with lld when the
 #     toolchain has it (gold keeps the hidden Swift symbols in .dynsym as LOCAL entries);
 #   - versioned as shared libraries are: the real file libamber.so.MAJOR.MINOR.PATCH with SONAME
