@@ -23,7 +23,7 @@ libamber.so ($AMBER_LIBRARY). Three modes:
   archive made once by a run under the runner with real input (xdotool: the file scrolled, a line
   clicked, the editor closed). Needs xdotool and python3's idlelib.
 
-    python3 bench-startup.py [--mode attach|first-frame|idle] [--rows 1000] [--runs 15]
+    python3 bench-startup.py [--mode attach|first-frame|idle] [--rows 1000] [--runs 11]
                              [--kind listbox|treeview|both] [--row 850] [--limit-ms 16]
 """
 import argparse

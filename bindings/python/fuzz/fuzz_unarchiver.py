@@ -1,3 +1,4 @@
+#!/usr/bin/env python3
 """A coverage-guided fuzzer of the Python binding's reading of keyed archives (issue 42, item 2).
 
 What comes out of an archive crosses into Python in amber/archive.py (Unarchiver: the coding
@@ -17,6 +18,10 @@ Python type; libFuzzer writes its input to fuzz/findings-work/ (untracked).
     python3 fuzz_unarchiver.py replay FILE|DIR...     each input once (a finding's reproducer)
     python3 fuzz_unarchiver.py make-seeds             rewrite fuzz/seeds/ with the binding's Archiver
 
+libFuzzer runs the script itself again, with its own flags only, for -merge=1, -set_cover_merge=1,
+-fork and -jobs (which is why it is executable): pass them after `run SECONDS`, e.g. a corpus
+minimised into NEW_DIR by `run 3600 -set_cover_merge=1 NEW_DIR`.
+
 AMBER_LIBRARY names the library, as for the tests. Exit status: 0, or non-zero after a finding.
 """
 
@@ -30,7 +35,9 @@ import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-if __name__ == "__main__" and sys.argv[1:2] == ["run"]:
+#: Whether this process fuzzes: `run`, or libFuzzer's own child (its flags only, no verb).
+FUZZING = __name__ == "__main__" and (sys.argv[1:2] == ["run"] or sys.argv[1:2] != [] and sys.argv[1].startswith("-"))
+if FUZZING:
     import atheris  # only to fuzz: replaying needs no more than the binding
 
     with atheris.instrument_imports(include=["amber"]):  # the coverage libFuzzer is guided by
@@ -278,6 +285,13 @@ def fuzz(seconds, flags):
         target = os.path.join(CORPUS, os.path.basename(path))
         if not os.path.exists(target):
             shutil.copy(path, target)
+    argv = [sys.argv[0], f"-max_total_time={int(seconds)}", "-max_len=16384", "-timeout=300",
+            "-print_final_stats=1", f"-dict={DICTIONARY}", f"-artifact_prefix={FINDINGS}/", *flags, CORPUS]
+    return run_libfuzzer(argv)
+
+
+def run_libfuzzer(argv):
+    """Hands the process to libFuzzer, with `argv` as its command line."""
     reg = make_registry()
 
     def one_input(data):
@@ -286,8 +300,6 @@ def fuzz(seconds, flags):
         except amber.AmberError:
             pass  # the binding's own error (a callback's, back through the C API): expected
 
-    argv = [sys.argv[0], f"-max_total_time={int(seconds)}", "-max_len=16384", "-timeout=300",
-            "-print_final_stats=1", f"-dict={DICTIONARY}", f"-artifact_prefix={FINDINGS}/", *flags, CORPUS]
     atheris.Setup(argv, one_input, custom_mutator=custom_mutator)
     atheris.Fuzz()  # exits the process when done
 
@@ -337,6 +349,8 @@ def make_seeds():
 def main(argv):
     if len(argv) >= 3 and argv[1] == "run":
         return fuzz(float(argv[2]), argv[3:])
+    if FUZZING:  # libFuzzer's child: its command line as libFuzzer made it
+        return run_libfuzzer(argv)
     if len(argv) >= 3 and argv[1] == "replay":
         return replay(argv[2:])
     if len(argv) == 2 and argv[1] == "make-seeds":

@@ -170,8 +170,9 @@ def _component(widget: tk.Misc) -> str:
 def auto_name(widget: tk.Misc) -> str:
     """The automatic identifier of a widget (``auto_names``): the components of its Tk path,
     each unnamed one replaced by its type and index among its unnamed siblings of that type:
-    ``.!toplevel.!frame.!text2`` is ``.Toplevel#1.Frame#1.Text#2`` if those are the first
-    unnamed Toplevel, Frame and Text of their parents. A named widget keeps its
+    ``.!toplevel.!frame.!text2`` is ``.Toplevel#1.Frame#1.Text#2`` if the Toplevel and the
+    Frame are the first unnamed ones of their type in their parents, and the Text the second.
+    A named widget keeps its
     ``restoration_name``."""
     parts = []
     current: Optional[tk.Misc] = widget
