@@ -13,14 +13,16 @@ finding is any exception other than the binding's AmberError family, or a value 
 Python type; libFuzzer writes its input to fuzz/findings-work/ (untracked).
 
     python3 fuzz_unarchiver.py run SECONDS [LIBFUZZER_FLAGS...]
-                                    fuzz from the seeds and the working corpus fuzz/corpus-work/
-                                    (untracked, kept between runs); prints libFuzzer's statistics
+                                    fuzz from the seeds, the kept corpus fuzz/corpus/ and the
+                                    working corpus fuzz/corpus-work/ (untracked, kept between
+                                    runs); prints libFuzzer's statistics
     python3 fuzz_unarchiver.py replay FILE|DIR...     each input once (a finding's reproducer)
     python3 fuzz_unarchiver.py make-seeds             rewrite fuzz/seeds/ with the binding's Archiver
 
 libFuzzer runs the script itself again, with its own flags only, for -merge=1, -set_cover_merge=1,
 -fork and -jobs (which is why it is executable): pass them after `run SECONDS`, e.g. a corpus
-minimised into NEW_DIR by `run 3600 -set_cover_merge=1 NEW_DIR`.
+minimised into NEW_DIR by `run 3600 -set_cover_merge=1 NEW_DIR` (the kept corpus is such a set
+cover of a long run's working corpus; the tests replay it).
 
 AMBER_LIBRARY names the library, as for the tests. Exit status: 0, or non-zero after a finding.
 """
@@ -46,6 +48,8 @@ else:
     import amber
 
 SEEDS = os.path.join(HERE, "seeds")
+#: The corpus kept in the repository: a set cover of a long run's inputs, replayed by the tests.
+KEPT = os.path.join(HERE, "corpus")
 C_SEEDS = os.path.join(HERE, "..", "..", "..", "Fuzz", "corpus", "unarchiver")
 FINDINGS = os.path.join(HERE, "findings-work")
 CORPUS = os.path.join(HERE, "corpus-work")
@@ -281,7 +285,7 @@ def fuzz(seconds, flags):
     """Fuzzes for `seconds` from the seeds, copied into the working corpus."""
     os.makedirs(CORPUS, exist_ok=True)
     os.makedirs(FINDINGS, exist_ok=True)
-    for path in read_inputs([SEEDS, C_SEEDS]):
+    for path in read_inputs([SEEDS, KEPT, C_SEEDS]):
         target = os.path.join(CORPUS, os.path.basename(path))
         if not os.path.exists(target):
             shutil.copy(path, target)
