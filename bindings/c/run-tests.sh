@@ -120,7 +120,8 @@ suite_conventions() { python3 "$tests/check-conventions.py"; }
 suite_environment() {
     case $1 in
         smoke) export AMBER_TEST_PLUGIN="$root/$out/plugin_sample.so" ;;
-        memory) export AMBER_TEST_CORPUS="$root/Fuzz/corpus" AMBER_TEST_REPEAT_REFERENCES="$root/$tests/repeat_references.py" ;;
+        memory) export AMBER_TEST_CORPUS="$root/Fuzz/corpus" AMBER_TEST_PYTHON_CORPUS="$root/bindings/python/fuzz/corpus" \
+                       AMBER_TEST_REPEAT_REFERENCES="$root/$tests/repeat_references.py" ;;
         kill) export AMBER_KILLS="${AMBER_KILLS:-1000}" ;;
         # The amber command (swift build), for the scans of `amber inspect` and `amber dump` (R34).
         relaunch) if [ -x .build/debug/amber ]; then export AMBER_TEST_CLI="$root/.build/debug/amber"; fi ;;

@@ -23,12 +23,13 @@
  * one page 2^16 times.
  *
  * The C API's unarchiver of application data (amber/archive.h) is held to the same bound: every
- * file of Fuzz/corpus/unarchiver and Fuzz/corpus/reader is opened with amber_unarchiver_new and
+ * file of Fuzz/corpus/unarchiver, Fuzz/corpus/reader and the Python binding's fuzzer's corpus
+ * (bindings/python/fuzz/corpus) is opened with amber_unarchiver_new and
  * read as a host reads it, one file after the other in one child, which resets its high-water
  * mark and gives its freed memory back (malloc_trim) before each.
  *
- * Usage: test_memory [--list] [PREFIX...] (runner.h); AMBER_TEST_CORPUS names Fuzz/corpus
- * (run-tests.sh sets it). Prints one line per archive (size, bound, measured), then
+ * Usage: test_memory [--list] [PREFIX...] (runner.h); AMBER_TEST_CORPUS names Fuzz/corpus and
+ * AMBER_TEST_PYTHON_CORPUS bindings/python/fuzz/corpus (run-tests.sh sets both). Prints one line per archive (size, bound, measured), then
  * "N passed, N failed".
  */
 #define _GNU_SOURCE
@@ -695,17 +696,15 @@ static void test_corpus_restore(void) { check_corpus("restore"); }
 static void test_corpus_envelope(void) { check_corpus("envelope"); }
 static void test_corpus_reader(void) { check_corpus("reader"); }
 
-/* R22 R25: every file of Fuzz/corpus/HARNESS through the C API's unarchiver of application data,
- * in one child, each file's extra memory within max(1 MiB, 10x its size). */
-static void check_unarchiver_corpus(const char *harness) {
-    const char *root = getenv("AMBER_TEST_CORPUS");
-    char dir_path[600], line[512], name[300];
+/* R22 R25: every file of the corpus in `dir_path` (named `harness` in the lines) through the C
+ * API's unarchiver of application data, in one child, each file's extra memory within
+ * max(1 MiB, 10x its size). */
+static void check_unarchiver_files(const char *dir_path, const char *harness) {
+    char line[512], name[300];
     int measured = 0, within = 0, done = 0;
     long long worst = 0;
     pid_t pid;
     FILE *from;
-    if (!root) root = "Fuzz/corpus";
-    snprintf(dir_path, sizeof dir_path, "%s/%s", root, harness);
     if ((from = start_child(&pid, dir_path, "-", "0", "0", ACTION_UNARCHIVE))) {
         while (fgets(line, sizeof line, from)) {
             long long size, extra;
@@ -732,8 +731,21 @@ static void check_unarchiver_corpus(const char *harness) {
            measured, harness, within, worst);
 }
 
+/* The same for Fuzz/corpus/HARNESS. */
+static void check_unarchiver_corpus(const char *harness) {
+    const char *root = getenv("AMBER_TEST_CORPUS");
+    char dir_path[600];
+    snprintf(dir_path, sizeof dir_path, "%s/%s", root ? root : "Fuzz/corpus", harness);
+    check_unarchiver_files(dir_path, harness);
+}
+
 static void test_unarchiver_corpus_unarchiver(void) { check_unarchiver_corpus("unarchiver"); }
 static void test_unarchiver_corpus_reader(void) { check_unarchiver_corpus("reader"); }
+
+static void test_unarchiver_corpus_python(void) {
+    const char *dir_path = getenv("AMBER_TEST_PYTHON_CORPUS");
+    check_unarchiver_files(dir_path ? dir_path : "bindings/python/fuzz/corpus", "python");
+}
 
 /* Saves `kind`'s interface into state directory `dir` (not encrypted); the archive's size. */
 static long long save_interface(const char *dir, interface_kind kind) {
@@ -943,6 +955,7 @@ static const runner_test tests[] = {
     {"r22_memory_corpus_reader", test_corpus_reader},
     {"r22_memory_unarchiver_corpus_unarchiver", test_unarchiver_corpus_unarchiver},
     {"r22_memory_unarchiver_corpus_reader", test_unarchiver_corpus_reader},
+    {"r22_memory_unarchiver_corpus_python", test_unarchiver_corpus_python},
     {"r22_memory_siblings", test_siblings},
     {"r22_memory_siblings_bare", test_bare_siblings},
     {"r22_memory_siblings_made_at_restore", test_siblings_made_at_restore},
