@@ -24,13 +24,13 @@
  *
  * The C API's unarchiver of application data (amber/archive.h) is held to the same bound: every
  * file of Fuzz/corpus/unarchiver, Fuzz/corpus/reader and the Python binding's fuzzer's corpus
- * (bindings/python/fuzz/corpus) is opened with amber_unarchiver_new and
- * read as a host reads it, one file after the other in one child, which resets its high-water
- * mark and gives its freed memory back (malloc_trim) before each.
+ * (bindings/python/fuzz/corpus) is opened with amber_unarchiver_new and read as a host reads it,
+ * one file after the other in one child, which resets its high-water mark and gives its freed
+ * memory back (malloc_trim) before each.
  *
  * Usage: test_memory [--list] [PREFIX...] (runner.h); AMBER_TEST_CORPUS names Fuzz/corpus and
- * AMBER_TEST_PYTHON_CORPUS bindings/python/fuzz/corpus (run-tests.sh sets both). Prints one line per archive (size, bound, measured), then
- * "N passed, N failed".
+ * AMBER_TEST_PYTHON_CORPUS bindings/python/fuzz/corpus (run-tests.sh sets both). Prints one line
+ * per archive (size, bound, measured), then "N passed, N failed".
  */
 #define _GNU_SOURCE
 #include "amber.h"

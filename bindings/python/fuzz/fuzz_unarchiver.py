@@ -37,8 +37,12 @@ import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-#: Whether this process fuzzes: `run`, or libFuzzer's own child (its flags only, no verb).
-FUZZING = __name__ == "__main__" and (sys.argv[1:2] == ["run"] or sys.argv[1:2] != [] and sys.argv[1].startswith("-"))
+#: Whether this process fuzzes: `run`, or libFuzzer's own child, whose command line has no verb,
+#: only libFuzzer's flags and directories (in any order: a merge's child has the directories first).
+_ARGUMENTS = sys.argv[1:]
+FUZZING = __name__ == "__main__" and (
+    _ARGUMENTS[:1] == ["run"]
+    or _ARGUMENTS[:1] not in (["replay"], ["make-seeds"]) and any(a.startswith("-") for a in _ARGUMENTS))
 if FUZZING:
     import atheris  # only to fuzz: replaying needs no more than the binding
 

@@ -172,8 +172,7 @@ def auto_name(widget: tk.Misc) -> str:
     each unnamed one replaced by its type and index among its unnamed siblings of that type:
     ``.!toplevel.!frame.!text2`` is ``.Toplevel#1.Frame#1.Text#2`` if the Toplevel and the
     Frame are the first unnamed ones of their type in their parents, and the Text the second.
-    A named widget keeps its
-    ``restoration_name``."""
+    A named widget keeps its ``restoration_name``."""
     parts = []
     current: Optional[tk.Misc] = widget
     while current is not None and str(current) != ".":
