@@ -28,13 +28,16 @@ extension Engine {
             let parent = plan.parent(of: j)
             let path = session.paths.components(j)
             let record = session.records[j]
-            records.append(
-                parent: parent, path: parent < 0 ? path : nil, component: path[path.count - 1],
-                className: record.className, kind: record.kind)
+            let index = records.count
+            if parent < 0 {
+                records.append(root: path, className: record.className, kind: record.kind)
+            } else {
+                records.append(parent: parent, component: path[path.count - 1], className: record.className, kind: record.kind)
+            }
             var copyError: String?
             uids.append(encodeCarried(j, of: session, plan, into: archiver, copyError: &copyError))
             let reason: PreservationReport.Reason = copyError.map { .notCarried("its state cannot be copied: \($0)") } ?? .carried
-            records.complete(size: archiver.bytesWritten - start, omitted: reason)
+            records.complete(index, size: archiver.bytesWritten - start, omitted: reason)
         }
         if !plan.carried.isEmpty {
             log(.debug) { "preserve: carried \(plan.carried.count) kept record(s) no object has claimed yet" }
@@ -128,9 +131,9 @@ private struct CarryPlan {
     init(kept: UnclaimedRecords, session: RestoreSession, live: PreservedRecords.Columns, encrypts: Bool) {
         self.session = session
         var livePaths: [[PathComponent]: Int] = [:]
-        for i in 0 ..< live.classNames.count { livePaths[live.paths.components(i)] = i }
+        for i in 0 ..< live.count { livePaths[live.paths.components(i)] = i }
         self.livePaths = livePaths
-        var next = live.classNames.count
+        var next = live.count
         var left: Set<Int> = []
         for j in kept.records {
             let path = session.paths.components(j)

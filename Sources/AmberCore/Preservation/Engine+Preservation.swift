@@ -152,7 +152,7 @@ extension Engine {
         var uids: [Int] = []
         uids.reserveCapacity(pass.records.count)
         let keys = RecordKeys()
-        var encoding = RecordEncoding(records: PreservedRecords.Columns(capacity: pass.records.count))
+        var encoding = RecordEncoding()
         if reusesCleanState { encoding.recorder = StateRecorder() }
         var i = 0
         while i < pass.records.count {
@@ -163,9 +163,9 @@ extension Engine {
         // A key marked sensitive without encryption: nothing is written (SPEC R34).
         if let refusal = pass.sensitive.refusal { throw AmberError(.keyUnavailable, refusal) }
         // The records kept for objects created later, after the trees' (SPEC R35).
-        let notCarried = carryUnclaimed(
-            into: archiver, &encoding.records, &uids, encrypts: SensitiveValues.encrypts(configuration.envelope))
-        var report = preservationReport(pass, PreservedRecords(encoding.records), notCarried: notCarried)
+        var preserved = pass.takePreserved()
+        let notCarried = carryUnclaimed(into: archiver, &preserved, &uids, encrypts: SensitiveValues.encrypts(configuration.envelope))
+        var report = preservationReport(pass, PreservedRecords(preserved), notCarried: notCarried)
         let bytes: [UInt8]
         do {
             try archiver.encode(objectUIDs: uids, forKey: ArchiveLayout.objectsKey)
@@ -331,8 +331,7 @@ extension Engine {
 
     /// What encoding a pass's records carries from one record to the next: the record layout's
     /// classes, stored in the archive the first time each is used (so that the archive holds
-    /// only those used, in the order they are first used); a spare coder; and what the report
-    /// needs of each record.
+    /// only those used, in the order they are first used); and a spare coder.
     private struct RecordEncoding {
         var recordClass: KeyedArchiver.ObjectClass?
         var stateClass: KeyedArchiver.ObjectClass?
@@ -342,15 +341,9 @@ extension Engine {
         var spare: StateCoder?
         /// Collects each state written, when clean objects' states are reused (SPEC R32).
         var recorder: StateRecorder?
-        /// What the report keeps of each record (SPEC R28).
-        var records: PreservedRecords.Columns
         /// Whether a record's state was taken back for its budget (SPEC R31): the values it
         /// wrote are then left in the archive, unreferenced, until it is compacted.
         var overBudget = false
-
-        init(records: PreservedRecords.Columns) {
-            self.records = records
-        }
     }
 
     /// Encodes record `i` of the pass as a detached `AmberObjectRecord`; returns its UID.
@@ -374,18 +367,15 @@ extension Engine {
         }
         let start = archiver.bytesWritten
         let record = pass.records[i]
-        e.records.append(
-            parent: record.parent, path: record.path, component: PathComponent(record.identifier, position: record.position),
-            className: object.className, kind: object.kind)
         // Under an omitted record (its parent, or its recorded ancestor): omitted too, naming
         // the record whose encode failed.
         var omitted: PreservationReport.Reason?
         let above = pass.above(i)
-        if above >= 0, !e.records.omitted.isEmpty, let reason = e.records.omitted[above] {
+        if above >= 0, !pass.preserved.omitted.isEmpty, let reason = pass.preserved.omitted[above] {
             if case .underLeftOut = reason {
                 omitted = reason
             } else {
-                omitted = .underLeftOut("\(PathComponent.describe(e.records.paths.components(above))) (\(e.records.classNames[above]))")
+                omitted = .underLeftOut("\(PathComponent.describe(pass.components(ofRecord: above))) (\(pass.preserved.classNames[above]))")
             }
         }
         let uid = try archiver.encodeDetachedObject(class: prepared(&e.recordClass, L.recordClass)) { a in
@@ -394,14 +384,15 @@ extension Engine {
             if record.identifierUID >= 0 {
                 a.encode(stringUID: record.identifierUID, forKey: keys.identifier)
             } else {
-                a.encode(record.identifier, forKey: keys.identifier)
+                a.encode(pass.identifier(ofRecord: i), forKey: keys.identifier)
             }
-            if record.position > 0 { a.encode(Int64(record.position), forKey: L.position) }
+            let position = pass.position(ofRecord: i)
+            if position > 0 { a.encode(Int64(position), forKey: L.position) }
             if record.parent >= 0 { a.encode(Int64(record.parent), forKey: keys.parent) }
             if record.relation != L.usualRelation(hasParent: record.parent >= 0) {
                 a.encode(Int64(record.relation.rawValue), forKey: keys.relation)
             }
-            if let path = record.path {
+            if record.parent < 0, let path = pass.wholePath(ofRecord: i) {
                 a.encode(.array(path.map { .string($0.identifier) }), forKey: L.path)
                 if path.contains(where: { $0.position != 0 }) {
                     a.encode(.array(path.map { .int(Int64($0.position)) }), forKey: L.pathPositions)
@@ -447,7 +438,7 @@ extension Engine {
             // Restoration says why (SPEC R16, R31), rather than blaming an encode callback.
             if case .overBudget(let size, _)? = omitted { a.encode(Int64(size), forKey: L.overBudget) }
         }
-        e.records.complete(size: archiver.bytesWritten - start, omitted: omitted)
+        pass.complete(i, size: archiver.bytesWritten - start, omitted: omitted)
         return uid
     }
 

@@ -7,28 +7,22 @@ import AmberArchive
 /// Objects are marked with the pass's random id and their record index, so finding whether an
 /// object is recorded costs no lookup.
 final class PreservationPass {
-    /// An object to record.
+    /// An object to record. Its path, class and kind are kept apart, in `preserved`.
     struct Record {
         /// Nil once the engine has taken it to encode it (`takeObject`).
         fileprivate(set) var object: RestorableObject?
-        /// The index of the record it hangs from, or -1.
+        /// The index of the record it hangs from, or -1: then `preserved` holds its whole path.
         let parent: Int
         /// For a record without parent (an object recorded by reference whose parent is not
         /// recorded): the record of its nearest recorded ancestor, or -1. Restoration treats it
         /// as under that record (a declined ancestor's subtree, SPEC R10).
         let ancestor: Int
-        /// The restoration identifier, as the walk (or the reference) read it.
-        let identifier: String
-        /// Its position among same-identifier children of a stack (0: first).
-        let position: Int
         let relation: ObjectRelation
         /// Whether the walk started from it.
         let isRoot: Bool
         /// How many identifiers its path has (1 for a root).
         let depth: Int
-        /// The whole path, for records without parent.
-        let path: [PathComponent]?
-        /// The UID of `identifier` in the archive, if the walk stored it there (-1: not yet).
+        /// The UID of its identifier in the archive, if the walk stored it there (-1: not yet).
         var identifierUID = -1
     }
 
@@ -43,12 +37,16 @@ final class PreservationPass {
     /// Unchecked for exclusive access at run time: no access to it spans a call to host code
     /// (the engine reads a record's fields one at a time; references append between callbacks).
     private(set) var records: [Record] = []
+    /// What the report keeps of each record (SPEC R28): its path, class and kind, appended as
+    /// the record is made, while its object is at hand; the engine completes each with its size
+    /// as it encodes it (`complete`), then takes them (`takePreserved`).
+    private(set) var preserved = PreservedRecords.Columns(capacity: 0)
     /// Duplicates met by the walk and by references, in the order met.
     private(set) var leftOut: [LeftOut] = []
     /// Whether the walk has run (`walk(roots:expected:archiver:)`).
     private(set) var hasWalked = false
     /// Every recorded path with its record, made the first time a reference needs it.
-    private var paths: [[PathComponent]: Int]?
+    private var pathIndex: [[PathComponent]: Int]?
 
     /// The limits restoration reads with: what the pass records and its coders write keep
     /// within them (SPEC R22), so that what is saved can be restored.
@@ -74,7 +72,26 @@ final class PreservationPass {
     }
 
     /// A record's restoration identifier.
-    func identifier(ofRecord index: Int) -> String { records[index].identifier }
+    func identifier(ofRecord index: Int) -> String { preserved.paths.identifier(index) }
+
+    /// A record's position among the same-identifier children of a stack (0: first).
+    func position(ofRecord index: Int) -> Int { preserved.paths.position(index) }
+
+    /// The whole path of a record without parent.
+    func wholePath(ofRecord index: Int) -> [PathComponent]? { preserved.paths.wholePath(index) }
+
+    /// Completes record `index`, the next one not completed, once it is encoded: its size, or
+    /// why its state was left out (`PreservedRecords.Columns.complete`).
+    func complete(_ index: Int, size: Int, omitted: PreservationReport.Reason?) {
+        preserved.complete(index, size: size, omitted: omitted)
+    }
+
+    /// What the report keeps of the records (`preserved`), taken out of the pass once every
+    /// record is encoded.
+    func takePreserved() -> PreservedRecords.Columns {
+        defer { preserved = PreservedRecords.Columns(capacity: 0) }
+        return preserved
+    }
 
     /// Objects the walk met under recorded ones (or as roots) and did not take: those without
     /// an identifier, and plain objects (recorded only if referenced). The preservation report
@@ -82,21 +99,10 @@ final class PreservationPass {
     private(set) var outside: [RestorableObject] = []
 
     /// A record's restoration path with its stack positions.
-    func components(ofRecord index: Int) -> [PathComponent] {
-        var reversed: [PathComponent] = []
-        var i = index
-        while i >= 0 {
-            if let path = records[i].path {
-                return path + reversed.reversed()
-            }
-            reversed.append(PathComponent(identifier(ofRecord: i), position: records[i].position))
-            i = records[i].parent
-        }
-        return reversed.reversed()
-    }
+    func components(ofRecord index: Int) -> [PathComponent] { preserved.paths.components(index) }
 
     /// A record's restoration path: its identifiers.
-    func path(ofRecord index: Int) -> [String] { components(ofRecord: index).map(\.identifier) }
+    func path(ofRecord index: Int) -> [String] { preserved.paths.path(index) }
 
     /// The record a record hangs from: its parent, or for a record without one its recorded
     /// ancestor (-1: none). It comes before the record.
@@ -155,7 +161,10 @@ final class PreservationPass {
     /// is encoded.
     func walk(roots: [RestorableObject], expected: Int = 0, archiver: KeyedArchiver? = nil) {
         hasWalked = true
-        if expected > 0 { records.reserveCapacity(records.count + expected) }
+        if expected > 0 {
+            records.reserveCapacity(records.count + expected)
+            preserved.reserveCapacity(records.count + expected)
+        }
         var rootNames = SiblingNames()
         var accepted: [RestorableObject] = []
         for root in roots where root.parent == nil && root.passID != id {
@@ -192,12 +201,16 @@ final class PreservationPass {
             let identifier = o.identifier ?? ""
             let uid = archiver?.stringUID(identifier) ?? -1
             records.append(Record(
-                object: o, parent: next.parent, ancestor: -1, identifier: identifier,
-                position: position, relation: next.relation, isRoot: next.parent < 0,
-                depth: next.parent < 0 ? 1 : records[next.parent].depth + 1,
-                path: next.parent < 0 ? [PathComponent(identifier)] : nil, identifierUID: uid))
-            // Once references have begun, every recorded path is in `paths`.
-            if paths != nil { paths![components(ofRecord: index)] = index }
+                object: o, parent: next.parent, ancestor: -1, relation: next.relation, isRoot: next.parent < 0,
+                depth: next.parent < 0 ? 1 : records[next.parent].depth + 1, identifierUID: uid))
+            if next.parent < 0 {
+                preserved.append(root: [PathComponent(identifier)], className: o.className, kind: o.kind)
+            } else {
+                preserved.append(
+                    parent: next.parent, component: PathComponent(identifier, position: position), className: o.className, kind: o.kind)
+            }
+            // Once references have begun, every recorded path is in `pathIndex`.
+            if pathIndex != nil { pathIndex![components(ofRecord: index)] = index }
             // After the record exists: a duplicate's path is made from it.
             if !(o.views.isEmpty && o.children.isEmpty && o.presented == nil && o.plainObjects.isEmpty) {
                 take(under: o, index, &walker)
@@ -210,14 +223,14 @@ final class PreservationPass {
     /// `walker.taken` in reverse order (the first on top). Those without an identifier, and its
     /// plain objects, go to `outside`.
     ///
-    /// Once references have begun (`paths`), a path may also be taken by an object recorded by
+    /// Once references have begun (`pathIndex`), a path may also be taken by an object recorded by
     /// reference elsewhere (its whole path skips ancestors without an identifier), so each is
     /// checked against every recorded path too.
     private func take(under o: RestorableObject, _ index: Int, _ walker: inout Walker) {
         walker.names.removeAll()
         let mark = walker.taken.count
         let tooDeep = records[index].depth >= maxDepth
-        let base = paths == nil ? nil : components(ofRecord: index)
+        let base = pathIndex == nil ? nil : components(ofRecord: index)
         func consider(_ c: RestorableObject, _ position: Int, _ cid: String, _ relation: ObjectRelation) {
             guard c.passID != id else { return }
             let component = PathComponent(cid, position: position)
@@ -230,7 +243,7 @@ final class PreservationPass {
                 markDuplicate(c, path, kept: kept, keptPath: path)
                 return
             }
-            if let base, let kept = paths![base + [component]] {
+            if let base, let kept = pathIndex![base + [component]] {
                 let path = base + [component]
                 markDuplicate(c, path, kept: records[kept].object, keptPath: path)
                 return
@@ -292,12 +305,12 @@ final class PreservationPass {
                 "the referenced object '\(identifier)' (\(target.className)) is more than \(maxDepth) levels deep; the limit is \(maxDepth)")
         }
         let path = target.identifiedComponents
-        if paths == nil {
+        if pathIndex == nil {
             var all = [[PathComponent]: Int](minimumCapacity: records.count + 8)
             for i in records.indices { all[components(ofRecord: i)] = i }
-            paths = all
+            pathIndex = all
         }
-        if let kept = paths![path] {
+        if let kept = pathIndex![path] {
             // The kept object is named with its class while the pass still holds it (until its
             // record is encoded).
             markDuplicate(target, path, kept: records[kept].object, keptPath: components(ofRecord: kept))
@@ -321,9 +334,16 @@ final class PreservationPass {
         }
         let index = records.count
         records.append(Record(
-            object: target, parent: parent, ancestor: ancestor, identifier: identifier, position: path.last?.position ?? 0,
-            relation: parent >= 0 ? target.relation : .none, isRoot: false, depth: path.count, path: parent < 0 ? path : nil))
-        paths![path] = index
+            object: target, parent: parent, ancestor: ancestor, relation: parent >= 0 ? target.relation : .none, isRoot: false,
+            depth: path.count))
+        if parent < 0 {
+            preserved.append(root: path, className: target.className, kind: target.kind)
+        } else {
+            preserved.append(
+                parent: parent, component: PathComponent(identifier, position: path.last?.position ?? 0), className: target.className,
+                kind: target.kind)
+        }
+        pathIndex![path] = index
         target.passID = id
         target.passIndex = index
         // Its views and children are preserved as if it stood in the tree, under the walk's

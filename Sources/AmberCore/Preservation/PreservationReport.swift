@@ -260,7 +260,8 @@ public struct PreservationReport: RandomAccessCollection, CustomStringConvertibl
 }
 
 /// A save's records, as the report keeps them (SPEC R28): one column per field. Filled record by
-/// record as they are encoded (`Columns`, a value the encoding owns), then kept read-only.
+/// record (`Columns`, a value the preservation pass owns): path, class and kind as the pass
+/// records each, its size as the engine encodes it; then kept read-only.
 final class PreservedRecords {
     /// The columns while they are filled.
     struct Columns {
@@ -276,23 +277,40 @@ final class PreservedRecords {
         /// those records.
         var omitted: [Int: PreservationReport.Reason] = [:]
 
+        /// The records appended.
+        var count: Int { classNames.count }
+
         init(capacity: Int) {
-            paths.reserveCapacity(capacity)
-            classNames.reserveCapacity(capacity)
-            kinds.reserveCapacity(capacity)
-            sizes.reserveCapacity(capacity)
+            reserveCapacity(capacity)
         }
 
-        /// Appends a record, before it is encoded: its path, class and kind.
-        mutating func append(parent: Int, path: [PathComponent]?, component: PathComponent, className: String, kind: ObjectKind) {
-            if let path { paths.append(root: path) } else { paths.append(parent: parent, component: component) }
+        mutating func reserveCapacity(_ n: Int) {
+            paths.reserveCapacity(n)
+            classNames.reserveCapacity(n)
+            kinds.reserveCapacity(n)
+            sizes.reserveCapacity(n)
+        }
+
+        /// Appends a record under record `parent` (which comes before it), before it is
+        /// encoded: its last path component, class and kind.
+        mutating func append(parent: Int, component: PathComponent, className: String, kind: ObjectKind) {
+            paths.append(parent: parent, component: component)
             classNames.append(className)
             kinds.append(kind)
         }
 
-        /// Completes the last record appended: its size, or why its state was left out.
-        mutating func complete(size: Int, omitted reason: PreservationReport.Reason?) {
-            if let reason { omitted[classNames.count - 1] = reason }
+        /// Appends a record without parent, before it is encoded: its whole path, class and kind.
+        mutating func append(root path: [PathComponent], className: String, kind: ObjectKind) {
+            paths.append(root: path)
+            classNames.append(className)
+            kinds.append(kind)
+        }
+
+        /// Completes record `index`, once it is encoded: its size, or why its state was left
+        /// out. Records are completed in order: `index` is the first one not completed.
+        mutating func complete(_ index: Int, size: Int, omitted reason: PreservationReport.Reason?) {
+            assert(index == sizes.count, "records are completed in order")
+            if let reason { omitted[index] = reason }
             switch reason {
             case nil, .carried?: sizes.append(size)
             case .overBudget(let taken, _)?: sizes.append(taken)

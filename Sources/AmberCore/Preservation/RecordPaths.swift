@@ -43,7 +43,10 @@ final class RecordPaths {
     }
 
     /// The stack position of record `index` (0 for no such record).
-    func position(_ index: Int) -> Int { positions[index] ?? 0 }
+    func position(_ index: Int) -> Int { positions.isEmpty ? 0 : positions[index] ?? 0 }
+
+    /// The whole path of record `index` if it has no parent (nil otherwise).
+    func wholePath(_ index: Int) -> [PathComponent]? { rootPaths[index] }
 
     /// The path of record `index`: its identifiers.
     func path(_ index: Int) -> [String] {
