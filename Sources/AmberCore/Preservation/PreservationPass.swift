@@ -172,7 +172,8 @@ final class PreservationPass {
                 outside.append(root)
                 continue
             }
-            if let kept = rootNames.insert(PathComponent(rid), root) {
+            guard rootNames.insert(PathComponent(rid)) else {
+                let kept = accepted.first { $0.identifier == rid }
                 markDuplicate(root, [PathComponent(rid)], kept: kept, keptPath: [PathComponent(rid)])
                 continue
             }
@@ -238,9 +239,9 @@ final class PreservationPass {
                 markLeftOut(c, components(ofRecord: index) + [component], .tooDeep(limit: maxDepth, below: c.dependentCount()))
                 return
             }
-            if let kept = walker.names.insert(component, c) {
+            guard walker.names.insert(component) else {
                 let path = components(ofRecord: index) + [component]
-                markDuplicate(c, path, kept: kept, keptPath: path)
+                markDuplicate(c, path, kept: taken(under: o, component), keptPath: path)
                 return
             }
             if let base, let kept = pathIndex![base + [component]] {
@@ -277,6 +278,18 @@ final class PreservationPass {
         for w in o.plainObjects { if let p = w.object { outside.append(p) } }
         // The first taken on top.
         walker.taken.reverseSuffix(from: mark)
+    }
+
+    /// The object of `o` that the walk has taken with `component`, not recorded yet: the one
+    /// kept when another of `o`'s objects has the same component (`take(under:_:_:)`).
+    private func taken(under o: RestorableObject, _ component: PathComponent) -> RestorableObject? {
+        let mark = PreservationPass.pendingMark(component.position)
+        func isTaken(_ c: RestorableObject) -> Bool {
+            c.passID == id && c.passIndex == mark && c.identifier == component.identifier
+        }
+        if let v = o.views.first(where: isTaken) { return v }
+        if let c = o.children.first(where: isTaken) { return c }
+        return o.presented.flatMap { isTaken($0) ? $0 : nil }
     }
 
     /// The record index of a referenced object, recording it if the walk did not (SPEC R4). Its
@@ -360,31 +373,30 @@ final class PreservationPass {
     func isRecorded(_ object: RestorableObject) -> Bool { object.passID == id && object.passIndex >= 0 }
 }
 
-/// The path components already taken among one parent's preserved objects (SPEC R3), with the
-/// object that took each: a short list while there are few, a dictionary beyond.
+/// The path components already taken among one parent's preserved objects (SPEC R3): a short
+/// list while there are few (most parents have a handful of objects), a set beyond.
 struct SiblingNames {
-    private var list: [(PathComponent, RestorableObject)] = []
-    private var table: [PathComponent: RestorableObject]?
+    private var list: [PathComponent] = []
+    private var set: Set<PathComponent>?
 
-    /// Takes a component for `object`; if another object took it already, that object.
-    mutating func insert(_ component: PathComponent, _ object: RestorableObject) -> RestorableObject? {
-        if table != nil {
-            if let kept = table![component] { return kept }
-            table![component] = object
-            return nil
+    /// The most components kept in the list before they move to the set.
+    static let listLimit = 12
+
+    /// Takes `component`; false if it was taken already.
+    mutating func insert(_ component: PathComponent) -> Bool {
+        if set != nil { return set!.insert(component).inserted }
+        if list.contains(component) { return false }
+        list.append(component)
+        if list.count > Self.listLimit {
+            set = Set(list)
+            list.removeAll(keepingCapacity: true)
         }
-        for (c, kept) in list where c == component { return kept }
-        list.append((component, object))
-        if list.count > 12 {
-            table = Dictionary(list, uniquingKeysWith: { a, _ in a })
-            list = []
-        }
-        return nil
+        return true
     }
 
     /// Forgets every component, keeping the list's storage (one list serves each parent in turn).
     mutating func removeAll() {
         list.removeAll(keepingCapacity: true)
-        table = nil
+        set = nil
     }
 }
