@@ -112,7 +112,8 @@ final class EncoderCore {
     func reset(record: Int) {
         self.record = record
         isActive = true
-        sensitiveKeys.removeAll(keepingCapacity: true)
+        // (Kept empty without a call: emptying an empty array with its capacity makes it a buffer.)
+        if !sensitiveKeys.isEmpty { sensitiveKeys.removeAll(keepingCapacity: true) }
     }
 
     /// Marks `key` sensitive (SPEC R34), before or after it is written.

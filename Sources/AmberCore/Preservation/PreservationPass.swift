@@ -7,10 +7,9 @@ import AmberArchive
 /// Objects are marked with the pass's random id and their record index, so finding whether an
 /// object is recorded costs no lookup.
 final class PreservationPass {
-    /// An object to record. Its path, class and kind are kept apart, in `preserved`.
+    /// An object to record: plain values, copied without reference counting. The object itself
+    /// is kept apart (`objects`), and its path, class and kind in `preserved`.
     struct Record {
-        /// Nil once the engine has taken it to encode it (`takeObject`).
-        fileprivate(set) var object: RestorableObject?
         /// The index of the record it hangs from, or -1: then `preserved` holds its whole path.
         let parent: Int
         /// For a record without parent (an object recorded by reference whose parent is not
@@ -37,6 +36,8 @@ final class PreservationPass {
     /// Unchecked for exclusive access at run time: no access to it spans a call to host code
     /// (the engine reads a record's fields one at a time; references append between callbacks).
     private(set) var records: [Record] = []
+    /// The object of each record; nil once the engine has taken it to encode it (`takeObject`).
+    private var objects: [RestorableObject?] = []
     /// What the report keeps of each record (SPEC R28): its path, class and kind, appended as
     /// the record is made, while its object is at hand; the engine completes each with its size
     /// as it encodes it (`complete`), then takes them (`takePreserved`).
@@ -68,7 +69,7 @@ final class PreservationPass {
     /// object's memory is still in the cache, rather than all together when the pass ends.
     /// Nothing else reads a record's object.
     func takeObject(_ index: Int) -> RestorableObject? {
-        records[index].object.take()
+        objects[index].take()
     }
 
     /// A record's restoration identifier.
@@ -163,6 +164,7 @@ final class PreservationPass {
         hasWalked = true
         if expected > 0 {
             records.reserveCapacity(records.count + expected)
+            objects.reserveCapacity(records.count + expected)
             preserved.reserveCapacity(records.count + expected)
         }
         var rootNames = SiblingNames()
@@ -201,8 +203,9 @@ final class PreservationPass {
             o.passIndex = index
             let identifier = o.identifier ?? ""
             let uid = archiver?.stringUID(identifier) ?? -1
+            objects.append(o)
             records.append(Record(
-                object: o, parent: next.parent, ancestor: -1, relation: next.relation, isRoot: next.parent < 0,
+                parent: next.parent, ancestor: -1, relation: next.relation, isRoot: next.parent < 0,
                 depth: next.parent < 0 ? 1 : records[next.parent].depth + 1, identifierUID: uid))
             if next.parent < 0 {
                 preserved.append(root: [PathComponent(identifier)], className: o.className, kind: o.kind)
@@ -246,7 +249,7 @@ final class PreservationPass {
             }
             if let base, let kept = pathIndex![base + [component]] {
                 let path = base + [component]
-                markDuplicate(c, path, kept: records[kept].object, keptPath: path)
+                markDuplicate(c, path, kept: objects[kept], keptPath: path)
                 return
             }
             c.passID = id
@@ -326,7 +329,7 @@ final class PreservationPass {
         if let kept = pathIndex![path] {
             // The kept object is named with its class while the pass still holds it (until its
             // record is encoded).
-            markDuplicate(target, path, kept: records[kept].object, keptPath: components(ofRecord: kept))
+            markDuplicate(target, path, kept: objects[kept], keptPath: components(ofRecord: kept))
             throw AmberError(.duplicate, "the referenced object's path \(PathComponent.describe(path)) is another preserved object's")
         }
         // Its parent, if recorded: the record hangs from it. Otherwise the record has its whole
@@ -346,8 +349,9 @@ final class PreservationPass {
             }
         }
         let index = records.count
+        objects.append(target)
         records.append(Record(
-            object: target, parent: parent, ancestor: ancestor, relation: parent >= 0 ? target.relation : .none, isRoot: false,
+            parent: parent, ancestor: ancestor, relation: parent >= 0 ? target.relation : .none, isRoot: false,
             depth: path.count))
         if parent < 0 {
             preserved.append(root: path, className: target.className, kind: target.kind)
