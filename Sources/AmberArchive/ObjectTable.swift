@@ -414,8 +414,7 @@ struct ObjectTable {
         var at = end
         var w = body.mutableSpan
         w.header(&at, 0x50, count: count)
-        for i in units.indices { w[at &+ i] = units[i] }
-        at += count
+        w.bytes(&at, units)
         _ = consume w
         end = at
         longestValue = max(longestValue, count)
@@ -659,21 +658,24 @@ extension MutableSpan where Element == UInt8 {
         at += 1
     }
 
+    /// Copies `bs` to `at` onward in one move.
     @inline(__always)
-    mutating func bytes(_ at: inout Int, _ bs: ArraySlice<UInt8>) {
-        for b in bs {
-            self[at] = b
-            at += 1
+    mutating func bytes(_ at: inout Int, _ bs: Span<UInt8>) {
+        precondition(at >= 0 && bs.count <= count - at, "bytes past the end of the span")
+        if !bs.isEmpty {
+            let start = at
+            withUnsafeMutableBytes { dst in
+                bs.withUnsafeBytes { src in (dst.baseAddress! + start).copyMemory(from: src.baseAddress!, byteCount: src.count) }
+            }
         }
+        at += bs.count
     }
 
     @inline(__always)
-    mutating func bytes(_ at: inout Int, _ bs: [UInt8]) {
-        for b in bs {
-            self[at] = b
-            at += 1
-        }
-    }
+    mutating func bytes(_ at: inout Int, _ bs: ArraySlice<UInt8>) { bytes(&at, bs.span) }
+
+    @inline(__always)
+    mutating func bytes(_ at: inout Int, _ bs: [UInt8]) { bytes(&at, bs.span) }
 
     @inline(__always)
     mutating func bigEndian(_ at: inout Int, _ value: UInt64, width: Int) {
