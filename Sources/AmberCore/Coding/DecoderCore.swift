@@ -11,12 +11,14 @@ final class DecoderCore {
     /// What the decoder is for, in messages (for a reused decoder, `record` replaces its record).
     private let baseOwner: CoderOwner
     /// The record of a reused restoring decoder (-1: `baseOwner` as it is). An index, not a
-    /// new `CoderOwner`: making one per record would retain and release the session each time,
-    /// and the session has a weak reference (`session`), which makes each of those slow.
+    /// new `CoderOwner`: making one per record would retain and release the session each time.
     private var record = -1
-    /// The restore it belongs to, for references (SPEC R4). Weak: the session holds the
-    /// application decoder.
-    weak var session: RestoreSession?
+    /// The restore it belongs to, for references (SPEC R4). A state decoder holds its session
+    /// anyway (`StateDecoder.session`); the application decoder, which the session holds, has
+    /// it only while one of its callbacks runs (`RestoreSession.withApplicationDecoder`). Not
+    /// weak: a weak reference gives the session a side table, and every retain and release of
+    /// it then takes the slow path.
+    var session: RestoreSession?
 
     init(unarchiver: KeyedUnarchiver, uid: Int, owner: CoderOwner) {
         self.unarchiver = unarchiver

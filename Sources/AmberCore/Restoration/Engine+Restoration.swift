@@ -180,9 +180,7 @@ extension Engine {
             return fresh(.corruptArchive(error.message))
         }
         defer { snapshots.restoring = nil }
-        session.app.core.isActive = true
-        let agreed = delegate.shouldRestore?(session.app) ?? false
-        session.app.core.isActive = false
+        let agreed = session.withApplicationDecoder { delegate.shouldRestore?($0) ?? false }
         guard agreed else {
             discard()
             return fresh(.shouldRestoreDeclined)
@@ -194,11 +192,11 @@ extension Engine {
         for i in records.indices where records[i].outcome.isRestored {
             if let object = session.objects[i] { object.callbacks.finishedRestoring?(object) }
         }
-        session.app.core.isActive = true
-        do { try delegate.didDecode?(session.app) } catch {
-            notes.append("did-decode failed: \(AmberError.wrapping(error).message)")
+        session.withApplicationDecoder { app in
+            do { try delegate.didDecode?(app) } catch {
+                notes.append("did-decode failed: \(AmberError.wrapping(error).message)")
+            }
         }
-        session.app.core.isActive = false
 
         // 7. Discard, or wait for the extensions.
         var extended = false

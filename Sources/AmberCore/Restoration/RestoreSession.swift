@@ -118,7 +118,19 @@ final class RestoreSession {
             throw e.code == .notFound || e.code == .typeMismatch ? AmberError(.corrupt, e.message) : e
         }
         objects = [RestorableObject?](repeating: nil, count: records.count)
+    }
+
+    /// Runs a delegate callback (should-restore, did-decode) with the application decoder:
+    /// active, and able to read references to this restore's objects (SPEC R4) while `body`
+    /// runs, and holding the session only then (the session holds it).
+    func withApplicationDecoder<T>(_ body: (AppDecoder) throws -> T) rethrows -> T {
         app.core.session = self
+        app.core.isActive = true
+        defer {
+            app.core.isActive = false
+            app.core.session = nil
+        }
+        return try body(app)
     }
 
     /// The keys of a record, read in one pass over each record's entries.
