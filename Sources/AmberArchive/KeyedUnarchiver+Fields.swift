@@ -8,7 +8,9 @@ extension KeyedUnarchiver {
     /// A value of the current object, found once (`KeySet`), decoded with the typed functions
     /// below. Valid while the unarchiver stays on that object.
     public struct Field: Sendable {
-        let ref: Int
+        @usableFromInline let ref: Int
+
+        @usableFromInline init(ref: Int) { self.ref = ref }
     }
 
     /// A fixed list of keys, found in an object in one pass (`readFields(_:)`): each of the
@@ -21,20 +23,20 @@ extension KeyedUnarchiver {
         /// Each name as stored (`$` escaped as `$$`).
         let stored: [String]
         /// What the last objects read matched, and the values of the last one.
-        let memory: Memory
+        @usableFromInline let memory: Memory
         static let hints = 32
 
         /// A key set's memory of what it matched, as one stored property with Swift's run-time
         /// exclusivity checks off, as the unarchiver's own state (`UnarchiverState`): a key set
         /// is used by one unarchiver, on one thread, at a time, and no access to its memory
         /// outlives the call that makes it.
-        final class Memory {
-            @exclusivity(unchecked) var matches: Matches
+        @usableFromInline final class Memory {
+            @usableFromInline @exclusivity(unchecked) var matches: Matches
             init(_ matches: Matches) { self.matches = matches }
         }
 
         /// What a key set matched.
-        struct Matches {
+        @usableFromInline struct Matches {
             /// The key string object each name matched last (-1: none yet).
             var keyRefs: [Int]
             /// By entry position, the key string object seen there last and the name it is (-1:
@@ -42,7 +44,7 @@ extension KeyedUnarchiver {
             var hintRefs: [Int]
             var hintNames: [Int]
             /// The value found for each name by the last `readFields` (-1: absent).
-            var values: [Int]
+            @usableFromInline var values: [Int]
         }
 
         public init(_ names: [String]) {
@@ -56,7 +58,8 @@ extension KeyedUnarchiver {
         }
 
         /// The value of key `k` found by the last `readFields`, or nil if the object has none.
-        @inline(__always)
+        /// Inlinable: the engine reads some ten a record.
+        @inlinable
         public subscript(_ k: Int) -> Field? {
             let r = memory.matches.values[k]
             return r >= 0 ? Field(ref: r) : nil

@@ -34,6 +34,20 @@ import Testing
         #expect(named.named("A", archivedAs: 6, in: classes) === named.named("A", archivedAs: 6, in: [:]))
     }
 
+    // R10: past the list's limit the classes are kept in the table, each found again as kept.
+    @Test func keepsEveryClassPastTheListsLimit() {
+        var named = NamedClasses()
+        let names = (0 ..< NamedClasses.listLimit * 3).map { "C\($0)" }
+        let classes = Self.registered(names)
+        let first = names.enumerated().map { named.named($1, archivedAs: 100 + $0, in: classes) }
+        #expect(first.allSatisfy { $0 != nil })
+        for (i, name) in names.enumerated() {
+            let again = named.named(name, archivedAs: 100 + i, in: [:])
+            #expect(again === first[i], "\(name)")
+            #expect(again?.name == name)
+        }
+    }
+
     // R10
     @Test func findsAClassRegisteredAfterItsNameWasAskedFor() {
         var named = NamedClasses()

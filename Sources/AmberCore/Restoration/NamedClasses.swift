@@ -29,16 +29,21 @@ struct NamedClasses {
         }
     }
 
-    /// The classes found, by the UID of the string object that names them.
-    private var found: [Int: Named] = [:]
+    /// The classes found, by the UID of the string object that names them: the first ones in a
+    /// list, looked through in order (a restoration names few classes, and a few comparisons
+    /// cost less than hashing the number at every record), the others in a dictionary.
+    private var list: [(uid: Int, named: Named)] = []
+    private var table: [Int: Named] = [:]
+    static let listLimit = 16
 
     /// The class registered as `name` in `registered`, or nil if there is none. `uid` is the
     /// archive's string object that holds `name`.
     mutating func named(_ name: String, archivedAs uid: Int, in registered: [String: RestorationClass]) -> Named? {
-        if let known = found[uid] { return known }
+        for entry in list where entry.uid == uid { return entry.named }
+        if !table.isEmpty, let known = table[uid] { return known }
         guard let rc = registered[name] else { return nil }
         let named = Named(name, rc)
-        found[uid] = named
+        if list.count < Self.listLimit { list.append((uid, named)) } else { table[uid] = named }
         return named
     }
 }
