@@ -161,6 +161,62 @@ def test_a_listbox_row_that_moved_is_still_selected_and_one_removed_is_dropped(t
         root.destroy()
 
 
+def test_treeview_items_whose_ids_json_escapes_come_back_open(tmp_path):
+    """Open items are saved as JSON: ids json escapes (a quote, a backslash, beyond ASCII) come
+    back open beside Tk's own ids."""
+    ids = ['group "a"', "back\\slash", "café", "I001"]
+
+    def build_tree():
+        root = tk.Tk()
+        tree = ttk.Treeview(root, name="tree")
+        for n, parent in enumerate(ids):
+            tree.insert("", "end", iid=parent, text=parent)
+            tree.insert(parent, "end", iid=f"child{n}", text="child")
+        tree.pack()
+        root.update_idletasks()
+        return root, tree
+
+    root, tree = build_tree()
+    amber.tk.attach(root, "org.example.tree", state_directory=str(tmp_path))
+    for parent in ids[1:]:
+        tree.item(parent, open=True)
+    close(root)
+    root, tree = build_tree()
+    restorer = amber.tk.attach(root, "org.example.tree", state_directory=str(tmp_path))
+    try:
+        assert not restorer.warnings
+        assert [bool(tree.item(parent, "open")) for parent in ids] == [False, True, True, True]
+    finally:
+        root.destroy()
+
+
+def test_a_window_the_program_did_not_place_is_restored_without_reading_its_geometry(tmp_path, monkeypatch):
+    """Whether the program placed the window itself is asked first: the geometry, whose regular
+    expression a restore would otherwise compile before the first frame, is read only then."""
+    def build_unplaced():
+        root = tk.Tk()
+        root.geometry("300x200")  # a size, no position: not placed by the program
+        ttk.Entry(root, name="entry").pack()
+        root.update_idletasks()
+        return root
+    root = build_unplaced()
+    amber.tk.attach(root, "org.example.unplaced", state_directory=str(tmp_path))
+    root.geometry("350x220+40+30")
+    root.update_idletasks()
+    close(root)
+    read = []
+    geometry = amber.tk._geometry
+    monkeypatch.setattr(amber.tk, "_geometry", lambda window: read.append(window) or geometry(window))
+    root = build_unplaced()
+    restorer = amber.tk.attach(root, "org.example.unplaced", state_directory=str(tmp_path))
+    try:
+        root.update_idletasks()
+        assert read == [] and not restorer.notes and not restorer.warnings
+        assert root.wm_geometry() == "350x220+40+30"
+    finally:
+        root.destroy()
+
+
 def test_a_widget_renamed_gives_a_warning_and_the_rest_comes_back(tmp_path):
     root, w = build()
     attach(root, w, tmp_path)

@@ -1371,11 +1371,12 @@ class Restorer:
         saved: the one saved, where the user left it, is the later of the two, and is applied."""
         saved = tuple(window.pending.get(key) for key in ("width", "height", "x", "y"))
         try:
-            placed = str(window.window.wm_positionfrom()) == "user"
-            now = _geometry(window.window)
+            # The geometry only when the program placed the window: reading it compiles a
+            # regular expression, which a restore would pay before its first frame.
+            now = _geometry(window.window) if str(window.window.wm_positionfrom()) == "user" else None
         except tk.TclError:
             return
-        if placed and now is not None and all(isinstance(value, int) for value in saved) and now != saved \
+        if now is not None and all(isinstance(value, int) for value in saved) and now != saved \
                 and not (window.automatic and window.shape_changed()):
             self._note(f"window {window.identifier}: the program placed it at {_geometry_text(now)}; "
                        f"the geometry saved, {_geometry_text(saved)}, replaces it")
