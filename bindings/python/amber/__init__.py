@@ -71,7 +71,6 @@ Where the binding departs from the C API:
   this package (a wheel carries it), else in the source tree's .build-lib/lib, else on the
   system search path.
 """
-import importlib
 from typing import TYPE_CHECKING, Any, List
 
 from ._errors import AmberError as AmberError
@@ -160,8 +159,10 @@ __version__ = "0.3.0"
 def __getattr__(name: str) -> Any:
     """The names imported on first use (PEP 562): ``amber.testing`` (a test harness, R33) and
     amber.app's. Each is then an attribute of the package, and this is not called for it again."""
-    # import_module, not ``from . import``: that asks this package for the name first, which
-    # would call this function again.
+    # Imported here: importlib is 0.2 ms of `import amber` in an interpreter that has not
+    # imported it yet (a venv's). import_module, not ``from . import``: that asks this package
+    # for the name first, which would call this function again.
+    import importlib
     if name == "testing":
         return importlib.import_module(".testing", __name__)  # which makes it the attribute
     if name in _APP_NAMES:

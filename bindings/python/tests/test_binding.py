@@ -453,6 +453,18 @@ def test_import_leaves_testing_and_app_to_their_first_use():
         amber.no_such_name  # noqa: B018
 
 
+def test_import_leaves_importlib_to_the_names_imported_on_first_use():
+    """``import amber`` does not import importlib (0.2 ms where nothing has: a venv's interpreter,
+    or ``python -S`` as here, since this interpreter's site may have imported it); the names
+    imported on first use import it."""
+    pkg_dir = os.path.dirname(os.path.dirname(os.path.abspath(amber.__file__)))
+    code = ("import sys; sys.path.insert(0, {pkg!r}); import amber; print('importlib' in sys.modules); "
+            "amber.testing; print('importlib' in sys.modules)").format(pkg=pkg_dir)
+    out = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, timeout=60, check=True,
+                         env=dict(os.environ, AMBER_LIBRARY=amber.library_path()))
+    assert out.stdout.split() == ["False", "True"]
+
+
 def test_opening_an_engine_imports_neither_logging_nor_the_library_search():
     """Loading the library at $AMBER_LIBRARY and opening an engine import neither ctypes.util
     (the system search, only when the variable is unset) nor logging (the log level of a
