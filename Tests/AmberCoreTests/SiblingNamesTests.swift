@@ -2,8 +2,8 @@ import Testing
 @testable import AmberCore
 
 /// `SiblingNames`, the components taken among one parent's preserved objects (SPEC R3), and the
-/// duplicates the walk finds with it: each named with the object it kept, whichever of the
-/// parent's views, children or presented controller that is.
+/// duplicates the walk finds with it: each named with the object it kept, a view or a child of
+/// the parent, or an object recorded by reference that holds the path.
 @Suite struct SiblingNamesTests {
     // R3
     @Test func takesEachComponentOnceInTheListAndInTheSet() {
@@ -48,6 +48,33 @@ import Testing
         let duplicate = try #require(report.entries.first { $0.leftOut != nil })
         #expect(duplicate.className == "Late")
         #expect(duplicate.leftOut == .duplicatePath(kept: "/root/child20 (Child20)"))
+    }
+
+    // R3, R4: two siblings whose path an object recorded by reference already holds: both are
+    // duplicates of that object, the second too (the first sibling, left out, kept nothing).
+    @Test func siblingsOfAPathTakenByAReferenceBothNameIt() throws {
+        let engine = makeEngine()
+        let window = controller("window")
+        try engine.addRoot(window)
+        // /window/tab/item, reached through a controller without an identifier.
+        let hidden = controller(nil), otherTab = controller("tab"), item = controller("item", "ReferencedItem")
+        try window.addChild(hidden)
+        try hidden.addChild(otherTab)
+        try otherTab.addChild(item)
+        // /window/tab, another way, with two children that would be /window/tab/item.
+        let unnamed = controller(nil), tab = controller("tab", "Tab")
+        try window.addChild(unnamed)
+        try unnamed.addChild(tab)
+        try tab.addChild(controller("item", "FirstItem"))
+        try tab.addChild(controller("item", "SecondItem"))
+        window.callbacks.encode = { _, coder in
+            try coder.encodeReference(to: item, forKey: "item")
+            try coder.encodeReference(to: tab, forKey: "tab")
+        }
+        let report = try engine.preserve()
+        let duplicates = report.entries.filter { if case .duplicatePath? = $0.leftOut { true } else { false } }
+        #expect(duplicates.map(\.className) == ["FirstItem", "SecondItem"])
+        for d in duplicates { #expect(d.leftOut == .duplicatePath(kept: "/window/tab/item (ReferencedItem)")) }
     }
 
     // R3: two roots with one identifier: the second names the first.

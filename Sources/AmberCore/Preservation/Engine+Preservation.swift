@@ -367,6 +367,7 @@ extension Engine {
         }
         let start = archiver.bytesWritten
         let record = pass.records[i]
+        let className = pass.className(ofRecord: i)
         // Under an omitted record (its parent, or its recorded ancestor): omitted too, naming
         // the record whose encode failed.
         var omitted: PreservationReport.Reason?
@@ -379,7 +380,7 @@ extension Engine {
             }
         }
         let uid = try archiver.encodeDetachedObject(class: prepared(&e.recordClass, L.recordClass)) { a in
-            a.encode(stringUID: e.classNames.uid(object.className, in: a), forKey: keys.className)
+            a.encode(stringUID: e.classNames.uid(className, in: a), forKey: keys.className)
             if object.kind != L.usualKind { a.encode(Int64(object.kind.rawValue), forKey: keys.kind) }
             if record.identifierUID >= 0 {
                 a.encode(stringUID: record.identifierUID, forKey: keys.identifier)

@@ -33,15 +33,18 @@ final class PreservationPass {
     }
 
     let id: UInt64
-    /// Unchecked for exclusive access at run time: no access to it spans a call to host code
-    /// (the engine reads a record's fields one at a time; references append between callbacks).
+    /// No access to it spans a call to host code (the engine reads a record's fields one at a
+    /// time; references append between callbacks).
     private(set) var records: [Record] = []
     /// The object of each record; nil once the engine has taken it to encode it (`takeObject`).
     private var objects: [RestorableObject?] = []
     /// What the report keeps of each record (SPEC R28): its path, class and kind, appended as
     /// the record is made, while its object is at hand; the engine completes each with its size
     /// as it encodes it (`complete`), then takes them (`takePreserved`).
-    private(set) var preserved = PreservedRecords.Columns(capacity: 0)
+    private(set) var preserved: PreservedRecords.Columns
+    /// The records' paths: `preserved.paths`, kept after the columns are taken, so that a coder
+    /// a host kept past the pass still names its record in its messages.
+    private let paths: RecordPaths
     /// Duplicates met by the walk and by references, in the order met.
     private(set) var leftOut: [LeftOut] = []
     /// Whether the walk has run (`walk(roots:expected:archiver:)`).
@@ -59,27 +62,34 @@ final class PreservationPass {
     let sensitive: SensitiveValues
 
     init(limits: ArchiveLimits = .default, encrypts: Bool = true) {
+        let paths = RecordPaths()
+        self.paths = paths
+        preserved = PreservedRecords.Columns(capacity: 0, paths: paths)
         id = UInt64.random(in: 1 ... UInt64.max)
         self.limits = limits
         sensitive = SensitiveValues(encrypts: encrypts)
     }
 
-    /// The object of record `index`, taken out of the record (moved, not copied): each record
-    /// is encoded once, in order, and the pass's reference to its object then goes while the
+    /// The object of record `index`, taken out of `objects` (moved, not copied): each record is
+    /// encoded once, in order, and the pass's reference to its object then goes while the
     /// object's memory is still in the cache, rather than all together when the pass ends.
-    /// Nothing else reads a record's object.
+    /// After that only a duplicate's report reads it (the object kept, if it is still there).
     func takeObject(_ index: Int) -> RestorableObject? {
         objects[index].take()
     }
 
     /// A record's restoration identifier.
-    func identifier(ofRecord index: Int) -> String { preserved.paths.identifier(index) }
+    func identifier(ofRecord index: Int) -> String { paths.identifier(index) }
 
     /// A record's position among the same-identifier children of a stack (0: first).
-    func position(ofRecord index: Int) -> Int { preserved.paths.position(index) }
+    func position(ofRecord index: Int) -> Int { paths.position(index) }
 
     /// The whole path of a record without parent.
-    func wholePath(ofRecord index: Int) -> [PathComponent]? { preserved.paths.wholePath(index) }
+    func wholePath(ofRecord index: Int) -> [PathComponent]? { paths.wholePath(index) }
+
+    /// A record's class name, as it was when the record was made: the archive and the report
+    /// both name this one.
+    func className(ofRecord index: Int) -> String { preserved.classNames[index] }
 
     /// Completes record `index`, the next one not completed, once it is encoded: its size, or
     /// why its state was left out (`PreservedRecords.Columns.complete`).
@@ -100,10 +110,10 @@ final class PreservationPass {
     private(set) var outside: [RestorableObject] = []
 
     /// A record's restoration path with its stack positions.
-    func components(ofRecord index: Int) -> [PathComponent] { preserved.paths.components(index) }
+    func components(ofRecord index: Int) -> [PathComponent] { paths.components(index) }
 
     /// A record's restoration path: its identifiers.
-    func path(ofRecord index: Int) -> [String] { preserved.paths.path(index) }
+    func path(ofRecord index: Int) -> [String] { paths.path(index) }
 
     /// The record a record hangs from: its parent, or for a record without one its recorded
     /// ancestor (-1: none). It comes before the record.
@@ -244,7 +254,7 @@ final class PreservationPass {
             }
             guard walker.names.insert(component) else {
                 let path = components(ofRecord: index) + [component]
-                markDuplicate(c, path, kept: taken(under: o, component), keptPath: path)
+                markDuplicate(c, path, kept: kept(under: o, component, path: path), keptPath: path)
                 return
             }
             if let base, let kept = pathIndex![base + [component]] {
@@ -283,16 +293,24 @@ final class PreservationPass {
         walker.taken.reverseSuffix(from: mark)
     }
 
+    /// The object a duplicate with `component` under `o` (at `path`) lost to: the sibling the
+    /// walk took with that component, or, if that one lost the path to an object recorded by
+    /// reference, that object.
+    private func kept(under o: RestorableObject, _ component: PathComponent, path: [PathComponent]) -> RestorableObject? {
+        if let sibling = taken(under: o, component) { return sibling }
+        guard let recorded = pathIndex?[path] else { return nil }
+        return objects[recorded]
+    }
+
     /// The object of `o` that the walk has taken with `component`, not recorded yet: the one
-    /// kept when another of `o`'s objects has the same component (`take(under:_:_:)`).
+    /// kept when another of `o`'s objects has the same component (`take(under:_:_:)`). A view
+    /// or a child: the presented controller is taken last, so it is never the one kept.
     private func taken(under o: RestorableObject, _ component: PathComponent) -> RestorableObject? {
         let mark = PreservationPass.pendingMark(component.position)
         func isTaken(_ c: RestorableObject) -> Bool {
             c.passID == id && c.passIndex == mark && c.identifier == component.identifier
         }
-        if let v = o.views.first(where: isTaken) { return v }
-        if let c = o.children.first(where: isTaken) { return c }
-        return o.presented.flatMap { isTaken($0) ? $0 : nil }
+        return o.views.first(where: isTaken) ?? o.children.first(where: isTaken)
     }
 
     /// The record index of a referenced object, recording it if the walk did not (SPEC R4). Its

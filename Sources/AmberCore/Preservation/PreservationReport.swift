@@ -260,13 +260,13 @@ public struct PreservationReport: RandomAccessCollection, CustomStringConvertibl
 }
 
 /// A save's records, as the report keeps them (SPEC R28): one column per field. Filled record by
-/// record (`Columns`, a value the preservation pass owns): path, class and kind as the pass
-/// records each, its size as the engine encodes it; then kept read-only.
+/// record (`Columns`): path, class and kind as the preservation pass records each, its size as
+/// the engine encodes it, then the records the save carries (SPEC R35); then kept read-only.
 final class PreservedRecords {
     /// The columns while they are filled.
     struct Columns {
         /// The records' paths.
-        let paths = RecordPaths()
+        let paths: RecordPaths
         var classNames: [String] = []
         var kinds: [ObjectKind] = []
         /// The bytes each record added to the archive (0 for an omitted one, except one over its
@@ -280,7 +280,8 @@ final class PreservedRecords {
         /// The records appended.
         var count: Int { classNames.count }
 
-        init(capacity: Int) {
+        init(capacity: Int, paths: RecordPaths = RecordPaths()) {
+            self.paths = paths
             reserveCapacity(capacity)
         }
 

@@ -163,29 +163,32 @@ def test_a_listbox_row_that_moved_is_still_selected_and_one_removed_is_dropped(t
 
 def test_treeview_items_whose_ids_json_escapes_come_back_open(tmp_path):
     """Open items are saved as JSON: ids json escapes (a quote, a backslash, beyond ASCII) come
-    back open beside Tk's own ids."""
-    ids = ['group "a"', "back\\slash", "café", "I001"]
+    back open beside an id Tk made itself, and an item left closed stays closed."""
+    named = ['group "a"', "back\\slash", "café", "closed"]
 
     def build_tree():
         root = tk.Tk()
         tree = ttk.Treeview(root, name="tree")
-        for n, parent in enumerate(ids):
-            tree.insert("", "end", iid=parent, text=parent)
+        parents = [tree.insert("", "end", iid=name, text=name) for name in named]
+        parents.append(tree.insert("", "end", text="Tk's own id"))  # I001, I002, ...: Tk names it
+        for n, parent in enumerate(parents):
             tree.insert(parent, "end", iid=f"child{n}", text="child")
         tree.pack()
         root.update_idletasks()
-        return root, tree
+        return root, tree, parents
 
-    root, tree = build_tree()
+    root, tree, parents = build_tree()
     amber.tk.attach(root, "org.example.tree", state_directory=str(tmp_path))
-    for parent in ids[1:]:
-        tree.item(parent, open=True)
+    for parent in parents:
+        if parent != "closed":
+            tree.item(parent, open=True)
     close(root)
-    root, tree = build_tree()
+    root, tree, parents = build_tree()
     restorer = amber.tk.attach(root, "org.example.tree", state_directory=str(tmp_path))
     try:
         assert not restorer.warnings
-        assert [bool(tree.item(parent, "open")) for parent in ids] == [False, True, True, True]
+        assert parents[-1] not in named
+        assert [bool(tree.item(parent, "open")) for parent in parents] == [True, True, True, False, True]
     finally:
         root.destroy()
 
