@@ -658,7 +658,8 @@ extension MutableSpan where Element == UInt8 {
         at += 1
     }
 
-    /// Copies `bs` to `at` onward in one move.
+    /// Copies `bs` to `at` onward in one move, its range checked once. (Through the buffers'
+    /// addresses: MutableSpan has no bulk copy from a Span in this toolchain.)
     @inline(__always)
     mutating func bytes(_ at: inout Int, _ bs: Span<UInt8>) {
         precondition(at >= 0 && bs.count <= count - at, "bytes past the end of the span")

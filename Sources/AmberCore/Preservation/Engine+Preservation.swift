@@ -376,7 +376,7 @@ extension Engine {
             if case .underLeftOut = reason {
                 omitted = reason
             } else {
-                omitted = .underLeftOut("\(PathComponent.describe(pass.components(ofRecord: above))) (\(pass.preserved.classNames[above]))")
+                omitted = .underLeftOut("\(PathComponent.describe(pass.components(ofRecord: above))) (\(pass.className(ofRecord: above)))")
             }
         }
         let uid = try archiver.encodeDetachedObject(class: prepared(&e.recordClass, L.recordClass)) { a in

@@ -159,9 +159,10 @@ __version__ = "0.3.0"
 def __getattr__(name: str) -> Any:
     """The names imported on first use (PEP 562): ``amber.testing`` (a test harness, R33) and
     amber.app's. Each is then an attribute of the package, and this is not called for it again."""
-    # Imported here: importlib is 0.2 ms of `import amber` in an interpreter that has not
-    # imported it yet (a venv's). import_module, not ``from . import``: that asks this package
-    # for the name first, which would call this function again.
+    # Imported here, not by `import amber`: an interpreter that has not imported it yet (a
+    # venv's) would pay for it before a program's first frame. import_module, not
+    # ``from . import``: that asks this package for the name first, which would call this
+    # function again.
     import importlib
     if name == "testing":
         return importlib.import_module(".testing", __name__)  # which makes it the attribute

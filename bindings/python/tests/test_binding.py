@@ -454,8 +454,8 @@ def test_import_leaves_testing_and_app_to_their_first_use():
 
 
 def test_import_leaves_importlib_to_the_names_imported_on_first_use():
-    """``import amber`` does not import importlib (0.2 ms where nothing has: a venv's interpreter,
-    or ``python -S`` as here, since this interpreter's site may have imported it); the names
+    """``import amber`` does not import importlib where nothing has (a venv's interpreter, or
+    ``python -S`` as here, since this interpreter's site may have imported it); the names
     imported on first use import it."""
     pkg_dir = os.path.dirname(os.path.dirname(os.path.abspath(amber.__file__)))
     code = ("import sys; sys.path.insert(0, {pkg!r}); import amber; print('importlib' in sys.modules); "
