@@ -161,34 +161,110 @@ def test_a_listbox_row_that_moved_is_still_selected_and_one_removed_is_dropped(t
         root.destroy()
 
 
-def test_treeview_items_whose_ids_json_escapes_come_back_open(tmp_path):
-    """Open items are saved as JSON: ids json escapes (a quote, a backslash, beyond ASCII) come
-    back open beside an id Tk made itself, and an item left closed stays closed."""
-    named = ['group "a"', "back\\slash", "café", "closed"]
+# Ids Tcl's list quoting must escape (a space, braces, brackets, a backslash, a quote, a
+# leading "#", beyond ASCII), beside an id Tk made itself and an item left closed.
+QUOTED_IDS = ["group a", "{brace", "close}", "[bracket]", "back\\slash", 'say "hi"', "#hash", "café", "closed"]
 
-    def build_tree():
-        root = tk.Tk()
-        tree = ttk.Treeview(root, name="tree")
-        parents = [tree.insert("", "end", iid=name, text=name) for name in named]
-        parents.append(tree.insert("", "end", text="Tk's own id"))  # I001, I002, ...: Tk names it
-        for n, parent in enumerate(parents):
-            tree.insert(parent, "end", iid=f"child{n}", text="child")
-        tree.pack()
-        root.update_idletasks()
-        return root, tree, parents
 
-    root, tree, parents = build_tree()
+def build_open_tree():
+    root = tk.Tk()
+    tree = ttk.Treeview(root, name="tree")
+    parents = [tree.insert("", "end", iid=name, text=name) for name in QUOTED_IDS]
+    parents.append(tree.insert("", "end", text="Tk's own id"))  # I001, I002, ...: Tk names it
+    for n, parent in enumerate(parents):
+        tree.insert(parent, "end", iid=f"child{n}", text="child")
+    tree.pack()
+    root.update_idletasks()
+    return root, tree, parents
+
+
+def save_open_tree(tmp_path):
+    root, tree, parents = build_open_tree()
     amber.tk.attach(root, "org.example.tree", state_directory=str(tmp_path))
     for parent in parents:
         if parent != "closed":
             tree.item(parent, open=True)
     close(root)
-    root, tree, parents = build_tree()
+
+
+def open_flags(tree, parents):
+    return [bool(tree.item(parent, "open")) for parent in parents]
+
+
+def test_treeview_items_whose_ids_tcl_quotes_come_back_open(tmp_path):
+    """Open items are saved as a Tcl list's text: ids its quoting escapes come back open, and an
+    item left closed stays closed."""
+    save_open_tree(tmp_path)
+    root, tree, parents = build_open_tree()
     restorer = amber.tk.attach(root, "org.example.tree", state_directory=str(tmp_path))
     try:
         assert not restorer.warnings
-        assert parents[-1] not in named
-        assert [bool(tree.item(parent, "open")) for parent in parents] == [True, True, True, False, True]
+        assert parents[-1] not in QUOTED_IDS
+        assert open_flags(tree, parents) == [True] * (len(QUOTED_IDS) - 1) + [False, True]
+    finally:
+        root.destroy()
+
+
+def test_a_treeview_restored_with_open_items_imports_no_json(tmp_path):
+    """The launch reads the open items with Tcl's splitlist: restoring them, before the first
+    frame, imports no module for it (json was one)."""
+    save_open_tree(tmp_path)
+    code = f"""
+import sys, tkinter as tk
+from tkinter import ttk
+import amber.tk
+root = tk.Tk()
+tree = ttk.Treeview(root, name="tree")
+tree.insert("", "end", iid="group a", text="group a")
+tree.insert("group a", "end", iid="child", text="child")
+tree.pack()
+amber.tk.attach(root, "org.example.tree", state_directory={str(tmp_path)!r})
+opened = bool(tree.item("group a", "open"))
+root.destroy()
+sys.exit(0 if opened and "json" not in sys.modules else 1)
+"""
+    assert subprocess.run([sys.executable, "-c", code], env=os.environ, timeout=60).returncode == 0
+
+
+def test_treeview_open_items_an_older_archive_wrote_as_json_come_back_open(tmp_path, monkeypatch):
+    """Amber 0.2 wrote a Treeview's open items as a JSON array under "openItems"; an archive it
+    saved still opens them."""
+    def encode_as_0_2(self, coder):
+        import json
+        coder["openItems"] = json.dumps(self.walk("opened"))
+    with monkeypatch.context() as patch:
+        patch.setattr(amber.tk.TreeviewState, "encode_widget", encode_as_0_2)
+        save_open_tree(tmp_path)
+    root, tree, parents = build_open_tree()
+    restorer = amber.tk.attach(root, "org.example.tree", state_directory=str(tmp_path))
+    try:
+        assert not restorer.warnings
+        assert open_flags(tree, parents) == [True] * (len(QUOTED_IDS) - 1) + [False, True]
+    finally:
+        root.destroy()
+
+
+@pytest.mark.parametrize("key, value", [("openList", "{unclosed"), ("openList", 7), ("openItems", "[not json"),
+                                        ("openItems", '{"an": "object"}')])
+def test_treeview_open_items_that_cannot_be_read_give_a_warning_and_the_rest_comes_back(tmp_path, monkeypatch,
+                                                                                         caplog, key, value):
+    """A damaged value (a Tcl list with an open brace, another type, broken JSON, JSON that is
+    not an array) leaves the items closed, with one warning; the selection still comes back."""
+    def encode_damaged(self, coder):
+        coder[key] = value
+    with monkeypatch.context() as patch:
+        patch.setattr(amber.tk.TreeviewState, "encode_widget", encode_damaged)
+        root, tree, parents = build_open_tree()
+        amber.tk.attach(root, "org.example.tree", state_directory=str(tmp_path))
+        tree.selection_set("café")
+        close(root)
+    root, tree, parents = build_open_tree()
+    amber.tk.attach(root, "org.example.tree", state_directory=str(tmp_path))
+    try:
+        warned = [r.getMessage() for r in caplog.records if "open items saved cannot be read" in r.getMessage()]
+        assert warned == ["amber.tk: .tree: the open items saved cannot be read; they stay closed"]
+        assert not any(open_flags(tree, parents))
+        assert tree.selection() == ("café",)
     finally:
         root.destroy()
 

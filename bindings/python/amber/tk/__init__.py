@@ -447,14 +447,18 @@ class TreeviewState(WidgetState):
         return state
 
     def encode_widget(self, coder: Coder) -> None:
-        import json  # only a Treeview needs it: not imported with amber.tk
-        coder["openItems"] = json.dumps(self.walk("opened"))
+        # The open items as a Tcl list's text, which Tcl quotes (``format %s`` gives a list's
+        # text): a launch reads it back with splitlist, before the first frame, importing nothing.
+        coder["openList"] = str(self.tree.tk.call("format", "%s", tuple(self.walk("opened"))))
 
     def decode_widget(self, decoder: Decoder) -> None:
-        import json
         try:
-            opened = json.loads(decoder.get("openItems", "[]"))
-        except (TypeError, ValueError):
+            if "openList" in decoder:
+                opened: Any = list(self.tree.tk.splitlist(decoder["openList"]))
+            else:  # an archive of Amber 0.2, which wrote them as a JSON array
+                import json
+                opened = json.loads(decoder.get("openItems", "[]"))
+        except (TypeError, ValueError, tk.TclError):
             opened = None
         if not isinstance(opened, list):
             _logger().warning("amber.tk: %s: the open items saved cannot be read; they stay closed", self.identifier)
