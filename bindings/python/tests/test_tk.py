@@ -269,6 +269,62 @@ def test_treeview_open_items_that_cannot_be_read_give_a_warning_and_the_rest_com
         root.destroy()
 
 
+@pytest.mark.parametrize("kind", ["listbox", "treeview", "notebook"])
+def test_the_first_frame_tk_draws_shows_the_restored_list_and_tab(tmp_path, monkeypatch, kind):
+    """Tk maps and draws a window when it first lays it out: a list's rows and a notebook's tab
+    are on the widget before that, so the first frame shows them, not the program's own state
+    (the row drawn first was row 0, and the first tab)."""
+    def build_window():
+        root = tk.Tk()
+        root.geometry("400x300")
+        if kind == "notebook":
+            widget = ttk.Notebook(root, name="widget")
+            for name in ("one", "two", "three"):
+                widget.add(ttk.Frame(widget, name=name), text=name)
+        elif kind == "listbox":
+            widget = tk.Listbox(root, name="widget")
+            widget.insert("end", *[f"row {i}" for i in range(500)])
+        else:
+            widget = ttk.Treeview(root, name="widget")
+            for i in range(500):
+                widget.insert("", "end", iid=f"r{i}", text=f"row {i}")
+        widget.pack(fill="both", expand=True)
+        return root, widget
+
+    def shown(widget):  # what the widget shows: its tab, or its first row and the selection
+        if kind == "notebook":
+            return widget.index(widget.select())
+        selection = widget.curselection() if kind == "listbox" else widget.selection()
+        return round(float(widget.yview()[0]) * 500), tuple(str(item) for item in selection)
+
+    root, widget = build_window()
+    amber.tk.attach(root, "org.example.first", state_directory=str(tmp_path))
+    root.update_idletasks()
+    if kind == "notebook":
+        widget.select(2)
+    elif kind == "listbox":
+        widget.selection_set(400); widget.yview(400)
+    else:
+        widget.selection_set("r400"); widget.yview_moveto(0.8)
+    saved = shown(widget)
+    close(root)
+
+    root, widget = build_window()
+    at_first_layout = []
+    layout = tk.Misc.update_idletasks
+
+    def update_idletasks(self):
+        layout(self)
+        if not at_first_layout and root.winfo_ismapped():
+            at_first_layout.append(shown(widget))
+    monkeypatch.setattr(tk.Misc, "update_idletasks", update_idletasks)
+    amber.tk.attach(root, "org.example.first", state_directory=str(tmp_path))
+    try:
+        assert at_first_layout == [saved]
+    finally:
+        root.destroy()
+
+
 def test_a_window_the_program_did_not_place_is_restored_without_reading_its_geometry(tmp_path, monkeypatch):
     """Whether the program placed the window itself is asked first: the geometry, whose regular
     expression a restore would otherwise compile before the first frame, is read only then."""

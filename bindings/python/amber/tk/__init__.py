@@ -259,8 +259,14 @@ class WidgetState(amber.View):
 
     Restoring happens in two steps: the decode callback and the apply accessor record what
     was restored (``pending``; opt-in text is put back at once, since the engine checks a
-    restored selection against it), and ``apply_pending`` puts the rest on the widget once the
-    windows have their restored size."""
+    restored selection against it), and ``apply_pending`` puts the rest on the widget: before
+    the windows are laid out, or once they are at their restored size (``needs_layout``)."""
+
+    #: Whether ``apply_pending`` needs the window laid out at its restored size first (a split's
+    #: sashes, a view scrolled by fractions of what it shows). Laying a window out maps and
+    #: draws it, so the state of a widget that does not need it (a list's rows, a tab) goes on
+    #: before: the window's first frame shows it, not the state the program built.
+    needs_layout = True
 
     def __init__(self, engine: Engine, widget: tk.Misc, identifier: str, *, keep_content: bool = False):
         super().__init__(engine, identifier, class_name=widget.winfo_class())
@@ -320,6 +326,7 @@ class WidgetState(amber.View):
 class ListboxState(WidgetState):
     """A Listbox: its selected rows and first visible row; rows are identified by their text."""
     standard_state = ViewKind.TABLE
+    needs_layout = False  # the first row shown is an index
 
     def __init__(self, engine: Engine, widget: tk.Misc, identifier: str, **options: Any):
         super().__init__(engine, widget, identifier, **options)
@@ -387,6 +394,7 @@ proc ::amber_tk::opened {tree {item {}}} {
 class TreeviewState(WidgetState):
     """A ttk.Treeview: its selected items, first visible item (by item id) and open items."""
     standard_state = ViewKind.TABLE
+    needs_layout = False  # the first item shown is a fraction of the rows, not of their height
 
     def __init__(self, engine: Engine, widget: tk.Misc, identifier: str, **options: Any):
         super().__init__(engine, widget, identifier, **options)
@@ -614,6 +622,7 @@ class EntryState(WidgetState):
 
 class NotebookState(WidgetState):
     """A ttk.Notebook: the selected tab, by its widget's name (by position for unnamed tabs)."""
+    needs_layout = False
 
     @property
     def notebook(self) -> ttk.Notebook:
@@ -701,6 +710,7 @@ class ScaleState(WidgetState):
 class VariableState(WidgetState):
     """A Checkbutton or a Radiobutton (``keep_values``): the value of its variable, a choice the
     user made. Radiobuttons share their variable: each keeps the same value."""
+    needs_layout = False
 
     def variable(self) -> str:
         return str(self.widget.cget("variable"))
@@ -1347,20 +1357,26 @@ class Restorer:
         return made_state
 
     def _apply_restored(self, windows: List[WindowState], views: Iterable[WidgetState] = ()) -> None:
-        """Puts the restored state on the widgets: the windows' sizes first, then (once Tk has
-        laid the windows out at that size) the widgets, then (laid out again, only if a widget
-        needs it) the scroll positions of texts and entries once more, and the focus. ``views``:
-        widgets restored on their own, in windows restored before."""
+        """Puts the restored state on the widgets: the windows' sizes and the widgets that need
+        no layout first (lists, tabs: the first frame, drawn when Tk lays a window out, shows
+        them), then, once Tk has laid the windows out at that size, the other widgets, then
+        (laid out again, only if a widget needs it) the scroll positions of texts and entries
+        once more, and the focus. ``views``: widgets restored on their own, in windows restored
+        before."""
         for window in windows:
             self._say_program_geometry(window)
             self._guarded(window.identifier or "?", window.apply_geometry)
-        self.root.update_idletasks()
         restored = [view for window in windows for view in window.views.values()] + list(views)
         for window in windows:
             self._say_skipped(window)
         applied = [view for view in restored if not view.skipped()]
         for view in applied:
-            self._guarded(view.identifier or "?", view.apply_pending)
+            if not view.needs_layout:
+                self._guarded(view.identifier or "?", view.apply_pending)
+        self.root.update_idletasks()
+        for view in applied:
+            if view.needs_layout:
+                self._guarded(view.identifier or "?", view.apply_pending)
         later = [view for view in applied if view.scrolls_after_layout()]
         if later:
             self.root.update_idletasks()
