@@ -1,7 +1,7 @@
 """The start-up cost of restoring a Tk window with a 1,000-row list, against the same app started
 with no archive. Each run is a new process; runs alternate between the two sides, and each side's
 median is printed with the difference and the load average. Needs a display ($DISPLAY) and
-libamber.so ($AMBER_LIBRARY). Three modes:
+libamber.so ($AMBER_LIBRARY). Four modes:
 
 --mode attach (the default): each process builds the window (a Listbox or a ttk.Treeview of ROWS
   rows, a Text, a paned split), calls amber.tk.attach and lets Tk lay the window out, ``amber``
@@ -18,17 +18,26 @@ libamber.so ($AMBER_LIBRARY). Three modes:
   shares: CLOCK_MONOTONIC) and the child's CPU time to that point. --limit-ms applies to the
   wall-clock difference.
 
+--mode stages: where the first-frame mode's added time goes. The same program, restoring, times
+  each stage of Amber's start-up inside the process (``import amber.tk``, loading the library,
+  opening the engine, the launch, putting the state on the widgets, the rest of attach), and both
+  sides count the garbage collector's pauses until the first frame. Medians of --runs each. The
+  stage that puts the state on the widgets holds Tk's first layout of the window, which maps and
+  draws it: the program without Amber does that work too, later, so the stages add up to more
+  than the first-frame mode's difference.
+
 --mode idle: the runner on a real program: ``python3 -m amber.tk -m idlelib FILE`` against
   ``python3 -m idlelib FILE``, from the process's start to IDLE's editor mapped and drawn, with an
   archive made once by a run under the runner with real input (xdotool: the file scrolled, a line
   clicked, the editor closed). Needs xdotool and python3's idlelib.
 
-    python3 bench-startup.py [--mode attach|first-frame|idle] [--rows 1000] [--runs 11]
+    python3 bench-startup.py [--mode attach|first-frame|stages|idle] [--rows 1000] [--runs 11]
                              [--kind listbox|treeview|both] [--row 850] [--limit-ms 16]
 """
 import argparse
 import compileall
 import importlib.util
+import json
 import os
 import shutil
 import statistics
@@ -126,6 +135,45 @@ root.bind("<Map>", first_frame, add="+")
 restorer = amber.tk.attach(root, "org.example.tkbench", state_directory=state_dir) if side == "amber" else None
 root.mainloop()
 '''
+
+# The stages mode's program: the first-frame program, in which each stage of Amber's start-up is
+# timed (a wrapper around the function that runs it) and the garbage collector's pauses are
+# counted, both until the first frame, where it prints them as JSON instead of the clock.
+STAGES_PREAMBLE = r'''
+import gc, json, time
+pauses = []
+def _on_collection(phase, info, started=[0.0]):
+    if phase == "start":
+        started[0] = time.perf_counter()
+    else:
+        pauses.append(time.perf_counter() - started[0])
+gc.callbacks.append(_on_collection)
+stages = {}
+def timed(owner, name, stage):
+    inner = getattr(owner, name)
+    def wrapper(*args, **kwargs):
+        start = time.perf_counter()
+        try:
+            return inner(*args, **kwargs)
+        finally:
+            stages[stage] = stages.get(stage, 0.0) + time.perf_counter() - start
+    setattr(owner, name, wrapper)
+if sys.argv[1] == "amber":
+    started = time.perf_counter()
+    import amber.tk
+    stages["import"] = time.perf_counter() - started
+    from amber import _ffi, engine
+    timed(_ffi.Library, "__init__", "library")
+    timed(engine.Engine, "__init__", "engine")
+    timed(engine.Engine, "launch", "launch")
+    timed(amber.tk.Restorer, "_apply_restored", "apply")
+    timed(amber.tk, "attach", "attach")
+'''
+_TK_IMPORTED = "from tkinter import ttk\n"
+_PRINTED = 'print(f"{now:.6f} {cpu:.6f} {first_shown()}", flush=True)'
+assert FIRST_FRAME_CHILD.count(_TK_IMPORTED) == 1 and FIRST_FRAME_CHILD.count(_PRINTED) == 1
+STAGES_CHILD = FIRST_FRAME_CHILD.replace(_TK_IMPORTED, _TK_IMPORTED + STAGES_PREAMBLE).replace(
+    _PRINTED, 'print(json.dumps({"stages": stages, "pauses": pauses, "shown": first_shown()}), flush=True)')
 
 # The idle mode's program: argv is SIDE ("plain": ``python -m idlelib``; "amber": the runner),
 # STATE_DIR, FILE. When IDLE's editor (its first Toplevel) maps, once every handler of the event
@@ -275,6 +323,52 @@ def bench_first_frame(kind, rows, row, runs):
                   f"(with Amber: import amber.tk, attach, the list restored to row {row})", medians, runs)
 
 
+# The stages, each its own time (a stage that holds another is given without it).
+STAGES = (("import", "import amber.tk"), ("library", "loading libamber.so (dlopen, symbols, version)"),
+          ("engine", "the rest of opening the engine"), ("launch", "the launch (read, decrypt, decode)"),
+          ("apply", "the state put on the widgets, the window laid out"), ("attach", "the rest of attach"))
+
+
+def bench_stages(kind, rows, row, runs):
+    """Where the first-frame mode's added time goes: the stages of a restoring run, and the
+    garbage collector's pauses of both sides, medians of ``runs`` each."""
+    work = tempfile.mkdtemp(prefix="amber-tk-bench-")
+    try:
+        template = os.path.join(work, "template")
+        argv = [sys.executable, "-c", FIRST_FRAME_CHILD, "amber", kind, str(rows), template, "save", str(row)]
+        subprocess.run(argv, check=True, capture_output=True, timeout=120)
+        samples = {"plain": [], "amber": []}
+        for i in range(runs):
+            for side in ("plain", "amber"):
+                state = os.path.join(work, f"{side}{i}")
+                if side == "amber":
+                    shutil.copytree(template, state)
+                out = subprocess.run([sys.executable, "-c", STAGES_CHILD, side, kind, str(rows), state, "measure",
+                                      str(row)], capture_output=True, text=True, timeout=120)
+                if out.returncode != 0:
+                    sys.exit(f"bench-startup: a stages run failed:\n{out.stderr}")
+                measured = json.loads(out.stdout)
+                if measured["shown"] != (row if side == "amber" else 0):
+                    sys.exit(f"bench-startup: the {side} run showed row {measured['shown']} first")
+                samples[side].append(measured)
+    finally:
+        shutil.rmtree(work)
+    m = statistics.median
+    ms = {name: m(run["stages"][name] * 1000 for run in samples["amber"]) for name, _ in STAGES}
+    ms["attach"] -= ms["engine"] + ms["launch"] + ms["apply"]
+    ms["engine"] -= ms["library"]
+    print(f"{kind}, {rows} rows restored to row {row}: Amber's stages to the first frame, medians of {runs} runs:")
+    for name, what in STAGES:
+        print(f"  {what:<48} {ms[name]:6.2f} ms")
+    print(f"  {'total':<48} {sum(ms.values()):6.2f} ms")
+    for side in ("plain", "amber"):
+        count = m(len(run["pauses"]) for run in samples[side])
+        pause = m(sum(run["pauses"]) * 1000 for run in samples[side])
+        print(f"  garbage collections to the first frame, {'without' if side == 'plain' else 'with'} Amber: "
+              f"{count:.0f}, {pause:.2f} ms")
+    return sum(ms.values())
+
+
 def prepare_idle_archive(state, path, env):
     """An archive of IDLE under the runner: the file open, scrolled with the wheel and a line
     clicked, then the editor closed as a window manager would (the runner saves)."""
@@ -338,7 +432,7 @@ def load_average():
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--mode", choices=("attach", "first-frame", "idle"), default="attach")
+    parser.add_argument("--mode", choices=("attach", "first-frame", "stages", "idle"), default="attach")
     parser.add_argument("--rows", type=int, default=1000)
     parser.add_argument("--row", type=int, default=850, help="the row restored (--mode first-frame)")
     parser.add_argument("--runs", type=int, default=11)
@@ -357,6 +451,8 @@ def main():
         added = {kind: bench(kind, args.rows, args.runs) for kind in kinds}
     elif args.mode == "first-frame":
         added = {kind: bench_first_frame(kind, args.rows, args.row, args.runs) for kind in kinds}
+    elif args.mode == "stages":
+        added = {kind: bench_stages(kind, args.rows, args.row, args.runs) for kind in kinds}
     else:
         added = {"idle": bench_idle(args.runs)}
     print(f"load average after: {load_average()}")
