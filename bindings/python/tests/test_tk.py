@@ -161,9 +161,11 @@ def test_a_listbox_row_that_moved_is_still_selected_and_one_removed_is_dropped(t
         root.destroy()
 
 
-# Ids Tcl's list quoting must escape (a space, braces, brackets, a backslash, a quote, a
-# leading "#", beyond ASCII), beside an id Tk made itself and an item left closed.
-QUOTED_IDS = ["group a", "{brace", "close}", "[bracket]", "back\\slash", 'say "hi"', "#hash", "café", "closed"]
+# Ids Tcl's list quoting must escape (a space, braces, brackets, a backslash, a trailing one, a
+# quote, a newline, a leading "#", beyond ASCII), beside an id Tk made itself and an item left
+# closed.
+QUOTED_IDS = ["group a", "{brace", "close}", "[bracket]", "back\\slash", "ends\\", 'say "hi"', "two\nlines",
+              "#hash", "café", "closed"]
 
 
 def build_open_tree():
@@ -178,12 +180,13 @@ def build_open_tree():
     return root, tree, parents
 
 
-def save_open_tree(tmp_path):
+def save_open_tree(tmp_path, opened):
     root, tree, parents = build_open_tree()
     amber.tk.attach(root, "org.example.tree", state_directory=str(tmp_path))
     for parent in parents:
-        if parent != "closed":
+        if opened(parent):
             tree.item(parent, open=True)
+    tree.selection_set("café")
     close(root)
 
 
@@ -194,7 +197,7 @@ def open_flags(tree, parents):
 def test_treeview_items_whose_ids_tcl_quotes_come_back_open(tmp_path):
     """Open items are saved as a Tcl list's text: ids its quoting escapes come back open, and an
     item left closed stays closed."""
-    save_open_tree(tmp_path)
+    save_open_tree(tmp_path, lambda parent: parent != "closed")
     root, tree, parents = build_open_tree()
     restorer = amber.tk.attach(root, "org.example.tree", state_directory=str(tmp_path))
     try:
@@ -205,10 +208,21 @@ def test_treeview_items_whose_ids_tcl_quotes_come_back_open(tmp_path):
         root.destroy()
 
 
+def test_a_treeview_with_no_open_item_comes_back_with_none(tmp_path):
+    save_open_tree(tmp_path, lambda parent: False)
+    root, tree, parents = build_open_tree()
+    restorer = amber.tk.attach(root, "org.example.tree", state_directory=str(tmp_path))
+    try:
+        assert not restorer.warnings
+        assert not any(open_flags(tree, parents)) and tree.selection() == ("café",)
+    finally:
+        root.destroy()
+
+
 def test_a_treeview_restored_with_open_items_imports_no_json(tmp_path):
     """The launch reads the open items with Tcl's splitlist: restoring them, before the first
     frame, imports no module for it (json was one)."""
-    save_open_tree(tmp_path)
+    save_open_tree(tmp_path, lambda parent: parent == "group a")
     code = f"""
 import sys, tkinter as tk
 from tkinter import ttk
@@ -226,43 +240,22 @@ sys.exit(0 if opened and "json" not in sys.modules else 1)
     assert subprocess.run([sys.executable, "-c", code], env=os.environ, timeout=60).returncode == 0
 
 
-def test_treeview_open_items_an_older_archive_wrote_as_json_come_back_open(tmp_path, monkeypatch):
-    """Amber 0.2 wrote a Treeview's open items as a JSON array under "openItems"; an archive it
-    saved still opens them."""
-    def encode_as_0_2(self, coder):
-        import json
-        coder["openItems"] = json.dumps(self.walk("opened"))
-    with monkeypatch.context() as patch:
-        patch.setattr(amber.tk.TreeviewState, "encode_widget", encode_as_0_2)
-        save_open_tree(tmp_path)
-    root, tree, parents = build_open_tree()
-    restorer = amber.tk.attach(root, "org.example.tree", state_directory=str(tmp_path))
-    try:
-        assert not restorer.warnings
-        assert open_flags(tree, parents) == [True] * (len(QUOTED_IDS) - 1) + [False, True]
-    finally:
-        root.destroy()
-
-
-@pytest.mark.parametrize("key, value", [("openList", "{unclosed"), ("openList", 7), ("openItems", "[not json"),
-                                        ("openItems", '{"an": "object"}')])
-def test_treeview_open_items_that_cannot_be_read_give_a_warning_and_the_rest_comes_back(tmp_path, monkeypatch,
-                                                                                         caplog, key, value):
-    """A damaged value (a Tcl list with an open brace, another type, broken JSON, JSON that is
-    not an array) leaves the items closed, with one warning; the selection still comes back."""
+@pytest.mark.parametrize("value, warned", [("{unclosed", True), ('"unclosed', True), (7, False), (b"group", False)])
+def test_treeview_open_items_that_cannot_be_read_leave_the_items_closed_and_the_rest_comes_back(
+        tmp_path, monkeypatch, caplog, value, warned):
+    """A damaged value leaves the items closed and the selection comes back: text that is not a
+    Tcl list (an unbalanced brace or quote) with one warning, a value of another type left out as
+    every value of another type is."""
     def encode_damaged(self, coder):
-        coder[key] = value
+        coder["openItems"] = value
     with monkeypatch.context() as patch:
         patch.setattr(amber.tk.TreeviewState, "encode_widget", encode_damaged)
-        root, tree, parents = build_open_tree()
-        amber.tk.attach(root, "org.example.tree", state_directory=str(tmp_path))
-        tree.selection_set("café")
-        close(root)
+        save_open_tree(tmp_path, lambda parent: True)
     root, tree, parents = build_open_tree()
     amber.tk.attach(root, "org.example.tree", state_directory=str(tmp_path))
     try:
-        warned = [r.getMessage() for r in caplog.records if "open items saved cannot be read" in r.getMessage()]
-        assert warned == ["amber.tk: .tree: the open items saved cannot be read; they stay closed"]
+        lines = [r.getMessage() for r in caplog.records if "open items" in r.getMessage()]
+        assert lines == (["amber.tk: .tree: the open items saved cannot be read; they stay closed"] if warned else [])
         assert not any(open_flags(tree, parents))
         assert tree.selection() == ("café",)
     finally:
@@ -321,6 +314,87 @@ def test_the_first_frame_tk_draws_shows_the_restored_list_and_tab(tmp_path, monk
     amber.tk.attach(root, "org.example.first", state_directory=str(tmp_path))
     try:
         assert at_first_layout == [saved]
+    finally:
+        root.destroy()
+
+
+@pytest.mark.parametrize("kind", ["listbox", "treeview"])
+def test_a_list_scrolled_to_its_end_comes_back_there_when_the_program_laid_its_window_out_larger(
+        tmp_path, kind):
+    """Tk limits a scroll by the size a list has when it is asked: a list restored into a window
+    the program had already laid out at a larger size (more rows fit, so the last top row is an
+    earlier one) scrolls again once laid out at the restored size."""
+    def build_window(size):
+        root = tk.Tk()
+        root.geometry(size)
+        if kind == "listbox":
+            widget = tk.Listbox(root, name="widget")
+            widget.insert("end", *[f"row {i}" for i in range(60)])
+        else:
+            widget = ttk.Treeview(root, name="widget")
+            for i in range(60):
+                widget.insert("", "end", iid=f"r{i}", text=f"row {i}")
+        widget.pack(fill="both", expand=True)
+        root.update_idletasks()  # the program lays its window out before attaching
+        return root, widget
+
+    def top(widget):
+        return round(float(widget.yview()[0]) * 60)
+
+    root, widget = build_window("300x150")
+    amber.tk.attach(root, "org.example.end", state_directory=str(tmp_path))
+    widget.yview_moveto(1.0)
+    root.update_idletasks()
+    saved = top(widget)
+    close(root)
+    assert saved > 40
+
+    root, widget = build_window("500x900")  # every row fits at this size
+    amber.tk.attach(root, "org.example.end", state_directory=str(tmp_path))
+    try:
+        root.update_idletasks()
+        assert (root.winfo_width(), root.winfo_height()) == (300, 150)
+        assert top(widget) == saved
+    finally:
+        root.destroy()
+
+
+@pytest.mark.parametrize("split_page, shown_page", [(0, 1), (1, 0)])
+def test_a_split_on_a_notebook_page_not_shown_gets_its_sash_when_the_page_is_first_shown(
+        tmp_path, split_page, shown_page):
+    """A ttk split not laid out (its page not shown) would take every sash at 0: its sashes go on
+    when its page is first shown, whichever page was shown at the save."""
+    def build_window():
+        root = tk.Tk()
+        root.geometry("600x400")
+        tabs = ttk.Notebook(root, name="tabs")
+        tabs.pack(fill="both", expand=True)
+        pages = [ttk.Frame(tabs, name=f"page{i}") for i in range(2)]
+        for i, page in enumerate(pages):
+            tabs.add(page, text=f"page {i}")
+        split = ttk.PanedWindow(pages[split_page], orient="horizontal", name="split")
+        split.pack(fill="both", expand=True)
+        split.add(tk.Listbox(split))
+        split.add(tk.Text(split))
+        return root, tabs, split
+
+    root, tabs, split = build_window()
+    amber.tk.attach(root, "org.example.split", state_directory=str(tmp_path))
+    tabs.select(split_page)
+    root.update_idletasks()
+    split.sashpos(0, 300)
+    tabs.select(shown_page)
+    root.update_idletasks()
+    close(root)
+
+    root, tabs, split = build_window()
+    amber.tk.attach(root, "org.example.split", state_directory=str(tmp_path))
+    try:
+        assert tabs.index("current") == shown_page
+        tabs.select(split_page)
+        root.update()
+        root.update()
+        assert split.sashpos(0) == 300
     finally:
         root.destroy()
 

@@ -260,12 +260,14 @@ class WidgetState(amber.View):
     Restoring happens in two steps: the decode callback and the apply accessor record what
     was restored (``pending``; opt-in text is put back at once, since the engine checks a
     restored selection against it), and ``apply_pending`` puts the rest on the widget: before
-    the windows are laid out, or once they are at their restored size (``needs_layout``)."""
+    Tk lays the windows out at their restored size, or after (``needs_layout``)."""
 
     #: Whether ``apply_pending`` needs the window laid out at its restored size first (a split's
-    #: sashes, a view scrolled by fractions of what it shows). Laying a window out maps and
-    #: draws it, so the state of a widget that does not need it (a list's rows, a tab) goes on
-    #: before: the window's first frame shows it, not the state the program built.
+    #: sashes, a view scrolled by fractions of what it shows). Tk maps and draws a window when
+    #: it first lays it out, so the state of a widget that does not need it (a list's selection
+    #: and first row, a tab, a value) goes on before: a window's first frame shows it, not the
+    #: state the program built. Such a widget's ``apply_scroll`` runs again once the window is
+    #: laid out, since Tk limits a scroll by the size a list has when it is asked.
     needs_layout = True
 
     def __init__(self, engine: Engine, widget: tk.Misc, identifier: str, *, keep_content: bool = False):
@@ -283,6 +285,10 @@ class WidgetState(amber.View):
         #: False until it had its chance to take its restored state (at launch, or for a widget
         #: made later, when its window maps).
         self.claimed = False
+        #: What waits for the widget to be shown (``shown_or_later``), and whether its <Map>
+        #: event is bound for it.
+        self._when_shown: Optional[Callable[[], None]] = None
+        self._waits_for_map = False
 
     def skipped(self) -> bool:
         """True if its restored state must not be applied: its identifier is automatic and its
@@ -312,7 +318,7 @@ class WidgetState(amber.View):
         """Reads it back into ``pending``."""
 
     def apply_pending(self) -> None:
-        """Puts the restored state on the widget, after the windows' sizes."""
+        """Puts the restored state on the widget (before or after the layout: ``needs_layout``)."""
 
     def apply_scroll(self) -> None:
         """Scrolls the widget as restored, once more after Tk laid it out with the rest of the
@@ -322,11 +328,29 @@ class WidgetState(amber.View):
         """True if ``apply_scroll`` has something to do once the window is laid out."""
         return False
 
+    def shown_or_later(self, apply: Callable[[], None]) -> bool:
+        """True if the widget is shown (mapped), and so laid out: what needs its size can be
+        put on it now. Else (it is on a notebook's page not shown) False, and ``apply`` is
+        called once, after Tk has laid the widget out when it is first shown."""
+        if self.widget.winfo_ismapped():
+            self._when_shown = None
+            return True
+        if not self._waits_for_map:
+            self._waits_for_map = True
+            self.widget.bind("<Map>", self._shown, add="+")
+        self._when_shown = apply
+        return False
+
+    def _shown(self, event: "tk.Event[tk.Misc]") -> None:
+        apply, self._when_shown = self._when_shown, None
+        if apply is not None:
+            self.widget.after_idle(apply)
+
 
 class ListboxState(WidgetState):
     """A Listbox: its selected rows and first visible row; rows are identified by their text."""
     standard_state = ViewKind.TABLE
-    needs_layout = False  # the first row shown is an index
+    needs_layout = False
 
     def __init__(self, engine: Engine, widget: tk.Misc, identifier: str, **options: Any):
         super().__init__(engine, widget, identifier, **options)
@@ -363,8 +387,12 @@ class ListboxState(WidgetState):
                 listbox.selection_set(path[0])
             if state.selected_items:
                 listbox.activate(state.selected_items[0][0])
-        if state.first_visible_item:
-            listbox.yview(state.first_visible_item[0])
+        self.apply_scroll()
+
+    def apply_scroll(self) -> None:
+        state = self.pending_view
+        if state is not None and state.first_visible_item:
+            self.listbox.yview(state.first_visible_item[0])
 
 
 # The walks of a Treeview's items, in Tcl: from Python, each item would cost a call into Tcl.
@@ -394,7 +422,7 @@ proc ::amber_tk::opened {tree {item {}}} {
 class TreeviewState(WidgetState):
     """A ttk.Treeview: its selected items, first visible item (by item id) and open items."""
     standard_state = ViewKind.TABLE
-    needs_layout = False  # the first item shown is a fraction of the rows, not of their height
+    needs_layout = False
 
     def __init__(self, engine: Engine, widget: tk.Misc, identifier: str, **options: Any):
         super().__init__(engine, widget, identifier, **options)
@@ -456,22 +484,16 @@ class TreeviewState(WidgetState):
 
     def encode_widget(self, coder: Coder) -> None:
         # The open items as a Tcl list's text, which Tcl quotes (``format %s`` gives a list's
-        # text): a launch reads it back with splitlist, before the first frame, importing nothing.
-        coder["openList"] = str(self.tree.tk.call("format", "%s", tuple(self.walk("opened"))))
+        # text): a launch reads it back with splitlist, importing nothing before the first frame.
+        coder["openItems"] = str(self.tree.tk.call("format", "%s", tuple(self.walk("opened"))))
 
     def decode_widget(self, decoder: Decoder) -> None:
+        saved = _read(decoder, {"openItems": str}).get("openItems", "")
         try:
-            if "openList" in decoder:
-                opened: Any = list(self.tree.tk.splitlist(decoder["openList"]))
-            else:  # an archive of Amber 0.2, which wrote them as a JSON array
-                import json
-                opened = json.loads(decoder.get("openItems", "[]"))
-        except (TypeError, ValueError, tk.TclError):
-            opened = None
-        if not isinstance(opened, list):
+            self.pending["open"] = [str(item) for item in self.tree.tk.splitlist(saved)]
+        except tk.TclError:  # not a Tcl list: an unbalanced brace or quote
             _logger().warning("amber.tk: %s: the open items saved cannot be read; they stay closed", self.identifier)
-            opened = []
-        self.pending["open"] = [str(item) for item in opened]
+            self.pending["open"] = []
 
     def apply_pending(self) -> None:
         tree, state = self.tree, self.pending_view
@@ -485,11 +507,16 @@ class TreeviewState(WidgetState):
             tree.selection_set(items)
             if items:
                 tree.focus(items[0])
-        if state.first_visible_item:
-            top = self.item_at(state.first_visible_item)
-            rows = self.visible_items()
-            if top in rows:
-                tree.yview_moveto(rows.index(top) / len(rows))
+        self.apply_scroll()
+
+    def apply_scroll(self) -> None:
+        state = self.pending_view
+        if state is None or not state.first_visible_item:
+            return
+        top = self.item_at(state.first_visible_item)
+        rows = self.visible_items()
+        if top in rows:
+            self.tree.yview_moveto(rows.index(top) / len(rows))
 
 
 class TextState(WidgetState):
@@ -501,17 +528,11 @@ class TextState(WidgetState):
         assert isinstance(self.widget, tk.Text)
         return self.widget
 
-    scroll_when_shown = False
-
     def scrolls_after_layout(self) -> bool:
         return any(isinstance(self.pending.get(key), float) and self.pending[key] > 0 for key in ("xview", "yview"))
 
     def text_length(self) -> int:
         return _chars(self.text, "end - 1 chars")
-
-    def shown(self, event: "tk.Event[tk.Misc]") -> None:
-        if self.scroll_when_shown:
-            self.text.after_idle(self.apply_scroll)
 
     def read_view_state(self) -> ViewState:
         text = self.text
@@ -550,13 +571,8 @@ class TextState(WidgetState):
 
     def apply_scroll(self) -> None:
         text = self.text
-        if not text.winfo_ismapped():
-            # Hidden (in a notebook tab not shown): it scrolls when it is first shown.
-            if not self.scroll_when_shown:
-                self.scroll_when_shown = True
-                text.bind("<Map>", self.shown, add="+")
+        if not self.shown_or_later(self.apply_scroll):
             return
-        self.scroll_when_shown = False
         for key, scroll in (("yview", text.yview_moveto), ("xview", text.xview_moveto)):
             fraction = self.pending.get(key)
             if isinstance(fraction, float):
@@ -677,6 +693,9 @@ class PanedState(WidgetState):
             if isinstance(text, str) else []
 
     def apply_pending(self) -> None:
+        # A ttk split not laid out (on a notebook's page not shown) would put every sash at 0.
+        if not self.shown_or_later(self.apply_pending):
+            return
         paned = self.widget
         positions: List[int] = self.pending.get("sashes", [])
         count = len(paned.panes()) - 1  # type: ignore[attr-defined]
@@ -1358,11 +1377,11 @@ class Restorer:
 
     def _apply_restored(self, windows: List[WindowState], views: Iterable[WidgetState] = ()) -> None:
         """Puts the restored state on the widgets: the windows' sizes and the widgets that need
-        no layout first (lists, tabs: the first frame, drawn when Tk lays a window out, shows
-        them), then, once Tk has laid the windows out at that size, the other widgets, then
-        (laid out again, only if a widget needs it) the scroll positions of texts and entries
-        once more, and the focus. ``views``: widgets restored on their own, in windows restored
-        before."""
+        no layout first (lists, tabs: the first frame, drawn when Tk first lays a window out,
+        shows them); once Tk has laid the windows out at that size, the lists' scroll again and
+        the other widgets; then (laid out again, only if a widget needs it) the scroll positions
+        of texts and entries once more, and the focus. ``views``: widgets restored on their own,
+        in windows restored before."""
         for window in windows:
             self._say_program_geometry(window)
             self._guarded(window.identifier or "?", window.apply_geometry)
@@ -1377,6 +1396,8 @@ class Restorer:
         for view in applied:
             if view.needs_layout:
                 self._guarded(view.identifier or "?", view.apply_pending)
+            else:  # scrolled again: Tk limited the scroll by the size the list had before
+                self._guarded(view.identifier or "?", view.apply_scroll)
         later = [view for view in applied if view.scrolls_after_layout()]
         if later:
             self.root.update_idletasks()
