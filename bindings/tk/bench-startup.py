@@ -21,10 +21,11 @@ libamber.so ($AMBER_LIBRARY). Four modes:
 --mode stages: where the first-frame mode's added time goes. The same program, restoring, times
   each stage of Amber's start-up inside the process (``import amber.tk``, loading the library,
   opening the engine, the launch, putting the state on the widgets, the rest of attach), and both
-  sides count the garbage collector's pauses until the first frame. Medians of --runs each. The
-  stage that puts the state on the widgets holds Tk's first layout of the window, which maps and
-  draws it: the program without Amber does that work too, later, so the stages add up to more
-  than the first-frame mode's difference.
+  sides count the garbage collector's pauses from tkinter imported to the first frame. Medians of
+  --runs each. The stage that puts the state on the widgets holds Tk's first layout of the
+  window, which maps and draws it: the program without Amber does that work too, later, so the
+  stages add up to more than the first-frame mode's difference. --limit-ms applies to their
+  total.
 
 --mode idle: the runner on a real program: ``python3 -m amber.tk -m idlelib FILE`` against
   ``python3 -m idlelib FILE``, from the process's start to IDLE's editor mapped and drawn, with an
@@ -140,7 +141,7 @@ root.mainloop()
 # timed (a wrapper around the function that runs it) and the garbage collector's pauses are
 # counted, both until the first frame, where it prints them as JSON instead of the clock.
 STAGES_PREAMBLE = r'''
-import gc, json, time
+import gc, time
 pauses = []
 def _on_collection(phase, info, started=[0.0]):
     if phase == "start":
@@ -173,7 +174,7 @@ _TK_IMPORTED = "from tkinter import ttk\n"
 _PRINTED = 'print(f"{now:.6f} {cpu:.6f} {first_shown()}", flush=True)'
 assert FIRST_FRAME_CHILD.count(_TK_IMPORTED) == 1 and FIRST_FRAME_CHILD.count(_PRINTED) == 1
 STAGES_CHILD = FIRST_FRAME_CHILD.replace(_TK_IMPORTED, _TK_IMPORTED + STAGES_PREAMBLE).replace(
-    _PRINTED, 'print(json.dumps({"stages": stages, "pauses": pauses, "shown": first_shown()}), flush=True)')
+    _PRINTED, 'import json; print(json.dumps({"stages": stages, "pauses": pauses, "shown": first_shown()}), flush=True)')
 
 # The idle mode's program: argv is SIDE ("plain": ``python -m idlelib``; "amber": the runner),
 # STATE_DIR, FILE. When IDLE's editor (its first Toplevel) maps, once every handler of the event
@@ -323,10 +324,20 @@ def bench_first_frame(kind, rows, row, runs):
                   f"(with Amber: import amber.tk, attach, the list restored to row {row})", medians, runs)
 
 
-# The stages, each its own time (a stage that holds another is given without it).
+# The stages, each its own time: a stage that holds others (attach holds opening the engine, the
+# launch and putting the state on; opening the engine holds loading the library) is given without
+# them, subtracted in each run.
 STAGES = (("import", "import amber.tk"), ("library", "loading libamber.so (dlopen, symbols, version)"),
           ("engine", "the rest of opening the engine"), ("launch", "the launch (read, decrypt, decode)"),
           ("apply", "the state put on the widgets, the window laid out"), ("attach", "the rest of attach"))
+
+
+def own_times(stages):
+    """One run's stages (seconds, as measured, nested) as each one's own time in ms."""
+    own = {name: stages[name] * 1000 for name, _ in STAGES}
+    own["attach"] -= own["engine"] + own["launch"] + own["apply"]
+    own["engine"] -= own["library"]
+    return own
 
 
 def bench_stages(kind, rows, row, runs):
@@ -338,35 +349,39 @@ def bench_stages(kind, rows, row, runs):
         argv = [sys.executable, "-c", FIRST_FRAME_CHILD, "amber", kind, str(rows), template, "save", str(row)]
         subprocess.run(argv, check=True, capture_output=True, timeout=120)
         samples = {"plain": [], "amber": []}
-        for i in range(runs):
+        for i in range(-1, runs):  # run -1 warms the caches up and is not counted
             for side in ("plain", "amber"):
                 state = os.path.join(work, f"{side}{i}")
                 if side == "amber":
                     shutil.copytree(template, state)
                 out = subprocess.run([sys.executable, "-c", STAGES_CHILD, side, kind, str(rows), state, "measure",
                                       str(row)], capture_output=True, text=True, timeout=120)
-                if out.returncode != 0:
-                    sys.exit(f"bench-startup: a stages run failed:\n{out.stderr}")
-                measured = json.loads(out.stdout)
+                try:
+                    measured = json.loads(out.stdout) if out.returncode == 0 else None
+                except ValueError:
+                    measured = None
+                if measured is None:
+                    sys.exit(f"bench-startup: a stages run failed:\n{out.stdout}{out.stderr}")
                 if measured["shown"] != (row if side == "amber" else 0):
                     sys.exit(f"bench-startup: the {side} run showed row {measured['shown']} first")
-                samples[side].append(measured)
+                if i >= 0:
+                    samples[side].append(measured)
     finally:
         shutil.rmtree(work)
     m = statistics.median
-    ms = {name: m(run["stages"][name] * 1000 for run in samples["amber"]) for name, _ in STAGES}
-    ms["attach"] -= ms["engine"] + ms["launch"] + ms["apply"]
-    ms["engine"] -= ms["library"]
+    own = [own_times(run["stages"]) for run in samples["amber"]]
+    ms = {name: m(run[name] for run in own) for name, _ in STAGES}
     print(f"{kind}, {rows} rows restored to row {row}: Amber's stages to the first frame, medians of {runs} runs:")
     for name, what in STAGES:
         print(f"  {what:<48} {ms[name]:6.2f} ms")
-    print(f"  {'total':<48} {sum(ms.values()):6.2f} ms")
+    total = m(sum(run.values()) for run in own)  # the median of each run's total
+    print(f"  {'total':<48} {total:6.2f} ms")
     for side in ("plain", "amber"):
         count = m(len(run["pauses"]) for run in samples[side])
         pause = m(sum(run["pauses"]) * 1000 for run in samples[side])
         print(f"  garbage collections to the first frame, {'without' if side == 'plain' else 'with'} Amber: "
               f"{count:.0f}, {pause:.2f} ms")
-    return sum(ms.values())
+    return total
 
 
 def prepare_idle_archive(state, path, env):
@@ -434,7 +449,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mode", choices=("attach", "first-frame", "stages", "idle"), default="attach")
     parser.add_argument("--rows", type=int, default=1000)
-    parser.add_argument("--row", type=int, default=850, help="the row restored (--mode first-frame)")
+    parser.add_argument("--row", type=int, default=850, help="the row restored (--mode first-frame, stages)")
     parser.add_argument("--runs", type=int, default=11)
     parser.add_argument("--kind", choices=("listbox", "treeview", "both"), default="both")
     parser.add_argument("--limit-ms", type=float, help="exit 1 if restoring adds more than this to the start-up")
