@@ -285,10 +285,11 @@ class WidgetState(amber.View):
         #: False until it had its chance to take its restored state (at launch, or for a widget
         #: made later, when its window maps).
         self.claimed = False
-        #: What waits for the widget to be shown (``shown_or_later``), and whether its <Map>
-        #: event is bound for it.
+        #: What waits for the widget to be shown (``shown_or_later``), whether its <Map> event
+        #: is bound for it, and whether it is due at the next idle time.
         self._when_shown: Optional[Callable[[], None]] = None
         self._waits_for_map = False
+        self._due = False
 
     def skipped(self) -> bool:
         """True if its restored state must not be applied: its identifier is automatic and its
@@ -331,7 +332,8 @@ class WidgetState(amber.View):
     def shown_or_later(self, apply: Callable[[], None]) -> bool:
         """True if the widget is shown (mapped), and so laid out: what needs its size can be
         put on it now. Else (it is on a notebook's page not shown) False, and ``apply`` is
-        called once, after Tk has laid the widget out when it is first shown."""
+        called once, after Tk has laid the widget out when it is first shown; until then
+        ``waiting_to_be_shown()`` is True."""
         if self.widget.winfo_ismapped():
             self._when_shown = None
             return True
@@ -341,16 +343,46 @@ class WidgetState(amber.View):
         self._when_shown = apply
         return False
 
+    def waiting_to_be_shown(self) -> bool:
+        """True while restored state waits for the widget to be shown: a save meanwhile keeps
+        that state, not what the widget shows (the program's own, which the user never saw)."""
+        return self._when_shown is not None
+
     def _shown(self, event: "tk.Event[tk.Misc]") -> None:
+        if self._when_shown is not None and not self._due:
+            self._due = True
+            self.widget.after_idle(self._apply_when_shown)
+
+    def _apply_when_shown(self) -> None:
+        self._due = False
         apply, self._when_shown = self._when_shown, None
-        if apply is not None:
-            self.widget.after_idle(apply)
+        if apply is None:
+            return
+        try:
+            apply()
+        except (tk.TclError, ValueError, TypeError, KeyError, IndexError) as error:
+            _logger().warning("amber.tk: %s: its restored state does not fit the widget now (%s); it keeps its own",
+                              self.identifier, error)
 
 
-class ListboxState(WidgetState):
-    """A Listbox: its selected rows and first visible row; rows are identified by their text."""
+class _ListState(WidgetState):
+    """A list (a Listbox, a ttk.Treeview): its selection and first row go on before the layout,
+    and its first row once more after it (``scroll_to_first``)."""
     standard_state = ViewKind.TABLE
     needs_layout = False
+
+    def apply_scroll(self) -> None:
+        """Again once the window is laid out, since Tk limited the scroll by the size the list
+        had; on a page not shown, when the page first shows."""
+        if self.shown_or_later(self.scroll_to_first):
+            self.scroll_to_first()
+
+    def scroll_to_first(self) -> None:
+        """Scrolls to the first row restored."""
+
+
+class ListboxState(_ListState):
+    """A Listbox: its selected rows and first visible row; rows are identified by their text."""
 
     def __init__(self, engine: Engine, widget: tk.Misc, identifier: str, **options: Any):
         super().__init__(engine, widget, identifier, **options)
@@ -373,7 +405,9 @@ class ListboxState(WidgetState):
     def read_view_state(self) -> ViewState:
         listbox = self.listbox
         state = ViewState(selected_items=tuple(IndexPath((int(i),)) for i in _tcl_list(listbox, "curselection")))
-        if listbox.size():
+        if self.waiting_to_be_shown() and self.pending_view is not None:
+            state.first_visible_item = self.pending_view.first_visible_item
+        elif listbox.size():
             state.first_visible_item = IndexPath((int(_tcl(listbox, "nearest", 0)),))
         return state
 
@@ -387,9 +421,9 @@ class ListboxState(WidgetState):
                 listbox.selection_set(path[0])
             if state.selected_items:
                 listbox.activate(state.selected_items[0][0])
-        self.apply_scroll()
+        self.scroll_to_first()
 
-    def apply_scroll(self) -> None:
+    def scroll_to_first(self) -> None:
         state = self.pending_view
         if state is not None and state.first_visible_item:
             self.listbox.yview(state.first_visible_item[0])
@@ -419,10 +453,8 @@ proc ::amber_tk::opened {tree {item {}}} {
 """
 
 
-class TreeviewState(WidgetState):
+class TreeviewState(_ListState):
     """A ttk.Treeview: its selected items, first visible item (by item id) and open items."""
-    standard_state = ViewKind.TABLE
-    needs_layout = False
 
     def __init__(self, engine: Engine, widget: tk.Misc, identifier: str, **options: Any):
         super().__init__(engine, widget, identifier, **options)
@@ -477,7 +509,9 @@ class TreeviewState(WidgetState):
                 selected.append(path)
         state = ViewState(selected_items=tuple(selected))
         rows = self.visible_items()
-        if rows:
+        if self.waiting_to_be_shown() and self.pending_view is not None:
+            state.first_visible_item = self.pending_view.first_visible_item
+        elif rows:
             top = min(int(round(float(tree.yview()[0]) * len(rows))), len(rows) - 1)
             state.first_visible_item = self.index_path_for_identifier(self, rows[top])
         return state
@@ -507,9 +541,9 @@ class TreeviewState(WidgetState):
             tree.selection_set(items)
             if items:
                 tree.focus(items[0])
-        self.apply_scroll()
+        self.scroll_to_first()
 
-    def apply_scroll(self) -> None:
+    def scroll_to_first(self) -> None:
         state = self.pending_view
         if state is None or not state.first_visible_item:
             return
@@ -543,8 +577,10 @@ class TextState(WidgetState):
 
     def encode_widget(self, coder: Coder) -> None:
         text = self.text
-        coder.update({"cursor": _chars(text, "insert"), "yview": float(text.yview()[0]),
-                      "xview": float(text.xview()[0])})
+        values = {"cursor": _chars(text, "insert"), "yview": float(text.yview()[0]), "xview": float(text.xview()[0])}
+        if self.waiting_to_be_shown():  # not scrolled yet: the view restored is still the one to keep
+            values.update((key, self.pending[key]) for key in ("yview", "xview") if isinstance(self.pending.get(key), float))
+        coder.update(values)
         if self.keep_content:
             coder["text"] = text.get("1.0", "end - 1 chars")
 
@@ -685,7 +721,9 @@ class PanedState(WidgetState):
         return [int(paned.sash_coord(i)[0 if horizontal else 1]) for i in range(count)]
 
     def encode_widget(self, coder: Coder) -> None:
-        coder["sashes"] = ",".join(str(position) for position in self.sashes())
+        # Not laid out yet: the sashes restored are still the ones to keep.
+        positions = self.pending.get("sashes", []) if self.waiting_to_be_shown() else self.sashes()
+        coder["sashes"] = ",".join(str(position) for position in positions)
 
     def decode_widget(self, decoder: Decoder) -> None:
         text = decoder.get("sashes", "")
@@ -693,10 +731,11 @@ class PanedState(WidgetState):
             if isinstance(text, str) else []
 
     def apply_pending(self) -> None:
-        # A ttk split not laid out (on a notebook's page not shown) would put every sash at 0.
-        if not self.shown_or_later(self.apply_pending):
-            return
         paned = self.widget
+        # A ttk split not laid out (on a notebook's page not shown) would put every sash at 0;
+        # a classic one takes them as they are.
+        if isinstance(paned, ttk.PanedWindow) and not self.shown_or_later(self.apply_pending):
+            return
         positions: List[int] = self.pending.get("sashes", [])
         count = len(paned.panes()) - 1  # type: ignore[attr-defined]
         if len(positions) != count:
