@@ -33,8 +33,9 @@ final class PreservationPass {
     }
 
     let id: UInt64
-    /// No access to it spans a call to host code (the engine reads a record's fields one at a
-    /// time; references append between callbacks).
+    /// The records, in the order made. No access to it spans a call to host code (the engine
+    /// reads a record's fields one at a time; references append between callbacks), so a host
+    /// that calls back into the pass never meets an access in progress.
     private(set) var records: [Record] = []
     /// The object of each record; nil once the engine has taken it to encode it (`takeObject`).
     private var objects: [RestorableObject?] = []

@@ -362,6 +362,18 @@ def test_a_list_scrolled_to_its_end_comes_back_there_when_the_program_laid_its_w
         root.destroy()
 
 
+def notebook_window(size):
+    """A window of ``size`` holding a notebook "tabs" of two pages, "page0" and "page1"."""
+    root = tk.Tk()
+    root.geometry(size)
+    tabs = ttk.Notebook(root, name="tabs")
+    tabs.pack(fill="both", expand=True)
+    pages = [ttk.Frame(tabs, name=f"page{i}") for i in range(2)]
+    for i, page in enumerate(pages):
+        tabs.add(page, text=f"page {i}")
+    return root, tabs, pages
+
+
 @pytest.mark.parametrize("split_kind", ["ttk", "tk"])
 @pytest.mark.parametrize("content_page, shown_page", [(0, 1), (1, 0)])
 def test_state_on_a_notebook_page_not_shown_goes_on_when_shown_and_a_save_before_keeps_it(
@@ -371,13 +383,7 @@ def test_state_on_a_notebook_page_not_shown_goes_on_when_shown_and_a_save_before
     A save before that (a launch closed without showing the page) keeps the state restored, not
     what the widgets show. A classic split takes its sashes at once."""
     def build_window():
-        root = tk.Tk()
-        root.geometry("700x700")
-        tabs = ttk.Notebook(root, name="tabs")
-        tabs.pack(fill="both", expand=True)
-        pages = [ttk.Frame(tabs, name=f"page{i}") for i in range(2)]
-        for i, page in enumerate(pages):
-            tabs.add(page, text=f"page {i}")
+        root, tabs, pages = notebook_window("700x700")
         if split_kind == "ttk":
             split = ttk.PanedWindow(pages[content_page], orient="horizontal", name="split")
         else:
@@ -431,6 +437,48 @@ def test_state_on_a_notebook_page_not_shown_goes_on_when_shown_and_a_save_before
     try:
         assert tabs.index("current") == shown_page
         assert shown(tabs, split, listbox, text) == saved
+    finally:
+        root.destroy()
+
+
+def test_state_applied_when_its_page_is_shown_that_does_not_fit_gives_a_warning_line(tmp_path, monkeypatch, caplog):
+    """State put on when its page is first shown goes through the same guard as the rest: a
+    Tcl error there is a warning line, not a traceback in the program's event loop."""
+    def build_window():
+        root, tabs, pages = notebook_window("500x300")
+        split = ttk.PanedWindow(pages[0], orient="horizontal", name="split")
+        split.pack(fill="both", expand=True)
+        split.add(tk.Listbox(split))
+        split.add(tk.Text(split))
+        return root, tabs, split
+
+    root, tabs, split = build_window()
+    amber.tk.attach(root, "org.example.guard", state_directory=str(tmp_path))
+    root.update_idletasks()
+    split.sashpos(0, 150)
+    tabs.select(1)
+    root.update_idletasks()
+    close(root)
+
+    root, tabs, split = build_window()
+    amber.tk.attach(root, "org.example.guard", state_directory=str(tmp_path))
+    failures = []
+    root.report_callback_exception = lambda *failure: failures.append(failure)
+    tcl = amber.tk._tcl
+
+    def refusing_sashes(widget, *args):
+        if args[:1] == ("sashpos",) and len(args) == 3:
+            raise tk.TclError("the sash refused")
+        return tcl(widget, *args)
+    monkeypatch.setattr(amber.tk, "_tcl", refusing_sashes)
+    try:
+        tabs.select(0)
+        root.update()
+        root.update()
+        lines = [r.getMessage() for r in caplog.records if "does not fit" in r.getMessage()]
+        assert lines == ["amber.tk: .tabs.page0.split: its restored state does not fit the widget now "
+                         "(the sash refused); it keeps its own"]
+        assert failures == []
     finally:
         root.destroy()
 

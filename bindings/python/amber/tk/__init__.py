@@ -214,6 +214,15 @@ def _chars(text: tk.Text, index: str) -> int:
     return int(counted[0]) if counted else 0
 
 
+#: What restored state that no longer fits its widget raises when it is put on (a row, tab or
+#: sash gone, a value Tk refuses): the widget keeps its own state, with a warning line.
+_DOES_NOT_FIT = (tk.TclError, ValueError, TypeError, KeyError, IndexError)
+
+
+def _does_not_fit(what: str, error: BaseException) -> str:
+    return f"{what}: its restored state does not fit the widget now ({error}); it keeps its own"
+
+
 def _tcl(widget: tk.Misc, *args: Any) -> Any:
     """A widget command (``.path args...``) through Tcl: for the commands typeshed leaves untyped."""
     return widget.tk.call(str(widget), *args)
@@ -360,9 +369,8 @@ class WidgetState(amber.View):
             return
         try:
             apply()
-        except (tk.TclError, ValueError, TypeError, KeyError, IndexError) as error:
-            _logger().warning("amber.tk: %s: its restored state does not fit the widget now (%s); it keeps its own",
-                              self.identifier, error)
+        except _DOES_NOT_FIT as error:
+            _logger().warning("amber.tk: %s", _does_not_fit(self.identifier or "?", error))
 
 
 class _ListState(WidgetState):
@@ -1475,8 +1483,8 @@ class Restorer:
     def _guarded(self, what: str, apply: Callable[[], None]) -> None:
         try:
             apply()
-        except (tk.TclError, ValueError, TypeError, KeyError, IndexError) as error:
-            self._warn(f"{what}: its restored state does not fit the widget now ({error}); it keeps its own")
+        except _DOES_NOT_FIT as error:
+            self._warn(_does_not_fit(what, error))
 
     # -- windows that appear later --
     def _on_map(self, event: "tk.Event[tk.Misc]") -> None:
